@@ -1,0 +1,18 @@
+"""The ``fuzzeval`` command. Each command group is a module that only adapts:
+parse arguments, call the library, print tables or JSON."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="fuzzeval",
+    help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,54 @@
+"""Every error fuzzeval raises on purpose derives from FuzzevalError, so a CLI can
+print one line instead of a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+
+class FuzzevalError(Exception):
+    """Base of the errors that are the user's to fix (bad file, bad token)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding about a rule-base file: where it is and what must hold."""
+
+    path: str
+    line: int | None
+    key: str
+    message: str
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        tag = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {tag}{self.key}: {self.message}"
+
+
+class RuleBaseError(FuzzevalError):
+    """A rule base that cannot be used; carries every problem found, not only the first."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        errors = [p for p in self.problems if p.severity == "error"]
+        super().__init__("\n".join(str(p) for p in errors) or "invalid rule base")
+
+
+class RuleBaseWarning(UserWarning):
+    """A rule base that works but probably not as its author meant (e.g. an unused term)."""
+
+
+class NotationError(FuzzevalError):
+    """A card, move or position token that cannot be read; names the token."""
+
+    def __init__(self, token: str, why: str) -> None:
+        self.token = token
+        self.why = why
+        super().__init__(f"{token!r}: {why}")
+
+
+class GameNotFound(FuzzevalError):
+    """No installed game plug-in has this name."""

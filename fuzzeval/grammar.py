@@ -1,0 +1,136 @@
+"""Rule text -> condition tree.
+
+    rule      := "if" or_expr "then" NAME "is" NAME
+    or_expr   := and_expr ("or" and_expr)*
+    and_expr  := unary ("and" unary)*
+    unary     := "not" unary | "(" or_expr ")" | NAME "is" ["not"] NAME
+
+``and`` binds tighter than ``or``; ``not`` applies to the one condition (or
+parenthesised group) after it. Keywords are case-insensitive, names are not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fuzzeval.rulebase import And, Condition, Is, Not, Or
+
+KEYWORDS = frozenset({"if", "then", "is", "and", "or", "not"})
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TOKEN = re.compile(r"\s*(?:([()])|([A-Za-z_][A-Za-z0-9_]*)|(\S+))")
+
+
+class RuleSyntaxError(ValueError):
+    """Rule text that does not follow the grammar; ``column`` is 1-based."""
+
+    def __init__(self, message: str, column: int) -> None:
+        self.column = column
+        super().__init__(f"{message} at column {column}")
+
+
+@dataclass(frozen=True)
+class ParsedRule:
+    condition: Condition
+    output_variable: str
+    output_term: str
+
+
+@dataclass(frozen=True)
+class _Tok:
+    text: str
+    column: int
+    kind: str  # "paren" | "word" | "bad" | "end"
+
+    @property
+    def keyword(self) -> str | None:
+        low = self.text.lower()
+        return low if self.kind == "word" and low in KEYWORDS else None
+
+
+def _tokens(text: str) -> list[_Tok]:
+    toks = []
+    pos = 0
+    while pos < len(text) and text[pos:].strip():
+        m = _TOKEN.match(text, pos)
+        assert m is not None  # the pattern accepts any non-blank text
+        paren, word, bad = m.groups()
+        kind = "paren" if paren else "word" if word else "bad"
+        tok = paren or word or bad
+        toks.append(_Tok(tok, m.start(m.lastindex or 0) + 1, kind))
+        pos = m.end()
+    toks.append(_Tok("end of rule", len(text) + 1, "end"))
+    return toks
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.toks = _tokens(text)
+        self.i = 0
+
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def fail(self, expected: str) -> RuleSyntaxError:
+        return RuleSyntaxError(f"expected {expected} (got {self.tok.text!r})", self.tok.column)
+
+    def keyword(self, word: str) -> None:
+        if self.tok.keyword != word:
+            raise self.fail(f"'{word}'")
+        self.i += 1
+
+    def name(self, what: str) -> str:
+        if self.tok.kind != "word" or self.tok.keyword:
+            raise self.fail(what)
+        self.i += 1
+        return self.toks[self.i - 1].text
+
+    def rule(self) -> ParsedRule:
+        self.keyword("if")
+        cond = self.or_expr()
+        self.keyword("then")
+        out_var = self.name("the output variable's name")
+        self.keyword("is")
+        out_term = self.name("an output term")
+        if self.tok.kind != "end":
+            raise self.fail("end of rule")
+        return ParsedRule(cond, out_var, out_term)
+
+    def or_expr(self) -> Condition:
+        items = [self.and_expr()]
+        while self.tok.keyword == "or":
+            self.i += 1
+            items.append(self.and_expr())
+        return items[0] if len(items) == 1 else Or(tuple(items))
+
+    def and_expr(self) -> Condition:
+        items = [self.unary()]
+        while self.tok.keyword == "and":
+            self.i += 1
+            items.append(self.unary())
+        return items[0] if len(items) == 1 else And(tuple(items))
+
+    def unary(self) -> Condition:
+        if self.tok.keyword == "not":
+            self.i += 1
+            return Not(self.unary())
+        if self.tok.text == "(":
+            self.i += 1
+            inner = self.or_expr()
+            if self.tok.text != ")":
+                raise self.fail("')'")
+            self.i += 1
+            return inner
+        var = self.name("a condition 'variable is term'")
+        self.keyword("is")
+        negate = self.tok.keyword == "not"
+        if negate:
+            self.i += 1
+        cond: Condition = Is(var, self.name("a term name"))
+        return Not(cond) if negate else cond
+
+
+def parse_rule(text: str) -> ParsedRule:
+    """Parse one rule; RuleSyntaxError names the column and what was expected."""
+    return _Parser(text).rule()

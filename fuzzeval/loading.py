@@ -1,0 +1,507 @@
+"""YAML <-> RuleBase.
+
+Reading walks the composed YAML node tree (safe loader only) so that every
+problem carries its line, and collects *all* problems before failing:
+``file:line: key: what must hold (got value)``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning
+from fuzzeval.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
+from fuzzeval.membership import POINT_NAMES, Triangle, triangle_problem
+from fuzzeval.rulebase import (
+    DEFUZZIFIERS,
+    PointName,
+    Rule,
+    RuleBase,
+    Term,
+    Variable,
+    conditions_used,
+)
+
+TOP_KEYS = ("name", "description", "defuzzifier", "default", "resolution", "inputs", "output", "rules")
+REQUIRED_TOP = ("name", "defuzzifier", "default", "inputs", "output", "rules")
+VARIABLE_KEYS = ("range", "terms", "description")
+OUTPUT_KEYS = ("name", "range", "terms", "description")
+TERM_KEYS = ("points", "adjust")
+RULE_KEYS = ("rule", "weight")
+DEFAULT_RESOLUTION = 1001
+MIN_RESOLUTION = 11
+
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_STR = "tag:yaml.org,2002:str"
+
+
+@dataclass
+class _Ctx:
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def error(self, node: yaml.Node | None, key: str, message: str) -> None:
+        self._add(node, key, message, "error")
+
+    def warn(self, node: yaml.Node | None, key: str, message: str) -> None:
+        self._add(node, key, message, "warning")
+
+    def _add(
+        self, node: yaml.Node | None, key: str, message: str, sev: Literal["error", "warning"]
+    ) -> None:
+        line = node.start_mark.line + 1 if node is not None else None
+        self.problems.append(Problem(self.path, line, key, message, sev))
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+
+def _shown(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        text = str(node.value)
+        return repr(text[:40] + "..." if len(text) > 40 else text)
+    return "a mapping" if isinstance(node, yaml.MappingNode) else "a list"
+
+
+Entries = dict[str, tuple[yaml.Node, yaml.Node]]
+
+
+def _mapping(ctx: _Ctx, node: yaml.Node, key: str, allowed: tuple[str, ...]) -> Entries | None:
+    """Keys of a mapping node -> (key node, value node); reports duplicates and unknown keys."""
+    if not isinstance(node, yaml.MappingNode):
+        ctx.error(node, key, f"must be a mapping (got {_shown(node)})")
+        return None
+    out: Entries = {}
+    for knode, vnode in node.value:
+        if not isinstance(knode, yaml.ScalarNode) or knode.tag != _STR:
+            ctx.error(knode, key, f"keys must be names (got {_shown(knode)})")
+            continue
+        name = str(knode.value)
+        where = f"{key}.{name}" if key else name
+        if name in out:
+            ctx.error(knode, where, "duplicate key: each name may appear once")
+        elif allowed and name not in allowed:
+            ctx.error(knode, where, f"unknown key; allowed here: {', '.join(allowed)}")
+        else:
+            out[name] = (knode, vnode)
+    return out
+
+
+def _number(ctx: _Ctx, node: yaml.Node, key: str) -> float | None:
+    if isinstance(node, yaml.ScalarNode) and node.tag in (_INT, _FLOAT):
+        value = float(SafeConstructor().construct_object(node))
+        if math.isfinite(value):
+            return value
+    ctx.error(node, key, f"must be a finite number (got {_shown(node)})")
+    return None
+
+
+def _string(ctx: _Ctx, node: yaml.Node, key: str) -> str | None:
+    if isinstance(node, yaml.ScalarNode) and node.tag == _STR and str(node.value).strip():
+        return str(node.value)
+    ctx.error(node, key, f"must be a non-empty text (got {_shown(node)})")
+    return None
+
+
+def _identifier(ctx: _Ctx, knode: yaml.Node, key: str, name: str) -> bool:
+    if not NAME_RE.match(name) or name.lower() in KEYWORDS:
+        ctx.error(
+            knode,
+            key,
+            "names must be letters, digits and _, not starting with a digit, and not one of "
+            f"{', '.join(sorted(KEYWORDS))} (got {name!r})",
+        )
+        return False
+    return True
+
+
+def _numbers(ctx: _Ctx, node: yaml.Node, key: str, count: int) -> list[float] | None:
+    if not isinstance(node, yaml.SequenceNode) or len(node.value) != count:
+        ctx.error(node, key, f"must be a list of {count} numbers (got {_shown(node)})")
+        return None
+    values = [_number(ctx, item, key) for item in node.value]
+    return None if any(v is None for v in values) else [v for v in values if v is not None]
+
+
+def _range(ctx: _Ctx, node: yaml.Node, key: str) -> tuple[float, float] | None:
+    values = _numbers(ctx, node, key, 2)
+    if values is None:
+        return None
+    if not values[0] < values[1]:
+        ctx.error(node, key, f"must be [low, high] with low < high (got {values})")
+        return None
+    return values[0], values[1]
+
+
+def _term(
+    ctx: _Ctx, node: yaml.Node, key: str, name: str, rng: tuple[float, float], is_output: bool
+) -> Term | None:
+    adjust: tuple[PointName, ...] = ()
+    pts_node = node
+    if isinstance(node, yaml.MappingNode):
+        entries = _mapping(ctx, node, key, TERM_KEYS)
+        if entries is None:
+            return None
+        if "points" not in entries:
+            ctx.error(node, key, "a term written as a mapping needs 'points: [left, peak, right]'")
+            return None
+        pts_node = entries["points"][1]
+        if "adjust" in entries:
+            adjust = _adjust(ctx, entries["adjust"][1], f"{key}.adjust", is_output) or ()
+        key = f"{key}.points"
+    if is_output and isinstance(pts_node, yaml.ScalarNode):
+        v = _number(ctx, pts_node, key)
+        points = None if v is None else [v, v, v]
+    else:
+        points = _numbers(ctx, pts_node, key, 3)
+    if points is None:
+        return None
+    tri = (points[0], points[1], points[2])
+    problem = triangle_problem(tri, *rng)
+    if problem:
+        ctx.error(pts_node, key, problem)
+        return None
+    return Term(name, Triangle(*tri), adjust)
+
+
+def _adjust(ctx: _Ctx, node: yaml.Node, key: str, is_output: bool) -> tuple[PointName, ...] | None:
+    if is_output:
+        ctx.error(node, key, "only input terms can be adjusted: the calibrator moves points "
+                  "toward the mean of winning inputs")
+        return None
+    items = node.value if isinstance(node, yaml.SequenceNode) else None
+    names = [str(i.value) for i in items or [] if isinstance(i, yaml.ScalarNode)]
+    if items is None or len(names) != len(items) or not names:
+        ctx.error(node, key, f"must be a list of point names left, peak, right (got {_shown(node)})")
+        return None
+    bad = [n for n in names if n not in POINT_NAMES]
+    if bad or len(set(names)) != len(names):
+        ctx.error(node, key, f"must name each of left, peak, right at most once (got {names})")
+        return None
+    return tuple(p for p in POINT_NAMES if p in names)  # type: ignore[misc]
+
+
+def _variable(
+    ctx: _Ctx, node: yaml.Node, key: str, name: str, allowed: tuple[str, ...], is_output: bool
+) -> tuple[Variable | None, dict[str, yaml.Node]]:
+    """The variable, and each term's node (for locating warnings)."""
+    entries = _mapping(ctx, node, key, allowed)
+    term_nodes: dict[str, yaml.Node] = {}
+    if entries is None:
+        return None, term_nodes
+    for needed in ("range", "terms"):
+        if needed not in entries:
+            ctx.error(node, key, f"missing '{needed}'")
+    if "range" not in entries or "terms" not in entries:
+        return None, term_nodes
+    rng = _range(ctx, entries["range"][1], f"{key}.range")
+    tnodes = _mapping(ctx, entries["terms"][1], f"{key}.terms", ())
+    if tnodes is not None and not tnodes:
+        ctx.error(entries["terms"][1], f"{key}.terms", "must define at least one term")
+    terms = []
+    for tname, (tk, tv) in (tnodes or {}).items():
+        tkey = f"{key}.terms.{tname}"
+        term_nodes[tname] = tk
+        if _identifier(ctx, tk, tkey, tname) and rng is not None:
+            term = _term(ctx, tv, tkey, tname, rng, is_output)
+            if term is not None:
+                terms.append(term)
+    description = ""
+    if "description" in entries:
+        description = _string(ctx, entries["description"][1], f"{key}.description") or ""
+    if rng is None or tnodes is None or len(terms) != len(tnodes) or not terms:
+        return None, term_nodes
+    return Variable(name, rng[0], rng[1], tuple(terms), description), term_nodes
+
+
+def _rules(
+    ctx: _Ctx,
+    node: yaml.Node,
+    inputs: dict[str, Variable],
+    declared: set[str],
+    output: Variable | None,
+    output_name: str | None,
+) -> tuple[list[Rule], list[tuple[int, yaml.Node, Rule]]]:
+    """Parse and resolve the rules; names of declared-but-broken variables are not re-reported."""
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        ctx.error(node, "rules", f"must be a non-empty list of rules (got {_shown(node)})")
+        return [], []
+    rules: list[Rule] = []
+    located: list[tuple[int, yaml.Node, Rule]] = []
+    for i, item in enumerate(node.value):
+        key = f"rules[{i}]"
+        weight: float | None = 1.0
+        text_node = item
+        if isinstance(item, yaml.MappingNode):
+            entries = _mapping(ctx, item, key, RULE_KEYS)
+            if entries is None or "rule" not in entries:
+                if entries is not None:
+                    ctx.error(item, key, "a rule written as a mapping needs 'rule: if ... then ...'")
+                continue
+            text_node = entries["rule"][1]
+            if "weight" in entries:
+                wnode = entries["weight"][1]
+                weight = _number(ctx, wnode, f"{key}.weight")
+                if weight is not None and not 0 < weight <= 1:
+                    ctx.error(wnode, f"{key}.weight", f"must be in (0, 1] (got {weight:g})")
+                    weight = None
+        text = _string(ctx, text_node, key)
+        if text is None or weight is None:
+            continue
+        try:
+            parsed = parse_rule(text)
+        except RuleSyntaxError as exc:
+            ctx.error(text_node, key, f"rule syntax: {exc} in {text!r}")
+            continue
+        ok = True
+        for cond in conditions_used(parsed.condition):
+            var = inputs.get(cond.variable)
+            if var is None and cond.variable in declared:
+                ok = False
+            elif var is None:
+                known = ", ".join(sorted(declared)) or "none"
+                ctx.error(text_node, key, f"unknown input variable {cond.variable!r} "
+                          f"(inputs: {known})")
+                ok = False
+            elif cond.term not in var.term_names:
+                ctx.error(text_node, key, f"unknown term {cond.term!r} of {cond.variable!r} "
+                          f"(terms: {', '.join(var.term_names)})")
+                ok = False
+        if output_name is not None and parsed.output_variable != output_name:
+            ctx.error(text_node, key, f"the rule must conclude on the output {output_name!r} "
+                      f"(got {parsed.output_variable!r})")
+            ok = False
+        if output is not None and parsed.output_term not in output.term_names:
+            ctx.error(text_node, key, f"unknown output term {parsed.output_term!r} "
+                      f"(terms: {', '.join(output.term_names)})")
+            ok = False
+        if ok:
+            rule = Rule(parsed.condition, parsed.output_term, weight)
+            rules.append(rule)
+            located.append((i, text_node, rule))
+    return rules, located
+
+
+def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        ctx.problems.append(Problem(ctx.path, line, "(yaml)", f"not valid YAML: {exc.problem}"))
+        return None
+    except yaml.YAMLError as exc:
+        ctx.problems.append(Problem(ctx.path, None, "(yaml)", f"not valid YAML: {exc}"))
+        return None
+    if node is None:
+        ctx.problems.append(Problem(ctx.path, None, "(file)", "is empty; a rule base needs "
+                                    f"{', '.join(REQUIRED_TOP)}"))
+    return node
+
+
+def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
+    """Read a rule base from YAML text; returns it (None if any error) and every problem found."""
+    ctx = _Ctx(path)
+    root = _document(ctx, text)
+    if root is None:
+        return None, ctx.problems
+    top = _mapping(ctx, root, "", TOP_KEYS)
+    if top is None:
+        return None, ctx.problems
+    for key in REQUIRED_TOP:
+        if key not in top:
+            ctx.error(root, key, "missing: a rule base needs " + ", ".join(REQUIRED_TOP))
+
+    def get(key: str, read: Callable[[yaml.Node, str], Any]) -> Any:
+        return read(top[key][1], key) if key in top else None
+
+    name = get("name", lambda n, k: _string(ctx, n, k))
+    description = get("description", lambda n, k: _string(ctx, n, k)) or ""
+    defuzz = get("defuzzifier", lambda n, k: _string(ctx, n, k))
+    if defuzz is not None and defuzz not in DEFUZZIFIERS:
+        ctx.error(top["defuzzifier"][1], "defuzzifier",
+                  f"must be one of {', '.join(DEFUZZIFIERS)} (got {defuzz!r})")
+        defuzz = None
+    default = get("default", lambda n, k: _number(ctx, n, k))
+    resolution = DEFAULT_RESOLUTION
+    if "resolution" in top:
+        rnode = top["resolution"][1]
+        res = _number(ctx, rnode, "resolution")
+        if res is not None and (not res.is_integer() or res < MIN_RESOLUTION):
+            ctx.error(rnode, "resolution", f"must be a whole number >= {MIN_RESOLUTION} "
+                      f"(got {res:g})")
+        elif res is not None:
+            resolution = int(res)
+
+    inputs: dict[str, Variable] = {}
+    term_nodes: dict[str, dict[str, yaml.Node]] = {}
+    input_nodes: dict[str, yaml.Node] = {}
+    if "inputs" in top:
+        entries = _mapping(ctx, top["inputs"][1], "inputs", ())
+        if entries is not None and not entries:
+            ctx.error(top["inputs"][1], "inputs", "must define at least one input variable")
+        for vname, (knode, vnode) in (entries or {}).items():
+            key = f"inputs.{vname}"
+            if not _identifier(ctx, knode, key, vname):
+                continue
+            var, tn = _variable(ctx, vnode, key, vname, VARIABLE_KEYS, is_output=False)
+            input_nodes[vname] = knode
+            term_nodes[vname] = tn
+            if var is not None:
+                inputs[vname] = var
+
+    output: Variable | None = None
+    output_name: str | None = None
+    out_terms: dict[str, yaml.Node] = {}
+    if "output" in top:
+        onode = top["output"][1]
+        oentries = _mapping(ctx, onode, "output", OUTPUT_KEYS)
+        if oentries is not None:
+            if "name" not in oentries:
+                ctx.error(onode, "output", "missing 'name'")
+            else:
+                nk, nv = oentries["name"]
+                output_name = _string(ctx, nv, "output.name")
+                if output_name is not None and not _identifier(ctx, nv, "output.name", output_name):
+                    output_name = None
+                elif output_name in input_nodes:
+                    ctx.error(nv, "output.name", f"must differ from every input name "
+                              f"(got {output_name!r})")
+            output, out_terms = _variable(ctx, onode, "output", output_name or "output",
+                                          OUTPUT_KEYS, is_output=True)
+    if output is not None and defuzz == "centroid":
+        for term in output.terms:
+            if term.triangle.is_singleton:
+                ctx.error(out_terms.get(term.name), f"output.terms.{term.name}",
+                          "a singleton has no area, so the centroid cannot use it; widen it or "
+                          "use 'defuzzifier: weighted_average'")
+    if output is not None and default is not None and not output.lo <= default <= output.hi:
+        ctx.error(top["default"][1], "default", f"must lie inside the output range "
+                  f"[{output.lo:g}, {output.hi:g}] (got {default:g})")
+
+    rules, located = ([], []) if "rules" not in top else _rules(
+        ctx, top["rules"][1], inputs, set(input_nodes), output, output_name)
+
+    _warn_unused(ctx, located, inputs, input_nodes, term_nodes, output, out_terms)
+    if ctx.failed or output is None or name is None or defuzz is None or default is None:
+        return None, ctx.problems
+    rb = RuleBase(name, defuzz, default, tuple(inputs.values()), output, tuple(rules),
+                  resolution, description)
+    return rb, ctx.problems
+
+
+def _warn_unused(
+    ctx: _Ctx,
+    located: list[tuple[int, yaml.Node, Rule]],
+    inputs: dict[str, Variable],
+    input_nodes: dict[str, yaml.Node],
+    term_nodes: dict[str, dict[str, yaml.Node]],
+    output: Variable | None,
+    out_terms: dict[str, yaml.Node],
+) -> None:
+    if not located:
+        return
+    used = {(c.variable, c.term) for _, _, r in located for c in conditions_used(r.condition)}
+    used_out = {r.output_term for _, _, r in located}
+    for var in inputs.values():
+        if not any(v == var.name for v, _ in used):
+            ctx.warn(input_nodes.get(var.name), f"inputs.{var.name}",
+                     "no rule uses this variable, so it cannot change a grade")
+            continue
+        for t in var.terms:
+            if (var.name, t.name) not in used:
+                ctx.warn(term_nodes[var.name].get(t.name), f"inputs.{var.name}.terms.{t.name}",
+                         "no rule uses this term")
+    for t in output.terms if output is not None else ():
+        if t.name not in used_out:
+            ctx.warn(out_terms.get(t.name), f"output.terms.{t.name}", "no rule concludes on this term")
+
+
+def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[Problem]]:
+    """Read a rule-base file; every problem (errors and warnings), never an exception."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(str(p), None, "(file)", f"cannot be read: {exc}")]
+    return parse_rulebase(text, str(p))
+
+
+def load_rulebase(path: str | os.PathLike[str]) -> RuleBase:
+    """Read a rule-base file; RuleBaseError lists every error, warnings go to ``warnings``."""
+    rb, problems = check_rulebase(path)
+    if rb is None:
+        raise RuleBaseError(problems)
+    for p in problems:
+        warnings.warn(str(p), RuleBaseWarning, stacklevel=2)
+    return rb
+
+
+# --- writing ---------------------------------------------------------------
+
+
+class _Flow(list[Any]):
+    """A list written inline: [0, 5, 10]."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(
+    _Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True)
+)
+
+
+def _num(x: float) -> int | float:
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
+
+
+def _term_data(term: Term, is_output: bool) -> Any:
+    pts = _Flow(_num(v) for v in term.triangle.points)
+    if term.adjust:
+        return {"points": pts, "adjust": _Flow(term.adjust)}
+    if is_output and term.triangle.is_singleton:
+        return _num(term.triangle.peak)
+    return pts
+
+
+def _variable_data(var: Variable, is_output: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": var.name} if is_output else {}
+    if var.description:
+        data["description"] = var.description
+    data["range"] = _Flow([_num(var.lo), _num(var.hi)])
+    data["terms"] = {t.name: _term_data(t, is_output) for t in var.terms}
+    return data
+
+
+def rulebase_to_yaml(rb: RuleBase) -> str:
+    """YAML text with a stable key order; ``parse_rulebase`` of it gives ``rb`` back."""
+    data: dict[str, Any] = {"name": rb.name}
+    if rb.description:
+        data["description"] = rb.description
+    data["defuzzifier"] = rb.defuzzifier
+    data["default"] = _num(rb.default)
+    data["resolution"] = rb.resolution
+    data["inputs"] = {v.name: _variable_data(v, False) for v in rb.inputs}
+    data["output"] = _variable_data(rb.output, True)
+    data["rules"] = [
+        text if r.weight == 1.0 else {"rule": text, "weight": _num(r.weight)}
+        for r, text in zip(rb.rules, rb.rule_texts(), strict=True)
+    ]
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def dump_rulebase(rb: RuleBase, path: str | os.PathLike[str]) -> None:
+    Path(path).write_text(rulebase_to_yaml(rb), encoding="utf-8")

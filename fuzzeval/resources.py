@@ -1,0 +1,28 @@
+"""Where the default rule bases live: inside the installed wheel (fuzzeval/rulebases),
+or, when running from a source checkout or an editable install, in ./rulebases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGED = Path(__file__).resolve().parent / "rulebases"
+_SOURCE = Path(__file__).resolve().parent.parent / "rulebases"
+
+
+def rulebase_dir() -> Path:
+    """The folder of the rule bases shipped with fuzzeval."""
+    return _PACKAGED if _PACKAGED.is_dir() else _SOURCE
+
+
+def default_rulebase(name: str) -> Path:
+    """Path of a shipped rule base by file stem (``tipping``) or file name."""
+    stem = name.removesuffix(".yaml")
+    path = rulebase_dir() / f"{stem}.yaml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in rulebase_dir().glob("*.yaml"))) or "none"
+        raise FileNotFoundError(f"no shipped rule base {name!r} (shipped: {known})")
+    return path
+
+
+def shipped_rulebases() -> list[Path]:
+    return sorted(rulebase_dir().glob("*.yaml"))

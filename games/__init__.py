@@ -1,0 +1,1 @@
+"""Game plug-ins for fuzzeval: one package per game, each exporting GAME."""
