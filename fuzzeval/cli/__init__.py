@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import typer
 
+from fuzzeval.cli import evaluate, plot, rulebase
+
 app = typer.Typer(
     name="fuzzeval",
     help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
@@ -12,6 +14,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.add_typer(rulebase.app, name="rulebase")
+app.add_typer(plot.app, name="plot")
+app.command()(evaluate.evaluate)
 
 
 def main() -> None:

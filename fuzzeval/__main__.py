@@ -1,0 +1,5 @@
+"""``python -m fuzzeval`` is the ``fuzzeval`` command."""
+
+from fuzzeval.cli import main
+
+main()

@@ -1,0 +1,59 @@
+"""What every command shares: turning user errors into one line, finding rule bases."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from fuzzeval.errors import FuzzevalError, RuleBaseWarning
+from fuzzeval.loading import load_rulebase
+from fuzzeval.resources import default_rulebase
+from fuzzeval.rulebase import RuleBase
+
+console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Print the user's mistakes as 'error: ...' lines and exit 1, without a traceback."""
+    try:
+        yield
+    except (FuzzevalError, OSError, ValueError, KeyError) as exc:
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        for line in str(text).splitlines():
+            err_console.print(f"error: {line}", markup=False, highlight=False)
+        raise typer.Exit(1) from None
+
+
+def resolve_rulebase(spec: str) -> Path:
+    """A path if it exists, else the name of a shipped rule base (``tipping``)."""
+    path = Path(spec)
+    if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
+        if not path.exists():
+            raise FileNotFoundError(f"{spec}: no such rule-base file")
+        return path
+    return default_rulebase(spec)
+
+
+def open_rulebase(spec: str) -> RuleBase:
+    """Load a rule base, printing its warnings on stderr."""
+    path = resolve_rulebase(spec)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuleBaseWarning)
+        rb = load_rulebase(path)
+    for w in caught:
+        err_console.print(str(w.message), markup=False, highlight=False, style="yellow")
+    return rb
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")

@@ -1,0 +1,132 @@
+"""Hypothesis strategies for random rule bases, and a slow scalar oracle written
+independently of fuzzeval.engine (plain Python recursion, brute-force grid)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from fuzzeval.membership import Triangle
+from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
+
+
+@st.composite
+def triangles(draw: st.DrawFn, lo: float, hi: float, allow_singleton: bool = True) -> Triangle:
+    grid = st.integers(0, 20).map(lambda k: lo + (hi - lo) * k / 20)
+    pts = sorted(draw(st.lists(grid, min_size=3, max_size=3)))
+    if not allow_singleton and pts[0] == pts[2]:
+        pts = [lo, pts[1], hi]
+    return Triangle(*pts)
+
+
+@st.composite
+def variables(draw: st.DrawFn, name: str, is_output: bool = False) -> Variable:
+    lo = draw(st.sampled_from([0.0, -1.0, -10.0, 2.5]))
+    hi = lo + draw(st.sampled_from([1.0, 2.0, 6.0, 15.0, 25.0]))
+    n = draw(st.integers(1, 4))
+    terms = tuple(
+        Term(f"t{i}", draw(triangles(lo, hi, allow_singleton=not is_output))) for i in range(n)
+    )
+    return Variable(name, lo, hi, terms)
+
+
+def conditions(inputs: tuple[Variable, ...]) -> st.SearchStrategy[Condition]:
+    leaves = st.sampled_from([Is(v.name, t.name) for v in inputs for t in v.terms])
+    return st.recursive(
+        leaves,
+        lambda sub: st.one_of(
+            sub.map(Not),
+            st.lists(sub, min_size=2, max_size=3).map(lambda xs: And(tuple(xs))),
+            st.lists(sub, min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
+        ),
+        max_leaves=5,
+    )
+
+
+@st.composite
+def rulebases(draw: st.DrawFn, defuzzifier: str | None = None) -> RuleBase:
+    n_in = draw(st.integers(1, 3))
+    inputs = tuple(draw(variables(f"x{i}")) for i in range(n_in))
+    output = draw(variables("y", is_output=True))
+    rules = tuple(
+        Rule(
+            draw(conditions(inputs)),
+            draw(st.sampled_from(output.term_names)),
+            draw(st.sampled_from([1.0, 1.0, 0.5, 0.25])),
+        )
+        for _ in range(draw(st.integers(1, 6)))
+    )
+    defuzz = defuzzifier or draw(st.sampled_from(["centroid", "weighted_average"]))
+    default = output.lo + (output.hi - output.lo) * draw(st.sampled_from([0.0, 0.3, 1.0]))
+    return RuleBase("random", defuzz, default, inputs, output, rules)  # type: ignore[arg-type]
+
+
+def inputs_for(rb: RuleBase) -> st.SearchStrategy[list[float]]:
+    """Inputs including values outside each range (to exercise clipping)."""
+    return st.tuples(
+        *[
+            st.floats(v.lo - 0.3 * v.width, v.hi + 0.3 * v.width, allow_nan=False)
+            for v in rb.inputs
+        ]
+    ).map(list)
+
+
+# --- oracle -------------------------------------------------------------------------
+
+
+def mu(x: float, tri: Triangle) -> float:
+    """Triangle membership, the textbook way."""
+    left, peak, right = tri.points
+    if x == peak:
+        return 1.0
+    if left < x < peak:
+        return (x - left) / (peak - left)
+    if peak < x < right:
+        return (right - x) / (right - peak)
+    return 0.0
+
+
+def truth(cond: Condition, memberships: dict[tuple[str, str], float]) -> float:
+    if isinstance(cond, Is):
+        return memberships[(cond.variable, cond.term)]
+    if isinstance(cond, Not):
+        return 1.0 - truth(cond.operand, memberships)
+    values = [truth(c, memberships) for c in cond.operands]
+    return min(values) if isinstance(cond, And) else max(values)
+
+
+def oracle_strengths(rb: RuleBase, x: list[float]) -> list[float]:
+    memberships = {}
+    for var, value in zip(rb.inputs, x, strict=True):
+        clipped = min(max(value, var.lo), var.hi)
+        for t in var.terms:
+            memberships[(var.name, t.name)] = mu(clipped, t.triangle)
+    return [r.weight * truth(r.condition, memberships) for r in rb.rules]
+
+
+def oracle_grade(rb: RuleBase, x: list[float], grid_points: int = 400_001) -> float:
+    """Weighted average by definition; centroid by brute force on a very fine grid."""
+    s = oracle_strengths(rb, x)
+    if not any(v > 0 for v in s):
+        return rb.default
+    if rb.defuzzifier == "weighted_average":
+        values = [rb.output.term(r.output_term).triangle.peak for r in rb.rules]
+        return math.fsum(a * b for a, b in zip(s, values, strict=True)) / math.fsum(s)
+    y = np.linspace(rb.output.lo, rb.output.hi, grid_points)
+    agg = np.zeros_like(y)
+    for t in rb.output.terms:
+        act = max((v for v, r in zip(s, rb.rules, strict=True) if r.output_term == t.name),
+                  default=0.0)
+        left, peak, right = t.triangle.points
+        m = np.zeros_like(y)
+        if peak > left:
+            m = np.where((y > left) & (y < peak), (y - left) / (peak - left), m)
+        if right > peak:
+            m = np.where((y > peak) & (y < right), (right - y) / (right - peak), m)
+        m = np.where(y == peak, 1.0, m)
+        agg = np.maximum(agg, np.minimum(act, m))
+    w = np.full_like(y, y[1] - y[0])
+    w[0] = w[-1] = w[0] / 2
+    return float((w * y * agg).sum() / (w * agg).sum())

@@ -1,0 +1,181 @@
+"""The engine against hand-worked numbers (Fuzzeval's Tables 2-5) and an independent
+scalar oracle (tests/strategies.py), plus its invariants."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fuzzeval import compile_rulebase, load_rulebase, parse_rulebase
+from fuzzeval.engine import CHUNK
+from fuzzeval.rulebase import RuleBase
+from tests.strategies import inputs_for, oracle_grade, oracle_strengths, rulebases
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _example() -> RuleBase:
+    return load_rulebase(ROOT / "rulebases" / "fuzzeval_example.yaml")
+
+
+# --- Fuzzeval's worked example (Heinze et al. 2005, section 3) -------------------------
+
+BOARD = {"SinglePieces": 3, "OpponentOnBar": 2, "SinglePiecesInHome": 2}
+# Table 4, as exact fractions of Table 2's formulas at (3, 2, 2).
+TABLE_4 = {
+    "SinglePieces": {"Few": Fraction(1, 4), "Many": Fraction(1, 13)},
+    "OpponentOnBar": {"Few": Fraction(1, 3), "Many": Fraction(1, 14)},
+    "SinglePiecesInHome": {"Few": Fraction(1, 2), "Many": Fraction(1, 5)},
+}
+# Table 5 (rule 5 read as the table prints it: Many -> Weak).
+TABLE_5 = [
+    Fraction(1, 13), Fraction(1, 4), Fraction(1, 3), Fraction(1, 14),
+    Fraction(1, 5), Fraction(1, 2), Fraction(1, 14),
+]
+
+
+def test_worked_example_memberships_match_table_4() -> None:
+    exp = compile_rulebase(_example()).explain(BOARD)
+    for var, terms in TABLE_4.items():
+        for term, value in terms.items():
+            assert exp.memberships[var][term] == pytest.approx(float(value), abs=1e-12)
+    # The paper's printed, rounded figures.
+    assert round(exp.memberships["SinglePieces"]["Many"], 3) == 0.077
+    assert round(exp.memberships["OpponentOnBar"]["Many"], 3) == 0.071
+
+
+def test_worked_example_strengths_match_table_5() -> None:
+    exp = compile_rulebase(_example()).explain(BOARD)
+    assert [r.strength for r in exp.rules] == pytest.approx([float(f) for f in TABLE_5])
+    assert exp.activations == pytest.approx({"Weak": 1 / 3, "Good": 1 / 2})
+
+
+def test_worked_example_grade() -> None:
+    # Eq. 2 summed per rule with Weak = -1, Good = 1, in exact arithmetic: 763/8207.
+    signs = [-1, 1, -1, 1, -1, 1, -1]
+    exact = sum(s * f for s, f in zip(signs, TABLE_5, strict=True)) / sum(TABLE_5)
+    assert exact == Fraction(763, 8207)
+    grade = compile_rulebase(_example()).grade([[3, 2, 2]])[0]
+    assert grade == pytest.approx(float(exact), abs=1e-12)
+    assert round(grade, 4) == 0.0930
+    # The paper prints 0.095: it summed the rounded degrees of Table 5.
+    rounded = [0.077, 0.25, 0.33, 0.071, 0.2, 0.5, 0.071]
+    paper = sum(s * f for s, f in zip(signs, rounded, strict=True)) / sum(rounded)
+    assert round(paper, 3) == 0.095
+
+
+# --- against the independent oracle ------------------------------------------------------
+
+
+@given(data=st.data(), rb=rulebases())
+def test_grades_match_scalar_oracle(data: st.DataObject, rb: RuleBase) -> None:
+    xs = [data.draw(inputs_for(rb)) for _ in range(3)]
+    ev = compile_rulebase(rb)
+    got = ev.grade(np.array(xs))
+    step = rb.output.width / 400_000
+    for x, g in zip(xs, got, strict=True):
+        assert g == pytest.approx(oracle_grade(rb, x), abs=20 * step + 1e-9)
+        strengths = [f.strength for f in ev.explain(np.array(x)).rules]
+        assert strengths == pytest.approx(oracle_strengths(rb, x), abs=1e-9)
+
+
+@given(data=st.data(), rb=rulebases())
+def test_grade_inside_output_range_and_default_iff_nothing_fires(
+    data: st.DataObject, rb: RuleBase
+) -> None:
+    x = data.draw(inputs_for(rb))
+    ev = compile_rulebase(rb)
+    exp = ev.explain(np.array(x))
+    assert rb.output.lo - 1e-9 <= exp.grade <= rb.output.hi + 1e-9
+    assert exp.grade == ev.grade([x])[0]
+    if not exp.fired:
+        assert exp.grade == rb.default
+    assert exp.fired == any(s > 0 for s in oracle_strengths(rb, x))
+
+
+@given(data=st.data(), rb=rulebases())
+def test_permuting_rules_changes_nothing(data: st.DataObject, rb: RuleBase) -> None:
+    perm = data.draw(st.permutations(rb.rules))
+    shuffled = dataclasses.replace(rb, rules=tuple(perm))
+    xs = np.array([data.draw(inputs_for(rb)) for _ in range(4)])
+    a = compile_rulebase(rb).grade(xs)
+    b = compile_rulebase(shuffled).grade(xs)
+    if rb.defuzzifier == "centroid":
+        np.testing.assert_array_equal(a, b)  # max and sort do not depend on order
+    else:
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_batches_longer_than_a_chunk_equal_row_by_row() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rb = load_rulebase(ROOT / "rulebases" / "tipping.yaml")
+    ev = compile_rulebase(rb)
+    rng = np.random.default_rng(7)
+    xs = rng.uniform(-2, 12, size=(2 * CHUNK + 37, 2))
+    whole = ev.grade(xs)
+    single = np.array([ev.grade(row[None, :])[0] for row in xs[:: CHUNK // 4]])
+    np.testing.assert_array_equal(whole[:: CHUNK // 4], single)
+    assert ev.grade(np.empty((0, 2))).shape == (0,)
+
+
+# --- explanations and input checks -------------------------------------------------------
+
+
+def test_explain_reports_clipped_inputs() -> None:
+    ev = compile_rulebase(_example())
+    exp = ev.explain({"SinglePieces": 20, "OpponentOnBar": -1, "SinglePiecesInHome": 2})
+    assert exp.clipped == ("SinglePieces", "OpponentOnBar")
+    assert exp.used["SinglePieces"] == 15 and exp.used["OpponentOnBar"] == 0
+    assert exp.memberships["SinglePieces"] == pytest.approx({"Few": 0.0, "Many": 1.0})
+    assert exp.to_dict()["clipped"] == ["SinglePieces", "OpponentOnBar"]
+
+
+def test_explain_names_missing_and_unknown_inputs() -> None:
+    ev = compile_rulebase(_example())
+    with pytest.raises(ValueError, match="missing SinglePiecesInHome; unknown Blots"):
+        ev.explain({"SinglePieces": 1, "OpponentOnBar": 0, "Blots": 2})
+
+
+def test_grade_rejects_wrong_shape_and_nan() -> None:
+    ev = compile_rulebase(_example())
+    with pytest.raises(ValueError, match=r"shape \(n, 3\) with columns SinglePieces"):
+        ev.grade(np.zeros((4, 2)))
+    with pytest.raises(ValueError, match="'OpponentOnBar' is NaN"):
+        ev.grade([[1.0, float("nan"), 2.0]])
+
+
+def test_no_rule_fires_gives_default() -> None:
+    rb, problems = parse_rulebase(
+        """
+name: gap
+defuzzifier: centroid
+default: 0.25
+inputs:
+  x: {range: [0, 10], terms: {low: [0, 0, 2], high: [8, 10, 10]}}
+output: {name: y, range: [0, 1], terms: {bad: [0, 0, 1], good: [0, 1, 1]}}
+rules:
+  - if x is low then y is bad
+  - if x is high then y is good
+"""
+    )
+    assert rb is not None, problems
+    ev = compile_rulebase(rb)
+    grades = ev.grade([[5.0], [0.0], [10.0]])
+    assert grades[0] == 0.25
+    assert grades[1] == pytest.approx(1 / 3)  # centroid of the left triangle [0, 0, 1]
+    assert grades[2] == pytest.approx(2 / 3)
+    assert not ev.explain({"x": 5}).fired
+
+
+def test_evaluator_arrays_are_read_only() -> None:
+    ev = compile_rulebase(_example())
+    with pytest.raises(ValueError):
+        ev.peak[0] = 1.0

@@ -1,0 +1,66 @@
+"""The built wheel, not only the source tree: both packages, the console script, and the
+default rule bases shipped inside it and found from anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(out), str(ROOT)],
+        check=True,
+    )
+    (whl,) = out.glob("fuzzeval-*.whl")
+    return whl
+
+
+def test_wheel_contents(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = {p.name for p in (ROOT / "rulebases").glob("*.yaml")}
+    assert shipped and {f"fuzzeval/rulebases/{n}" for n in shipped} <= set(names)
+    assert "games/__init__.py" in names and "fuzzeval/engine.py" in names
+    assert not any(n.startswith("tests/") for n in names)
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry).decode()
+    assert "fuzzeval = fuzzeval.cli:main" in text
+
+
+def test_installed_wheel_finds_its_rulebases(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
+         str(wheel)],
+        check=True,
+    )
+    code = (
+        "import fuzzeval.resources as r, fuzzeval; "
+        "print(fuzzeval.__file__); print(r.rulebase_dir())"
+    )
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=elsewhere, capture_output=True, text=True, check=True,
+        env={"PYTHONPATH": str(target), "PATH": ""},
+    ).stdout.split()
+    assert out[0].startswith(str(target)) and out[1] == str(target / "fuzzeval" / "rulebases")
+    graded = subprocess.run(
+        [sys.executable, "-m", "fuzzeval", "evaluate", "tipping", "-i", "quality=6.5",
+         "-i", "service=9.8"],
+        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target)},
+    )
+    assert graded.returncode == 0, graded.stderr
+    from fuzzeval import compile_rulebase, load_rulebase
+
+    source = compile_rulebase(load_rulebase(ROOT / "rulebases" / "tipping.yaml"))
+    assert float(graded.stdout) == pytest.approx(source.grade([[6.5, 9.8]])[0], rel=1e-5)
