@@ -41,7 +41,7 @@ def test_precedence_and_grouping(text: str, expected: object) -> None:
         ("if a is x", 10, "expected 'then'"),
         ("if a x then o is t", 6, "expected 'is'"),
         ("if a is x and then o is t", 15, "expected a condition"),
-        ("if (a is x then o is t", 11, "expected ')'"),
+        ("if (a is x then o is t", 12, "expected ')'"),
         ("if a is x then o is t extra", 23, "expected end of rule"),
         ("if a is 3 then o is t", 9, "expected a term name (got '3')"),
         ("if a is x then o is and", 21, "expected an output term"),
