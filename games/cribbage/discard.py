@@ -34,19 +34,17 @@ KEEPS: tuple[tuple[int, ...], ...] = tuple(
 
 
 @cache
-def _combo_positions() -> tuple[IntArray, IntArray, IntArray]:
-    """(starter, o1, o2) as positions 0..45 in the unknown cards, o1 < o2, starter apart."""
-    s, o1, o2 = [], [], []
-    for a, b in combinations(range(46), 2):
-        for c in range(46):
-            if c != a and c != b:
-                s.append(c)
-                o1.append(a)
-                o2.append(b)
-    out = tuple(np.array(x, dtype=np.intp) for x in (s, o1, o2))
+def _pair_positions() -> tuple[IntArray, IntArray, IntArray]:
+    """The C(46, 2) opponent pairs as positions (a < b) in the 46 unknown cards, and for
+    each position the 45 pairs that contain it (they are not available with it as starter)."""
+    pairs = np.array(list(combinations(range(46), 2)), dtype=np.intp)
+    contain = np.array(
+        [np.flatnonzero((pairs[:, 0] == s) | (pairs[:, 1] == s)) for s in range(46)]
+    )
+    out = (pairs[:, 0].copy(), pairs[:, 1].copy(), contain)
     for arr in out:
         arr.flags.writeable = False
-    return out  # type: ignore[return-value]
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,9 @@ def evaluate_discards(
     """
     hand = np.array(cards6, dtype=np.intp)
     ranks, suits = hand // 4, hand % 4
-    unknown = np.setdiff1d(np.arange(52), hand)
+    in_hand = np.zeros(52, dtype=bool)
+    in_hand[hand] = True
+    unknown = np.flatnonzero(~in_hand)
     table = rank_table()
 
     # --- the hand over 46 starters -------------------------------------------------
@@ -100,45 +100,58 @@ def evaluate_discards(
                             4 + (u_suit[None, :] == flush_suit[:, None]))
     jack_suits = np.zeros((15, 4), dtype=np.intp)  # 1 where the kept four hold that jack
     for j in range(4):
-        np.maximum.at(jack_suits, (np.arange(15), ks[:, j]), (kr[:, j] == JACK).astype(np.intp))
+        jack_suits[np.arange(15), ks[:, j]] += kr[:, j] == JACK
     hand_scores += jack_suits[:, u_suit]
 
-    # --- the crib: keys over (starter, opponent pair) ----------------------------------
-    sp, p1, p2 = _combo_positions()
-    c1, c2 = unknown[p1], unknown[p2]
-    r1, r2, s1, s2 = c1 // 4, c2 // 4, c1 % 4, c2 % 4
-    st_suit = u_suit[sp]
-    w = weights[r1, r2, (s1 == s2).astype(np.intp)]
-    opp_nobs = ((r1 == JACK) & (s1 == st_suit)) | ((r2 == JACK) & (s2 == st_suit))
-    opp_flush = (s1 == st_suit) & (s2 == st_suit)
-    key = ((sp * 13 + r1) * 13 + r2) * 4 + opp_nobs * 2 + opp_flush
-    key_weight = np.bincount(key, weights=w, minlength=46 * 676)
-    keys = np.flatnonzero(key_weight)
-    kw = key_weight[keys]
-    k_flush, k_nobs = keys % 2, (keys // 2) % 2
-    k_r2, k_r1 = (keys // 4) % 13, (keys // 52) % 13
-    k_s = keys // 676  # starter position in ``unknown``
+    # --- the crib: keys (starter, opponent ranks, opponent nobs, opponent flush) -------
+    # Key weights for starter s = weights of all pairs, keyed relative to s's suit, minus
+    # the 45 pairs that contain s. Liveness (some combination with positive weight) is
+    # counted in integers so that a min or max never sees an impossible crib.
+    pa, pb, contain = _pair_positions()
+    r1, r2, s1, s2 = u_rank[pa], u_rank[pb], u_suit[pa], u_suit[pb]
+    pw = weights[r1, r2, (s1 == s2).astype(np.intp)]
+    plive = (pw > 0).astype(np.float64)
+    suit_col = np.arange(4)[:, None]
+    pkey = (r1 * 13 + r2) * 4 + 2 * (
+        ((r1 == JACK) & (s1 == suit_col)) | ((r2 == JACK) & (s2 == suit_col))
+    ) + ((s1 == suit_col) & (s2 == suit_col))  # (4, 1035): key relative to each starter suit
+    flat = (pkey + 676 * np.arange(4)[:, None]).ravel()
+    by_suit_w = np.bincount(flat, np.tile(pw, 4), minlength=4 * 676).reshape(4, 676)
+    by_suit_n = np.bincount(flat, np.tile(plive, 4), minlength=4 * 676).reshape(4, 676)
+    own = (np.arange(46)[:, None] * 676 + pkey[u_suit[:, None], contain]).ravel()
+    key_w = by_suit_w[u_suit].ravel() - np.bincount(own, pw[contain].ravel(), minlength=46 * 676)
+    key_n = by_suit_n[u_suit].ravel() - np.bincount(own, plive[contain].ravel(),
+                                                    minlength=46 * 676)
+    keys = np.flatnonzero(key_n > 0.5)
+    kw = key_w[keys]
+    k_s = keys // 676  # starter position in ``unknown``; keys come sorted by it
+    k_flush = keys % 2
+    kidx = ((keys // 52) % 13 * 13 + (keys // 4) % 13) * 13 + u_rank[k_s]
 
     throw = np.array(THROWS)
     tr, ts = ranks[throw], suits[throw]  # (15, 2)
-    tbase = ((tr[:, 0] * 13 + tr[:, 1]) * 169) * 13
-    kidx = (k_r1 * 13 + k_r2) * 13 + u_rank[k_s]
+    tbase = (tr[:, 0] * 13 + tr[:, 1]) * 169 * 13
     crib_scores = table[tbase[:, None] + kidx[None, :]].astype(np.intp)  # (15, K)
-    crib_scores += k_nobs
-    st = u_suit[k_s]
-    throw_jacks = np.zeros((15, 4), dtype=np.intp)
-    for j in range(2):
-        np.maximum.at(throw_jacks, (np.arange(15), ts[:, j]), (tr[:, j] == JACK).astype(np.intp))
-    crib_scores += throw_jacks[:, st]
-    throw_suit = np.where(ts[:, 0] == ts[:, 1], ts[:, 0], -1)
-    crib_scores += 5 * (k_flush[None, :] * (st[None, :] == throw_suit[:, None]))
+    crib_scores += (keys // 2) % 2  # the opponent's jack of the starter's suit
+    with_flush = crib_scores + 5 * k_flush  # if the throw is suited in the starter's suit
 
-    crib_mean = crib_scores @ kw / kw.sum()
-    # Per starter: the crib's extremes (keys are sorted by starter position).
     starts = np.flatnonzero(np.r_[True, k_s[1:] != k_s[:-1]])
-    cmax = np.maximum.reduceat(crib_scores, starts, axis=1)  # (15, 46)
-    cmin = np.minimum.reduceat(crib_scores, starts, axis=1)
-    hs = hand_scores[:, k_s[starts]]
+    seg = k_s[starts]  # the starter of each segment
+    throw_suit = np.where(ts[:, 0] == ts[:, 1], ts[:, 0], -1)
+    flush_here = throw_suit[:, None] == u_suit[seg][None, :]  # (15, S)
+    throw_nobs = np.zeros((15, 4), dtype=np.intp)
+    for j in range(2):
+        throw_nobs[np.arange(15), ts[:, j]] += tr[:, j] == JACK
+    bonus = throw_nobs[:, u_suit[seg]]  # (15, S): our jack of the starter's suit
+    cmax = np.where(flush_here, np.maximum.reduceat(with_flush, starts, axis=1),
+                    np.maximum.reduceat(crib_scores, starts, axis=1)) + bonus
+    cmin = np.where(flush_here, np.minimum.reduceat(with_flush, starts, axis=1),
+                    np.minimum.reduceat(crib_scores, starts, axis=1)) + bonus
+    seg_w = np.add.reduceat(kw, starts)
+    flush_w = np.add.reduceat(kw * k_flush, starts)
+    total = seg_w.sum()
+    crib_mean = (crib_scores @ kw + bonus @ seg_w + 5 * (flush_here * flush_w).sum(axis=1)) / total
+    hs = hand_scores[:, seg]
     if crib == "mine":
         net_max, net_min = (hs + cmax).max(axis=1), (hs + cmin).min(axis=1)
     else:
