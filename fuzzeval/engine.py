@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from fuzzeval.defuzzify import CentroidPlan, centroid, plan_centroid, weighted_average
 from fuzzeval.membership import FloatArray, side_slopes
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, RuleBase
+from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
 
 CHUNK = 1024
 
@@ -254,9 +254,9 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
             fall.append(fall_s)
 
     out_index = {t.name: i for i, t in enumerate(rb.output.terms)}
-    for r in rb.rules:
-        if r.output_term not in out_index:
-            raise ValueError(f"rule concludes on unknown output term {r.output_term!r}")
+    for rule in rb.rules:
+        if rule.output_term not in out_index:
+            raise ValueError(f"rule concludes on unknown output term {rule.output_term!r}")
     # Workspace rows: memberships, then rule strengths grouped by output term (stable,
     # so one max-reduce per term gives the activations), then temporaries.
     order = sorted(range(len(rb.rules)), key=lambda r: out_index[rb.rules[r].output_term])

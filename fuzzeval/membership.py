@@ -8,13 +8,15 @@ coincide the side between them is vertical: [0, 0, 4] is a left shoulder at 0,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 
-POINT_NAMES = ("left", "peak", "right")
+PointName = Literal["left", "peak", "right"]
+POINT_NAMES: tuple[PointName, ...] = ("left", "peak", "right")
 
 # Slope that stands in for a vertical side: any x one part in 1e12 of the
 # variable's width away from the peak is already at membership 0.

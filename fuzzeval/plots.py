@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fuzzeval.rulebase import RuleBase, Variable
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
-def _draw_variable(ax: object, var: Variable, kind: str) -> None:
-    import matplotlib.pyplot as plt
 
-    axes: plt.Axes = ax  # type: ignore[assignment]
+def _draw_variable(axes: Axes, var: Variable, kind: str) -> None:
     for term in var.terms:
         left, peak, right = term.triangle.points
         xs, ys = [left, peak, right], [0.0, 1.0, 0.0]

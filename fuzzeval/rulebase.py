@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from fuzzeval.membership import POINT_NAMES, Triangle, triangle_problem
+from fuzzeval.membership import PointName as PointName
 
 Defuzzifier = Literal["centroid", "weighted_average"]
 DEFUZZIFIERS: tuple[Defuzzifier, ...] = ("centroid", "weighted_average")
-PointName = Literal["left", "peak", "right"]
 
 
 # --- rule conditions -------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from fuzzeval.cli import evaluate, plot, rulebase
+from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
     name="fuzzeval",
@@ -17,6 +18,8 @@ app = typer.Typer(
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
+for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
+    app.add_typer(_ep.load(), name=_ep.name)
 
 
 def main() -> None:

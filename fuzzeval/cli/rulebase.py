@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
-
 import yaml
+from rich.table import Table
 
 from fuzzeval.cli.common import (
     console,

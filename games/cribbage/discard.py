@@ -12,6 +12,7 @@ and its suit, so one table of keys gives exact means, minima and maxima for all 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -19,9 +20,11 @@ from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
-from games.cribbage.cards import JACK, Card, parse_cards
+from games.cribbage.cards import JACK, Card, cards_str, parse_cards
 from games.cribbage.scoring import rank_table
+from games.cribbage.weights import Weighting, opponent_weights
 
 CribOwner = Literal["mine", "theirs"]
 IntArray = npt.NDArray[np.intp]
@@ -170,5 +173,33 @@ def evaluate_discards(
     )
 
 
-def parse_hand6(cards6: tuple[Card, ...] | list[Card] | str) -> tuple[int, ...]:
-    return parse_cards(cards6, 6)
+def best_throw(stats: DiscardStats) -> int:
+    """Index in THROWS of the highest EV; ties go to the first in THROWS order."""
+    return int(np.argmax(stats.ev))
+
+
+def discard_table(
+    cards6: Sequence[Card] | str,
+    crib: CribOwner = "mine",
+    weights: Weighting = "uniform",
+) -> pd.DataFrame:
+    """All 15 throws, best first: hand, crib and net statistics, exact."""
+    if crib not in ("mine", "theirs"):
+        raise ValueError(f"crib must be 'mine' or 'theirs' (got {crib!r})")
+    cards = parse_cards(cards6, 6)
+    stats = evaluate_discards(cards, crib, opponent_weights(weights, crib == "mine"))
+    rows = {
+        "discard": [cards_str([cards[i] for i in t]) for t in THROWS],
+        "keep": [cards_str([cards[i] for i in k]) for k in KEEPS],
+        "hand_mean": stats.hand_mean,
+        "crib_mean": stats.crib_mean,
+        "ev": stats.ev,
+        "hand_min": stats.hand_min,
+        "hand_max": stats.hand_max,
+        "crib_min": stats.crib_min,
+        "crib_max": stats.crib_max,
+        "net_min": stats.net_min,
+        "net_max": stats.net_max,
+    }
+    table = pd.DataFrame(rows)
+    return table.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)

@@ -1,0 +1,170 @@
+"""``fuzzeval cribbage discard|score``: the discard advisor and the hand counter.
+
+Errors in cards give one line naming the token and exit code 2. ``--batch FILE`` reads one
+hand per line and writes one JSON object per line, so thousands of hands cost one start.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from fuzzeval.errors import FuzzevalError
+from games.cribbage.cards import card_str, parse_cards
+from games.cribbage.discard import CribOwner, discard_table
+from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
+from games.cribbage.weights import Weighting
+
+app = typer.Typer(help="Cribbage: discard advice and hand counting.", no_args_is_help=True)
+console = Console()
+err = Console(stderr=True, soft_wrap=True)
+
+CribOpt = Annotated[str, typer.Option(help="Whose crib: mine or theirs.")]
+BatchOpt = Annotated[
+    Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def _batch(path: Path, handle: Callable[[list[str]], dict[str, Any]]) -> None:
+    """Run ``handle`` on each non-empty line; a bad line gives an error object, exit 2."""
+    failed = False
+    try:
+        lines: Iterator[str] = iter(path.read_text().splitlines())
+    except OSError as exc:
+        raise _fail(f"{path}: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        tokens = line.replace(",", " ").split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        try:
+            out = handle(tokens)
+        except (FuzzevalError, ValueError) as exc:
+            out = {"line": number, "input": line.strip(), "error": str(exc)}
+            failed = True
+        sys.stdout.write(json.dumps(out) + "\n")
+    if failed:
+        raise typer.Exit(2)
+
+
+def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dict[str, Any]:
+    table = discard_table(tokens, crib, weights)
+    best = table.iloc[0]
+    return {
+        "hand": " ".join(card_str(c) for c in parse_cards(tokens, 6)),
+        "crib": crib,
+        "weights": weights,
+        "discard": best["discard"].split(),
+        "ev": round(float(best["ev"]), 6),
+        "table": json.loads(table.round(6).to_json(orient="records")),
+    }
+
+
+@app.command()
+def discard(
+    cards: Annotated[list[str] | None, typer.Argument(help="Six cards, e.g. 5H 5S JD QC 4S 9C")]
+    = None,
+    crib: CribOpt = "mine",
+    weights: Annotated[
+        str, typer.Option(help="Opponent's throws: uniform, or expert (iterated table).")
+    ] = "uniform",
+    json_out: JsonOpt = False,
+    batch: BatchOpt = None,
+) -> None:
+    """Rank all 15 discards by exact expected points (hand + crib, or hand - crib)."""
+    if crib not in ("mine", "theirs"):
+        raise _fail(f"--crib must be mine or theirs (got {crib!r})")
+    if weights not in ("uniform", "expert"):
+        raise _fail(f"--weights must be uniform or expert (got {weights!r})")
+    owner: CribOwner = "mine" if crib == "mine" else "theirs"
+    weighting: Weighting = "expert" if weights == "expert" else "uniform"
+    if batch is not None:
+        _batch(batch, lambda t: _discard_json(t, owner, weighting))
+        return
+    try:
+        data = _discard_json(cards or [], owner, weighting)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    sign = "+" if owner == "mine" else "−"
+    table = Table(
+        title=f"{data['hand']}, {'my' if owner == 'mine' else 'their'} crib, {weighting} "
+              f"opponent throws\nhand, crib: exact averages over every starter and opponent "
+              f"throw; EV = hand {sign} crib;\nthen the min–max of the hand, the crib and the "
+              "net",
+        title_justify="left", box=box.SIMPLE_HEAD,
+    )
+    for col in ("discard", "keep", "hand", "crib", "EV", "hand ", "crib ", "net"):
+        table.add_column(col, justify="left" if col in ("discard", "keep") else "right",
+                         no_wrap=True)
+    for i, row in enumerate(data["table"]):
+        table.add_row(
+            row["discard"], row["keep"], f"{row['hand_mean']:.2f}", f"{row['crib_mean']:.2f}",
+            f"{row['ev']:.2f}", f"{row['hand_min']}–{row['hand_max']}",
+            f"{row['crib_min']}–{row['crib_max']}", f"{row['net_min']}–{row['net_max']}",
+            style="bold" if i == 0 else None,
+        )
+    console.print(table)
+
+
+def _score_json(tokens: list[str], starter: str | None, crib: bool) -> dict[str, Any]:
+    cards = parse_cards(tokens)
+    hand: tuple[int, ...]
+    if starter is None:
+        if len(cards) != 5:
+            raise ValueError(f"give four cards and --starter, or five cards with the starter "
+                             f"last (got {len(cards)})")
+        hand, start = cards[:4], cards[4]
+    else:
+        hand, start = parse_cards(tokens, 4), parse_cards([starter], 1)[0]
+    items = score_breakdown(hand, start, crib=crib)
+    return {
+        "hand": [card_str(c) for c in hand],
+        "starter": card_str(start),
+        "crib": crib,
+        "points": score_hand(hand, start, crib=crib),
+        "count": spoken_count(items),
+        "items": [{"kind": i.kind, "cards": [card_str(c) for c in i.cards], "points": i.points}
+                  for i in items],
+    }
+
+
+@app.command()
+def score(
+    cards: Annotated[list[str] | None, typer.Argument(help="Four cards (or five, starter last).")]
+    = None,
+    starter: Annotated[str | None, typer.Option(help="The starter (cut) card.")] = None,
+    crib: Annotated[bool, typer.Option("--crib", help="Count as the crib (flush needs five).")]
+    = False,
+    json_out: JsonOpt = False,
+    batch: BatchOpt = None,
+) -> None:
+    """Count a hand the way players do."""
+    if batch is not None:
+        _batch(batch, lambda t: _score_json(t, starter, crib))
+        return
+    try:
+        data = _score_json(cards or [], starter, crib)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        console.print(f"{' '.join(data['hand'])} + {data['starter']}"
+                      f"{' (crib)' if crib else ''}: [bold]{data['points']}[/bold]")
+        console.print(data["count"])
