@@ -30,6 +30,7 @@ def test_wheel_contents(wheel: Path) -> None:
     shipped = {p.name for p in (ROOT / "rulebases").glob("*.yaml")}
     assert shipped and {f"fuzzeval/rulebases/{n}" for n in shipped} <= set(names)
     assert "games/__init__.py" in names and "fuzzeval/engine.py" in names
+    assert "games/cribbage/data/opponent_throws.json" in names
     assert not any(n.startswith("tests/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()

@@ -15,11 +15,14 @@ import argparse
 import json
 import sys
 import time
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
+from games.cribbage.cards import JACK
 from games.cribbage.discard import THROWS, CribOwner, evaluate_discards
+from games.cribbage.scoring import rank_index5, rank_table
 from games.cribbage.weights import FloatArray, pair_type_counts, weights_from_frequencies
 
 OUT = Path(__file__).resolve().parent / "data" / "opponent_throws.json"
@@ -111,3 +114,30 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def crib_averages(opponent: FloatArray) -> FloatArray:
+    """Average crib when one side throws a rank pair [r1, r2] and the other side's throw is
+    weighted by ``opponent``; the starter and the other throw come from the other 50 cards.
+    Suited and unsuited throws are mixed in their natural 1 : 3 proportion."""
+    table = rank_table()
+    out = np.zeros((13, 13))
+    trip = np.array([(s, a, b) for a, b in combinations(range(50), 2) for s in range(50)
+                     if s not in (a, b)])
+    for r1 in range(13):
+        for r2 in range(r1, 13):
+            patterns = [((4 * r1, 4 * r2 + 1), 1.0)] if r1 == r2 else [
+                ((4 * r1, 4 * r2), 0.25), ((4 * r1, 4 * r2 + 1), 0.75)]
+            for (c1, c2), share in patterns:
+                rest = np.array([c for c in range(52) if c not in (c1, c2)])
+                s, a, b = rest[trip[:, 0]], rest[trip[:, 1]], rest[trip[:, 2]]
+                w = opponent[a // 4, b // 4, (a % 4 == b % 4).astype(np.intp)]
+                ranks = np.column_stack([np.full_like(s, r1), np.full_like(s, r2),
+                                         a // 4, b // 4, s // 4])
+                score = table[rank_index5(ranks)].astype(np.float64)
+                cards = np.column_stack([np.full_like(s, c1), np.full_like(s, c2), a, b])
+                score += ((cards // 4 == JACK) & (cards % 4 == (s % 4)[:, None])).any(axis=1)
+                score += 5 * ((cards % 4) == (s % 4)[:, None]).all(axis=1)
+                out[r1, r2] += share * float((score * w).sum() / w.sum())
+            out[r2, r1] = out[r1, r2]
+    return out
