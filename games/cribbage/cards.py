@@ -7,6 +7,7 @@ rank first, so a sorted hand reads the way players hold it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from numbers import Integral
 
 from fuzzeval.errors import NotationError
 
@@ -33,9 +34,9 @@ def value(card: int) -> int:
 
 def parse_card(token: Card) -> int:
     """'5H', 'TS' or '10S', 'jd' -> id; an id passes through. NotationError names the token."""
-    if isinstance(token, int) and not isinstance(token, bool):
-        if 0 <= token < 52:
-            return token
+    if isinstance(token, Integral) and not isinstance(token, bool):  # numpy ints too
+        if 0 <= int(token) < 52:
+            return int(token)
         raise NotationError(str(token), "card ids run from 0 to 51")
     if not isinstance(token, str):
         raise NotationError(repr(token), "a card is written like 5H, TS, 10S, JD")

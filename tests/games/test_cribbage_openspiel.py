@@ -1,0 +1,143 @@
+"""Hand and pegging scores cross-checked against OpenSpiel's ``cribbage`` (package
+open_spiel), where its rules are right, and tests that document where they are not:
+it scores a four-card flush in the crib, and it counts the show in player order.
+
+OpenSpiel's card ids are suit * 13 + rank (suits C D H S); ours are rank * 4 + suit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from games.cribbage.cards import parse_cards
+from games.cribbage.scoring import score_hand, score_pegging
+
+PASS = 2756
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def to_os(card: int) -> int:
+    return (card % 4) * 13 + card // 4
+
+
+def from_os(card: int) -> int:
+    return (card % 13) * 4 + card // 13
+
+
+def _discard_action(state: pyspiel.State, a: int, b: int) -> int:
+    """The legal discard action for our cards a, b (OpenSpiel orders the pair itself)."""
+    x, y = to_os(a), to_os(b)
+    for action in (52 + 52 * x + y, 52 + 52 * y + x):
+        if action in state.legal_actions():
+            return action
+    raise AssertionError(f"no legal discard for {a}, {b}")
+
+
+def _deal(state: pyspiel.State, hands: tuple[list[int], list[int]], throws: list[list[int]],
+          starter: int) -> None:
+    for card in hands[0] + hands[1]:  # the first six go to player 0
+        state.apply_action(to_os(card))
+    for p in (0, 1):
+        state.apply_action(_discard_action(state, *throws[p]))
+    state.apply_action(to_os(starter))
+
+
+def _play_one_deal(rng: np.random.Generator) -> dict[str, int]:
+    """Deal, throw and peg at random in OpenSpiel; check every pegging reward and the show."""
+    state = pyspiel.load_game("cribbage").new_initial_state()
+    deck = rng.permutation(52).tolist()
+    hands = (deck[:6], deck[6:12])
+    throws = [list(rng.choice(h, 2, replace=False)) for h in hands]
+    keeps = [[c for c in h if c not in t] for h, t in zip(hands, throws, strict=True)]
+    starter = deck[12]
+    _deal(state, hands, throws, starter)
+    crib = throws[0] + throws[1]  # player 0 deals the first hand
+    checked = {"pegging": 0, "crib_flush_4": 0}
+    sequence: list[int] = []
+    passed: set[int] = set()
+    last_player = -1
+    while True:
+        player = state.current_player()
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        rewards = state.rewards()
+        show_done = state.is_chance_node() or state.is_terminal()
+        if action != PASS:
+            sequence.append(from_os(action))
+            last_player = player
+            if not show_done:
+                assert rewards[player] == score_pegging(sequence), sequence
+                checked["pegging"] += 1
+            if sum(min(c // 4 + 1, 10) for c in sequence) == 31:
+                sequence, passed = [], set()
+        else:
+            passed.add(player)
+            if len(passed) == 2:
+                sequence, passed = [], set()
+        if show_done:
+            break
+    # The show: our hand scores; OpenSpiel scores the crib like a hand (a 4-card flush counts).
+    show = [score_hand(keeps[p], starter) for p in (0, 1)]
+    crib_os_rule = score_hand(crib, starter, crib=False)
+    if crib_os_rule != score_hand(crib, starter, crib=True):
+        checked["crib_flush_4"] += 1
+        assert crib_os_rule - score_hand(crib, starter, crib=True) == 4
+    show[0] += crib_os_rule
+    extra = [rewards[p] - show[p] for p in (0, 1)]
+    # What is left over is the last card's pegging: at most one side, and only that.
+    assert extra[1 - last_player] == 0 and extra[last_player] >= 1, (extra, last_player)
+    return checked
+
+
+def test_random_deals_agree_with_openspiel() -> None:
+    rng = np.random.default_rng(2024)
+    totals = {"pegging": 0, "crib_flush_4": 0}
+    for _ in range(400):
+        for key, n in _play_one_deal(rng).items():
+            totals[key] += n
+    assert totals["pegging"] > 2000  # every card laid before the show was checked
+
+
+def test_openspiel_scores_a_four_card_crib_flush() -> None:
+    """Deviation (a): pagat's rules give a crib of four clubs with a diamond starter no flush."""
+    state = pyspiel.load_game("cribbage").new_initial_state()
+    hands = (list(parse_cards("AC 3C 2D 7H 9S JS")), list(parse_cards("8C QC 4H 6H TS KH")))
+    throws = [list(parse_cards("AC 3C")), list(parse_cards("8C QC"))]
+    starter = parse_cards(["KD"])[0]
+    _deal(state, hands, throws, starter)
+    assert score_hand(parse_cards("AC 3C 8C QC"), starter, crib=True) == 0
+    last_player, last_action = -1, -1
+    while not (state.is_chance_node() or state.is_terminal()):
+        player, last_action = state.current_player(), min(state.legal_actions())
+        state.apply_action(last_action)
+        last_player = player if last_action != PASS else last_player
+    assert last_action == PASS  # so the last card is worth exactly one point
+    rewards = state.rewards()
+    keeps = [[c for c in h if c not in t] for h, t in zip(hands, throws, strict=True)]
+    show = [score_hand(keeps[p], starter) + (p == last_player) for p in (0, 1)]
+    # The dealer (player 0) also receives 4 for a crib that scores 0 under pagat's rules.
+    assert rewards[1] == show[1]
+    assert rewards[0] == show[0] + 4
+
+
+def test_openspiel_counts_the_show_in_player_order() -> None:
+    """Deviation (b): with both sides over 121 after the show, OpenSpiel gives the game to
+    player 0 even when player 0 deals, although pone counts first and gets there first."""
+    actions = json.loads((DATA / "openspiel_show_order_seed12_actions.json").read_text())
+    state = pyspiel.load_game("cribbage").new_initial_state()
+    for a in actions[:-1]:
+        state.apply_action(a)
+    before = state.returns()
+    state.apply_action(actions[-1])
+    assert state.is_terminal()
+    after = state.returns()
+    assert after[0] > 0 > after[1]  # OpenSpiel: player 0 wins
+    # That deal: player 0 deals, scores stand 118-120; pone (player 1) holds 2D 4S 9D KD and the
+    # starter is KC: pone counts first, 4 points, 124 -- pone has won before the dealer counts.
+    assert before == [118.0, 120.0]
+    pone = score_hand(parse_cards("2D 4S 9D KD"), parse_cards(["KC"])[0])
+    assert pone == 4 and before[1] + pone >= 121
