@@ -7,7 +7,8 @@ rank first, so a sorted hand reads the way players hold it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from numbers import Integral
+
+import numpy as np
 
 from fuzzeval.errors import NotationError
 
@@ -34,7 +35,7 @@ def value(card: int) -> int:
 
 def parse_card(token: Card) -> int:
     """'5H', 'TS' or '10S', 'jd' -> id; an id passes through. NotationError names the token."""
-    if isinstance(token, Integral) and not isinstance(token, bool):  # numpy ints too
+    if isinstance(token, (int, np.integer)) and not isinstance(token, bool):  # numpy ints too
         if 0 <= int(token) < 52:
             return int(token)
         raise NotationError(str(token), "card ids run from 0 to 51")
