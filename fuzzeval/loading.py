@@ -31,7 +31,16 @@ from fuzzeval.rulebase import (
     conditions_used,
 )
 
-TOP_KEYS = ("name", "description", "defuzzifier", "default", "resolution", "inputs", "output", "rules")
+TOP_KEYS = (
+    "name",
+    "description",
+    "defuzzifier",
+    "default",
+    "resolution",
+    "inputs",
+    "output",
+    "rules",
+)
 REQUIRED_TOP = ("name", "defuzzifier", "default", "inputs", "output", "rules")
 VARIABLE_KEYS = ("range", "terms", "description")
 OUTPUT_KEYS = ("name", "range", "terms", "description")
@@ -85,7 +94,10 @@ def _mapping(ctx: _Ctx, node: yaml.Node, key: str, allowed: tuple[str, ...]) -> 
     out: Entries = {}
     for knode, vnode in node.value:
         if not isinstance(knode, yaml.ScalarNode) or knode.tag != _STR:
-            ctx.error(knode, key, f"keys must be names (got {_shown(knode)})")
+            hint = ""
+            if isinstance(knode, yaml.ScalarNode) and knode.tag.endswith(":bool"):
+                hint = "; YAML reads yes/no/on/off as true/false: quote it or choose another name"
+            ctx.error(knode, key, f"keys must be names (got {_shown(knode)}){hint}")
             continue
         name = str(knode.value)
         where = f"{key}.{name}" if key else name
@@ -177,19 +189,25 @@ def _term(
 
 def _adjust(ctx: _Ctx, node: yaml.Node, key: str, is_output: bool) -> tuple[PointName, ...] | None:
     if is_output:
-        ctx.error(node, key, "only input terms can be adjusted: the calibrator moves points "
-                  "toward the mean of winning inputs")
+        ctx.error(
+            node,
+            key,
+            "only input terms can be adjusted: the calibrator moves points "
+            "toward the mean of winning inputs",
+        )
         return None
     items = node.value if isinstance(node, yaml.SequenceNode) else None
     names = [str(i.value) for i in items or [] if isinstance(i, yaml.ScalarNode)]
     if items is None or len(names) != len(items) or not names:
-        ctx.error(node, key, f"must be a list of point names left, peak, right (got {_shown(node)})")
+        ctx.error(
+            node, key, f"must be a list of point names left, peak, right (got {_shown(node)})"
+        )
         return None
     bad = [n for n in names if n not in POINT_NAMES]
     if bad or len(set(names)) != len(names):
         ctx.error(node, key, f"must name each of left, peak, right at most once (got {names})")
         return None
-    return tuple(p for p in POINT_NAMES if p in names)  # type: ignore[misc]
+    return tuple(p for p in POINT_NAMES if p in names)
 
 
 def _variable(
@@ -247,7 +265,9 @@ def _rules(
             entries = _mapping(ctx, item, key, RULE_KEYS)
             if entries is None or "rule" not in entries:
                 if entries is not None:
-                    ctx.error(item, key, "a rule written as a mapping needs 'rule: if ... then ...'")
+                    ctx.error(
+                        item, key, "a rule written as a mapping needs 'rule: if ... then ...'"
+                    )
                 continue
             text_node = entries["rule"][1]
             if "weight" in entries:
@@ -271,20 +291,33 @@ def _rules(
                 ok = False
             elif var is None:
                 known = ", ".join(sorted(declared)) or "none"
-                ctx.error(text_node, key, f"unknown input variable {cond.variable!r} "
-                          f"(inputs: {known})")
+                ctx.error(
+                    text_node, key, f"unknown input variable {cond.variable!r} (inputs: {known})"
+                )
                 ok = False
             elif cond.term not in var.term_names:
-                ctx.error(text_node, key, f"unknown term {cond.term!r} of {cond.variable!r} "
-                          f"(terms: {', '.join(var.term_names)})")
+                ctx.error(
+                    text_node,
+                    key,
+                    f"unknown term {cond.term!r} of {cond.variable!r} "
+                    f"(terms: {', '.join(var.term_names)})",
+                )
                 ok = False
         if output_name is not None and parsed.output_variable != output_name:
-            ctx.error(text_node, key, f"the rule must conclude on the output {output_name!r} "
-                      f"(got {parsed.output_variable!r})")
+            ctx.error(
+                text_node,
+                key,
+                f"the rule must conclude on the output {output_name!r} "
+                f"(got {parsed.output_variable!r})",
+            )
             ok = False
         if output is not None and parsed.output_term not in output.term_names:
-            ctx.error(text_node, key, f"unknown output term {parsed.output_term!r} "
-                      f"(terms: {', '.join(output.term_names)})")
+            ctx.error(
+                text_node,
+                key,
+                f"unknown output term {parsed.output_term!r} "
+                f"(terms: {', '.join(output.term_names)})",
+            )
             ok = False
         if ok:
             rule = Rule(parsed.condition, parsed.output_term, weight)
@@ -305,8 +338,11 @@ def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
         ctx.problems.append(Problem(ctx.path, None, "(yaml)", f"not valid YAML: {exc}"))
         return None
     if node is None:
-        ctx.problems.append(Problem(ctx.path, None, "(file)", "is empty; a rule base needs "
-                                    f"{', '.join(REQUIRED_TOP)}"))
+        ctx.problems.append(
+            Problem(
+                ctx.path, None, "(file)", f"is empty; a rule base needs {', '.join(REQUIRED_TOP)}"
+            )
+        )
     return node
 
 
@@ -330,8 +366,11 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
     description = get("description", lambda n, k: _string(ctx, n, k)) or ""
     defuzz = get("defuzzifier", lambda n, k: _string(ctx, n, k))
     if defuzz is not None and defuzz not in DEFUZZIFIERS:
-        ctx.error(top["defuzzifier"][1], "defuzzifier",
-                  f"must be one of {', '.join(DEFUZZIFIERS)} (got {defuzz!r})")
+        ctx.error(
+            top["defuzzifier"][1],
+            "defuzzifier",
+            f"must be one of {', '.join(DEFUZZIFIERS)} (got {defuzz!r})",
+        )
         defuzz = None
     default = get("default", lambda n, k: _number(ctx, n, k))
     resolution = DEFAULT_RESOLUTION
@@ -339,8 +378,9 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
         rnode = top["resolution"][1]
         res = _number(ctx, rnode, "resolution")
         if res is not None and (not res.is_integer() or res < MIN_RESOLUTION):
-            ctx.error(rnode, "resolution", f"must be a whole number >= {MIN_RESOLUTION} "
-                      f"(got {res:g})")
+            ctx.error(
+                rnode, "resolution", f"must be a whole number >= {MIN_RESOLUTION} (got {res:g})"
+            )
         elif res is not None:
             resolution = int(res)
 
@@ -371,33 +411,47 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
             if "name" not in oentries:
                 ctx.error(onode, "output", "missing 'name'")
             else:
-                nk, nv = oentries["name"]
+                _, nv = oentries["name"]
                 output_name = _string(ctx, nv, "output.name")
                 if output_name is not None and not _identifier(ctx, nv, "output.name", output_name):
                     output_name = None
                 elif output_name in input_nodes:
-                    ctx.error(nv, "output.name", f"must differ from every input name "
-                              f"(got {output_name!r})")
-            output, out_terms = _variable(ctx, onode, "output", output_name or "output",
-                                          OUTPUT_KEYS, is_output=True)
+                    ctx.error(
+                        nv,
+                        "output.name",
+                        f"must differ from every input name (got {output_name!r})",
+                    )
+            output, out_terms = _variable(
+                ctx, onode, "output", output_name or "output", OUTPUT_KEYS, is_output=True
+            )
     if output is not None and defuzz == "centroid":
         for term in output.terms:
             if term.triangle.is_singleton:
-                ctx.error(out_terms.get(term.name), f"output.terms.{term.name}",
-                          "a singleton has no area, so the centroid cannot use it; widen it or "
-                          "use 'defuzzifier: weighted_average'")
+                ctx.error(
+                    out_terms.get(term.name),
+                    f"output.terms.{term.name}",
+                    "a singleton has no area, so the centroid cannot use it; widen it or "
+                    "use 'defuzzifier: weighted_average'",
+                )
     if output is not None and default is not None and not output.lo <= default <= output.hi:
-        ctx.error(top["default"][1], "default", f"must lie inside the output range "
-                  f"[{output.lo:g}, {output.hi:g}] (got {default:g})")
+        ctx.error(
+            top["default"][1],
+            "default",
+            f"must lie inside the output range [{output.lo:g}, {output.hi:g}] (got {default:g})",
+        )
 
-    rules, located = ([], []) if "rules" not in top else _rules(
-        ctx, top["rules"][1], inputs, set(input_nodes), output, output_name)
+    rules, located = (
+        ([], [])
+        if "rules" not in top
+        else _rules(ctx, top["rules"][1], inputs, set(input_nodes), output, output_name)
+    )
 
     _warn_unused(ctx, located, inputs, input_nodes, term_nodes, output, out_terms)
     if ctx.failed or output is None or name is None or defuzz is None or default is None:
         return None, ctx.problems
-    rb = RuleBase(name, defuzz, default, tuple(inputs.values()), output, tuple(rules),
-                  resolution, description)
+    rb = RuleBase(
+        name, defuzz, default, tuple(inputs.values()), output, tuple(rules), resolution, description
+    )
     return rb, ctx.problems
 
 
@@ -416,16 +470,24 @@ def _warn_unused(
     used_out = {r.output_term for _, _, r in located}
     for var in inputs.values():
         if not any(v == var.name for v, _ in used):
-            ctx.warn(input_nodes.get(var.name), f"inputs.{var.name}",
-                     "no rule uses this variable, so it cannot change a grade")
+            ctx.warn(
+                input_nodes.get(var.name),
+                f"inputs.{var.name}",
+                "no rule uses this variable, so it cannot change a grade",
+            )
             continue
         for t in var.terms:
             if (var.name, t.name) not in used:
-                ctx.warn(term_nodes[var.name].get(t.name), f"inputs.{var.name}.terms.{t.name}",
-                         "no rule uses this term")
+                ctx.warn(
+                    term_nodes[var.name].get(t.name),
+                    f"inputs.{var.name}.terms.{t.name}",
+                    "no rule uses this term",
+                )
     for t in output.terms if output is not None else ():
         if t.name not in used_out:
-            ctx.warn(out_terms.get(t.name), f"output.terms.{t.name}", "no rule concludes on this term")
+            ctx.warn(
+                out_terms.get(t.name), f"output.terms.{t.name}", "no rule concludes on this term"
+            )
 
 
 def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[Problem]]:

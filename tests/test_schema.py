@@ -1,0 +1,44 @@
+"""The JSON Schema accepts every shipped and test rule base and rejects broken ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from fuzzeval.loading import parse_rulebase
+from fuzzeval.schema import rulebase_schema
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "rulebases").glob("*.yaml")) + sorted((ROOT / "tests/data").glob("*.yaml"))
+
+
+def test_schema_is_valid() -> None:
+    Draft202012Validator.check_schema(rulebase_schema())
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_valid_files_validate(path: Path) -> None:
+    Draft202012Validator(rulebase_schema()).validate(yaml.safe_load(path.read_text()))
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [
+        lambda d: d.update(colour="red"),
+        lambda d: d.update(defuzzifier="mean"),
+        lambda d: d["inputs"]["quality"].update(range=[0]),
+        lambda d: d["output"].pop("name"),
+        lambda d: d["rules"].append("tip is high"),
+        lambda d: d["inputs"].update({"and": d["inputs"]["quality"]}),
+        lambda d: d["inputs"]["quality"]["terms"]["average"].update(adjust=["middle"]),
+    ],
+)
+def test_broken_files_rejected_by_schema_and_loader(mutation: object) -> None:
+    data = yaml.safe_load((ROOT / "rulebases" / "tipping.yaml").read_text())
+    mutation(data)  # type: ignore[operator]
+    assert list(Draft202012Validator(rulebase_schema()).iter_errors(data))
+    rb, problems = parse_rulebase(yaml.safe_dump(data))
+    assert rb is None and any(p.severity == "error" for p in problems)
