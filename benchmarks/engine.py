@@ -25,7 +25,7 @@ from collections.abc import Callable  # noqa: E402
 import numpy as np  # noqa: E402
 
 from fuzzeval import RuleBase, compile_rulebase, parse_rulebase  # noqa: E402
-from fuzzeval.rulebase import And, Condition, Is, Not, Or  # noqa: E402
+from fuzzeval.rulebase import And, Condition, Is, Not  # noqa: E402
 
 TERMS = ("low", "mid", "high")
 OUTS = ("very_weak", "weak", "even", "good", "very_good")
@@ -36,9 +36,8 @@ def make_rulebase(defuzzifier: str, seed: int = 0) -> RuleBase:
     with and/or/not and a few weights -- through the real YAML loader."""
     rng = np.random.default_rng(seed)
     lines = ["name: bench", f"defuzzifier: {defuzzifier}", "default: 0", "inputs:"]
-    for i in range(15):
-        lines.append(f"  x{i}: {{range: [0, 10], terms: {{low: [0, 0, 5], mid: [0, 5, 10], "
-                     "high: [5, 10, 10]}}")
+    lines += [f"  x{i}: {{range: [0, 10], terms: {{low: [0, 0, 5], mid: [0, 5, 10], "
+              "high: [5, 10, 10]}}" for i in range(15)]
     lines.append("output: {name: y, range: [-1, 1], terms: {very_weak: [-1, -1, -0.5], "
                  "weak: [-1, -0.5, 0], even: [-0.5, 0, 0.5], good: [0, 0.5, 1], "
                  "very_good: [0.5, 1, 1]}}")
