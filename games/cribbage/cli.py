@@ -60,6 +60,26 @@ def _batch(path: Path, handle: Callable[[list[str]], dict[str, Any]]) -> None:
         raise typer.Exit(2)
 
 
+def _one_or_batch(
+    cards: list[str] | None,
+    batch: Path | None,
+    json_out: bool,
+    handle: Callable[[list[str]], dict[str, Any]],
+) -> dict[str, Any] | None:
+    """Run ``handle`` on a batch file or on one hand; None when the output is already written."""
+    if batch is not None:
+        _batch(batch, handle)
+        return None
+    try:
+        data = handle(cards or [])
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return None
+    return data
+
+
 def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dict[str, Any]:
     table = discard_table(tokens, crib, weights)
     best = table.iloc[0]
@@ -91,15 +111,8 @@ def discard(
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
     owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
-    if batch is not None:
-        _batch(batch, lambda t: _discard_json(t, owner, weighting))
-        return
-    try:
-        data = _discard_json(cards or [], owner, weighting)
-    except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
-    if json_out:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    data = _one_or_batch(cards, batch, json_out, lambda t: _discard_json(t, owner, weighting))
+    if data is None:
         return
     sign = "+" if owner == "mine" else "−"
     table = Table(
@@ -155,16 +168,8 @@ def score(
     batch: BatchOpt = None,
 ) -> None:
     """Count a hand the way players do."""
-    if batch is not None:
-        _batch(batch, lambda t: _score_json(t, starter, crib))
-        return
-    try:
-        data = _score_json(cards or [], starter, crib)
-    except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
-    if json_out:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
+    data = _one_or_batch(cards, batch, json_out, lambda t: _score_json(t, starter, crib))
+    if data is not None:
         console.print(f"{' '.join(data['hand'])} + {data['starter']}"
                       f"{' (crib)' if crib else ''}: [bold]{data['points']}[/bold]")
         console.print(data["count"])
