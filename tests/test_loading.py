@@ -1,0 +1,100 @@
+"""The loader: every problem at once, each with its line and key; warnings; round trips."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+from fuzzeval import (
+    RuleBaseError,
+    RuleBaseWarning,
+    dump_rulebase,
+    load_rulebase,
+    parse_rulebase,
+    rulebase_to_yaml,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = """\
+name: broken
+defuzzifier: mean
+default: 99
+inputs:
+  a:
+    range: [0, 10]
+    terms: {lo: [0, 5, 3], hi: [5, 10, 12], hi: [1, 2, 3]}
+    colour: red
+output: {name: y, range: [0, 1], terms: {z: 0.5}}
+rules:
+  - if a is lo and c is x then y is z
+  - if a is ( then y is z
+  - {rule: if a is lo then y is z, weight: 2}
+"""
+
+
+def test_every_problem_with_line_and_key() -> None:
+    rb, problems = parse_rulebase(BROKEN, "b.yaml")
+    assert rb is None
+    got = {str(p) for p in problems}
+    expected = [
+        "b.yaml:2: defuzzifier: must be one of centroid, weighted_average (got 'mean')",
+        "b.yaml:7: inputs.a.terms.hi: duplicate key: each name may appear once",
+        "b.yaml:7: inputs.a.terms.lo: points must satisfy left <= peak <= right",
+        "b.yaml:7: inputs.a.terms.hi: points must lie inside the range [0, 10]",
+        "b.yaml:8: inputs.a.colour: unknown key; allowed here: range, terms, description",
+        "b.yaml:12: rules[1]: rule syntax: expected a term name (got '(') at column 9",
+        "b.yaml:13: rules[2].weight: must be in (0, 1] (got 2)",
+    ]
+    for line in expected:
+        assert any(g.startswith(line) for g in got), line
+    # 'a' is declared (though broken): rules using it are not re-reported as unknown.
+    assert not any("unknown input variable 'a'" in g for g in got)
+    assert any("unknown input variable 'c'" in g for g in got)
+
+
+def test_load_raises_with_all_errors_and_warns_for_unused_terms(tmp_path: Path) -> None:
+    bad = tmp_path / "b.yaml"
+    bad.write_text(BROKEN)
+    with pytest.raises(RuleBaseError) as info:
+        load_rulebase(bad)
+    assert len(str(info.value).splitlines()) >= 7
+    with pytest.warns(RuleBaseWarning, match="inputs.quality.terms.average: no rule uses"):
+        load_rulebase(ROOT / "tests" / "data" / "spec_tipping.yaml")
+
+
+@pytest.mark.parametrize(
+    ("snippet", "fragment"),
+    [
+        ("", "is empty"),
+        ("- just\n- a list\n", "must be a mapping"),
+        ("name: [unclosed\n", "not valid YAML"),
+    ],
+)
+def test_documents_that_are_not_rule_bases(snippet: str, fragment: str) -> None:
+    rb, problems = parse_rulebase(snippet)
+    assert rb is None and any(fragment in p.message for p in problems)
+
+
+def test_centroid_rejects_singleton_output_and_adjust_on_output() -> None:
+    text = (ROOT / "rulebases" / "tipping.yaml").read_text()
+    rb, problems = parse_rulebase(text.replace("low: [0, 0, 13]", "low: 0"))
+    assert rb is None and any("singleton has no area" in p.message for p in problems)
+    rb, problems = parse_rulebase(
+        text.replace("low: [0, 0, 13]", "low: {points: [0, 0, 13], adjust: [peak]}"))
+    assert rb is None and any("only input terms can be adjusted" in p.message for p in problems)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rulebases").glob("*.yaml")), ids=lambda p: p.name)
+def test_round_trip(path: Path, tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rb = load_rulebase(path)
+    out = tmp_path / "copy.yaml"
+    dump_rulebase(rb, out)
+    assert load_rulebase(out) == rb
+    assert rulebase_to_yaml(load_rulebase(out)) == out.read_text()  # stable output
+    keys = [line.split(":")[0] for line in out.read_text().splitlines()
+            if line[:1] not in (" ", "-")]
+    assert keys[:3] == ["name", "description", "defuzzifier"] and keys[-2:] == ["output", "rules"]
