@@ -41,11 +41,11 @@ def check(
         if rb is None:
             failed = True
             n = sum(p.severity == "error" for p in problems)
-            console.print(f"{path}: {n} error(s)", markup=False, highlight=False)
+            console.print(f"{path}: {n} error(s)", markup=False, highlight=False, soft_wrap=True)
         else:
             console.print(
                 f"{path}: ok ({len(rb.inputs)} inputs, {len(rb.rules)} rules, "
-                f"{len(problems)} warning(s))", markup=False, highlight=False,
+                f"{len(problems)} warning(s))", markup=False, highlight=False, soft_wrap=True,
             )
     raise typer.Exit(1 if failed else 0)
 
