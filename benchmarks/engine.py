@@ -78,7 +78,7 @@ RANGES = ((0.0, 1.0), (0.0, 10.0), (-5.0, 5.0), (0.0, 100.0), (-1.0, 1.0), (0.0,
 
 
 def rulebase_yaml(defuzzifier: str, seed: int = 7, n_rules: int = 30) -> str:
-    """A realistic 15-input, 30-rule base as YAML text; the same rules for any seed's run."""
+    """A realistic 15-input, 30-rule base as YAML text (the same text for the same seed)."""
     rng = random.Random(seed)
     lines = [
         f"name: bench_{defuzzifier}",
@@ -378,7 +378,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the random inputs")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--show-rulebase", action="store_true", help="print its YAML and exit")
     args = parser.parse_args()
+    if args.show_rulebase:
+        print(rulebase_yaml("weighted_average", 7), end="")
+        return
     if args.quick:
         args.rows, args.repeat = min(args.rows, 20_000), min(args.repeat, 2)
         args.scalar_rows, args.array_rows = min(args.scalar_rows, 40), min(args.array_rows, 300)
@@ -443,7 +447,7 @@ def main() -> None:
     ]
     if args.json:
         print(json.dumps({
-            "settings": {k: v for k, v in vars(args).items() if k != "json"},
+            "settings": {k: v for k, v in vars(args).items() if k not in ("json", "show_rulebase")},
             "results": [
                 {**asdict(r), "grades_per_s": r.rate, "x_skfuzzy_array": r.rate / sk_array.rate,
                  "x_skfuzzy_scalar": r.rate / sk_scalar.rate} for r in results
