@@ -85,7 +85,6 @@ class Evaluator:
     weights: FloatArray | None  # per strength row, None when all are 1
     values: FloatArray  # output term peak per strength row (weighted average)
     groups: npt.NDArray[np.intp]  # strength rows are grouped by output term; group starts
-    group_terms: npt.NDArray[np.intp]  # output term index of each group
     plan: CentroidPlan | None
 
     @property
@@ -293,6 +292,5 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
         weights=None if all(w == 1.0 for w in weights) else _frozen(weights),
         values=_frozen([rb.output.terms[t].triangle.peak for t in terms_sorted]),
         groups=_frozen(starts, np.intp),
-        group_terms=_frozen(group_terms, np.intp),
         plan=plan,
     )

@@ -15,7 +15,3 @@ COMMANDS_GROUP = "fuzzeval.commands"
 def command_entry_points() -> list[EntryPoint]:
     """The game command groups installed, sorted by name."""
     return sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name)
-
-
-def game_names() -> list[str]:
-    return sorted(ep.name for ep in entry_points(group=GAMES_GROUP))

@@ -22,7 +22,3 @@ def default_rulebase(name: str) -> Path:
         known = ", ".join(sorted(p.stem for p in rulebase_dir().glob("*.yaml"))) or "none"
         raise FileNotFoundError(f"no shipped rule base {name!r} (shipped: {known})")
     return path
-
-
-def shipped_rulebases() -> list[Path]:
-    return sorted(rulebase_dir().glob("*.yaml"))

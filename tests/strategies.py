@@ -63,11 +63,25 @@ def rulebases(draw: st.DrawFn, defuzzifier: str | None = None) -> RuleBase:
     return RuleBase("random", defuzz, default, inputs, output, rules)  # type: ignore[arg-type]
 
 
+def _snap(x: float, var: Variable) -> float:
+    """Move an input lying within 1e-9 of the width of a vertex (a grid point k/20) onto it.
+
+    The engine draws a vertical side as a slope of 1e12/width (fuzzeval/membership.py), so an
+    input closer than that to a vertical side gets partial membership where the textbook
+    formula says 0: a documented approximation, kept out of this comparison. Inputs exactly
+    on vertices are still drawn."""
+    k = round((x - var.lo) / var.width * 20)
+    vertex = var.lo + var.width * k / 20
+    return vertex if abs(x - vertex) < 1e-9 * var.width else x
+
+
 def inputs_for(rb: RuleBase) -> st.SearchStrategy[list[float]]:
     """Inputs including values outside each range (to exercise clipping)."""
     return st.tuples(
         *[
-            st.floats(v.lo - 0.3 * v.width, v.hi + 0.3 * v.width, allow_nan=False)
+            st.floats(v.lo - 0.3 * v.width, v.hi + 0.3 * v.width, allow_nan=False).map(
+                lambda x, v=v: _snap(x, v)
+            )
             for v in rb.inputs
         ]
     ).map(list)

@@ -179,3 +179,17 @@ def test_evaluator_arrays_are_read_only() -> None:
     ev = compile_rulebase(_example())
     with pytest.raises(ValueError):
         ev.peak[0] = 1.0
+
+
+def test_point_edits_are_pure_and_validated() -> None:
+    rb = _example()
+    refs = rb.adjustable_points()
+    assert [str(r) for r in refs] == ["SinglePieces.Few.right", "SinglePieces.Many.left"]
+    moved = rb.with_points({refs[0]: 3.0})
+    assert moved.point(refs[0]) == 3.0 and rb.point(refs[0]) == 4.0  # the original is unchanged
+    # Few is now [0, 0, 3]: at 3 pieces its membership is 0 instead of 0.25.
+    assert compile_rulebase(moved).explain(BOARD).memberships["SinglePieces"]["Few"] == 0.0
+    with pytest.raises(ValueError, match="left <= peak <= right"):
+        rb.with_points({refs[1]: 15.5})  # Many's left beyond its peak
+    with pytest.raises(KeyError, match="no such points"):
+        rb.with_points({dataclasses.replace(refs[0], term="Some"): 1.0})

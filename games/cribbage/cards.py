@@ -15,7 +15,6 @@ from fuzzeval.errors import NotationError
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JACK = 10  # rank index of the jack
-DECK = tuple(range(52))
 
 Card = int | str
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from games.cribbage.cards import JACK
-from games.cribbage.discard import THROWS, CribOwner, evaluate_discards
+from games.cribbage.discard import THROWS, CribOwner, best_throw, evaluate_discards
 from games.cribbage.scoring import rank_index5, rank_table
 from games.cribbage.weights import FloatArray, pair_type_counts, weights_from_frequencies
 
@@ -35,7 +35,7 @@ def throw_frequencies(
     counts = np.zeros((13, 13, 2))
     for hand in hands:
         stats = evaluate_discards(tuple(int(c) for c in hand), crib, other)
-        a, b = (int(hand[i]) for i in THROWS[int(np.argmax(stats.ev))])
+        a, b = (int(hand[i]) for i in THROWS[best_throw(stats)])
         r1, r2 = sorted((a // 4, b // 4))
         counts[r1, r2, int(a % 4 == b % 4)] += 1
     counts = counts + counts.transpose(1, 0, 2) * (1 - np.eye(13)[:, :, None])
