@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
 
+from fuzzeval.errors import GameNotFound
+from fuzzeval.game import Game
+
 GAMES_GROUP = "fuzzeval.games"
 COMMANDS_GROUP = "fuzzeval.commands"
 
@@ -15,3 +18,18 @@ COMMANDS_GROUP = "fuzzeval.commands"
 def command_entry_points() -> list[EntryPoint]:
     """The game command groups installed, sorted by name."""
     return sorted(entry_points(group=COMMANDS_GROUP), key=lambda ep: ep.name)
+
+
+def game_names() -> list[str]:
+    """Names of the installed games."""
+    return sorted(ep.name for ep in entry_points(group=GAMES_GROUP))
+
+
+def load_game(name: str) -> Game:
+    """The installed game plug-in called ``name``."""
+    for ep in entry_points(group=GAMES_GROUP):
+        if ep.name == name:
+            game: Game = ep.load()
+            return game
+    known = ", ".join(game_names()) or "none installed"
+    raise GameNotFound(f"no game called {name!r} (games: {known})")

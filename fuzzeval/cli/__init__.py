@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from fuzzeval.cli import evaluate, plot, rulebase
+from fuzzeval.cli import evaluate, match, plot, rulebase
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app = typer.Typer(
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
+app.command()(match.match)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)
 

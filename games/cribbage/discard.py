@@ -77,6 +77,32 @@ def uniform_weights() -> FloatArray:
     return np.ones((13, 13, 2))
 
 
+def unseen(hand: IntArray) -> IntArray:
+    """The 46 cards not in a six-card hand, in id order (the possible starters)."""
+    in_hand = np.zeros(52, dtype=bool)
+    in_hand[hand] = True
+    out: IntArray = np.flatnonzero(~in_hand)
+    return out
+
+
+def hand_scores_by_starter(hand: IntArray) -> IntArray:
+    """Points of each kept four (KEEPS order) with each of the 46 possible starters: (15, 46)."""
+    ranks, suits = hand // 4, hand % 4
+    unknown = unseen(hand)
+    u_rank, u_suit = unknown // 4, unknown % 4
+    keep = np.array(KEEPS)  # (15, 4) positions in the hand
+    kr, ks = ranks[keep], suits[keep]
+    base = (((kr[:, 0] * 13 + kr[:, 1]) * 13 + kr[:, 2]) * 13 + kr[:, 3]) * 13
+    scores: IntArray = rank_table()[base[:, None] + u_rank[None, :]].astype(np.intp)
+    flush_suit = np.where((ks == ks[:, :1]).all(axis=1), ks[:, 0], -1)
+    scores += np.where(flush_suit[:, None] < 0, 0, 4 + (u_suit[None, :] == flush_suit[:, None]))
+    jack_suits = np.zeros((15, 4), dtype=np.intp)  # 1 where the kept four hold that jack
+    for j in range(4):
+        jack_suits[np.arange(15), ks[:, j]] += kr[:, j] == JACK
+    scores += jack_suits[:, u_suit]
+    return scores
+
+
 def evaluate_discards(
     cards6: tuple[int, ...], crib: CribOwner, weights: FloatArray
 ) -> DiscardStats:
@@ -87,24 +113,10 @@ def evaluate_discards(
     """
     hand = np.array(cards6, dtype=np.intp)
     ranks, suits = hand // 4, hand % 4
-    in_hand = np.zeros(52, dtype=bool)
-    in_hand[hand] = True
-    unknown = np.flatnonzero(~in_hand)
-    table = rank_table()
-
-    # --- the hand over 46 starters -------------------------------------------------
-    keep = np.array(KEEPS)  # (15, 4) positions in the hand
-    kr, ks = ranks[keep], suits[keep]
-    base = (((kr[:, 0] * 13 + kr[:, 1]) * 13 + kr[:, 2]) * 13 + kr[:, 3]) * 13
+    unknown = unseen(hand)
     u_rank, u_suit = unknown // 4, unknown % 4
-    hand_scores = table[base[:, None] + u_rank[None, :]].astype(np.intp)  # (15, 46)
-    flush_suit = np.where((ks == ks[:, :1]).all(axis=1), ks[:, 0], -1)
-    hand_scores += np.where(flush_suit[:, None] < 0, 0,
-                            4 + (u_suit[None, :] == flush_suit[:, None]))
-    jack_suits = np.zeros((15, 4), dtype=np.intp)  # 1 where the kept four hold that jack
-    for j in range(4):
-        jack_suits[np.arange(15), ks[:, j]] += kr[:, j] == JACK
-    hand_scores += jack_suits[:, u_suit]
+    table = rank_table()
+    hand_scores = hand_scores_by_starter(hand)
 
     # --- the crib: keys (starter, opponent ranks, opponent nobs, opponent flush) -------
     # Key weights for starter s = weights of all pairs, keyed relative to s's suit, minus

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -63,14 +63,20 @@ def _flush_nobs(hand: Sequence[int], starter: int, crib: bool) -> tuple[int, int
     return flush, nobs
 
 
+def show_points(hand: Sequence[int], starter: int, crib: bool = False) -> int:
+    """Points of four card ids with the starter id, unchecked: the fast path games use."""
+    r = [c // 4 for c in hand]
+    idx = (((r[0] * 13 + r[1]) * 13 + r[2]) * 13 + r[3]) * 13 + starter // 4
+    flush, nobs = _flush_nobs(hand, starter, crib)
+    return int(rank_table()[idx]) + flush + nobs
+
+
 def score_hand(hand4: Sequence[Card] | str, starter: Card, crib: bool = False) -> int:
     """Points of a hand (or crib) of four with the starter."""
     hand = parse_cards(hand4, 4)
     (start,) = parse_cards([starter])
-    cards = parse_cards([*hand, start], 5)
-    idx = rank_index5(np.array([rank(c) for c in cards]))
-    flush, nobs = _flush_nobs(hand, start, crib)
-    return int(rank_table()[idx]) + flush + nobs
+    parse_cards([*hand, start], 5)  # the starter must not be in the hand
+    return show_points(hand, start, crib)
 
 
 @dataclass(frozen=True)
@@ -187,20 +193,36 @@ def spoken_count(items: Sequence[ScoreItem]) -> str:
 def score_pegging(cards_in_count: Sequence[Card] | str) -> int:
     """Points for the last card laid, given every card of the current count in play order."""
     cards = parse_cards(cards_in_count)
-    if not cards:
-        return 0
     total = sum(value(c) for c in cards)
     if total > 31:
         raise ValueError(f"the count would be {total}, over 31")
+    return peg_points(cards, total)
+
+
+def peg_points(cards: Sequence[int], total: int) -> int:
+    """``score_pegging`` on card ids whose values sum to ``total``, unchecked (fast path)."""
+    return peg_rank_points(tuple(c // 4 for c in cards)) if cards else 0
+
+
+@lru_cache(maxsize=1 << 16)
+def peg_rank_points(ranks: tuple[int, ...]) -> int:
+    """Pegging points of the last of a count's rank indices (suits never matter there)."""
+    if not ranks:
+        return 0
+    total = sum(min(r + 1, 10) for r in ranks)
     points = 2 if total in (15, 31) else 0
-    ranks = [rank(c) for c in cards]
+    last = ranks[-1]
     same = 1
-    while same < len(ranks) and ranks[-1 - same] == ranks[-1]:
+    while same < len(ranks) and ranks[-1 - same] == last:
         same += 1
-    points += {2: 2, 3: 6, 4: 12}.get(same, 0)
+    points += _SAME_POINTS[same]
     for length in range(len(ranks), 2, -1):
-        tail = sorted(ranks[-length:])
-        if tail == list(range(tail[0], tail[0] + length)):
+        tail = ranks[-length:]
+        low = min(tail)
+        if max(tail) - low == length - 1 and len(set(tail)) == length:
             points += length
             break
     return points
+
+
+_SAME_POINTS = (0, 0, 2, 6, 12)

@@ -13,7 +13,9 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from games.cribbage.cards import parse_cards
+from games.cribbage import rules
+from games.cribbage.cards import JACK, parse_cards
+from games.cribbage.game import GAME
 from games.cribbage.scoring import score_hand, score_pegging
 
 PASS = 2756
@@ -141,3 +143,52 @@ def test_openspiel_counts_the_show_in_player_order() -> None:
     assert before == [118.0, 120.0]
     pone = score_hand(parse_cards("2D 4S 9D KD"), parse_cards(["KC"])[0])
     assert pone == 4 and before[1] + pone >= 121
+
+
+def _our_first_deal(seed: int) -> tuple[rules.State, rules.State, list[tuple[int, int]]]:
+    """Our engine plays one deal (seat 0 deals) with random choices: the state after the
+    deal, the state when the play began, and every card laid as (seat, card)."""
+    chance, chooser = np.random.default_rng([seed, 0]), np.random.default_rng([seed, 1])
+    state = GAME.new_game(chance, 0)
+    laid: list[tuple[int, int]] = []
+    at_play = state
+    while GAME.to_move(state) is not None and rules.deal_of(state) == 0:
+        cands = GAME.candidates(state)
+        choice = int(chooser.integers(len(cands)))
+        if state.phase == "play":
+            laid.append((state.to_move, rules.playable(state, state.to_move)[choice]))
+        state = GAME.apply(state, choice, chance)
+        if state.phase == "play" and not laid:
+            at_play = state
+    return state, at_play, laid
+
+
+def test_whole_deals_played_by_our_rules_agree_with_openspiel() -> None:
+    """Our game flow (who leads, go, thirty-one, last card, the show) replayed in OpenSpiel:
+    the same seat lays each card, and each side ends the deal with the same points."""
+    compared = 0
+    for seed in range(300):
+        after, at_play, laid = _our_first_deal(seed)
+        if rules.deal_of(after) == 0:
+            continue  # the game ended inside the first deal (cannot happen from 0-0)
+        starter = at_play.starter
+        crib = at_play.crib
+        if starter // 4 == JACK or score_hand(crib, starter) != score_hand(crib, starter, True):
+            continue  # his heels, and OpenSpiel's four-card crib flush: compared elsewhere
+        state = pyspiel.load_game("cribbage").new_initial_state()
+        first = GAME.new_game(np.random.default_rng([seed, 0]), 0)  # the deal as dealt
+        throws = [[c for c in first.hands[p] if c not in at_play.hands[p]] for p in (0, 1)]
+        _deal(state, (list(first.hands[0]), list(first.hands[1])), throws, starter)
+        queue = list(laid)
+        while not (state.is_chance_node() or state.is_terminal()):
+            if state.legal_actions() == [PASS]:
+                state.apply_action(PASS)
+                continue
+            seat, card = queue.pop(0)
+            assert state.current_player() == seat, (seed, seat, card)
+            state.apply_action(to_os(card))
+        assert not queue
+        ours = [sum(after.tally[p]) for p in (0, 1)]
+        assert state.returns() == [float(x) for x in ours], seed
+        compared += 1
+    assert compared > 200

@@ -1,0 +1,99 @@
+"""``fuzzeval match GAME``: a reproducible match into the history database, with a summary."""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.executors import executor_for
+from fuzzeval.match import MatchSpec, MatchSummary, PlayerSpec, parse_options, summarize
+from fuzzeval.registry import load_game
+from fuzzeval.store import History, run_match
+
+
+def match(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    player: Annotated[str, typer.Option(
+        "--player", "-p", help="Seat 0, the player under test: NAME or NAME:key=value,...")
+    ] = "exhaustive",
+    opponent: Annotated[str, typer.Option(
+        "--opponent", "-o", help="Seat 1: NAME or NAME:key=value,...")] = "random",
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option(
+        help="Match seed; game i uses SeedSequence(seed).spawn(n)[i].")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
+                       ] = 1,
+    dask: Annotated[str | None, typer.Option(
+        help="Run the games on this Dask scheduler (needs fuzzeval[dask]).")] = None,
+    db: Annotated[Path | None, typer.Option(
+        help="History database (SQLite); default runs/GAME.sqlite.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the stored match with these settings.")] = False,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play a match: seat 0 deals first in even games. Every game is committed as it ends;
+    after a crash or Ctrl-C, run the same command with --resume."""
+    with user_errors():
+        game = load_game(game_name)
+        spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent), games,
+                         seed, parse_options(option or [], game.name))
+        path = db or Path("runs") / f"{game.name}.sqlite"
+        with History(path) as history:
+            progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), TimeRemainingColumn(),
+                                console=err_console, disable=as_json, transient=True)
+            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games)
+            try:
+                with progress, executor_for(workers, dask) as executor:
+                    stored, before = run_match(history, game, spec, executor, resume,
+                                               on_game=lambda _r: progress.advance(task))
+            except KeyboardInterrupt:
+                _stopped(history, spec, path, "interrupted")
+                raise typer.Exit(130) from None
+            except BrokenProcessPool:
+                _stopped(history, spec, path, "a worker process died")
+                raise typer.Exit(1) from None
+            summary = summarize(history.outcomes(stored.id))
+        if as_json:
+            print_json({"match_id": stored.id, "db": str(path), "player": str(spec.player),
+                        "opponent": str(spec.opponent), "seed": seed, "resumed_games": before,
+                        **summary.to_dict()})
+        else:
+            _print_summary(summary, spec, game.unit_name or "game", path, before)
+
+
+def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
+    stored = history.find_match(spec)
+    saved = len(history.finished(stored.id)) if stored else 0
+    err_console.print(f"{why}: {saved} of {spec.games} games are saved in {path}; run the same "
+                      f"command with --resume to finish the match", markup=False)
+
+
+def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, before: int) -> None:
+    lo, hi = s.interval
+    head = Table(title=f"{spec.game}: {spec.player} vs {spec.opponent}, {s.games} games, "
+                       f"seed {spec.seed}", title_justify="left")
+    head.add_column("")
+    head.add_column(str(spec.player), justify="right")
+    head.add_column(str(spec.opponent), justify="right")
+    head.add_row("wins", f"{s.sides[0].wins}", f"{s.sides[1].wins}")
+    head.add_row("win rate (95% interval)", f"{s.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
+                 f"{1 - s.win_rate:.1%} ({1 - hi:.1%}–{1 - lo:.1%})")
+    kinds = list(dict.fromkeys(k for side in s.sides for k in side.results))
+    for kind in kinds:
+        head.add_row(f"  won by {kind}", *(str(side.results.get(kind, 0)) for side in s.sides))
+    head.add_row("game points", *(str(side.game_points) for side in s.sides))
+    head.add_row("mean final margin", f"{s.mean_margin:+.1f}", f"{-s.mean_margin:+.1f}")
+    for name in s.sides[0].per_unit:
+        head.add_row(f"{name} per {unit}", *(f"{side.per_unit[name]:.2f}" for side in s.sides))
+    console.print(head)
+    resumed = f" ({before} of them from before --resume)" if before else ""
+    console.print(f"{s.units} {unit}s; history in {path}{resumed}", highlight=False)

@@ -1,0 +1,112 @@
+"""What a game plug-in provides: the two protocols the match runner and calibrator rely on.
+
+A game is a pure state machine over immutable states. Chance (deals, cuts, dice) happens
+inside ``new_game`` and ``apply`` from the Generator passed in; every non-final state waits
+for one decision, offered as ``Candidates``. A player sees only the candidates (with the
+game's view of what that player may know), never the state, so it cannot peek at the deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Every option of one decision, and what the deciding player may know.
+
+    ``features`` has one row per option and one column per name in ``feature_names``
+    (the input variables of the game's rule bases; zero columns when the game has none
+    for this kind of decision). ``view`` is the game's own record of the visible
+    situation, for the game's players; ``record`` is what the history database keeps
+    about the decision (short strings and numbers).
+    """
+
+    kind: str
+    labels: tuple[str, ...]
+    features: FloatArray
+    feature_names: tuple[str, ...] = ()
+    view: object = None
+    record: Mapping[str, str | int | float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+class Player(Protocol):
+    """Chooses one option; ties and randomness are the player's business (rng given)."""
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, seen from seat 0 and seat 1.
+
+    ``result`` names the kind of win (cribbage: single, skunk, double skunk; backgammon:
+    single, gammon, backgammon) and ``points`` what it is worth. ``unit_points`` are the
+    points each seat made in each deal (or other unit the game has); ``stats`` are totals
+    per seat that match tables report per unit (e.g. pegging, hand, crib).
+    """
+
+    winner: int
+    scores: tuple[int, int]
+    result: str
+    points: int
+    unit_points: tuple[tuple[int, int], ...]
+    stats: Mapping[str, tuple[int, int]]
+
+    @property
+    def units(self) -> int:
+        return len(self.unit_points)
+
+
+class Game(Protocol):
+    """A two-player game plug-in (exported as ``GAME`` through the ``fuzzeval.games`` group)."""
+
+    name: str
+    #: decision kinds kept in the history database (cribbage: the discard, not each card laid)
+    logged_kinds: frozenset[str]
+    #: what a unit of ``Outcome.unit_points`` is called ("deal"), or "" when there is none
+    unit_name: str
+    #: the player names ``make_player`` knows
+    player_names: tuple[str, ...]
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> Any:
+        """A fresh game where seat ``first`` moves (deals) first."""
+        ...
+
+    def to_move(self, state: Any) -> int | None:
+        """The seat that decides next, None once the game is over."""
+        ...
+
+    def candidates(self, state: Any) -> Candidates:
+        """The options of the seat to move (never empty before the end)."""
+        ...
+
+    def apply(self, state: Any, choice: int, rng: np.random.Generator) -> Any:
+        """The state after option ``choice``, including any chance that follows it."""
+        ...
+
+    def unit(self, state: Any) -> int:
+        """Which unit (deal) the state is in, counting from 0."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome:
+        """The result of a finished game."""
+        ...
+
+    def make_player(self, name: str, **options: Any) -> Player:
+        """A player by name; options are the player's settings (strings or numbers)."""
+        ...
+
+    def prepare(self) -> None:
+        """Build lookup tables once per process, before the first game."""
+        ...

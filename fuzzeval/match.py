@@ -1,0 +1,265 @@
+"""Games and matches between two players of any game plug-in.
+
+Game ``i`` of a match with seed ``s`` draws all its randomness from
+``SeedSequence(s).spawn(n)[i]`` (built directly as ``SeedSequence(s, spawn_key=(i,))``),
+split into chance, seat 0 and seat 1 streams: the deals do not depend on what the players
+do with their own randomness, and results do not depend on the number of workers or on
+the order games finish. Seat 0 is the player under test; it moves (deals) first in the
+even-numbered games.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.game import Game, Outcome, Player
+from fuzzeval.stats import wilson
+
+OptionValue = str | int | float | bool
+Options = tuple[tuple[str, OptionValue], ...]
+
+
+def parse_value(text: str) -> OptionValue:
+    """'true'/'false', integers and decimals as such; anything else stays a string."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_options(items: Iterable[str], what: str) -> Options:
+    """``key=value`` items, sorted by key; a clear error names the bad item."""
+    out: dict[str, OptionValue] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise FuzzevalError(f"{what} option {item!r}: write it as key=value")
+        out[key.strip()] = parse_value(value)
+    return tuple(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player by name and options, written ``name`` or ``name:key=value,key=value``."""
+
+    name: str
+    options: Options = ()
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        name, _, rest = text.partition(":")
+        if not name.strip():
+            raise FuzzevalError(f"player {text!r}: a player is written name or name:key=value,...")
+        items = [s for s in rest.split(",") if s.strip()] if rest else []
+        return cls(name.strip(), parse_options(items, f"player {name.strip()!r}"))
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.options)
+
+
+def _show(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything that decides a match's games; two runs of one spec give the same games."""
+
+    game: str
+    player: PlayerSpec
+    opponent: PlayerSpec
+    games: int
+    seed: int
+    options: Options = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One logged decision: the option chosen and its crisp features, if the game has them."""
+
+    seat: int
+    unit: int
+    kind: str
+    index: int
+    choice: str
+    n_options: int
+    record: Mapping[str, str | int | float] = field(default_factory=dict)
+    features: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    index: int
+    first: int
+    outcome: Outcome
+    decisions: tuple[Decision, ...]
+    moves: int
+
+
+def game_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed sequence of game ``index``: equal to ``SeedSequence(seed).spawn(n)[index]``."""
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
+              options: Mapping[str, Any] | None = None) -> GameRecord:
+    """Play game ``index`` of a match to the end; seat ``index % 2`` moves first."""
+    chance, *seats = (np.random.default_rng(s) for s in game_seed(seed, index).spawn(3))
+    first = index % 2
+    state = game.new_game(chance, first, **dict(options or {}))
+    decisions: list[Decision] = []
+    moves = 0
+    while (seat := game.to_move(state)) is not None:
+        cands = game.candidates(state)
+        choice = players[seat].choose(cands, seats[seat])
+        if not 0 <= choice < len(cands):
+            raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
+        if cands.kind in game.logged_kinds:
+            row = cands.features[choice] if cands.feature_names else ()
+            decisions.append(Decision(
+                seat=seat, unit=game.unit(state), kind=cands.kind, index=choice,
+                choice=cands.labels[choice], n_options=len(cands), record=dict(cands.record),
+                features={n: float(v) for n, v in zip(cands.feature_names, row, strict=True)},
+            ))
+        state = game.apply(state, choice, chance)
+        moves += 1
+    return GameRecord(index, first, game.outcome(state), tuple(decisions), moves)
+
+
+_PLAYERS: dict[tuple[str, PlayerSpec, PlayerSpec], tuple[Player, Player]] = {}
+
+
+def _players(game: Game, player: PlayerSpec, opponent: PlayerSpec) -> tuple[Player, Player]:
+    """Both players, built once per process (games arrive in workers as fresh copies)."""
+    key = (game.name, player, opponent)
+    if key not in _PLAYERS:
+        game.prepare()
+        _PLAYERS[key] = (game.make_player(player.name, **dict(player.options)),
+                         game.make_player(opponent.name, **dict(opponent.options)))
+    return _PLAYERS[key]
+
+
+def play_indexed(game: Game, spec: MatchSpec, index: int) -> GameRecord:
+    """Game ``index`` of a match (players built once per process)."""
+    return play_game(game, _players(game, spec.player, spec.opponent), spec.seed, index,
+                     dict(spec.options))
+
+
+def ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it keeps finished games)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_players(game: Game, spec: MatchSpec) -> None:
+    """Build both players here first, so a bad name or option fails before any worker starts."""
+    for who in (spec.player, spec.opponent):
+        try:
+            game.make_player(who.name, **dict(who.options))
+        except (ValueError, TypeError) as exc:
+            raise FuzzevalError(f"{game.name} player {str(who)!r}: {exc}") from exc
+
+
+def run_games(game: Game, spec: MatchSpec, indices: Sequence[int],
+              executor: Executor | None = None, window: int = 0) -> Iterator[GameRecord]:
+    """Play the given games, yielding each record as soon as it is finished.
+
+    Without an executor the games run here, in order. With one, at most ``window`` games
+    (default: 4 per worker, at least 8) are in flight, so memory stays flat for any match.
+    """
+    if executor is None:
+        for i in indices:
+            yield play_indexed(game, spec, i)
+        return
+    pending: deque[int] = deque(indices)
+    window = window or 8
+    running: set[Future[GameRecord]] = set()
+    try:
+        while pending or running:
+            while pending and len(running) < window:
+                running.add(executor.submit(play_indexed, game, spec, pending.popleft()))
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+    finally:
+        for fut in running:
+            fut.cancel()
+
+
+@dataclass(frozen=True)
+class SideStats:
+    """One seat's totals over a match."""
+
+    wins: int
+    results: Mapping[str, int]  # wins of each kind (single, skunk, ...)
+    game_points: int
+    per_unit: Mapping[str, float]  # e.g. pegging, hand, crib points per deal
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    games: int
+    win_rate: float
+    interval: tuple[float, float]  # 95 % Wilson interval of seat 0's win rate
+    mean_margin: float  # final score of seat 0 minus seat 1, per game
+    units: int
+    sides: tuple[SideStats, SideStats]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "interval95": list(self.interval),
+            "mean_margin": self.mean_margin,
+            "units": self.units,
+            "sides": [
+                {"wins": s.wins, "results": dict(s.results), "game_points": s.game_points,
+                 "per_unit": dict(s.per_unit)} for s in self.sides
+            ],
+        }
+
+
+def summarize(outcomes: Sequence[Outcome]) -> MatchSummary:
+    """Win rate with its 95 % interval, margins, kinds of win and points by source."""
+    n = len(outcomes)
+    units = sum(o.units for o in outcomes)
+    names = list(dict.fromkeys(k for o in outcomes for k in o.stats))  # the game's order
+    worth = {o.result: o.points for o in outcomes}
+    sides = []
+    for seat in (0, 1):
+        won = [o for o in outcomes if o.winner == seat]
+        kinds: dict[str, int] = {}
+        for o in won:
+            kinds[o.result] = kinds.get(o.result, 0) + 1
+        sides.append(SideStats(
+            wins=len(won),
+            results=dict(sorted(kinds.items(), key=lambda kv: worth[kv[0]])),
+            game_points=sum(o.points for o in won),
+            per_unit={k: sum(o.stats.get(k, (0, 0))[seat] for o in outcomes) / max(units, 1)
+                      for k in names},
+        ))
+    wins = sides[0].wins
+    return MatchSummary(
+        games=n,
+        win_rate=wins / n if n else 0.0,
+        interval=wilson(wins, n),
+        mean_margin=float(np.mean([o.scores[0] - o.scores[1] for o in outcomes])) if n else 0.0,
+        units=units,
+        sides=(sides[0], sides[1]),
+    )

@@ -1,0 +1,287 @@
+"""Match history in SQLite (stdlib ``sqlite3``, write-ahead log).
+
+Tables: ``matches`` (one row per match spec), ``games`` (one row per finished game, with
+its outcome), ``decisions`` (every logged decision with its context, the chosen option, the
+crisp features of the chosen candidate and the outcome of its deal and game). Each game is
+written in its own transaction, so a crash or Ctrl-C loses only games still being played;
+``resume`` finds the match again from its spec and plays only the games not yet stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.game import Game, Outcome
+from fuzzeval.match import GameRecord, MatchSpec, check_players, run_games
+
+APPLICATION = "fuzzeval history"
+VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS fuzzeval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    unit_name TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS games (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    idx INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    units INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    unit_points TEXT NOT NULL,
+    stats TEXT NOT NULL,
+    PRIMARY KEY (match_id, idx)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    match_id INTEGER NOT NULL,
+    game_idx INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    unit INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    choice TEXT NOT NULL,
+    choice_index INTEGER NOT NULL,
+    options INTEGER NOT NULL,
+    context TEXT NOT NULL,
+    features TEXT NOT NULL,
+    unit_points INTEGER NOT NULL,
+    unit_points_opponent INTEGER NOT NULL,
+    unit_won INTEGER NOT NULL,
+    game_won INTEGER NOT NULL,
+    PRIMARY KEY (match_id, game_idx, seq),
+    FOREIGN KEY (match_id, game_idx) REFERENCES games(match_id, idx)
+);
+"""
+
+
+class HistoryError(FuzzevalError):
+    """The history database cannot be used (corrupt, foreign, newer, or no such match)."""
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    id: int
+    spec: MatchSpec
+    unit_name: str
+
+
+def _options_json(spec: MatchSpec) -> str:
+    return json.dumps([list(kv) for kv in spec.options])
+
+
+class History:
+    """An open history database. Use as a context manager, or call ``close``."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=30)
+            self._check_and_create()
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(f"{self.path}: not a usable SQLite database ({exc})") from exc
+
+    def _check_and_create(self) -> None:
+        tables = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "fuzzeval_meta" not in tables:
+            raise HistoryError(
+                f"{self.path}: an SQLite database, but not a fuzzeval history "
+                f"(tables: {', '.join(sorted(tables))}); choose another --db")
+        if "fuzzeval_meta" in tables:
+            meta = dict(self.conn.execute("SELECT key, value FROM fuzzeval_meta").fetchall())
+            if meta.get("application") != APPLICATION:
+                raise HistoryError(f"{self.path}: fuzzeval_meta does not name a fuzzeval history")
+            if int(meta.get("version", "0")) > VERSION:
+                raise HistoryError(f"{self.path}: written by a newer fuzzeval "
+                                   f"(history version {meta['version']} > {VERSION})")
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        with self.conn:
+            self.conn.executescript(_SCHEMA)
+            self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
+                              (APPLICATION,))
+            self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('version', ?)",
+                              (str(VERSION),))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- matches -----------------------------------------------------------------------
+    def find_match(self, spec: MatchSpec) -> StoredMatch | None:
+        """The latest match with this game, these players, options and seed (any length)."""
+        row = self.conn.execute(
+            "SELECT id, games, unit_name FROM matches WHERE game = ? AND player = ? AND "
+            "opponent = ? AND options = ? AND seed = ? ORDER BY id DESC LIMIT 1",
+            (spec.game, str(spec.player), str(spec.opponent), _options_json(spec), spec.seed),
+        ).fetchone()
+        if row is None:
+            return None
+        return StoredMatch(row[0], spec, row[2])
+
+    def create_match(self, spec: MatchSpec, unit_name: str) -> StoredMatch:
+        with self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO matches (game, player, opponent, options, seed, games, unit_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (spec.game, str(spec.player), str(spec.opponent), _options_json(spec),
+                 spec.seed, spec.games, unit_name))
+        return StoredMatch(int(cur.lastrowid or 0), spec, unit_name)
+
+    def extend_match(self, match: StoredMatch, games: int) -> StoredMatch:
+        """Resume with a new length: more games (or fewer to play) under the same seeds."""
+        with self.conn:
+            self.conn.execute("UPDATE matches SET games = ? WHERE id = ?", (games, match.id))
+        return StoredMatch(match.id, match.spec, match.unit_name)
+
+    def matches(self) -> pd.DataFrame:
+        """Every match with how many of its games are stored."""
+        return pd.read_sql_query(
+            "SELECT m.id, m.game, m.player, m.opponent, m.options, m.seed, m.games, "
+            "COUNT(g.idx) AS finished, m.created FROM matches m "
+            "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id", self.conn)
+
+    def finished(self, match_id: int) -> set[int]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT idx FROM games WHERE match_id = ?", (match_id,))}
+
+    # --- games ---------------------------------------------------------------------------
+    def save_game(self, match: StoredMatch, record: GameRecord) -> None:
+        """One game and its decisions, in one transaction."""
+        o = record.outcome
+        names = (str(match.spec.player), str(match.spec.opponent))
+        rows = []
+        for seq, d in enumerate(record.decisions):
+            own, opp = (o.unit_points[d.unit][d.seat], o.unit_points[d.unit][1 - d.seat]) \
+                if d.unit < len(o.unit_points) else (0, 0)
+            rows.append((match.id, record.index, seq, d.seat, names[d.seat], d.unit, d.kind,
+                         d.choice, d.index, d.n_options, json.dumps(dict(d.record)),
+                         json.dumps(dict(d.features)), own, opp, int(own > opp),
+                         int(o.winner == d.seat)))
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match.id, record.index, record.first, o.winner, o.scores[0], o.scores[1],
+                 o.result, o.points, o.units, record.moves, json.dumps(o.unit_points),
+                 json.dumps({k: list(v) for k, v in o.stats.items()})))
+            self.conn.executemany(
+                "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows)
+
+    def outcomes(self, match_id: int) -> list[Outcome]:
+        """Stored outcomes of a match's games, by game index."""
+        rows = self.conn.execute(
+            "SELECT winner, score0, score1, result, points, unit_points, stats FROM games "
+            "WHERE match_id = ? ORDER BY idx", (match_id,)).fetchall()
+        return [Outcome(w, (s0, s1), res, pts,
+                        tuple((int(a), int(b)) for a, b in json.loads(up)),
+                        {k: (int(v[0]), int(v[1])) for k, v in json.loads(st).items()})
+                for w, s0, s1, res, pts, up, st in rows]
+
+
+@contextmanager
+def open_history(path: Path | str) -> Iterator[History]:
+    history = History(path)
+    try:
+        yield history
+    finally:
+        history.close()
+
+
+def _require(path: Path | str) -> Path:
+    p = Path(path)
+    if not p.is_file():
+        raise HistoryError(f"{p}: no such history database")
+    return p
+
+
+def read_games(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
+    """Every stored game (optionally of one match), one row each, seat 0's view."""
+    with open_history(_require(db)) as h:
+        where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
+        return pd.read_sql_query(
+            f"SELECT match_id, idx AS game, first, winner, score0, score1, result, points, "
+            f"units, moves FROM games {where} ORDER BY match_id, idx", h.conn, params=args)
+
+
+def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
+    """Every logged decision, one row each: context and features as their own columns.
+
+    Columns: match_id, game, seq, seat, player, unit (the deal, for cribbage), kind, choice,
+    choice_index, options, the context keys (cribbage: hand, crib, score, opponent_score),
+    unit_points, unit_points_opponent, unit_won, game_won, then one column per feature.
+    """
+    with open_history(_require(db)) as h:
+        where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
+        raw = pd.read_sql_query(
+            f"SELECT match_id, game_idx AS game, seq, seat, player, unit, kind, choice, "
+            f"choice_index, options, context, features, unit_points, unit_points_opponent, "
+            f"unit_won, game_won FROM decisions {where} ORDER BY match_id, game_idx, seq",
+            h.conn, params=args)
+    context = pd.DataFrame([json.loads(t) for t in raw.pop("context")], index=raw.index)
+    features = pd.DataFrame([json.loads(t) for t in raw.pop("features")], index=raw.index)
+    for col in ("unit_won", "game_won"):
+        raw[col] = raw[col].astype(bool)
+    at = list(raw.columns).index("options") + 1
+    out: pd.DataFrame = pd.concat([raw.iloc[:, :at], context, raw.iloc[:, at:], features],
+                                  axis=1)
+    return out
+
+
+def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
+              resume: bool = False,
+              on_game: Callable[[GameRecord], None] | None = None) -> tuple[StoredMatch, int]:
+    """Play a match into the history, each game committed as it finishes.
+
+    With ``resume`` the latest stored match of the same spec (any length) continues: only
+    games not yet stored are played, so nothing finished is lost or played twice. Returns
+    the stored match and how many games were already there.
+    """
+    check_players(game, spec)
+    match = history.find_match(spec) if resume else None
+    if resume and match is None:
+        raise HistoryError(
+            f"{history.path}: no match to resume with game {spec.game}, player "
+            f"{spec.player}, opponent {spec.opponent}, options {dict(spec.options)}, seed "
+            f"{spec.seed}; run without --resume to start one")
+    if match is None:
+        match = history.create_match(spec, game.unit_name)
+    else:
+        match = history.extend_match(match, spec.games)
+    done = history.finished(match.id)
+    todo = [i for i in range(spec.games) if i not in done]
+    game.prepare()  # once here: forked workers inherit the tables
+    for record in run_games(game, spec, todo, executor):
+        history.save_game(match, record)
+        if on_game is not None:
+            on_game(record)
+    return match, len(done)

@@ -1,0 +1,98 @@
+"""Cribbage as a fuzzeval game plug-in (``GAME``, entry point group ``fuzzeval.games``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.game import Candidates, Outcome
+from games.cribbage import rules
+from games.cribbage.cards import card_str, cards_str
+from games.cribbage.discard import THROWS
+from games.cribbage.pegging import PegView
+from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
+from games.cribbage.rules import State
+from games.cribbage.scoring import rank_table
+
+_NO_FEATURES = np.zeros((len(THROWS), 0))
+
+
+class CribbageGame:
+    """Two-player six-card cribbage to 121. Option ``peg_counts=False`` plays the pegging
+    but leaves its points off the board (seed 000's rematch), to compare discards alone."""
+
+    name = "cribbage"
+    logged_kinds = frozenset({"discard"})
+    unit_name = "deal"
+    player_names = tuple(DISCARDERS)
+
+    def prepare(self) -> None:
+        rank_table()
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
+        unknown = set(options) - {"peg_counts"}
+        if unknown:
+            raise ValueError(f"unknown cribbage options {sorted(unknown)} (known: peg_counts)")
+        return rules.new_game(rng, first, peg_counts=bool(options.get("peg_counts", True)))
+
+    def to_move(self, state: State) -> int | None:
+        return None if state.phase == "over" else state.to_move
+
+    def candidates(self, state: State) -> Candidates:
+        seat = state.to_move
+        if state.phase == "discard":
+            six = state.hands[seat]
+            my_crib = seat == state.dealer
+            scores = (state.scores[seat], state.scores[1 - seat])
+            return Candidates(
+                kind="discard",
+                labels=tuple(f"{card_str(six[a])} {card_str(six[b])}" for a, b in THROWS),
+                features=_NO_FEATURES,
+                view=DiscardView(six, my_crib, scores),
+                record={"hand": cards_str(six), "crib": "mine" if my_crib else "theirs",
+                        "score": scores[0], "opponent_score": scores[1]},
+            )
+        if state.phase == "play":
+            options = rules.playable(state, seat)
+            return Candidates(
+                kind="play",
+                labels=tuple(card_str(c) for c in options),
+                features=np.zeros((len(options), 0)),
+                view=PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,
+                             state.played, state.starter, seat == state.dealer),
+            )
+        raise ValueError("the game is over: no candidates")
+
+    def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
+        if state.phase == "discard":
+            if not 0 <= choice < len(THROWS):
+                raise ValueError(f"discard choice {choice} is not in 0..14")
+            return rules.discard(state, choice, rng)
+        if state.phase == "play":
+            options = rules.playable(state, state.to_move)
+            if not 0 <= choice < len(options):
+                raise ValueError(f"play choice {choice} is not in 0..{len(options) - 1}")
+            return rules.lay(state, options[choice], rng)
+        raise ValueError("the game is over: no move")
+
+    def unit(self, state: State) -> int:
+        return rules.deal_of(state)
+
+    def outcome(self, state: State) -> Outcome:
+        kind, points = rules.result(state)
+        return Outcome(
+            winner=state.winner,
+            scores=state.scores,
+            result=kind,
+            points=points,
+            unit_points=state.deal_points,
+            stats={name: (state.tally[0][i], state.tally[1][i])
+                   for i, name in enumerate(rules.SOURCES)},
+        )
+
+    def make_player(self, name: str, **options: Any) -> CribbagePlayer:
+        return make_player(name, **options)
+
+
+GAME = CribbageGame()

@@ -1,0 +1,115 @@
+"""Cribbage players: a discard strategy plus a pegging policy, chosen independently.
+
+Discard strategies see the six cards and who owns the crib; they return an index into
+THROWS (positions in the sorted six). ``make_player(name, pegging=..., **options)`` builds
+one by name; ``player.discard(cards6, crib, rng)`` is the public one-hand interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.game import Candidates
+from games.cribbage.cards import Card, card_str, parse_cards
+from games.cribbage.discard import (
+    THROWS,
+    CribOwner,
+    evaluate_discards,
+    hand_scores_by_starter,
+)
+from games.cribbage.pegging import POLICIES, PegView
+from games.cribbage.weights import opponent_weights
+
+
+@dataclass(frozen=True)
+class DiscardView:
+    """What a seat sees when it must throw two cards to the crib."""
+
+    hand: tuple[int, ...]  # six card ids, sorted
+    my_crib: bool
+    scores: tuple[int, int]  # mine, the opponent's
+
+
+DiscardStrategy = Callable[[DiscardView, np.random.Generator], int]
+
+
+def random_discard(view: DiscardView, rng: np.random.Generator) -> int:
+    """Any two cards, all 15 throws alike."""
+    return int(rng.integers(len(THROWS)))
+
+
+def greedy_discard(view: DiscardView, rng: np.random.Generator) -> int:
+    """Keep the four with the best expected hand over the 46 starters; ignore the crib."""
+    scores = hand_scores_by_starter(np.array(view.hand, dtype=np.intp))
+    return int(np.argmax(scores.sum(axis=1)))
+
+
+@dataclass(frozen=True)
+class ExhaustiveDiscard:
+    """Best exact expected value: hand over every starter, crib over every opponent throw."""
+
+    weights: str = "uniform"  # how the opponent throws: uniform or expert
+
+    def __call__(self, view: DiscardView, rng: np.random.Generator) -> int:
+        crib: CribOwner = "mine" if view.my_crib else "theirs"
+        w = opponent_weights("expert" if self.weights == "expert" else "uniform", view.my_crib)
+        return int(np.argmax(evaluate_discards(view.hand, crib, w).ev))
+
+
+@dataclass(frozen=True)
+class CribbagePlayer:
+    """A named discard strategy with a named pegging policy."""
+
+    name: str
+    discarder: DiscardStrategy
+    pegging: str = "greedy"
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        view = candidates.view
+        if isinstance(view, DiscardView):
+            return self.discarder(view, rng)
+        if isinstance(view, PegView):
+            return POLICIES[self.pegging](view, rng)  # type: ignore[index]
+        raise TypeError(f"not a cribbage decision: {candidates.kind!r}")
+
+    def discard(self, cards6: Sequence[Card] | str, crib: CribOwner = "mine",
+                rng: np.random.Generator | None = None,
+                scores: tuple[int, int] = (0, 0)) -> tuple[str, str]:
+        """The two cards this player throws from six (card strings)."""
+        if crib not in ("mine", "theirs"):
+            raise ValueError(f"crib must be 'mine' or 'theirs' (got {crib!r})")
+        hand = tuple(sorted(parse_cards(cards6, 6)))
+        choice = self.discarder(DiscardView(hand, crib == "mine", scores),
+                                rng if rng is not None else np.random.default_rng())
+        a, b = THROWS[choice]
+        return card_str(hand[a]), card_str(hand[b])
+
+
+def _exhaustive(weights: str = "uniform") -> DiscardStrategy:
+    if weights not in ("uniform", "expert"):
+        raise ValueError(f"weights must be 'uniform' or 'expert' (got {weights!r})")
+    return ExhaustiveDiscard(weights)
+
+
+DISCARDERS: dict[str, Callable[..., DiscardStrategy]] = {
+    "random": lambda: random_discard,
+    "greedy": lambda: greedy_discard,
+    "exhaustive": _exhaustive,
+}
+
+
+def make_player(name: str, pegging: str = "greedy", **options: Any) -> CribbagePlayer:
+    """A player by name (``random``, ``greedy``, ``exhaustive``) and pegging policy."""
+    if name not in DISCARDERS:
+        raise ValueError(f"unknown cribbage player {name!r} (players: {', '.join(DISCARDERS)})")
+    if pegging not in POLICIES:
+        raise ValueError(f"unknown pegging policy {pegging!r} (policies: {', '.join(POLICIES)})")
+    try:
+        discarder = DISCARDERS[name](**options)
+    except TypeError:
+        raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+    return CribbagePlayer(name, discarder, pegging)

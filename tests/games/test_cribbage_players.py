@@ -1,0 +1,74 @@
+"""Pegging policies and discard strategies, checked on hands worked by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.cribbage.cards import parse_cards
+from games.cribbage.discard import discard_table
+from games.cribbage.pegging import PegView, basic, greedy
+from games.cribbage.players import make_player
+
+RNG = np.random.default_rng(0)
+
+
+def view(options: str, count: str = "", hand: str | None = None, starter: str = "KH",
+         played: str = "") -> PegView:
+    opts = parse_cards(options)
+    held = parse_cards(hand) if hand is not None else opts
+    count_cards = parse_cards(count)
+    return PegView(options=opts, hand=held, kept=held, count_cards=count_cards,
+                   played=(*parse_cards(played), *count_cards), starter=parse_cards([starter])[0],
+                   my_crib=False)
+
+
+def test_basic_makes_fifteen_then_leads_from_a_pair_else_the_first_card() -> None:
+    assert basic(view("2C 7D 8S", count="7H"), RNG) == 2  # 7 + 8 = 15
+    assert basic(view("2C 9D 9S TH"), RNG) == 1  # lead from the pair of nines
+    assert basic(view("2C 9D TH", count="4S"), RNG) == 0  # nothing special: the first
+
+
+def test_greedy_takes_points_and_avoids_handing_them_over() -> None:
+    assert greedy(view("2C 8S", count="7H"), RNG) == 1  # fifteen-two
+    # Pairing a 7 and making fifteen with an 8 both score 2; the 8 also opens a run
+    # (a 6 or a 9 back scores 3), so the pair is the better two.
+    assert greedy(view("7D 8S", count="7H"), RNG) == 0
+    assert greedy(view("3C 4D KS", count="5H 6S"), RNG) in (0, 1)  # a run of three
+    # Leading: a five lets any of the sixteen ten-cards make fifteen; a nine only a six.
+    assert greedy(view("5C 9D"), RNG) == 1
+    # Leaving 21 lets a ten-card make 31: from count 12, lay 3 (15 for 2) not 9 (21).
+    assert greedy(view("3C 9D", count="QS 2H"), RNG) == 0
+
+
+def test_greedy_weighs_what_is_still_unseen() -> None:
+    # Opponent led a 4 (count 4). Laying a 4 pairs (2) but risks a pair royal; laying
+    # an ace makes 5 and risks fifteen from any ten-card. With all other fours seen,
+    # the pair is safe.
+    safe = view("4D AC", count="4H", hand="4D AC", played="", starter="4S")
+    assert greedy(safe, RNG) == 0
+
+
+def test_discard_players_follow_their_definitions() -> None:
+    hand = "5H 5S JD QC 2D 9C"
+    exhaustive = make_player("exhaustive")
+    best = discard_table(hand, "mine").iloc[0]["discard"]
+    assert " ".join(exhaustive.discard(hand, "mine")) == best
+    greedy_pick = make_player("greedy").discard(hand, "theirs")
+    table = discard_table(hand, "theirs")
+    best_hand = table.sort_values("hand_mean", ascending=False, kind="stable").iloc[0]
+    assert " ".join(greedy_pick) == best_hand["discard"]
+    picks = {make_player("random").discard(hand, "mine", np.random.default_rng(s))
+             for s in range(60)}
+    assert len(picks) > 10  # all sorts of throws
+
+
+def test_make_player_rejects_unknown_names_and_options() -> None:
+    with pytest.raises(ValueError, match="unknown cribbage player 'wizard'"):
+        make_player("wizard")
+    with pytest.raises(ValueError, match="unknown pegging policy"):
+        make_player("random", pegging="clever")
+    with pytest.raises(ValueError, match="does not take options"):
+        make_player("random", depth=3)
+    with pytest.raises(ValueError, match="weights must be"):
+        make_player("exhaustive", weights="psychic")
