@@ -3,6 +3,8 @@ worked by hand from the rules (pagat.com), the conformance test, and invariants.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -22,8 +24,9 @@ def cards(text: str) -> tuple[int, ...]:
     return parse_cards(text)
 
 
-def play_state(*, dealer: int, scores: tuple[int, int], kept: tuple[str, str], left: tuple[str, str],
-               count: str = "", last: int = -1, to_move: int, starter: str, crib: str) -> State:
+def play_state(*, dealer: int, scores: tuple[int, int], kept: tuple[str, str],
+               left: tuple[str, str], count: str = "", last: int = -1, to_move: int,
+               starter: str, crib: str) -> State:
     """A deal in the middle of the play. ``kept`` are the four for the show, ``left`` the
     cards not yet laid, ``count`` the cards of the current count."""
     count_cards = cards(count)
@@ -152,7 +155,7 @@ def test_the_deal_alternates_and_the_cut_decides_the_first() -> None:
         if state.phase == "discard" and rules.deal_of(state) == len(dealers):
             dealers.append(state.dealer)
     assert dealers[0] == 1
-    assert all(a != b for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all(a != b for a, b in pairwise(dealers))
     firsts = {rules.cut_for_deal(np.random.default_rng(s)) for s in range(40)}
     assert firsts == {0, 1}
 

@@ -1,0 +1,129 @@
+"""``fuzzeval match``: output, a killed worker and Ctrl-C lose nothing, Dask gives the
+same games as local processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import distributed
+import psutil
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.executors import executor_for
+from fuzzeval.match import MatchSpec, PlayerSpec
+from fuzzeval.store import History, read_games, run_match
+from games.cribbage.game import GAME
+
+runner = CliRunner()
+
+
+def test_match_prints_a_table_and_json(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    args = ["match", "cribbage", "--player", "greedy", "--opponent", "random", "--games", "12",
+            "--seed", "5", "--db", str(db)]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "win rate (95% interval)" in text.output and "pegging per deal" in text.output
+    out = runner.invoke(app, [*args, "--resume", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["games"] == 12 and data["resumed_games"] == 12  # nothing left to play
+    lo, hi = data["interval95"]
+    assert lo <= data["win_rate"] <= hi
+    assert data["sides"][0]["wins"] + data["sides"][1]["wins"] == 12
+    assert set(data["sides"][0]["per_unit"]) == {"pegging", "hand", "crib", "heels"}
+
+
+def test_match_reports_user_errors_in_one_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.sqlite")
+    for args, message in [
+        (["match", "chess"], "no game called 'chess'"),
+        (["match", "cribbage", "--player", "wizard", "--db", db], "unknown cribbage player"),
+        (["match", "cribbage", "--option", "peg_counts", "--db", db], "key=value"),
+        (["match", "cribbage", "--option", "speed=3", "--games", "1", "--db", db],
+         "unknown cribbage options"),
+    ]:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert message in result.output and "Traceback" not in result.output
+
+
+def _wait_for_games(db: Path, at_least: int, proc: subprocess.Popen[str]) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the match ended early: {proc.communicate()}")
+        if db.exists():
+            try:
+                n = len(read_games(db))
+            except Exception:  # the file exists before its tables do
+                n = 0
+            if n >= at_least:
+                return n
+        time.sleep(0.02)
+    raise AssertionError("no games appeared")
+
+
+def test_a_killed_worker_and_ctrl_c_lose_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    games = 240
+    cmd = [sys.executable, "-m", "fuzzeval", "match", "cribbage", "--player", "exhaustive",
+           "--opponent", "random", "--games", str(games), "--seed", "9", "--workers", "2",
+           "--db", str(db)]
+    env = {**os.environ, "COLUMNS": "120"}
+    # 1. Kill one worker process mid-match.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    _wait_for_games(db, 8, proc)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert workers
+    workers[0].kill()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "worker process died" in err and "--resume" in err
+    first = len(read_games(db))
+    assert 8 <= first < games
+    # 2. Resume, and press Ctrl-C part-way through.
+    proc = subprocess.Popen([*cmd, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    _wait_for_games(db, first + 8, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    second = len(read_games(db))
+    assert first < second < games
+    # 3. Resume to the end: every game exactly once, the same games as one serial run.
+    done = subprocess.run([*cmd, "--resume", "--json"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["resumed_games"] == second
+    stored = read_games(db)
+    assert sorted(stored["game"]) == list(range(games))
+    with History(tmp_path / "serial.sqlite") as h:
+        spec = MatchSpec("cribbage", PlayerSpec("exhaustive"), PlayerSpec("random"), games, 9)
+        match, _ = run_match(h, GAME, spec)
+        serial = h.outcomes(match.id)
+    assert [(o.winner, o.scores) for o in serial] == list(
+        zip(stored.sort_values("game")["winner"],
+            zip(stored.sort_values("game")["score0"], stored.sort_values("game")["score1"],
+                strict=True), strict=True))
+
+
+def test_dask_runs_the_same_games_as_local_processes(tmp_path: Path) -> None:
+    spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 10, 21)
+    with History(tmp_path / "local.sqlite") as h, executor_for(workers=2) as pool:
+        local = h.outcomes(run_match(h, GAME, spec, pool)[0].id)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            History(tmp_path / "dask.sqlite") as h, \
+            executor_for(dask=cluster.scheduler_address) as executor:
+        remote = h.outcomes(run_match(h, GAME, spec, executor)[0].id)
+    assert remote == local

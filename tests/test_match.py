@@ -1,0 +1,91 @@
+"""The match runner: per-game seeds, results independent of workers, summaries."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.game import Outcome
+from fuzzeval.match import (
+    GameRecord,
+    MatchSpec,
+    PlayerSpec,
+    game_seed,
+    parse_options,
+    run_games,
+    summarize,
+)
+from fuzzeval.stats import wilson
+from games.cribbage.game import GAME
+
+SPEC = MatchSpec("cribbage", PlayerSpec("greedy", (("pegging", "basic"),)), PlayerSpec("random"),
+                 games=16, seed=11)
+
+
+def _key(r: GameRecord) -> tuple[object, ...]:
+    return (r.index, r.first, r.outcome, r.decisions, r.moves)
+
+
+def test_game_seeds_are_the_spawned_children() -> None:
+    children = np.random.SeedSequence(42).spawn(50)
+    for i in (0, 1, 17, 49):
+        assert (game_seed(42, i).generate_state(4) == children[i].generate_state(4)).all()
+
+
+def test_results_do_not_depend_on_workers_or_order() -> None:
+    serial = sorted(map(_key, run_games(GAME, SPEC, range(16))))
+    backwards = sorted(map(_key, run_games(GAME, SPEC, range(15, -1, -1))))
+    with ProcessPoolExecutor(2) as pool:
+        parallel = sorted(map(_key, run_games(GAME, SPEC, range(16), pool, window=3)))
+    assert serial == backwards == parallel
+    assert len({r[2].scores for r in serial}) > 1  # type: ignore[attr-defined]
+
+
+def test_seat_zero_deals_first_in_even_games_and_only_discards_are_logged() -> None:
+    records = list(run_games(GAME, SPEC, range(4)))
+    assert [r.first for r in records] == [0, 1, 0, 1]
+    for r in records:
+        assert {d.kind for d in r.decisions} == {"discard"}
+        assert len(r.decisions) == 2 * r.outcome.units  # both throw in every deal
+        first_deal = [d for d in r.decisions if d.unit == 0]
+        # pone throws first; seat ``first`` deals the first deal
+        assert [d.record["crib"] for d in first_deal] == ["theirs", "mine"]
+        assert first_deal[1].seat == r.first
+
+
+def test_player_specs_round_trip_and_reject_bad_text() -> None:
+    spec = PlayerSpec.parse("exhaustive:weights=expert,pegging=basic")
+    assert spec == PlayerSpec("exhaustive", (("pegging", "basic"), ("weights", "expert")))
+    assert PlayerSpec.parse(str(spec)) == spec
+    assert parse_options(["peg_counts=false", "n=3", "rate=0.5"], "game") == (
+        ("n", 3), ("peg_counts", False), ("rate", 0.5))
+    with pytest.raises(FuzzevalError, match="key=value"):
+        PlayerSpec.parse("exhaustive:weights")
+    with pytest.raises(FuzzevalError, match="a player is written"):
+        PlayerSpec.parse(":x=1")
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (50, 100), (97, 100), (1000, 1000)])
+def test_wilson_interval_matches_scipy(k: int, n: int) -> None:
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_summary_of_hand_made_outcomes() -> None:
+    def outcome(winner: int, scores: tuple[int, int], result: str, points: int) -> Outcome:
+        return Outcome(winner, scores, result, points, ((10, 5), (3, 9)),
+                       {"pegging": (4, 2), "hand": (9, 12)})
+
+    s = summarize([outcome(0, (121, 80), "skunk", 2), outcome(0, (121, 100), "single", 1),
+                   outcome(1, (110, 121), "single", 1)])
+    assert s.games == 3 and s.win_rate == pytest.approx(2 / 3)
+    assert s.mean_margin == pytest.approx((41 + 21 - 11) / 3)
+    assert s.sides[0].results == {"single": 1, "skunk": 1} and s.sides[0].game_points == 3
+    assert s.sides[1].results == {"single": 1} and s.sides[1].game_points == 1
+    assert s.units == 6
+    assert s.sides[0].per_unit == {"pegging": 2.0, "hand": 4.5}
+    assert list(s.sides[1].per_unit) == ["pegging", "hand"]  # the game's order

@@ -1,0 +1,108 @@
+"""The history database: what it keeps, resuming without loss, clear errors."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from fuzzeval.game import Outcome
+from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec
+from fuzzeval.store import History, HistoryError, read_decisions, read_games, run_match
+from games.cribbage.game import GAME
+
+
+def spec(games: int, seed: int = 3) -> MatchSpec:
+    return MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), games, seed)
+
+
+def play(path: Path, s: MatchSpec, resume: bool = False) -> list[Outcome]:
+    with History(path) as h:
+        match, _ = run_match(h, GAME, s, resume=resume)
+        return h.outcomes(match.id)
+
+
+def test_decisions_keep_the_deal_the_choice_and_both_outcomes(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    outcomes = play(db, spec(6))
+    games = read_games(db)
+    assert list(games["game"]) == list(range(6))
+    assert list(games["winner"]) == [o.winner for o in outcomes]
+    d = read_decisions(db)
+    assert len(d) == 2 * sum(o.units for o in outcomes)
+    assert {"hand", "crib", "score", "opponent_score", "unit", "choice", "unit_won",
+            "game_won", "player"} <= set(d.columns)
+    for row in d.itertuples():
+        o = outcomes[row.game]
+        own, opp = o.unit_points[row.unit][row.seat], o.unit_points[row.unit][1 - row.seat]
+        assert (row.unit_points, row.unit_points_opponent) == (own, opp)
+        assert row.unit_won == (own > opp) and row.game_won == (o.winner == row.seat)
+        thrown = set(row.choice.split())
+        assert len(thrown) == 2 and thrown <= set(row.hand.split())
+    assert set(d["player"]) == {"greedy", "random"}
+    assert set(d["crib"]) == {"mine", "theirs"}
+
+
+def test_resume_finishes_a_match_exactly_as_one_run_would(tmp_path: Path) -> None:
+    whole = play(tmp_path / "whole.sqlite", spec(24))
+    part = tmp_path / "part.sqlite"
+
+    class Stop(Exception):
+        pass
+
+    seen: list[GameRecord] = []
+
+    def stop_after_ten(record: GameRecord) -> None:
+        seen.append(record)
+        if len(seen) == 10:
+            raise Stop  # as a crash would, after the tenth game was committed
+
+    with History(part) as h, pytest.raises(Stop):
+        run_match(h, GAME, spec(24), on_game=stop_after_ten)
+    assert len(read_games(part)) == 10
+    with History(part) as h:
+        match, before = run_match(h, GAME, spec(24), resume=True)
+        assert before == 10
+        assert h.outcomes(match.id) == whole
+        assert len(h.matches()) == 1
+    # Resuming with more games extends the match under the same seeds.
+    longer = play(part, spec(30), resume=True)
+    assert longer[:24] == whole and len(longer) == 30
+    assert len(read_decisions(part)) == 2 * sum(o.units for o in longer)
+
+
+def test_resume_needs_a_matching_match(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    play(db, spec(2))
+    with History(db) as h, pytest.raises(HistoryError, match="no match to resume"):
+        run_match(h, GAME, spec(2, seed=4), resume=True)
+
+
+def test_foreign_and_corrupt_databases_are_refused(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER)")
+    with pytest.raises(HistoryError, match=r"not a fuzzeval history.*invoices"):
+        History(foreign)
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(HistoryError, match="not a usable SQLite database"):
+        History(corrupt)
+    with pytest.raises(HistoryError, match="no such history database"):
+        read_decisions(tmp_path / "missing.sqlite")
+    newer = tmp_path / "newer.sqlite"
+    History(newer).close()
+    with sqlite3.connect(newer) as conn:
+        conn.execute("UPDATE fuzzeval_meta SET value = '99' WHERE key = 'version'")
+    with pytest.raises(HistoryError, match="newer fuzzeval"):
+        History(newer)
+
+
+def test_bad_player_fails_before_anything_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    bad = MatchSpec("cribbage", PlayerSpec("wizard"), PlayerSpec("random"), 3, 1)
+    with History(db) as h:
+        with pytest.raises(Exception, match="wizard"):
+            run_match(h, GAME, bad)
+        assert h.matches().empty
