@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.defuzzify import CentroidPlan, centroid, plan_centroid, weighted_average
-from fuzzeval.membership import FloatArray, side_slopes
+from fuzzeval.membership import TINY, FloatArray, side_slopes
 from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
 
 CHUNK = 1024
@@ -173,7 +173,8 @@ class Evaluator:
         d *= self.fall[:, None]
         np.maximum(up, d, out=up)
         np.subtract(1.0, up, out=up)
-        np.maximum(up, 0.0, out=up)
+        # Rounding in (x - peak) * slope can leave ~1e-16 at a foot; a foot is 0.
+        up[up < TINY] = 0.0
         for op, dst, a, b in self.program:
             if op == _MIN:
                 np.minimum(work[a], work[b], out=work[dst])

@@ -11,6 +11,7 @@ even-numbered games.
 from __future__ import annotations
 
 import signal
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -176,12 +177,30 @@ def check_players(game: Game, spec: MatchSpec) -> None:
             raise FuzzevalError(f"{game.name} player {str(who)!r}: {exc}") from exc
 
 
+def play_block(game: Game, spec: MatchSpec,
+               indices: Sequence[int]) -> tuple[list[GameRecord], float]:
+    """Games played back to back in one task, and the seconds they took."""
+    t0 = time.perf_counter()
+    records = [play_indexed(game, spec, i) for i in indices]
+    return records, time.perf_counter() - t0
+
+
+# A task should last about this long: long enough that a worker's round trip (a fraction
+# of a millisecond of the parent's time) is noise, short enough that the progress bar moves
+# and a crash re-plays little.
+TASK_SECONDS = 0.05
+MAX_BLOCK = 32
+
+
 def run_games(game: Game, spec: MatchSpec, indices: Sequence[int],
               executor: Executor | None = None, window: int = 0) -> Iterator[GameRecord]:
-    """Play the given games, yielding each record as soon as it is finished.
+    """Play the given games, yielding each record as soon as its task is finished.
 
-    Without an executor the games run here, in order. With one, at most ``window`` games
-    (default: 4 per worker, at least 8) are in flight, so memory stays flat for any match.
+    Without an executor the games run here, in order. With one, games go out in blocks
+    sized from the time the games so far took (about ``TASK_SECONDS`` a task; quick games
+    travel many to a task), and at most ``window`` tasks (default 8) are in flight, so
+    memory stays flat for any match. Blocking changes nothing in the results: each game
+    draws only on its own seed.
     """
     if executor is None:
         for i in indices:
@@ -189,14 +208,22 @@ def run_games(game: Game, spec: MatchSpec, indices: Sequence[int],
         return
     pending: deque[int] = deque(indices)
     window = window or 8
-    running: set[Future[GameRecord]] = set()
+    block, played, seconds = 1, 0, 0.0
+    running: set[Future[tuple[list[GameRecord], float]]] = set()
     try:
         while pending or running:
             while pending and len(running) < window:
-                running.add(executor.submit(play_indexed, game, spec, pending.popleft()))
+                # Smaller blocks near the end, so no worker idles while one finishes.
+                size = min(block, -(-len(pending) // window))
+                take = [pending.popleft() for _ in range(size)]
+                running.add(executor.submit(play_block, game, spec, take))
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
-                yield fut.result()
+                records, took = fut.result()
+                played, seconds = played + len(records), seconds + took
+                per_game = seconds / played
+                block = max(1, min(MAX_BLOCK, int(TASK_SECONDS / max(per_game, 1e-6))))
+                yield from records
     finally:
         for fut in running:
             fut.cancel()

@@ -21,6 +21,9 @@ POINT_NAMES: tuple[PointName, ...] = ("left", "peak", "right")
 # Slope that stands in for a vertical side: any x one part in 1e12 of the
 # variable's width away from the peak is already at membership 0.
 _VERTICAL = 1e12
+# Memberships below this are rounding noise at a foot (x == left or right) and count as 0,
+# so a rule never "fires" with strength 1e-16 where the textbook formula gives exactly 0.
+TINY = 1e-12
 
 
 def triangle_problem(points: tuple[float, float, float], lo: float, hi: float) -> str | None:
@@ -64,4 +67,5 @@ def membership(x: npt.ArrayLike, tri: Triangle, width: float = 1.0) -> FloatArra
     """Membership of x (any shape) in the triangle; 1 at the peak, 0 outside (left, right)."""
     rise, fall = side_slopes(tri, width)
     d = np.asarray(x, dtype=np.float64) - tri.peak
-    return np.maximum(0.0, 1.0 - np.maximum(-d * rise, d * fall))
+    m = 1.0 - np.maximum(-d * rise, d * fall)
+    return np.where(m < TINY, 0.0, m)

@@ -91,15 +91,16 @@ def inputs_for(rb: RuleBase) -> st.SearchStrategy[list[float]]:
 
 
 def mu(x: float, tri: Triangle) -> float:
-    """Triangle membership, the textbook way."""
+    """Triangle membership, the textbook way; below 1e-12 counts as 0 (documented rule)."""
     left, peak, right = tri.points
     if x == peak:
         return 1.0
+    value = 0.0
     if left < x < peak:
-        return (x - left) / (peak - left)
-    if peak < x < right:
-        return (right - x) / (right - peak)
-    return 0.0
+        value = (x - left) / (peak - left)
+    elif peak < x < right:
+        value = (right - x) / (right - peak)
+    return value if value >= 1e-12 else 0.0
 
 
 def truth(cond: Condition, memberships: dict[tuple[str, str], float]) -> float:
