@@ -30,7 +30,8 @@ def match(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
                        ] = 1,
     dask: Annotated[str | None, typer.Option(
-        help="Run the games on this Dask scheduler (extra: pip install 'fuzzeval\\[dask]').")] = None,
+        help="Run the games on this Dask scheduler "
+             "(extra: pip install 'fuzzeval\\[dask]').")] = None,
     db: Annotated[Path | None, typer.Option(
         help="History database (SQLite); default runs/GAME.sqlite.")] = None,
     resume: Annotated[bool, typer.Option(
