@@ -22,3 +22,13 @@ def default_rulebase(name: str) -> Path:
         known = ", ".join(sorted(p.stem for p in rulebase_dir().glob("*.yaml"))) or "none"
         raise FileNotFoundError(f"no shipped rule base {name!r} (shipped: {known})")
     return path
+
+
+def find_rulebase(spec: str) -> Path:
+    """A path if it exists (or looks like one), else the name of a shipped rule base."""
+    path = Path(spec)
+    if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
+        if not path.exists():
+            raise FileNotFoundError(f"{spec}: no such rule-base file")
+        return path
+    return default_rulebase(spec)

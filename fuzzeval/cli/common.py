@@ -15,7 +15,7 @@ from rich.console import Console
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning
 from fuzzeval.loading import load_rulebase
-from fuzzeval.resources import default_rulebase
+from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
 console = Console()
@@ -36,12 +36,7 @@ def user_errors() -> Iterator[None]:
 
 def resolve_rulebase(spec: str) -> Path:
     """A path if it exists, else the name of a shipped rule base (``tipping``)."""
-    path = Path(spec)
-    if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
-        if not path.exists():
-            raise FileNotFoundError(f"{spec}: no such rule-base file")
-        return path
-    return default_rulebase(spec)
+    return find_rulebase(spec)
 
 
 def open_rulebase(spec: str) -> RuleBase:

@@ -33,7 +33,7 @@ def _bar(value: float, width: int = 20) -> str:
     return "█" * filled + "·" * (width - filled)
 
 
-def _print_explanation(ev: Evaluator, exp: Explanation) -> None:
+def print_explanation(ev: Evaluator, exp: Explanation) -> None:
     rb = ev.rulebase
     mem = Table(title="memberships", title_justify="left")
     for col in ("input", "value", "term", "membership", ""):
@@ -98,7 +98,7 @@ def evaluate(
     if json_out:
         print_json(exp.to_dict() if explain else {"grade": exp.grade, "fired": exp.fired})
     elif explain:
-        _print_explanation(ev, exp)
+        print_explanation(ev, exp)
     else:
         console.print(f"{exp.grade:.6g}")
 

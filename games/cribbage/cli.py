@@ -17,9 +17,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.match import PlayerSpec
+from games.cribbage.advice import player_advice
 from games.cribbage.cards import card_str, parse_cards
-from games.cribbage.discard import CribOwner, discard_table
+from games.cribbage.discard import THROWS, CribOwner, discard_table
+from games.cribbage.fuzzy import FuzzyDiscard
+from games.cribbage.players import player_from_spec
 from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
 from games.cribbage.weights import Weighting
 
@@ -98,19 +103,33 @@ def discard(
     cards: Annotated[list[str] | None, typer.Argument(help="Six cards, e.g. 5H 5S JD QC 4S 9C")]
     = None,
     crib: CribOpt = "mine",
+    player: Annotated[str, typer.Option(
+        "--player", "-p",
+        help="exhaustive (exact EV table), fuzzy, es, greedy or random; NAME:key=value,... "
+             "for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
     weights: Annotated[
-        str, typer.Option(help="Opponent's throws: uniform, or expert (iterated table).")
+        str, typer.Option(help="Exhaustive player: opponent's throws uniform, or expert.")
     ] = "uniform",
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Fuzzy player: memberships and rule strengths of the chosen throw.")]
+    = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
 ) -> None:
-    """Rank all 15 discards by exact expected points (hand + crib, or hand - crib)."""
+    """Which two cards to throw: the exhaustive player's exact EV table, or another player's
+    choice with its reasons."""
     if crib not in ("mine", "theirs"):
         raise _fail(f"--crib must be mine or theirs (got {crib!r})")
     if weights not in ("uniform", "expert"):
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
     owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
+    if player.split(":")[0] != "exhaustive":
+        _player_discard(cards, owner, player, explain, json_out, batch)
+        return
+    if ":" in player:
+        chosen = dict(PlayerSpec.parse(player).options).get("weights", weighting)
+        weighting = "expert" if chosen == "expert" else "uniform"
     data = _one_or_batch(cards, batch, json_out, lambda t: _discard_json(t, owner, weighting))
     if data is None:
         return
@@ -133,6 +152,41 @@ def discard(
             style="bold" if i == 0 else None,
         )
     console.print(table)
+
+
+def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, explain: bool,
+                    json_out: bool, batch: Path | None) -> None:
+    try:
+        player_from_spec(player)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(f"--player {player}: {exc}") from None
+    data = _one_or_batch(cards, batch, json_out,
+                         lambda t: player_advice(t, crib, player, explain))
+    if data is None:
+        return
+    who = "my" if crib == "mine" else "their"
+    console.print(f"{data['hand']}, {who} crib, player {data['player']}: throw "
+                  f"[bold]{' '.join(data['discard'])}[/bold], keep {' '.join(data['keep'])}")
+    rows = data.get("table", [])
+    if rows:
+        table = Table(box=box.SIMPLE_HEAD)
+        for col in rows[0]:
+            table.add_column(col, justify="left" if col in ("discard", "keep", "card")
+                             else "right", no_wrap=True)
+        for i, row in enumerate(rows):
+            table.add_row(*(f"{v:.3f}" if isinstance(v, float) else str(v)
+                            for v in row.values()),
+                          style="bold" if i == 0 and "card" not in row else None)
+        console.print(table)
+    if explain:
+        if "explanation" not in data:
+            raise _fail("--explain needs a fuzzy player")
+        fz = player_from_spec(player).discarder
+        assert isinstance(fz, FuzzyDiscard)
+        hand = tuple(sorted(parse_cards(cards or [], 6)))
+        choice = THROWS.index(tuple(sorted(hand.index(c) for c in parse_cards(data["discard"]))))
+        console.print(f"why {' '.join(data['discard'])}:")
+        print_explanation(fz.evaluator, fz.explain(hand, crib == "mine", choice))
 
 
 def _score_json(tokens: list[str], starter: str | None, crib: bool) -> dict[str, Any]:

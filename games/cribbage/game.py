@@ -10,12 +10,11 @@ from fuzzeval.game import Candidates, Outcome
 from games.cribbage import rules
 from games.cribbage.cards import card_str, cards_str
 from games.cribbage.discard import THROWS
+from games.cribbage.features import FEATURE_NAMES, discard_features
 from games.cribbage.pegging import PegView
 from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
 from games.cribbage.rules import State
 from games.cribbage.scoring import rank_table
-
-_NO_FEATURES = np.zeros((len(THROWS), 0))
 
 
 class CribbageGame:
@@ -48,7 +47,8 @@ class CribbageGame:
             return Candidates(
                 kind="discard",
                 labels=tuple(f"{card_str(six[a])} {card_str(six[b])}" for a, b in THROWS),
-                features=_NO_FEATURES,
+                features=discard_features([six], [my_crib])[0],
+                feature_names=FEATURE_NAMES,
                 view=DiscardView(six, my_crib, scores),
                 record={"hand": cards_str(six), "crib": "mine" if my_crib else "theirs",
                         "score": scores[0], "opponent_score": scores[1]},

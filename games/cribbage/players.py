@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates
+from fuzzeval.match import PlayerSpec
 from games.cribbage.cards import Card, card_str, parse_cards
 from games.cribbage.discard import (
     THROWS,
@@ -21,6 +23,8 @@ from games.cribbage.discard import (
     evaluate_discards,
     hand_scores_by_starter,
 )
+from games.cribbage.es import ESDiscard, default_table, load_table
+from games.cribbage.fuzzy import DEFAULT_RULEBASE, FuzzyDiscard, resolve_rulebase
 from games.cribbage.pegging import POLICIES, PegView
 from games.cribbage.weights import opponent_weights
 
@@ -89,6 +93,14 @@ class CribbagePlayer:
         return card_str(hand[a]), card_str(hand[b])
 
 
+def _fuzzy(rulebase: str = DEFAULT_RULEBASE) -> DiscardStrategy:
+    return FuzzyDiscard(resolve_rulebase(rulebase))
+
+
+def _es(table: str = "") -> DiscardStrategy:
+    return ESDiscard(load_table(table) if table else default_table())
+
+
 def _exhaustive(weights: str = "uniform") -> DiscardStrategy:
     if weights not in ("uniform", "expert"):
         raise ValueError(f"weights must be 'uniform' or 'expert' (got {weights!r})")
@@ -98,18 +110,31 @@ def _exhaustive(weights: str = "uniform") -> DiscardStrategy:
 DISCARDERS: dict[str, Callable[..., DiscardStrategy]] = {
     "random": lambda: random_discard,
     "greedy": lambda: greedy_discard,
+    "es": _es,
+    "fuzzy": _fuzzy,
     "exhaustive": _exhaustive,
 }
 
 
 def make_player(name: str, pegging: str = "greedy", **options: Any) -> CribbagePlayer:
-    """A player by name (``random``, ``greedy``, ``exhaustive``) and pegging policy."""
+    """A player by name (``random``, ``greedy``, ``es``, ``fuzzy``, ``exhaustive``) and
+    pegging policy; options go to the discard strategy (``fuzzy``: rulebase=NAME|PATH;
+    ``es``: table=PATH.npz; ``exhaustive``: weights=uniform|expert)."""
     if name not in DISCARDERS:
         raise ValueError(f"unknown cribbage player {name!r} (players: {', '.join(DISCARDERS)})")
     if pegging not in POLICIES:
         raise ValueError(f"unknown pegging policy {pegging!r} (policies: {', '.join(POLICIES)})")
     try:
-        discarder = DISCARDERS[name](**options)
+        discarder = DISCARDERS[name](**{k: str(v) for k, v in options.items()})
     except TypeError:
         raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+    except (OSError, FuzzevalError) as exc:
+        raise ValueError(str(exc)) from None
     return CribbagePlayer(name, discarder, pegging)
+
+
+def player_from_spec(text: str) -> CribbagePlayer:
+    """A player from ``NAME[:key=value,...]`` (e.g. ``fuzzy:rulebase=my.yaml,pegging=basic``)."""
+    spec = PlayerSpec.parse(text)
+    options: dict[str, Any] = dict(spec.options)
+    return make_player(spec.name, **options)

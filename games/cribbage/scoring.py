@@ -20,27 +20,33 @@ import numpy.typing as npt
 from games.cribbage.cards import JACK, Card, parse_cards, rank, suit, value
 
 
-@cache
-def rank_table() -> npt.NDArray[np.int8]:
-    """Points of fifteens, pairs and runs for every ordered 5-tuple of rank indices."""
-    ranks = np.indices((13,) * 5).reshape(5, -1).T  # (371293, 5)
+def rank_parts(ranks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.int64], ...]:
+    """Points from fifteens, from pairs and from runs of rank tuples (m, n), n >= 2."""
+    m, n = ranks.shape
     values = np.minimum(ranks + 1, 10)
-    subsets = np.array([[(m >> i) & 1 for i in range(5)] for m in range(1, 32)])
+    subsets = np.array([[(k >> i) & 1 for i in range(n)] for k in range(1, 2**n)])
     fifteens = 2 * ((values @ subsets.T) == 15).sum(axis=1)
     pairs = 2 * sum(
-        (ranks[:, i] == ranks[:, j]).astype(np.int64) for i, j in combinations(range(5), 2)
+        (ranks[:, i] == ranks[:, j]).astype(np.int64) for i, j in combinations(range(n), 2)
     )
-    counts = np.zeros((ranks.shape[0], 13), dtype=np.int64)
-    for i in range(5):
-        counts[np.arange(ranks.shape[0]), ranks[:, i]] += 1
-    runs = np.zeros(ranks.shape[0], dtype=np.int64)
-    for length in (3, 4, 5):  # a longer run replaces the shorter ones inside it
+    counts = np.zeros((m, 13), dtype=np.int64)
+    for i in range(n):
+        counts[np.arange(m), ranks[:, i]] += 1
+    runs = np.zeros(m, dtype=np.int64)
+    for length in range(3, n + 1):  # a longer run replaces the shorter ones inside it
         windows = np.stack(
             [counts[:, s : s + length].prod(axis=1) for s in range(14 - length)], axis=1
         )
         found = windows.sum(axis=1)
         runs = np.where(found > 0, length * found, runs)
-    table: npt.NDArray[np.int8] = np.asarray(fifteens + pairs + runs, dtype=np.int8)
+    return fifteens, pairs, runs
+
+
+@cache
+def rank_table() -> npt.NDArray[np.int8]:
+    """Points of fifteens, pairs and runs for every ordered 5-tuple of rank indices."""
+    ranks = np.indices((13,) * 5).reshape(5, -1).T  # (371293, 5)
+    table: npt.NDArray[np.int8] = np.asarray(sum(rank_parts(ranks)), dtype=np.int8)
     table.flags.writeable = False
     return table
 
