@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fuzzeval.rulebase import RuleBase, Variable
 
@@ -71,3 +73,71 @@ def plot_membership(rb: RuleBase, path: Path) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig: Any, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    _pyplot().close(fig)
+    return path
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line of a learning curve; ``band`` is an optional (low, high) per point."""
+
+    label: str
+    x: Sequence[float]
+    y: Sequence[float]
+    band: tuple[Sequence[float], Sequence[float]] | None = None
+
+
+def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, ylabel: str,
+                levels: Mapping[str, float] | None = None) -> Path:
+    """Lines over training time, with dashed reference levels (e.g. random and best play)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    for c in curves:
+        (line,) = ax.plot(c.x, c.y, linewidth=1.6, label=c.label)
+        if c.band is not None:
+            ax.fill_between(c.x, c.band[0], c.band[1], color=line.get_color(), alpha=0.2)
+    for (name, value), style in zip((levels or {}).items(), ("--", ":", "-."), strict=False):
+        ax.axhline(value, color="0.35", linestyle=style, linewidth=1, label=name)
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    return _save(fig, path)
+
+
+def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path: Path,
+              title: str, ylabel: str,
+              errors: Mapping[str, Sequence[tuple[float, float]]] | None = None,
+              label_format: str = "%.3f") -> Path:
+    """Grouped bars: one group per entry of ``groups``, one bar per series in each group."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(8.0, 1.4 * len(groups) + 2), 4.8))
+    width = 0.8 / max(1, len(series))
+    for k, (name, values) in enumerate(series.items()):
+        xs = [i + (k - (len(series) - 1) / 2) * width for i in range(len(groups))]
+        yerr = None
+        if errors and name in errors:
+            yerr = [[v - lo for v, (lo, _) in zip(values, errors[name], strict=True)],
+                    [hi - v for v, (_, hi) in zip(values, errors[name], strict=True)]]
+        bars = ax.bar(xs, values, width, label=name, yerr=yerr, capsize=3)
+        ax.bar_label(bars, fmt=label_format, fontsize=7, padding=2)
+    ax.set_xticks(range(len(groups)), groups, rotation=15)
+    ax.set(title=title, ylabel=ylabel)
+    ax.axhline(0, color="0.3", linewidth=0.8)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -15,16 +15,27 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.executors import executor_for
 from fuzzeval.match import PlayerSpec
+from fuzzeval.plots import Curve, plot_bars, plot_curves
 from games.cribbage.advice import player_advice
 from games.cribbage.cards import card_str, parse_cards
 from games.cribbage.discard import THROWS, CribOwner, discard_table
+from games.cribbage.es import ESConfig, learning_curve, save_table, train
 from games.cribbage.fuzzy import FuzzyDiscard
 from games.cribbage.players import player_from_spec
+from games.cribbage.report import PLAYERS, run_report
 from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
 from games.cribbage.weights import Weighting
 
@@ -227,3 +238,129 @@ def score(
         console.print(f"{' '.join(data['hand'])} + {data['starter']}"
                       f"{' (crib)' if crib else ''}: [bold]{data['points']}[/bold]")
         console.print(data["count"])
+
+
+@app.command("train-es")
+def train_es(
+    iterations: Annotated[int, typer.Option("--iterations", "-n", min=1,
+                                            help="Deals to learn from.")] = 2_000_000,
+    variant: Annotated[str, typer.Option(help="threshold or coevolution.")] = "threshold",
+    p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
+                                     "throw's points for that starter.")] = 0.65,
+    bounded: Annotated[bool, typer.Option("--bounded/--unbounded",
+                                          help="Keep values in [0.1, 0.9].")] = False,
+    crib: Annotated[bool, typer.Option("--crib/--no-crib", help="Count the crib (two random "
+                                       "cards join the throw), for or against.")] = True,
+    hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
+                                       "(the paper's first experiments used 9); 0 = all.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the deals, mutations and start values.")]
+    = 1,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the table.")]
+    = Path("es.npz"),
+    plot: Annotated[Path | None, typer.Option(help="Learning-curve picture; default "
+                                              "plots/<output stem>_curve.png.")] = None,
+) -> None:
+    """Train Kendall & Shaw's evolution-strategy discard table; use it with -p es:table=FILE."""
+    try:
+        config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
+                          p=p, bounded=bounded, crib=crib, hands=hands)
+        if variant not in ("threshold", "coevolution"):
+            raise ValueError(f"--variant must be threshold or coevolution (got {variant!r})")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("es", total=iterations)
+        result = train(config, iterations, seed,
+                       on_batch=lambda k: bar.advance(task, k))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    save_table(output, result, config, iterations, seed)
+    x, y = learning_curve(result.scores)
+    picture = plot or Path("plots") / f"{output.stem}_curve.png"
+    label = (f"{variant}, p = {p:g}" if variant == "threshold" else variant) + \
+        f", {'bounded' if bounded else 'unbounded'}"
+    plot_curves([Curve(label, x.tolist(), y.tolist())], picture,
+                title=f"ES discard learning ({'all hands' if not hands else f'{hands} hands'}, "
+                      f"{'hand and crib' if crib else 'hand only'}, seed {seed})",
+                xlabel="deals played", ylabel=f"average points per deal (window of "
+                                               f"{int(x[0]):,})",
+                levels={"random throw": result.random_level,
+                        "best throw (estimated from the same deals)": result.best_level})
+    console.print(f"{iterations:,} deals, {result.mutations:,} mutations; average points: "
+                  f"first window {y[0]:.2f}, last window {y[-1]:.2f} (random throw "
+                  f"{result.random_level:.2f}, best throw ≈ {result.best_level:.2f})")
+    console.print(f"table: {output}  curve: {picture}  use: -p es:table={output}")
+
+
+@app.command()
+def report(
+    deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
+    = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
+    players: Annotated[str, typer.Option(help="Comma-separated players (NAME or "
+                                         "NAME:key=value;...).")] = ",".join(PLAYERS),
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1,
+                                         help="Processes for the exact EV tables.")] = 2,
+    json_out: JsonOpt = False,
+    plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
+    = Path("plots/cribbage_report.png"),
+) -> None:
+    """Discard quality of every player on the same deals: exact EV achieved, efficiency
+    (EV - random) / (optimal - random), share of optimal throws, decisions per second."""
+    names = [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
+    try:
+        for name in names:
+            player_from_spec(name)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    with executor_for(workers) as pool, Progress(
+            TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
+            TimeRemainingColumn(), console=err, transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(what: str, k: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.advance(tasks[what], k)
+
+        result = run_report(deals, seed, names, pool, progress=progress)
+    plot_bars([_short(p.player) for p in result.players],
+              {"my crib": [p.mine.efficiency for p in result.players],
+               "their crib": [p.theirs.efficiency for p in result.players]},
+              plot, title=f"Cribbage discard efficiency on {deals:,} deals (seed {seed})\n"
+                          "(EV − random) / (optimal − random), exact EV, uniform opponent throws",
+              ylabel="discard efficiency")
+    if json_out:
+        sys.stdout.write(json.dumps({**result.to_dict(), "plot": str(plot)}, indent=2) + "\n")
+        return
+    r, o = result.random, result.optimal
+    console.print(f"{deals:,} deals (seed {seed}), each to my crib and to theirs; exact EV "
+                  f"with uniform opponent throws. Random throw {r['mine']:.3f} / "
+                  f"{r['theirs']:.3f}, optimal {o['mine']:.3f} / {o['theirs']:.3f}. eff = "
+                  "(EV - random) / (optimal - random); opt = share of optimal throws; "
+                  "decisions per second in one call and one hand at a time.")
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    for col in ("player", "EV", "eff", "opt", "EV ", "eff ", "opt ", "dec/s", "1×1/s"):
+        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    table.add_row("crib:", "mine", "", "", "theirs", "", "", "", "", style="dim")
+    for p in result.players:
+        table.add_row(_short(p.player), f"{p.mine.ev:.2f}", f"{p.mine.efficiency:.3f}",
+                      f"{p.mine.optimal_share:.0%}", f"{p.theirs.ev:.2f}",
+                      f"{p.theirs.efficiency:.3f}", f"{p.theirs.optimal_share:.0%}",
+                      _rate(p.decisions_per_s), _rate(p.single_per_s))
+    Console(width=max(console.width, 96)).print(table)  # nine columns: wider than 80
+    console.print(f"chart: {plot}")
+
+
+def _short(player: str) -> str:
+    """exhaustive:weights=expert -> exhaustive (expert)."""
+    spec = PlayerSpec.parse(player)
+    return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options
+                        else "")
+
+
+def _rate(per_s: float) -> str:
+    """4,634 / 209k / 6.1M."""
+    if per_s >= 1e6:
+        return f"{per_s / 1e6:.1f}M"
+    return f"{per_s / 1e3:.0f}k" if per_s >= 1e4 else f"{per_s:,.0f}"

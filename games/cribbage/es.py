@@ -150,6 +150,8 @@ class TrainResult:
     values: FloatArray  # (2, 18395, 6): [theirs, mine]
     scores: FloatArray  # realised points of the table player, one per iteration
     mutations: int
+    random_level: float  # mean points of a random throw over the same deals
+    best_level: float  # mean points of each hand's best throw, estimated from the same deals
 
 
 def train(config: ESConfig, iterations: int, seed: int, values: FloatArray | None = None,
@@ -163,6 +165,8 @@ def train(config: ESConfig, iterations: int, seed: int, values: FloatArray | Non
         training = np.sort(np.array([rng.choice(52, 6, replace=False)
                                      for _ in range(config.hands)]), axis=1)
     scores = np.empty(iterations)
+    totals = np.zeros((2 * N_HANDS, 15))  # points of every throw, summed per (owner, hand)
+    visits = np.zeros(2 * N_HANDS)
     mutations = 0
     done = 0
     while done < iterations:
@@ -173,7 +177,10 @@ def train(config: ESConfig, iterations: int, seed: int, values: FloatArray | Non
         rival = rng.integers(15, size=b)
         owner = d.mine.astype(np.intp)
         hand = hand_index(d.six)
-        occ = _occurrence(owner * N_HANDS + hand)
+        key = owner * N_HANDS + hand
+        np.add.at(totals, key, points)
+        np.add.at(visits, key, 1)
+        occ = _occurrence(key)
         chosen = np.empty(b, dtype=np.intp)
         for k in range(int(occ.max()) + 1):
             rows = np.flatnonzero(occ == k)
@@ -199,12 +206,27 @@ def train(config: ESConfig, iterations: int, seed: int, values: FloatArray | Non
         done += b
         if callable(on_batch):
             on_batch(b)
-    return TrainResult(table, scores, mutations)
+    seen = visits > 0
+    random_level = float(totals[seen].sum() / (15 * visits.sum()))
+    best_level = float((totals[seen].max(axis=1)).sum() / visits.sum())
+    return TrainResult(table, scores, mutations, random_level, best_level)
+
+
+def learning_curve(scores: FloatArray, points: int = 200) -> tuple[FloatArray, FloatArray]:
+    """Average score per window (the paper's figures): window ends, window means."""
+    window = max(1, scores.size // points)
+    n = scores.size // window
+    means = scores[: n * window].reshape(n, window).mean(axis=1)
+    ends = np.arange(1, n + 1, dtype=np.float64) * window
+    return ends, means
 
 
 def save_table(path: Path, result: TrainResult, config: ESConfig, iterations: int,
                seed: int) -> None:
-    np.savez_compressed(path, values=result.values.astype(np.float32), scores=result.scores,
+    """The table (float32) with the learning curve and the settings that made it."""
+    x, y = learning_curve(result.scores)
+    np.savez_compressed(path, values=result.values.astype(np.float32), curve_x=x, curve_y=y,
+                        random_level=result.random_level, best_level=result.best_level,
                         variant=config.variant, p=config.p, bounded=config.bounded,
                         crib=config.crib, hands=config.hands, iterations=iterations, seed=seed)
 
