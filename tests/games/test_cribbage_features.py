@@ -1,0 +1,137 @@
+"""The fuzzy player's throw features, each against a scalar count written here from the
+rules (every starter tried, every combination counted), and the shipped crib table
+against a fresh computation and a brute force over every crib of one throw."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.cribbage.cards import parse_cards
+from games.cribbage.discard import KEEPS, THROWS, unseen
+from games.cribbage.expert_weights import crib_averages
+from games.cribbage.features import FEATURE_NAMES, FEATURES, crib_pair_table, discard_features
+from games.cribbage.scoring import score_hand
+
+
+def _value(card: int) -> int:
+    return min(card // 4 + 1, 10)
+
+
+def _has_run(ranks: list[int]) -> bool:
+    distinct = sorted(set(ranks))
+    return any(distinct[i + 2] - distinct[i] == 2 for i in range(len(distinct) - 2))
+
+
+def _four_alone(cards: tuple[int, ...]) -> int:
+    """Points of four cards with no starter: fifteens, pairs, runs, a four-card flush."""
+    pts = 2 * sum(1 for k in (2, 3, 4) for c in combinations(cards, k)
+                  if sum(map(_value, c)) == 15)
+    pts += 2 * sum(1 for a, b in combinations(cards, 2) if a // 4 == b // 4)
+    ranks = sorted(c // 4 for c in cards)
+    counts = {r: ranks.count(r) for r in ranks}
+    distinct = sorted(counts)
+    if len(distinct) == 4 and distinct[3] - distinct[0] == 3:
+        pts += 4
+    else:
+        for start in range(len(distinct) - 2):
+            window = distinct[start:start + 3]
+            if window[2] - window[0] == 2:
+                pts += 3 * counts[window[0]] * counts[window[1]] * counts[window[2]]
+    if len({c % 4 for c in cards}) == 1:
+        pts += 4
+    return pts
+
+
+def _scalar_features(six: tuple[int, ...], mine: bool, t: int) -> dict[str, float]:
+    keep = [six[i] for i in KEEPS[t]]
+    a, b = (six[i] for i in THROWS[t])
+    starters = unseen(np.array(six))
+    jack_suits = [c % 4 for c in keep if c // 4 == 10]
+    suited = len({c % 4 for c in keep}) == 1
+    return {
+        "hand_value": float(np.mean([score_hand(keep, int(s)) for s in starters])),
+        "crib_value": float(crib_pair_table()[a // 4, b // 4]),
+        "crib_ownership": float(mine),
+        "fives_kept": sum(c // 4 == 4 for c in keep),
+        "run_potential": float(np.mean([_has_run([c // 4 for c in (*keep, s)])
+                                        for s in starters])),
+        "kept_points": _four_alone(tuple(keep)),
+        "flush_potential": float(np.mean([4 + (s % 4 == keep[0] % 4) for s in starters]))
+        if suited else 0.0,
+        "nobs_chance": sum(float(np.mean([s % 4 == js for s in starters]))
+                           for js in jack_suits),
+        "fives_thrown": (a // 4 == 4) + (b // 4 == 4),
+        "pair_thrown": float(a // 4 == b // 4),
+        "fifteen_thrown": float(_value(a) + _value(b) == 15),
+        "touching_thrown": float(abs(a // 4 - b // 4) == 1),
+    }
+
+
+HANDS = ["5H 5S JD QC 4S 9C", "7C 8C 9C TC JC 6D", "5C 5D 5H JS 6S 4D", "AH 2D 3C KS QS JH",
+         "9H 9D 9S 6C AS 2H"]
+
+
+@pytest.mark.parametrize("text", HANDS)
+@pytest.mark.parametrize("mine", [True, False])
+def test_every_feature_of_every_throw_matches_a_scalar_count(text: str, mine: bool) -> None:
+    six = tuple(sorted(parse_cards(text, 6)))
+    got = discard_features([six], [mine])[0]
+    for t in range(15):
+        want = _scalar_features(six, mine, t)
+        for j, name in enumerate(FEATURE_NAMES):
+            assert got[t, j] == pytest.approx(want[name], abs=1e-9), (text, t, name)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True), st.booleans())
+def test_random_hands_match_the_scalar_count_and_stay_in_range(cards: list[int],
+                                                              mine: bool) -> None:
+    six = tuple(sorted(cards))
+    got = discard_features([six], [mine])[0]
+    t = len(cards) % 15
+    want = _scalar_features(six, mine, t)
+    assert [got[t, j] for j in range(len(FEATURE_NAMES))] == pytest.approx(
+        [want[n] for n in FEATURE_NAMES], abs=1e-9)
+    for j, f in enumerate(FEATURES):
+        assert f.lo - 1e-9 <= got[:, j].min() and got[:, j].max() <= f.hi + 1e-9, f.name
+
+
+def test_many_hands_in_one_call_equal_one_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    hands = np.sort(np.argsort(rng.random((40, 52)), axis=1)[:, :6], axis=1)
+    mine = rng.random(40) < 0.5
+    together = discard_features(hands, mine)
+    alone = np.stack([discard_features([h], [m])[0] for h, m in zip(hands, mine, strict=True)])
+    np.testing.assert_array_equal(together, alone)
+    subset = discard_features(hands, mine, ("crib_value", "hand_value"))
+    np.testing.assert_array_equal(subset[..., 1], together[..., 0])
+    with pytest.raises(ValueError, match="unknown cribbage discard features"):
+        discard_features(hands, mine, ("hand_valu",))
+
+
+def test_shipped_crib_table_is_the_uniform_average_crib() -> None:
+    np.testing.assert_allclose(crib_pair_table(), crib_averages(np.ones((13, 13, 2))),
+                               atol=1e-6)
+
+
+def test_crib_table_entry_by_brute_force_over_every_crib() -> None:
+    """5-J thrown: 3/4 of the time unsuited, 1/4 suited; every (two cards, starter)."""
+    def average(c1: int, c2: int) -> float:
+        rest = [c for c in range(52) if c not in (c1, c2)]
+        total, n = 0, 0
+        for a, b in combinations(rest, 2):
+            for s in rest:
+                if s not in (a, b):
+                    total += score_hand([c1, c2, a, b], s, crib=True)
+                    n += 1
+        return total / n
+
+    five, jack = parse_cards("5H")[0], parse_cards("JH")[0]
+    jack_other = parse_cards("JS")[0]
+    want = 0.25 * average(five, jack) + 0.75 * average(five, jack_other)
+    assert crib_pair_table()[4, 10] == pytest.approx(want, abs=1e-6)

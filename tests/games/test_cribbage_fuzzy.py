@@ -1,0 +1,125 @@
+"""The fuzzy discard player and the comparison report, against the exhaustive evaluator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.testing import check_game
+from games.cribbage.discard import evaluate_discards
+from games.cribbage.features import crib_pair_table
+from games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
+from games.cribbage.game import GAME
+from games.cribbage.players import make_player
+from games.cribbage.report import random_hands, run_report
+from games.cribbage.weights import opponent_weights
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+HANDS = random_hands(300, seed=11)
+
+
+def _exact(mine: bool) -> np.ndarray:
+    w = opponent_weights("uniform", mine)
+    crib = "mine" if mine else "theirs"
+    return np.array([evaluate_discards(tuple(int(c) for c in h), crib, w).ev for h in HANDS])
+
+
+@pytest.fixture(scope="module")
+def exact() -> dict[bool, np.ndarray]:
+    return {m: _exact(m) for m in (True, False)}
+
+
+def test_default_rule_base_reads_hand_and_crib_back_as_points(
+        exact: dict[bool, np.ndarray]) -> None:
+    """The rule base's claim: partitions of unity with the weighted average make the grade
+    (expected hand +/- table crib) / 2. Checked with the exhaustive evaluator's exact hand
+    means, which the fuzzy player never calls."""
+    fz = FuzzyDiscard(resolve_rulebase())
+    for mine in (True, False):
+        grades = fz.grades(HANDS, np.full(len(HANDS), mine))
+        w = opponent_weights("uniform", mine)
+        for h, g in zip(HANDS[:40], grades[:40], strict=True):
+            stats = evaluate_discards(tuple(int(c) for c in h), "mine" if mine else "theirs", w)
+            ranks = h // 4
+            crib = np.array([crib_pair_table()[ranks[a], ranks[b]]
+                             for a, b in ((a, b) for a in range(6) for b in range(a + 1, 6))])
+            np.testing.assert_allclose(g, (stats.hand_mean + (crib if mine else -crib)) / 2,
+                                       atol=1e-9)
+
+
+def test_fuzzy_discard_efficiency_at_least_095_both_cribs(
+        exact: dict[bool, np.ndarray]) -> None:
+    fz = FuzzyDiscard(resolve_rulebase())
+    for mine, ev in exact.items():
+        throws = np.argmax(fz.grades(HANDS, np.full(len(HANDS), mine)), axis=1)
+        got = ev[np.arange(len(ev)), throws].mean()
+        efficiency = (got - ev.mean()) / (ev.max(axis=1).mean() - ev.mean())
+        assert efficiency >= 0.95, (mine, efficiency)
+
+
+def test_report_on_the_same_deals(exact: dict[bool, np.ndarray]) -> None:
+    report = run_report(60, seed=5, players=("random", "greedy", "fuzzy", "exhaustive"))
+    by = {p.player: p for p in report.players}
+    assert by["exhaustive"].mine.efficiency == 1.0 == by["exhaustive"].theirs.optimal_share
+    assert by["fuzzy"].mine.efficiency >= 0.95 and by["fuzzy"].theirs.efficiency >= 0.95
+    assert by["greedy"].mine.efficiency < by["fuzzy"].mine.efficiency
+    assert abs(by["random"].mine.efficiency) < 0.3
+    assert report.optimal["mine"] > report.random["mine"]
+    assert all(p.decisions_per_s > 0 and p.single_per_s > 0 for p in report.players)
+
+
+def test_a_rule_base_with_unknown_inputs_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    shipped = ROOT / "rulebases" / "cribbage_discard.yaml"
+    bad.write_text(shipped.read_text().replace("hand_value", "hand_valeu"))
+    with pytest.raises(ValueError, match="hand_valeu"):
+        make_player("fuzzy", rulebase=str(bad))
+
+
+def test_the_game_logs_the_features_of_the_chosen_throw() -> None:
+    check_game(GAME, games=4, seed=2)
+    rec = play_indexed(GAME, MatchSpec("cribbage", PlayerSpec("fuzzy"), PlayerSpec("random"),
+                                       1, 3), 0)
+    first = rec.decisions[0]
+    assert set(first.features) >= {"hand_value", "crib_value", "crib_ownership", "fives_kept",
+                                   "run_potential"}
+    assert first.features["crib_ownership"] in (0.0, 1.0)
+
+
+def test_discard_cli_fuzzy_explain_and_batch(tmp_path: Path) -> None:
+    hand = ["5H", "5S", "JD", "QC", "4S", "9C"]
+    out = runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs", "-p", "fuzzy",
+                              "--explain"])
+    assert out.exit_code == 0, out.output
+    assert "throw 4S 9C" in out.stdout and "memberships" in out.stdout
+    assert "worth = 4.24" in out.stdout  # (12.696 - 4.208) / 2, the grade explained
+    data = json.loads(runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs",
+                                          "-p", "fuzzy", "--explain", "--json"]).stdout)
+    assert data["discard"] == data["table"][0]["discard"].split()
+    assert any(r["strength"] > 0 for r in data["explanation"]["rules"])
+    batch = tmp_path / "hands.txt"
+    batch.write_text("5H 5S JD QC 4S 9C\n7C 8C 9C TC JC 6D\n5H 5H JD QC 4S 9C\n")
+    res = runner.invoke(app, ["cribbage", "discard", "--batch", str(batch), "-p", "fuzzy"])
+    lines = [json.loads(x) for x in res.stdout.splitlines()]
+    assert res.exit_code == 2 and len(lines) == 3
+    assert len(lines[0]["discard"]) == 2 and "appears twice" in lines[2]["error"]
+    bad = runner.invoke(app, ["cribbage", "discard", *hand, "-p", "fuzy"])
+    assert bad.exit_code == 2 and "fuzy" in bad.output
+
+
+def test_report_cli_json_and_chart(tmp_path: Path) -> None:
+    chart = tmp_path / "r.png"
+    res = runner.invoke(app, ["cribbage", "report", "--deals", "30", "--players",
+                              "random,fuzzy,exhaustive", "--workers", "1", "--json",
+                              "--plot", str(chart)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert [p["player"] for p in data["players"]] == ["random", "fuzzy", "exhaustive"]
+    assert chart.stat().st_size > 10_000
