@@ -141,3 +141,27 @@ def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     return _save(fig, path)
+
+
+def plot_win_matrix(labels: Sequence[str], cells: Sequence[Sequence[tuple[float, float, float]
+                                                                     | None]],
+                    path: Path, title: str) -> Path:
+    """Row player's win rate against the column player, with its 95 % interval per cell."""
+    import numpy as np
+
+    plt = _pyplot()
+    n = len(labels)
+    rates = np.array([[np.nan if c is None else c[0] for c in row] for row in cells])
+    fig, ax = plt.subplots(figsize=(1.5 * n + 3, 1.2 * n + 2))
+    image = ax.imshow(rates, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(n):
+        for j in range(n):
+            cell = cells[i][j]
+            text = "—" if cell is None else f"{cell[0]:.1%}\n({cell[1]:.1%}–{cell[2]:.1%})"
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="black" if cell is None or 0.25 < cell[0] < 0.75 else "white")
+    ax.set_xticks(range(n), labels, rotation=20)
+    ax.set_yticks(range(n), labels)
+    ax.set(xlabel="opponent (column)", ylabel="player (row)", title=title)
+    fig.colorbar(image, ax=ax, label="row player's win rate")
+    return _save(fig, path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from fuzzeval.cli import evaluate, match, plot, rulebase
+from fuzzeval.cli import evaluate, match, plot, rulebase, tournament
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
@@ -19,6 +19,7 @@ app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
 app.command()(match.match)
+app.command()(tournament.tournament)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)
 

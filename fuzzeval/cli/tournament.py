@@ -1,0 +1,96 @@
+"""``fuzzeval tournament GAME``: every pair of players, a win-rate matrix and its picture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.executors import executor_for
+from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
+from fuzzeval.plots import plot_win_matrix
+from fuzzeval.registry import load_game
+from fuzzeval.store import History
+from fuzzeval.tournament import Tournament, pairings, run_tournament
+
+
+def tournament(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    players: Annotated[str | None, typer.Option(
+        help="Comma-separated players (NAME or NAME:key=value;...); default: all of the "
+             "game's players.")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pairing.")]
+    = 2000,
+    seed: Annotated[int, typer.Option(help="Seed shared by every pairing (same deals).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    db: Annotated[Path | None, typer.Option(
+        help="History database; default runs/GAME_tournament.sqlite.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="Win-rate matrix picture; default plots/GAME_tournament.png.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Round robin: each pair plays a match of --games games (stored, resumable: run it
+    again to finish); prints the row player's win rate against each column player."""
+    with user_errors():
+        game = load_game(game_name)
+        names = ([p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
+                 if players else list(game.player_names))
+        if len(names) < 2:
+            raise typer.BadParameter("a tournament needs at least two players")
+        options = parse_options(option or [], game.name)
+        for name in names:
+            check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),
+                                          PlayerSpec.parse(name), 1, seed, options))
+        path = db or Path("runs") / f"{game.name}_tournament.sqlite"
+        total = games * len(pairings(len(names)))
+        with History(path) as history, Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeRemainingColumn(), console=err_console, disable=as_json,
+                transient=True) as bar, executor_for(workers) as pool:
+            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total)
+            result = run_tournament(history, game, names, games, seed, options, pool,
+                                    on_game=lambda _pair, _rec: bar.advance(task))
+    picture = plot or Path("plots") / f"{game.name}_tournament.png"
+    labels = [_label(p) for p in result.players]
+    cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
+    plot_win_matrix(labels, cells, picture,
+                    title=f"{game.name}: row player's win rate, {games:,} games a pairing "
+                          f"(95% intervals)")
+    if as_json:
+        print_json({**result.to_dict(), "db": str(path), "plot": str(picture)})
+        return
+    table = Table(title=f"{game.name} round robin, {games:,} games a pairing, seed {seed}: "
+                        "row player's win rate against the column player (95% interval)",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("player")
+    for label in labels:
+        table.add_column(label, justify="right")
+    table.add_column("overall", justify="right")
+    for i, label in enumerate(labels):
+        row = []
+        for j in range(len(names)):
+            c = cells[i][j]
+            row.append("—" if c is None else f"{c[0]:.1%} ({c[1]:.0%}–{c[2]:.0%})")
+        overall = sum(c[0] for c in cells[i] if c is not None) / (len(names) - 1)
+        table.add_row(label, *row, f"{overall:.1%}")
+    Console(width=max(console.width, 30 + 22 * len(names))).print(table)
+    console.print(f"history: {path}  picture: {picture}")
+
+
+def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:
+    got = t.win_rate(i, j)
+    return None if got is None else (got[0], got[1][0], got[1][1])
+
+
+def _label(player: str) -> str:
+    spec = PlayerSpec.parse(player)
+    return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options
+                        else "")

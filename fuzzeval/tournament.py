@@ -1,0 +1,62 @@
+"""Round robins: every pair of players plays a match, stored in the history database.
+
+Each pairing is an ordinary match (same seed for every pairing, so all pairs see the same
+deals game by game), so an interrupted tournament resumes pairing by pairing and game by
+game, and every match can be read back with the usual tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from fuzzeval.game import Game
+from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
+from fuzzeval.store import History, run_match
+
+
+@dataclass(frozen=True)
+class Tournament:
+    players: tuple[str, ...]
+    games: int
+    seed: int
+    results: dict[tuple[int, int], MatchSummary]  # (i, j), i < j: player i's view
+
+    def win_rate(self, i: int, j: int) -> tuple[float, tuple[float, float]] | None:
+        """Player i's win rate against j with its 95 % interval (None on the diagonal)."""
+        if i == j:
+            return None
+        s = self.results[(min(i, j), max(i, j))]
+        if i < j:
+            return s.win_rate, s.interval
+        return 1 - s.win_rate, (1 - s.interval[1], 1 - s.interval[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": list(self.players), "games": self.games, "seed": self.seed,
+                "matches": [{"player": self.players[i], "opponent": self.players[j],
+                             **s.to_dict()} for (i, j), s in sorted(self.results.items())]}
+
+
+def pairings(n: int) -> list[tuple[int, int]]:
+    return list(combinations(range(n), 2))
+
+
+def run_tournament(history: History, game: Game, players: Sequence[str], games: int,
+                   seed: int, options: Options = (), executor: Executor | None = None,
+                   on_game: Callable[[tuple[int, int], GameRecord], None] | None = None,
+                   ) -> Tournament:
+    """Play (or finish) every pairing; a pairing already stored is resumed, not replayed."""
+    specs = {(i, j): MatchSpec(game.name, PlayerSpec.parse(players[i]),
+                               PlayerSpec.parse(players[j]), games, seed, options)
+             for i, j in pairings(len(players))}
+    results = {}
+    for pair, spec in specs.items():
+        stored = history.find_match(spec)
+        tick = None if on_game is None else (lambda r, p=pair: on_game(p, r))
+        match, _ = run_match(history, game, spec, executor, resume=stored is not None,
+                             on_game=tick)
+        results[pair] = summarize(history.outcomes(match.id)[:games])
+    return Tournament(tuple(players), games, seed, results)

@@ -1,0 +1,58 @@
+"""Round robins: every pairing is a stored match; the matrix reads both ways; a second run
+finishes, it does not replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.match import MatchSpec, PlayerSpec, summarize
+from fuzzeval.store import History, run_match
+from fuzzeval.tournament import pairings, run_tournament
+from games.cribbage.game import GAME
+
+PLAYERS = ("random", "greedy", "fuzzy")
+
+
+def test_every_pair_once_and_the_matrix_reads_both_ways(tmp_path: Path) -> None:
+    assert pairings(3) == [(0, 1), (0, 2), (1, 2)]
+    with History(tmp_path / "t.sqlite") as h:
+        t = run_tournament(h, GAME, PLAYERS, games=6, seed=4)
+        assert len(h.matches()) == 3
+        for i in range(3):
+            assert t.win_rate(i, i) is None
+            for j in range(3):
+                if i != j:
+                    a, b = t.win_rate(i, j), t.win_rate(j, i)
+                    assert a is not None and b is not None
+                    assert a[0] + b[0] == pytest.approx(1)
+                    assert a[1][0] == pytest.approx(1 - b[1][1])
+        # Each cell is the ordinary match of the same spec, played on its own.
+    with History(tmp_path / "alone.sqlite") as h2:
+        spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("fuzzy"), 6, 4)
+        match, _ = run_match(h2, GAME, spec)
+        assert summarize(h2.outcomes(match.id)) == t.results[(1, 2)]
+
+
+def test_tournament_cli_resumes_and_draws(tmp_path: Path) -> None:
+    db, picture = tmp_path / "t.sqlite", tmp_path / "t.png"
+    args = ["tournament", "cribbage", "--players", "random,greedy", "--games", "4",
+            "--workers", "1", "--db", str(db), "--plot", str(picture), "--json"]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["matches"][0]["games"] == 4 and picture.stat().st_size > 10_000
+    with History(db) as h:
+        created = h.matches()["created"].tolist()
+    again = CliRunner().invoke(app, [*args[:5], "6", *args[6:]])
+    assert again.exit_code == 0, again.output
+    with History(db) as h:
+        m = h.matches()
+        assert m["created"].tolist() == created and m["finished"].tolist() == [6]
+    bad = CliRunner().invoke(app, ["tournament", "cribbage", "--players", "random,nobody",
+                                   "--db", str(db)])
+    assert bad.exit_code != 0 and "nobody" in bad.output
