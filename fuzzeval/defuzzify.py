@@ -26,9 +26,10 @@ def weighted_average(
     strengths: FloatArray, values: FloatArray, default: float
 ) -> FloatArray:
     """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires."""
-    num_den = np.stack([values, np.ones_like(values)]) @ strengths
+    num = values @ strengths
+    den = strengths.sum(axis=0)
     out = np.full(strengths.shape[1], default, dtype=np.float64)
-    np.divide(num_den[0], num_den[1], out=out, where=num_den[1] > 0)
+    np.divide(num, den, out=out, where=den > 0)
     return out
 
 

@@ -65,6 +65,14 @@ _KEEP = np.array(KEEPS, dtype=np.intp)  # (15, 4)
 _THROW = np.array(THROWS, dtype=np.intp)  # (15, 2)
 _RANKS = np.arange(13)
 _SUITS = np.arange(4)
+_POW4 = 13 ** np.arange(3, -1, -1)  # kept ranks -> row of the 13^4 tables
+_THROW_MASK = np.zeros((6, 15))  # card i is thrown in throw t
+for _t, _thrown in enumerate(THROWS):
+    _THROW_MASK[list(_thrown), _t] = 1.0
+_KEEP_MASK = 1.0 - _THROW_MASK
+_POW4_SUITS = 4 ** np.arange(3, -1, -1)
+# Four suits written as one base-4 number -> whether they are all the same suit.
+_ONE_SUIT = np.array([len({(c >> k) & 3 for k in (0, 2, 4, 6)}) == 1 for c in range(256)])
 
 
 @cache
@@ -95,46 +103,47 @@ def _crib_pair_table() -> FloatArray:
 
 
 class _Throws:
-    """The 15 throws of n hands; each feature (and what it needs) computed on first use."""
+    """The 15 throws of n hands; each feature (and what it needs) computed on first use.
+
+    Per-card quantities (n, 6) become per-throw sums with one product by the 0/1 matrices
+    KEEP_MASK and THROW_MASK (6, 15): few numpy calls, so one hand is cheap as well.
+    """
 
     def __init__(self, hands: npt.ArrayLike, my_crib: npt.ArrayLike) -> None:
         h = np.asarray(hands, dtype=np.intp).reshape(-1, 6)
         self.n = h.shape[0]
-        self.mine = np.broadcast_to(np.asarray(my_crib, dtype=bool), (self.n,))
+        self.mine = np.asarray(my_crib, dtype=np.float64).reshape(-1)
         self.ranks, self.suits = h // 4, h % 4
-        self.kr = self.ranks[:, _KEEP]  # (n, 15, 4) kept ranks
-        self.tr = self.ranks[:, _THROW]  # (n, 15, 2) thrown ranks
 
     @cached_property
-    def suit_left(self) -> IntArray:
-        out: IntArray = 13 - (self.suits[:, :, None] == _SUITS).sum(axis=1)  # (n, 4)
+    def kr(self) -> IntArray:
+        out: IntArray = self.ranks[:, _KEEP]  # (n, 15, 4) kept ranks
         return out
 
     @cached_property
-    def ks(self) -> IntArray:
-        out: IntArray = self.suits[:, _KEEP]
+    def tr(self) -> IntArray:
+        out: IntArray = self.ranks[:, _THROW]  # (n, 15, 2) thrown ranks
         return out
 
     @cached_property
-    def suited(self) -> npt.NDArray[np.bool_]:
-        return (self.ks == self.ks[..., :1]).all(axis=2)  # type: ignore[no-any-return]
-
-    @cached_property
-    def idx4(self) -> IntArray:
-        kr = self.kr
-        out: IntArray = ((kr[..., 0] * 13 + kr[..., 1]) * 13 + kr[..., 2]) * 13 + kr[..., 3]
+    def suit_left(self) -> FloatArray:
+        """Per card: unseen cards of its suit (n, 6)."""
+        same = (self.suits[:, :, None] == self.suits[:, None, :]).sum(axis=2)
+        out: FloatArray = 13.0 - same
         return out
 
     @cached_property
-    def starter_rank_chance(self) -> FloatArray:
-        left = 4 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)  # (n, 13) unseen per rank
-        out: FloatArray = left[:, None, :] / 46.0
+    def suited_left(self) -> FloatArray:
+        """Per throw: unseen cards of the kept four's suit when all four share it, else -1."""
+        suited = _ONE_SUIT[self.suits[:, _KEEP] @ _POW4_SUITS]  # (n, 15)
+        out: FloatArray = np.where(suited, self.suit_left[:, _KEEP[:, 0]], -1.0)
         return out
 
     def hand_value(self) -> FloatArray:
         five = _four_card_tables()[0]
-        ranks_only = (five[self.idx4] * self.starter_rank_chance).sum(axis=2)
-        out: FloatArray = ranks_only + self.flush_potential() + self.nobs_chance()
+        left = 4.0 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)  # (n, 13) unseen per rank
+        ranks_only = five[self.kr @ _POW4] @ (left[:, :, None] / 46.0)  # (n, 15, 1)
+        out: FloatArray = ranks_only[..., 0] + self.flush_potential() + self.nobs_chance()
         return out
 
     def crib_value(self) -> FloatArray:
@@ -142,31 +151,29 @@ class _Throws:
         return out
 
     def crib_ownership(self) -> FloatArray:
-        return np.broadcast_to(self.mine[:, None], (self.n, 15)).astype(np.float64)
+        return np.repeat(self.mine[:, None], 15, axis=1)
 
-    def fives_kept(self) -> IntArray:
-        return (self.kr == 4).sum(axis=2)  # type: ignore[no-any-return]
+    def fives_kept(self) -> FloatArray:
+        return (self.ranks == 4) @ _KEEP_MASK  # type: ignore[no-any-return]
 
     def run_potential(self) -> FloatArray:
         runs5 = _four_card_tables()[1]
-        return (runs5[self.idx4] * self.starter_rank_chance).sum(axis=2)  # type: ignore[no-any-return]
+        left = 4.0 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)
+        return (runs5[self.kr @ _POW4] @ (left[:, :, None] / 46.0))[..., 0]  # type: ignore[no-any-return]
 
-    def kept_points(self) -> IntArray:
+    def kept_points(self) -> FloatArray:
         alone = _four_card_tables()[2]
-        return alone[self.idx4] + np.where(self.suited, 4, 0)
+        return alone[self.kr @ _POW4] + 4.0 * (self.suited_left >= 0)  # type: ignore[no-any-return]
 
-    @cache  # noqa: B019 (one object per call of discard_features)
     def flush_potential(self) -> FloatArray:
-        same_suit_left = self.suit_left[np.arange(self.n)[:, None], self.ks[..., 0]]
-        return np.where(self.suited, 4 + same_suit_left / 46.0, 0.0)
+        s = self.suited_left
+        return np.where(s >= 0, 4 + s / 46.0, 0.0)
 
-    @cache  # noqa: B019
     def nobs_chance(self) -> FloatArray:
-        jack_suit_left = self.suit_left[np.arange(self.n)[:, None, None], self.ks]
-        return ((self.kr == JACK) * jack_suit_left).sum(axis=2) / 46.0  # type: ignore[no-any-return]
+        return ((self.ranks == JACK) * self.suit_left) @ _KEEP_MASK / 46.0  # type: ignore[no-any-return]
 
-    def fives_thrown(self) -> IntArray:
-        return (self.tr == 4).sum(axis=2)  # type: ignore[no-any-return]
+    def fives_thrown(self) -> FloatArray:
+        return (self.ranks == 4) @ _THROW_MASK  # type: ignore[no-any-return]
 
     def pair_thrown(self) -> npt.NDArray[np.bool_]:
         return self.tr[..., 0] == self.tr[..., 1]  # type: ignore[no-any-return]
