@@ -78,6 +78,11 @@ class Game(Protocol):
     unit_name: str
     #: the player names ``make_player`` knows
     player_names: tuple[str, ...]
+    #: the player that plays from a rule base (``make_player(name, rulebase=PATH)``), and the
+    #: shipped rule base and opponent a calibration uses by default ("" when the game has none)
+    rulebase_player: str
+    default_rulebase: str
+    default_opponent: str
 
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> Any:
         """A fresh game where seat ``first`` moves (deals) first."""

@@ -13,6 +13,8 @@ from fuzzeval.rulebase import RuleBase, Variable
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
+    from fuzzeval.calibration import Calibration
+
 
 def _draw_variable(axes: Axes, var: Variable, kind: str) -> None:
     for term in var.terms:
@@ -164,4 +166,71 @@ def plot_win_matrix(labels: Sequence[str], cells: Sequence[Sequence[tuple[float,
     ax.set_yticks(range(n), labels)
     ax.set(xlabel="opponent (column)", ylabel="player (row)", title=title)
     fig.colorbar(image, ax=ax, label="row player's win rate")
+    return _save(fig, path)
+
+
+def plot_drift(cal: Calibration, path: Path) -> Path:
+    """Each adjustable point's position round by round, one panel per variable, with the
+    mean of the winning inputs it was pulled toward (eq. 1)."""
+    plt = _pyplot()
+    rounds = cal.finished_rounds
+    by_var: dict[str, dict[str, list[tuple[int, float, float, float]]]] = {}
+    for r in rounds:
+        for m in r.moves:
+            by_var.setdefault(m.variable, {}).setdefault(f"{m.term}.{m.point}", []).append(
+                (r.round, m.before, m.after, m.target))
+    if not by_var:  # nothing played yet: draw the adjustable points where they stand
+        rb = cal.results[0].rulebase()
+        for ref in rb.adjustable_points():
+            by_var.setdefault(ref.variable, {})[f"{ref.term}.{ref.point}"] = [
+                (0, rb.point(ref), rb.point(ref), float("nan"))]
+    n = len(by_var)
+    fig, axes = plt.subplots(n, 1, figsize=(8.5, 2.8 * n + 0.8), squeeze=False)
+    for ax, (var, points) in zip(axes[:, 0], sorted(by_var.items()), strict=True):
+        for label, track in points.items():
+            xs = [0] + [k + 1 for k, *_ in track]
+            ys = [track[0][1]] + [after for _, _, after, _ in track]
+            (line,) = ax.plot(xs, ys, marker="o", markersize=3, label=label)
+            ax.plot([k + 1 for k, *_ in track], [t for *_, t in track], linestyle=":",
+                    color=line.get_color(), alpha=0.8)
+        ax.set(title=f"{var}", xlabel="after round", ylabel="position")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, title="point (dotted: winning mean)", title_fontsize=7)
+    s = cal.settings
+    fig.suptitle(f"Membership drift: {cal.rulebase_name} vs {s.opponent}, "
+                 f"{s.games_per_round} games a round, rate {s.rate:g}")
+    return _save(fig, path)
+
+
+def plot_win_curve(cal: Calibration, path: Path) -> Path:
+    """Win rate per round with its 95 % Wilson band (Fuzzeval's Fig. 5, with intervals)."""
+    rounds = cal.finished_rounds
+    x = [r.round + 1 for r in rounds]
+    curve = Curve("win rate", x, [r.win_rate for r in rounds],
+                  ([r.interval[0] for r in rounds], [r.interval[1] for r in rounds]))
+    s = cal.settings
+    return plot_curves([curve], path, title=f"Win rate per calibration round: "
+                       f"{cal.rulebase_name} vs {s.opponent} ({s.games_per_round} games a round)",
+                       xlabel="round", ylabel="win rate (95% interval)",
+                       levels={"even": 0.5})
+
+
+def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,
+                            labels: tuple[str, str]) -> Path:
+    """The input terms of two rule bases overlaid: dashed before, solid after."""
+    plt = _pyplot()
+    variables = [v for v in before.inputs if any(t.adjust for t in v.terms)] or list(
+        before.inputs)
+    fig, axes = plt.subplots(len(variables), 1, figsize=(8.5, 2.8 * len(variables) + 0.8),
+                             squeeze=False)
+    for ax, var in zip(axes[:, 0], variables, strict=True):
+        new = after.input(var.name)
+        for old_t, new_t in zip(var.terms, new.terms, strict=True):
+            (line,) = ax.plot(old_t.triangle.points, [0, 1, 0], linestyle="--", linewidth=1.2)
+            ax.plot(new_t.triangle.points, [0, 1, 0], color=line.get_color(), linewidth=2,
+                    label=new_t.name)
+        ax.set(title=var.name, xlim=(var.lo, var.hi), ylim=(0, 1.08), ylabel="membership")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=3)
+    fig.suptitle(f"{before.name}: dashed = {labels[0]}, solid = {labels[1]}")
     return _save(fig, path)

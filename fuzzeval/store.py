@@ -74,6 +74,25 @@ CREATE TABLE IF NOT EXISTS decisions (
     PRIMARY KEY (match_id, game_idx, seq),
     FOREIGN KEY (match_id, game_idx) REFERENCES games(match_id, idx)
 );
+CREATE TABLE IF NOT EXISTS calibrations (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    rulebase_name TEXT NOT NULL,
+    rulebase_source TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS calibration_rounds (
+    calibration_id INTEGER NOT NULL REFERENCES calibrations(id),
+    round INTEGER NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    match_id INTEGER,
+    games INTEGER,
+    wins INTEGER,
+    moves TEXT,
+    PRIMARY KEY (calibration_id, round)
+);
 """
 
 
@@ -196,6 +215,22 @@ class History:
             self.conn.executemany(
                 "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows)
+
+    def winning_features(self, match_ids: list[int], seat: int, kinds: frozenset[str],
+                         unit: str = "game") -> dict[str, list[float]]:
+        """Crisp features of ``seat``'s logged decisions in won games (or won deals/units)."""
+        column = {"game": "game_won", "deal": "unit_won"}[unit]
+        marks = ", ".join("?" * len(match_ids))
+        kind_marks = ", ".join("?" * len(kinds))
+        rows = self.conn.execute(
+            f"SELECT features FROM decisions WHERE match_id IN ({marks}) AND seat = ? AND "
+            f"kind IN ({kind_marks}) AND {column} = 1 ORDER BY match_id, game_idx, seq",
+            (*match_ids, seat, *sorted(kinds))).fetchall()
+        out: dict[str, list[float]] = {}
+        for (text,) in rows:
+            for name, value in json.loads(text).items():
+                out.setdefault(name, []).append(float(value))
+        return out
 
     def outcomes(self, match_id: int) -> list[Outcome]:
         """Stored outcomes of a match's games, by game index."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from fuzzeval.cli import evaluate, match, plot, rulebase, tournament
+from fuzzeval.cli import calibrate, evaluate, match, plot, rulebase, tournament
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app = typer.Typer(
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
+app.command()(calibrate.calibrate)
 app.command()(match.match)
 app.command()(tournament.tournament)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...

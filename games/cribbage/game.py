@@ -25,6 +25,9 @@ class CribbageGame:
     logged_kinds = frozenset({"discard"})
     unit_name = "deal"
     player_names = tuple(DISCARDERS)
+    rulebase_player = "fuzzy"
+    default_rulebase = "cribbage_discard"
+    default_opponent = "exhaustive"
 
     def prepare(self) -> None:
         rank_table()

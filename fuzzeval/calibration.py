@@ -1,0 +1,271 @@
+"""Calibration matches: play a round, calibrate from its winning decisions, play the next.
+
+Round k plays ``games_per_round`` games of the game's rule-base player, reading rule base
+R_k, against the opponent; eq. 1 (``fuzzeval.calibrate``) then turns R_k and the crisp
+inputs of the decisions in won games (or won deals) into R_{k+1}. Everything lives in the
+history database: each round's rule base (as YAML text, the original's comments kept), its
+match (an ordinary stored match, resumable game by game) and its point moves. A round is
+finished when its moves and the next rule base are committed, in one transaction; so a
+calibration stopped at any moment resumes to exactly the rule bases of an uninterrupted run.
+
+Any game with a rule-base player works: nothing here knows the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from fuzzeval.calibrate import RATE, PointMove, calibrate
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.game import Game
+from fuzzeval.loading import parse_rulebase
+from fuzzeval.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
+from fuzzeval.rulebase import RuleBase
+from fuzzeval.stats import wilson
+from fuzzeval.store import History, HistoryError, run_match
+from fuzzeval.yaml_edit import rewrite_points
+
+WinUnit = Literal["game", "deal"]
+Window = Literal["round", "all"]
+
+
+@dataclass(frozen=True)
+class CalibrationSettings:
+    """Everything that decides the result (the number of rounds only decides where it stops)."""
+
+    game: str
+    opponent: str
+    games_per_round: int
+    seed: int
+    rate: float = RATE
+    win_unit: WinUnit = "game"
+    window: Window = "round"  # calibrate from this round's winning decisions, or all so far
+    player_options: Options = ()
+    options: Options = ()
+
+    def __post_init__(self) -> None:
+        if self.win_unit not in ("game", "deal"):
+            raise ValueError(f"win unit must be game or deal (got {self.win_unit!r})")
+        if self.window not in ("round", "all"):
+            raise ValueError(f"window must be round or all (got {self.window!r})")
+        if not 0 < self.rate <= 1:
+            raise ValueError(f"rate must be in (0, 1] (got {self.rate})")
+        if self.games_per_round < 1:
+            raise ValueError("games per round must be at least 1")
+
+    def to_json(self) -> str:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["player_options"] = [list(kv) for kv in self.player_options]
+        d["options"] = [list(kv) for kv in self.options]
+        return json.dumps(d, sort_keys=True)
+
+
+def round_seed(seed: int, round_index: int) -> int:
+    """The match seed of a round: drawn from SeedSequence([seed, round])."""
+    return int(np.random.SeedSequence([seed, round_index]).generate_state(1, np.uint32)[0])
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    round: int
+    rulebase_yaml: str
+    match_id: int | None = None
+    games: int = 0
+    wins: int = 0
+    moves: tuple[PointMove, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return self.match_id is not None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else float("nan")
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def rulebase(self) -> RuleBase:
+        rb, problems = parse_rulebase(self.rulebase_yaml, f"<round {self.round}>")
+        if rb is None:
+            raise HistoryError(f"round {self.round}: stored rule base does not load: "
+                               + "; ".join(map(str, problems)))
+        return rb
+
+
+@dataclass(frozen=True)
+class Calibration:
+    id: int
+    settings: CalibrationSettings
+    rulebase_name: str
+    rounds: int
+    results: tuple[RoundResult, ...] = field(default=())
+
+    @property
+    def finished_rounds(self) -> tuple[RoundResult, ...]:
+        return tuple(r for r in self.results if r.finished)
+
+    def final_yaml(self) -> str:
+        """The rule base after the last finished round (the initial one if none)."""
+        done = self.finished_rounds
+        nxt = [r for r in self.results if r.round == len(done)]
+        return nxt[0].rulebase_yaml if nxt else self.results[0].rulebase_yaml
+
+
+def _source_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def find_calibration(history: History, settings: CalibrationSettings,
+                     source: str) -> int | None:
+    row = history.conn.execute(
+        "SELECT id FROM calibrations WHERE settings = ? AND rulebase_source = ? "
+        "ORDER BY id DESC LIMIT 1", (settings.to_json(), _source_hash(source))).fetchone()
+    return None if row is None else int(row[0])
+
+
+def load_calibration(history: History, calibration_id: int | None = None) -> Calibration:
+    """A stored calibration (the latest when no id is given)."""
+    if calibration_id is None:
+        row = history.conn.execute("SELECT MAX(id) FROM calibrations").fetchone()
+        if row is None or row[0] is None:
+            raise HistoryError(f"{history.path}: no calibration stored here")
+        calibration_id = int(row[0])
+    head = history.conn.execute(
+        "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
+        (calibration_id,)).fetchone()
+    if head is None:
+        raise HistoryError(f"{history.path}: no calibration {calibration_id}")
+    raw = json.loads(head[0])
+    raw["player_options"] = tuple(tuple(kv) for kv in raw["player_options"])
+    raw["options"] = tuple(tuple(kv) for kv in raw["options"])
+    settings = CalibrationSettings(**raw)
+    rows = history.conn.execute(
+        "SELECT round, rulebase_yaml, match_id, games, wins, moves FROM calibration_rounds "
+        "WHERE calibration_id = ? ORDER BY round", (calibration_id,)).fetchall()
+    results = tuple(
+        RoundResult(r, text, mid, games or 0, wins or 0,
+                    tuple(PointMove.from_dict(m) for m in json.loads(moves or "[]")))
+        for r, text, mid, games, wins, moves in rows)
+    return Calibration(calibration_id, settings, head[1], int(head[2]), results)
+
+
+def rulebase_file(history: History, calibration_id: int, round_index: int, text: str) -> Path:
+    """Where the players of a round read its rule base (next to the database)."""
+    folder = history.path.resolve().parent / f"{history.path.stem}_rulebases"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"calibration{calibration_id}_round{round_index:03d}.yaml"
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
+def round_spec(history: History, cal: Calibration, game: Game, round_index: int,
+               text: str) -> MatchSpec:
+    path = rulebase_file(history, cal.id, round_index, text)
+    player = PlayerSpec(game.rulebase_player,
+                        (("rulebase", str(path)), *cal.settings.player_options))
+    s = cal.settings
+    return MatchSpec(game.name, player, PlayerSpec.parse(s.opponent), s.games_per_round,
+                     round_seed(s.seed, round_index), s.options)
+
+
+def start_calibration(history: History, settings: CalibrationSettings, rulebase_name: str,
+                      source: str, rounds: int) -> int:
+    with history.conn:
+        cur = history.conn.execute(
+            "INSERT INTO calibrations (game, settings, rulebase_name, rulebase_source, rounds) "
+            "VALUES (?, ?, ?, ?, ?)", (settings.game, settings.to_json(), rulebase_name,
+                                       _source_hash(source), rounds))
+        cal_id = int(cur.lastrowid or 0)
+        history.conn.execute("INSERT INTO calibration_rounds (calibration_id, round, "
+                             "rulebase_yaml) VALUES (?, 0, ?)", (cal_id, source))
+    return cal_id
+
+
+def run_calibration(history: History, game: Game, settings: CalibrationSettings,
+                    source: str, rounds: int, executor: Executor | None = None,
+                    resume: bool = False,
+                    on_round_start: Callable[[int, MatchSpec], None] | None = None,
+                    on_game: Callable[[GameRecord], None] | None = None,
+                    on_round: Callable[[RoundResult], None] | None = None) -> Calibration:
+    """Play (or finish) ``rounds`` calibration rounds; returns the stored calibration."""
+    if not game.rulebase_player:
+        raise FuzzevalError(f"{game.name} has no rule-base player to calibrate")
+    first, problems = parse_rulebase(source)
+    if first is None:
+        raise FuzzevalError("the rule base does not load: " + "; ".join(map(str, problems)))
+    if not first.adjustable_points():
+        raise FuzzevalError(f"rule base {first.name!r} marks no point 'adjust:'; nothing "
+                            "to calibrate")
+    cal_id = find_calibration(history, settings, source) if resume else None
+    if resume and cal_id is None:
+        raise HistoryError(f"{history.path}: no calibration to resume with these settings "
+                           "and this rule base; run without --resume to start one")
+    if cal_id is None:
+        cal_id = start_calibration(history, settings, first.name, source, rounds)
+    else:
+        with history.conn:
+            history.conn.execute("UPDATE calibrations SET rounds = ? WHERE id = ?",
+                                 (rounds, cal_id))
+    game.prepare()
+    for k in range(rounds):
+        cal = load_calibration(history, cal_id)
+        current = next(r for r in cal.results if r.round == k)
+        if current.finished:
+            continue
+        spec = round_spec(history, cal, game, k, current.rulebase_yaml)
+        if on_round_start is not None:
+            on_round_start(k, spec)
+        stored = history.find_match(spec)
+        match, _ = run_match(history, game, spec, executor, resume=stored is not None,
+                             on_game=on_game)
+        summary = summarize(history.outcomes(match.id)[: settings.games_per_round])
+        window = [match.id] if settings.window == "round" else [
+            *(r.match_id for r in cal.finished_rounds if r.match_id is not None), match.id]
+        winning = history.winning_features(window, seat=0, kinds=game.logged_kinds,
+                                           unit=settings.win_unit)
+        new_rb, moves = calibrate(current.rulebase(), winning, settings.rate)
+        new_text = rewrite_points(current.rulebase_yaml, new_rb)
+        wins = summary.sides[0].wins
+        with history.conn:
+            history.conn.execute(
+                "UPDATE calibration_rounds SET match_id = ?, games = ?, wins = ?, moves = ? "
+                "WHERE calibration_id = ? AND round = ?",
+                (match.id, summary.games, wins, json.dumps([m.to_dict() for m in moves]),
+                 cal_id, k))
+            history.conn.execute(
+                "INSERT OR REPLACE INTO calibration_rounds (calibration_id, round, "
+                "rulebase_yaml) VALUES (?, ?, ?)", (cal_id, k + 1, new_text))
+        if on_round is not None:
+            on_round(RoundResult(k, current.rulebase_yaml, match.id, summary.games, wins,
+                                 moves))
+    return load_calibration(history, cal_id)
+
+
+def calibrated_path(db: Path) -> Path:
+    """Where the final calibrated rule base is written: next to the database."""
+    return db.with_name(f"{db.stem}.calibrated.yaml")
+
+
+def summary_rows(cal: Calibration) -> list[dict[str, Any]]:
+    """One row per finished round: win rate, interval, how far the points moved."""
+    rows = []
+    for r in cal.finished_rounds:
+        lo, hi = r.interval
+        moved = [m for m in r.moves if m.shift != 0]
+        rows.append({"round": r.round, "games": r.games, "win_rate": r.win_rate,
+                     "interval95": [lo, hi], "points_moved": len(moved),
+                     "mean_abs_shift": float(np.mean([abs(m.shift) for m in r.moves]))
+                     if r.moves else 0.0,
+                     "moves": [m.to_dict() for m in r.moves]})
+    return rows

@@ -1,0 +1,123 @@
+"""``fuzzeval calibrate GAME``: calibration matches, round after round, resumable."""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fuzzeval.calibration import (
+    CalibrationSettings,
+    RoundResult,
+    calibrated_path,
+    load_calibration,
+    run_calibration,
+    summary_rows,
+)
+from fuzzeval.cli.common import console, err_console, print_json, resolve_rulebase, user_errors
+from fuzzeval.executors import executor_for
+from fuzzeval.match import parse_options
+from fuzzeval.plots import plot_drift
+from fuzzeval.registry import load_game
+from fuzzeval.store import History
+
+
+def calibrate(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    rulebase: Annotated[str | None, typer.Option(
+        help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
+    opponent: Annotated[str | None, typer.Option(
+        "--opponent", "-o", help="Opponent: NAME or NAME:key=value,...; default: the "
+                                 "game's (cribbage: exhaustive).")] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
+    games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
+    rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
+    seed: Annotated[int, typer.Option(help="Seed; round k plays with SeedSequence([seed, k]).")]
+    = 1,
+    db: Annotated[Path | None, typer.Option(
+        help="History database; default runs/GAME_calibration.sqlite.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    win_unit: Annotated[str, typer.Option(
+        help="Winning decisions are those of won games (the paper), or of won deals.")]
+    = "game",
+    window: Annotated[str, typer.Option(
+        help="Calibrate from this round's winning decisions, or from all rounds so far.")]
+    = "round",
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Finish the stored calibration with these settings.")] = False,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="Drift picture; default plots/GAME_drift.png.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
+) -> None:
+    """Calibrate a rule base by playing: each round plays a match, then moves every
+    'adjust:' point toward the mean of its inputs in winning decisions (Fuzzeval's eq. 1).
+    Stopped at any moment, run the same command with --resume."""
+    with user_errors():
+        game = load_game(game_name)
+        source_path = resolve_rulebase(rulebase or game.default_rulebase)
+        source = source_path.read_text()
+        settings = CalibrationSettings(
+            game.name, opponent or game.default_opponent, games_per_round, seed, rate,
+            "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
+            (), parse_options(option or [], game.name))
+        if win_unit not in ("game", "deal") or window not in ("round", "all"):
+            raise typer.BadParameter("--win-unit is game or deal; --window is round or all")
+        path = db or Path("runs") / f"{game.name}_calibration.sqlite"
+        with History(path) as history:
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TimeRemainingColumn(), console=err_console, disable=as_json,
+                           transient=True)
+            task = bar.add_task("calibration", total=games_per_round)
+
+            def start(k: int, _spec: object) -> None:
+                bar.reset(task, total=games_per_round,
+                          description=f"round {k + 1}/{rounds}")
+
+            def finished(r: RoundResult) -> None:
+                if not as_json:
+                    lo, hi = r.interval
+                    moved = sum(1 for m in r.moves if m.shift != 0)
+                    bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
+                                      f"({lo:.1%}–{hi:.1%}), {moved} points moved")
+            try:
+                with bar, executor_for(workers) as pool:
+                    cal = run_calibration(history, game, settings, source, rounds, pool,
+                                          resume, on_round_start=start,
+                                          on_game=lambda _r: bar.advance(task),
+                                          on_round=finished)
+            except KeyboardInterrupt:
+                err_console.print(f"interrupted: finished rounds and games are saved in "
+                                  f"{path}; run the same command with --resume")
+                raise typer.Exit(130) from None
+            except BrokenProcessPool:
+                err_console.print(f"a worker process died: finished rounds and games are "
+                                  f"saved in {path}; run the same command with --resume")
+                raise typer.Exit(1) from None
+            cal = load_calibration(history, cal.id)
+        final = calibrated_path(path)
+        final.write_text(cal.final_yaml())
+        picture = plot_drift(cal, plot or Path("plots") / f"{game.name}_drift.png")
+    rows = summary_rows(cal)
+    if as_json:
+        print_json({"calibration_id": cal.id, "db": str(path), "rulebase": cal.rulebase_name,
+                    "opponent": settings.opponent, "calibrated": str(final),
+                    "plot": str(picture), "rounds": rows})
+        return
+    table = Table(title=f"{game.name}: calibrating {cal.rulebase_name} against "
+                        f"{settings.opponent}, {games_per_round} games a round, rate {rate:g}",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("round", "win rate (95%)", "points moved", "mean |shift|"):
+        table.add_column(col, justify="right")
+    for row in rows:
+        lo, hi = row["interval95"]
+        table.add_row(str(row["round"] + 1), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
+                      str(row["points_moved"]), f"{row['mean_abs_shift']:.4f}")
+    console.print(table)
+    console.print(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")
