@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fuzzeval.membership import Triangle
 from fuzzeval.rulebase import RuleBase, Variable
 
 if TYPE_CHECKING:
@@ -16,14 +17,20 @@ if TYPE_CHECKING:
     from fuzzeval.calibration import Calibration
 
 
+def _shape(var: Variable, tri: Triangle) -> tuple[list[float], list[float]]:
+    """The outline of a term: a triangle, or a shoulder at the edge of the range."""
+    left, peak, right = tri.points
+    if left == var.lo and peak == var.lo:
+        return [var.lo, right], [1.0, 0.0]
+    if right == var.hi and peak == var.hi:
+        return [left, var.hi], [0.0, 1.0]
+    return [left, peak, right], [0.0, 1.0, 0.0]
+
+
 def _draw_variable(axes: Axes, var: Variable, kind: str) -> None:
     for term in var.terms:
-        left, peak, right = term.triangle.points
-        xs, ys = [left, peak, right], [0.0, 1.0, 0.0]
-        if left == var.lo and peak == var.lo:
-            xs, ys = [var.lo, right], [1.0, 0.0]
-        if right == var.hi and peak == var.hi:
-            xs, ys = [left, var.hi], [0.0, 1.0]
+        peak = term.triangle.peak
+        xs, ys = _shape(var, term.triangle)
         if term.triangle.is_singleton:  # a stem with a dot: its value, membership 1
             (line,) = axes.plot(
                 [peak, peak], [0.0, 1.0], linewidth=2, label=f"{term.name} = {peak:g}"
@@ -105,10 +112,15 @@ class Curve:
 
 
 def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, ylabel: str,
-                levels: Mapping[str, float] | None = None) -> Path:
+                levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Path:
     """Lines over training time, with dashed reference levels (e.g. random and best play)."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    if integer_x:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
     for c in curves:
         (line,) = ax.plot(c.x, c.y, linewidth=1.6, label=c.label)
         if c.band is not None:
@@ -212,7 +224,7 @@ def plot_win_curve(cal: Calibration, path: Path) -> Path:
     return plot_curves([curve], path, title=f"Win rate per calibration round: "
                        f"{cal.rulebase_name} vs {s.opponent} ({s.games_per_round} games a round)",
                        xlabel="round", ylabel="win rate (95% interval)",
-                       levels={"even": 0.5})
+                       levels={"even": 0.5}, integer_x=True)
 
 
 def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,
@@ -226,8 +238,8 @@ def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,
     for ax, var in zip(axes[:, 0], variables, strict=True):
         new = after.input(var.name)
         for old_t, new_t in zip(var.terms, new.terms, strict=True):
-            (line,) = ax.plot(old_t.triangle.points, [0, 1, 0], linestyle="--", linewidth=1.2)
-            ax.plot(new_t.triangle.points, [0, 1, 0], color=line.get_color(), linewidth=2,
+            (line,) = ax.plot(*_shape(var, old_t.triangle), linestyle="--", linewidth=1.2)
+            ax.plot(*_shape(new, new_t.triangle), color=line.get_color(), linewidth=2,
                     label=new_t.name)
         ax.set(title=var.name, xlim=(var.lo, var.hi), ylim=(0, 1.08), ylabel="membership")
         ax.grid(alpha=0.3)
