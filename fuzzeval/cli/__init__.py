@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import typer
 
-from fuzzeval.cli import calibrate, evaluate, match, plot, rulebase, tournament
+from fuzzeval.cli import (
+    calibrate,
+    evaluate,
+    evaluate_calibration,
+    match,
+    plot,
+    rulebase,
+    tournament,
+)
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
@@ -19,6 +27,7 @@ app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
 app.command()(calibrate.calibrate)
+app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
 app.command()(match.match)
 app.command()(tournament.tournament)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,7 @@ from games.cribbage.discard import THROWS
 from games.cribbage.features import FEATURE_NAMES, discard_features
 from games.cribbage.pegging import PegView
 from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
+from games.cribbage.report import run_report
 from games.cribbage.rules import State
 from games.cribbage.scoring import rank_table
 
@@ -93,6 +96,18 @@ class CribbageGame:
             stats={name: (state.tally[0][i], state.tally[1][i])
                    for i, name in enumerate(rules.SOURCES)},
         )
+
+    def rulebase_metrics(self, rulebases: Mapping[str, str], deals: int, seed: int,
+                         executor: Executor | None = None) -> dict[str, dict[str, float]]:
+        """Discard efficiency of fuzzy players reading these rule bases, on the same deals."""
+        labels = list(rulebases)
+        report = run_report(deals, seed, [f"fuzzy:rulebase={rulebases[k]}" for k in labels],
+                            executor)
+        return {k: {"discard efficiency, my crib": p.mine.efficiency,
+                    "discard efficiency, their crib": p.theirs.efficiency,
+                    "optimal throws, my crib": p.mine.optimal_share,
+                    "optimal throws, their crib": p.theirs.optimal_share}
+                for k, p in zip(labels, report.players, strict=True)}
 
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:
         return make_player(name, **options)

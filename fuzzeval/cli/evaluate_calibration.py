@@ -1,0 +1,71 @@
+"""``fuzzeval evaluate-calibration DB``: the initial and calibrated rule bases, held out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fuzzeval.calibration import load_calibration
+from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.executors import executor_for
+from fuzzeval.held_out import evaluate_calibration as evaluate
+from fuzzeval.registry import load_game
+from fuzzeval.store import History, HistoryError
+
+
+def evaluate_calibration(
+    db: Annotated[Path, typer.Argument(help="Calibration database.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=2,
+                                       help="Held-out games for each rule base.")] = 1000,
+    deals: Annotated[int, typer.Option(min=1, help="Held-out deals for the game's own "
+                                       "measure (cribbage: discard efficiency).")] = 2000,
+    seed: Annotated[int | None, typer.Option(
+        help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
+    calibration: Annotated[int | None, typer.Option(
+        help="Which calibration in the database (default: the latest).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Does calibration help? Both rule bases against the calibration's opponent on the same
+    held-out games (common random numbers), with a paired interval for the difference."""
+    with user_errors():
+        if not db.is_file():
+            raise HistoryError(f"{db}: no such database")
+        with History(db) as history:
+            cal = load_calibration(history, calibration)
+            game = load_game(cal.settings.game)
+            metrics = getattr(game, "rulebase_metrics", None)
+            with Progress(TextColumn("held-out games"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=err_console, disable=as_json,
+                          transient=True) as bar, executor_for(workers) as pool:
+                task = bar.add_task("games", total=2 * games)
+                result = evaluate(history, game, cal, games, seed, pool, metrics, deals,
+                                  on_game=lambda _r: bar.advance(task))
+    if as_json:
+        print_json({"calibration_id": cal.id, "rounds": len(cal.finished_rounds),
+                    "opponent": cal.settings.opponent, **result.to_dict()})
+        return
+    table = Table(title=f"{cal.rulebase_name} before and after {len(cal.finished_rounds)} "
+                        f"rounds of calibration, against {cal.settings.opponent}: {games:,} "
+                        f"held-out games each (same seed {result.seed})",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("measure")
+    for col in ("initial", "calibrated", "calibrated − initial"):
+        table.add_column(col, justify="right")
+    i, c = result.initial, result.calibrated
+    lo, hi = result.interval
+    table.add_row("win rate (95%)", f"{i.win_rate:.1%} ({i.interval[0]:.1%}–{i.interval[1]:.1%})",
+                  f"{c.win_rate:.1%} ({c.interval[0]:.1%}–{c.interval[1]:.1%})",
+                  f"{result.difference:+.1%} ({lo:+.1%} to {hi:+.1%}, paired)")
+    table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
+                  f"{c.mean_margin - i.mean_margin:+.2f}")
+    for name in result.metrics.get("initial", {}):
+        a, b = result.metrics["initial"][name], result.metrics["calibrated"][name]
+        table.add_row(f"{name} ({deals:,} deals)", f"{a:.4f}", f"{b:.4f}", f"{b - a:+.4f}")
+    Console(width=max(console.width, 120)).print(table)  # four wide columns
