@@ -5,10 +5,11 @@ seen in winning decisions:
 
     shift = rate * (mean(x_winning) - x_point)
 
-A moved point never breaks its triangle: it stops at its neighbour (left <= peak <= right)
-and at the variable's range, and the record says so (``stopped``). Points of a term are
-moved in the order left, peak, right, each against its already moved neighbours. A
-variable with no winning samples does not move.
+A moved point never breaks its triangle: eq. 1 pulls every point toward the same target,
+so points that move keep their order, and a point that would pass a fixed neighbour stops
+there; the record says so (``stopped``). A mean outside the variable's range pulls from the
+nearest end of the range (the engine clips inputs the same way). A variable with no
+winning samples does not move.
 """
 
 from __future__ import annotations
@@ -72,18 +73,26 @@ def calibrate(rb: RuleBase, winning: Mapping[str, npt.ArrayLike],
         values = values[~np.isnan(values)]
         target = float(values.mean()) if values.size else float("nan")
         for term in var.terms:
-            pts = dict(zip(POINT_NAMES, term.triangle.points, strict=True))
+            old = dict(zip(POINT_NAMES, term.triangle.points, strict=True))
+            mine = [p for p in POINT_NAMES if PointRef(var.name, term.name, p) in adjustable]
+            if not mine:
+                continue
+            # Eq. 1 is an affine pull toward one target, so moved points keep their order;
+            # only a fixed neighbour (or the range) can stop one.
+            new = dict(old)
+            aim = min(max(target, var.lo), var.hi)  # inputs are clipped to the range too
+            for which in mine:
+                if values.size:
+                    new[which] = old[which] + rate * (aim - old[which])
+            wanted = dict(new)
             for which in POINT_NAMES:
-                ref = PointRef(var.name, term.name, which)
-                if ref not in adjustable:
+                if which not in mine:
                     continue
-                before = pts[which]
-                wanted = before if not values.size else before + rate * (target - before)
-                low = var.lo if which == "left" else pts["left" if which == "peak" else "peak"]
-                high = var.hi if which == "right" else pts["right" if which == "peak" else "peak"]
-                after = float(min(max(wanted, low), high))
-                pts[which] = after
-                moves[ref] = after
-                records.append(PointMove(var.name, term.name, which, before, target, after,
-                                         int(values.size), after != wanted))
+                low = var.lo if which == "left" else new["left" if which == "peak" else "peak"]
+                high = var.hi if which == "right" else new["right" if which == "peak" else "peak"]
+                new[which] = float(min(max(new[which], low), high))
+                moves[PointRef(var.name, term.name, which)] = new[which]
+                records.append(PointMove(var.name, term.name, which, old[which], target,
+                                         new[which], int(values.size),
+                                         new[which] != wanted[which]))
     return rb.with_points(moves), tuple(records)

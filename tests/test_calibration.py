@@ -1,0 +1,185 @@
+"""Calibration matches: rounds in the database, the winning inputs eq. 1 sees, and a run
+killed at any moment (even mid-round, even with SIGKILL) that resumes to exactly the rule
+bases of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.calibrate import calibrate
+from fuzzeval.calibration import (
+    CalibrationSettings,
+    load_calibration,
+    round_seed,
+    run_calibration,
+)
+from fuzzeval.cli import app
+from fuzzeval.held_out import evaluate_calibration, paired_difference
+from fuzzeval.store import History, HistoryError, read_decisions
+from games.cribbage.game import GAME
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = (ROOT / "rulebases" / "cribbage_discard.yaml").read_text()
+SETTINGS = CalibrationSettings("cribbage", "greedy", games_per_round=6, seed=3)
+
+
+def _run(db: Path, rounds: int, resume: bool = False, **kw: object) -> list[str]:
+    with History(db) as h:
+        cal = run_calibration(h, GAME, SETTINGS, SOURCE, rounds, resume=resume, **kw)  # type: ignore[arg-type]
+        return [r.rulebase_yaml for r in cal.results]
+
+
+def test_each_round_calibrates_from_its_own_winning_decisions(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    texts = _run(db, rounds=2)
+    assert len(texts) == 3 and texts[0] == SOURCE
+    assert "# Which two cards" in texts[2]  # comments kept round after round
+    with History(db) as h:
+        cal = load_calibration(h)
+    decisions = read_decisions(db)
+    for r in cal.finished_rounds:
+        assert r.games == 6
+        mine = decisions[(decisions.match_id == r.match_id) & (decisions.seat == 0)]
+        won = mine[mine.game_won]
+        assert r.wins == won.game.nunique()
+        # Recompute the round's calibration from the decisions read back with pandas.
+        before = r.rulebase()
+        want, _ = calibrate(before, {c: won[c].to_numpy() for c in before.input_names})
+        after = next(x for x in cal.results if x.round == r.round + 1).rulebase()
+        assert after.inputs == want.inputs
+        moved = {m.point for m in r.moves if m.shift != 0}
+        assert moved == ({"peak", "left"} if len(won) else set())
+    assert round_seed(3, 0) != round_seed(3, 1)
+
+
+def test_more_rounds_later_equal_all_rounds_at_once(tmp_path: Path) -> None:
+    whole = _run(tmp_path / "a.sqlite", rounds=3)
+    _run(tmp_path / "b.sqlite", rounds=1)
+    assert _run(tmp_path / "b.sqlite", rounds=3, resume=True) == whole
+
+
+def test_an_interrupted_round_resumes_to_the_same_rule_bases(tmp_path: Path) -> None:
+    whole = _run(tmp_path / "a.sqlite", rounds=2)
+    seen = []
+
+    def stop_mid_round(_record: object) -> None:
+        seen.append(1)
+        if len(seen) == 9:  # the third game of the second round
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path / "b.sqlite", rounds=2, on_game=stop_mid_round)
+    with History(tmp_path / "b.sqlite") as h:
+        assert len(load_calibration(h).finished_rounds) == 1
+    assert _run(tmp_path / "b.sqlite", rounds=2, resume=True) == whole
+
+
+def test_resume_needs_the_same_settings_and_a_rule_base_with_adjustable_points(
+        tmp_path: Path) -> None:
+    _run(tmp_path / "c.sqlite", rounds=1)
+    with History(tmp_path / "c.sqlite") as h, pytest.raises(HistoryError, match="no calibration"):
+        other = CalibrationSettings("cribbage", "random", 6, 3)
+        run_calibration(h, GAME, other, SOURCE, 1, resume=True)
+    fixed = SOURCE.replace("adjust: [peak]", "adjust: []").replace("adjust: [left]",
+                                                                   "adjust: []")
+    with History(tmp_path / "d.sqlite") as h, pytest.raises(Exception, match="adjust"):
+        run_calibration(h, GAME, SETTINGS, fixed, 1)
+
+
+def test_paired_difference_by_hand() -> None:
+    diff, (lo, hi) = paired_difference([1, 0, 1, 0], [1, 1, 1, 0])
+    assert diff == 0.25
+    sd = np.std([0, 1, 0, 0], ddof=1)
+    assert hi - diff == pytest.approx(1.96 * sd / 2)
+    assert lo == pytest.approx(diff - (hi - diff))
+
+
+def test_held_out_games_use_the_same_seed_for_both_rule_bases(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    _run(db, rounds=1)
+    with History(db) as h:
+        cal = load_calibration(h)
+        result = evaluate_calibration(h, GAME, cal, games=6, metrics=GAME.rulebase_metrics,
+                                      metric_deals=20)
+        matches = h.matches()
+    held = matches.iloc[-2:]
+    assert held.seed.nunique() == 1 and held.seed.iloc[0] not in set(matches.seed.iloc[:-2])
+    assert result.initial.games == result.calibrated.games == 6
+    eff = result.metrics["initial"]["discard efficiency, my crib"]
+    assert 0.9 <= eff <= 1.0
+
+
+def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "cal.sqlite"
+    drift = tmp_path / "drift.png"
+    args = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "2",
+            "--games-per-round", "4", "--workers", "1", "--db", str(db), "--plot", str(drift)]
+    res = CliRunner().invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert [r["round"] for r in data["rounds"]] == [0, 1]
+    calibrated = Path(data["calibrated"])
+    assert calibrated == tmp_path / "cal.calibrated.yaml"
+    assert calibrated.read_text().startswith("# Which two cards")
+    assert drift.stat().st_size > 10_000
+    more = CliRunner().invoke(app, [*args[:5], "3", *args[6:], "--resume"])
+    assert more.exit_code == 0, more.output
+    assert "3 " in more.stdout and "calibrated rule base" in more.stdout
+    for command in (["plot", "drift", str(db), "-o", str(tmp_path / "d.svg")],
+                    ["plot", "curve", str(db), "-o", str(tmp_path / "c.png")],
+                    ["plot", "membership", str(db), "--round", "first,last", "-o",
+                     str(tmp_path / "m.png")]):
+        out = CliRunner().invoke(app, command)
+        assert out.exit_code == 0, out.output
+    assert (tmp_path / "d.svg").read_text().lstrip().startswith("<?xml")
+    bad = CliRunner().invoke(app, ["plot", "membership", str(db), "--round", "0,9"])
+    assert bad.exit_code != 0 and "0..3" in bad.output
+    missing = CliRunner().invoke(app, ["plot", "drift", str(tmp_path / "none.sqlite")])
+    assert missing.exit_code != 0 and "no such database" in missing.output
+
+
+def _games_in(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
+    """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
+    common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",
+              "--games-per-round", "40", "--workers", "2", "--seed", "5"]
+    whole = CliRunner().invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
+                                     str(tmp_path / "a.png")])
+    assert whole.exit_code == 0, whole.output
+    db = tmp_path / "b.sqlite"
+    cmd = [sys.executable, "-m", "fuzzeval", *common, "--db", str(db), "--plot",
+           str(tmp_path / "b.png")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    while _games_in(db) < 55 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    killed_at = _games_in(db)
+    assert 40 < killed_at < 120  # in the middle of the second round
+    again = CliRunner().invoke(app, [*common, "--db", str(db), "--plot", str(tmp_path / "b.png"),
+                                     "--resume"])
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b.calibrated.yaml").read_text() == \
+        (tmp_path / "a.calibrated.yaml").read_text()
+    with History(db) as h:
+        assert [r.games for r in load_calibration(h).finished_rounds] == [40, 40, 40]
