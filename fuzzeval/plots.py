@@ -184,6 +184,8 @@ def plot_win_matrix(labels: Sequence[str], cells: Sequence[Sequence[tuple[float,
 def plot_drift(cal: Calibration, path: Path) -> Path:
     """Each adjustable point's position round by round, one panel per variable, with the
     mean of the winning inputs it was pulled toward (eq. 1)."""
+    from matplotlib.ticker import MaxNLocator
+
     plt = _pyplot()
     rounds = cal.finished_rounds
     by_var: dict[str, dict[str, list[tuple[int, float, float, float]]]] = {}
@@ -206,6 +208,7 @@ def plot_drift(cal: Calibration, path: Path) -> Path:
             ax.plot([k + 1 for k, *_ in track], [t for *_, t in track], linestyle=":",
                     color=line.get_color(), alpha=0.8)
         ax.set(title=f"{var}", xlabel="after round", ylabel="position")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8, title="point (dotted: winning mean)", title_fontsize=7)
     s = cal.settings

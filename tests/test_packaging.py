@@ -30,7 +30,8 @@ def test_wheel_contents(wheel: Path) -> None:
     shipped = {p.name for p in (ROOT / "rulebases").glob("*.yaml")}
     assert shipped and {f"fuzzeval/rulebases/{n}" for n in shipped} <= set(names)
     assert "games/__init__.py" in names and "fuzzeval/engine.py" in names
-    assert "games/cribbage/data/opponent_throws.json" in names
+    for data in ("opponent_throws.json", "crib_pair_values.json", "es_table.npz"):
+        assert f"games/cribbage/data/{data}" in names
     assert not any(n.startswith("tests/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()
@@ -65,3 +66,13 @@ def test_installed_wheel_finds_its_rulebases(wheel: Path, tmp_path: Path) -> Non
 
     source = compile_rulebase(load_rulebase(ROOT / "rulebases" / "tipping.yaml"))
     assert float(graded.stdout) == pytest.approx(source.grade([[6.5, 9.8]])[0], rel=1e-5)
+
+    # The README's first command (shortened): a calibration on the shipped defaults.
+    calibrated = subprocess.run(
+        [sys.executable, "-m", "fuzzeval", "calibrate", "cribbage", "--rounds", "1",
+         "--games-per-round", "2", "--workers", "1"],
+        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target)},
+    )
+    assert calibrated.returncode == 0, calibrated.stderr
+    assert (elsewhere / "runs" / "cribbage_calibration.calibrated.yaml").is_file()
+    assert (elsewhere / "plots" / "cribbage_drift.png").stat().st_size > 10_000
