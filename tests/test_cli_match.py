@@ -57,6 +57,10 @@ def test_match_reports_user_errors_in_one_line(tmp_path: Path) -> None:
         assert message in result.output and "Traceback" not in result.output
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for_games(db: Path, at_least: int, proc: subprocess.Popen[str]) -> int:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -94,8 +98,10 @@ def test_a_killed_worker_and_ctrl_c_lose_nothing(tmp_path: Path) -> None:
     first = len(read_games(db))
     assert 8 <= first < games
     # 2. Resume, and press Ctrl-C part-way through.
+    # A pytest-xdist worker may run with SIGINT ignored, and a child inherits that (Python
+    # then never turns SIGINT into KeyboardInterrupt): give the match a terminal's default.
     proc = subprocess.Popen([*cmd, "--resume"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+                            text=True, env=env, preexec_fn=_default_sigint)
     _wait_for_games(db, first + 1, proc)  # as soon as it is playing again
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
