@@ -1,0 +1,110 @@
+"""Backgammon positions, always seen from the side to move, and the formats users paste.
+
+A position holds two 25-tuples of checker counts, each in its owner's own numbering:
+index 0..23 are that side's 1..24 points (its home board is 0..5), index 24 its bar.
+Checkers not on the board are borne off. ``me`` is the side to move, ``opp`` the other.
+
+GNU Backgammon's board is the same pair with the side on roll second:
+``(opp, me)``. Its position ID is the base64 of an 80-bit key (run-length ones, a zero
+after every point), with the side *not* on roll encoded first, as gnubg writes it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fuzzeval.errors import NotationError
+
+CHECKERS = 15
+BAR = 24
+START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    me: tuple[int, ...]
+    opp: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        for who, side in (("me", self.me), ("opp", self.opp)):
+            if len(side) != 25 or any(n < 0 for n in side) or sum(side) > CHECKERS:
+                raise ValueError(f"{who}: need 25 counts >= 0 summing to at most 15 "
+                                 f"(got {list(side)})")
+        for i in range(24):
+            if self.me[i] and self.opp[23 - i]:
+                raise ValueError(f"point {i + 1} holds checkers of both sides")
+
+    def flip(self) -> Position:
+        """The same position seen from the other side (whose turn it becomes)."""
+        return Position(self.opp, self.me)
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: mine, the opponent's."""
+        return CHECKERS - sum(self.me), CHECKERS - sum(self.opp)
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts: mine, the opponent's (the bar counts 25)."""
+        return (sum((i + 1) * n for i, n in enumerate(self.me)),
+                sum((i + 1) * n for i, n in enumerate(self.opp)))
+
+
+START = Position(START_SIDE, START_SIDE)
+
+
+def from_gnubg(board: Sequence[Sequence[int]]) -> Position:
+    """GNU Backgammon's ``(side not on roll, side on roll)`` board -> Position."""
+    if len(board) != 2:
+        raise ValueError(f"a gnubg board is two 25-tuples (got {len(board)} rows)")
+    return Position(tuple(int(n) for n in board[1]), tuple(int(n) for n in board[0]))
+
+
+def to_gnubg(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Position -> GNU Backgammon's board, the side on roll second."""
+    return position.opp, position.me
+
+
+def _key_bits(position: Position) -> list[int]:
+    bits: list[int] = []
+    for side in (position.opp, position.me):
+        for n in side:
+            bits.extend([1] * n)
+            bits.append(0)
+    return bits + [0] * (80 - len(bits))
+
+
+def position_id(position: Position) -> str:
+    """The 14-character GNU Backgammon position ID."""
+    bits = _key_bits(position)
+    key = bytes(sum(bits[8 * i + k] << k for k in range(8)) for i in range(10))
+    return base64.b64encode(key).decode()[:14]
+
+
+def from_position_id(text: str) -> Position:
+    """A GNU Backgammon position ID -> Position; a bad ID is named in the error."""
+    token = text.strip()
+    if len(token) != 14:
+        raise NotationError(token, "a position ID has 14 characters")
+    try:
+        key = base64.b64decode(token + "==", validate=True)
+    except (binascii.Error, ValueError):
+        raise NotationError(token, "not base64") from None
+    bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
+    sides: list[list[int]] = [[], []]
+    i = 0
+    for side in sides:
+        while len(side) < 25:
+            n = 0
+            while i < 80 and bits[i]:
+                n, i = n + 1, i + 1
+            if i >= 80:
+                raise NotationError(token, "the key ends inside a point")
+            side.append(n)
+            i += 1
+    try:
+        return Position(tuple(sides[1]), tuple(sides[0]))
+    except ValueError as exc:
+        raise NotationError(token, str(exc)) from None

@@ -1,0 +1,122 @@
+"""Cubeless money backgammon as a fuzzeval game plug-in (``GAME``).
+
+Seat ``first`` moves first with an opening roll that is never a double (as if it had won
+the opening roll: both dice are the two players' opening dice). A game ends when one side
+has borne off all fifteen: a single game (1 point), a gammon (2: the loser has borne off
+none) or a backgammon (3: and has a checker on the bar or in the winner's home board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.game import Candidates, Outcome
+from games.backgammon.board import BAR, START, Position, position_id
+from games.backgammon.moves import legal_moves
+from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
+
+MAX_TURNS = 10_000  # a guard; real games end long before
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    position: Position  # seen from the seat to move
+    seat: int  # whose turn (None-free: ``winner`` marks the end)
+    dice: tuple[int, int]
+    turn: int = 0
+    winner: int = -1  # -1 while playing
+    points: int = 0
+
+
+def roll(rng: np.random.Generator) -> tuple[int, int]:
+    a, b = rng.integers(1, 7, size=2)
+    return int(a), int(b)
+
+
+def opening_roll(rng: np.random.Generator) -> tuple[int, int]:
+    while True:
+        a, b = roll(rng)
+        if a != b:
+            return a, b
+
+
+def result_points(final: Position) -> int:
+    """Points won by the side that has just borne off its last checker (``final.me``)."""
+    loser = final.opp
+    if sum(loser) < 15:
+        return 1
+    in_my_home = any(loser[18:24]) or loser[BAR] > 0  # my home is the loser's 19..24
+    return 3 if in_my_home else 2
+
+
+RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+class BackgammonGame:
+    name = "backgammon"
+    logged_kinds = frozenset({"move"})
+    unit_name = ""
+    player_names = player_names()
+    rulebase_player = "fuzzy"
+    default_rulebase = "backgammon_simple"
+    default_opponent = "pubeval"
+
+    def prepare(self) -> None:
+        pass
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
+        if options:
+            raise ValueError(f"unknown backgammon options {sorted(options)}")
+        return State(START, first, opening_roll(rng))
+
+    def to_move(self, state: State) -> int | None:
+        return None if state.winner >= 0 else state.seat
+
+    def candidates(self, state: State) -> Candidates:
+        if state.winner >= 0:
+            raise ValueError("the game is over: no candidates")
+        plays = legal_moves(state.position, state.dice)
+        return Candidates(
+            kind="move",
+            labels=tuple(n for n, _ in plays),
+            features=np.zeros((len(plays), 0)),
+            view=MoveView(state.position, state.dice, tuple(p for _, p in plays)),
+            record={"position": position_id(state.position),
+                    "dice": f"{state.dice[0]}{state.dice[1]}"},
+        )
+
+    def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
+        plays = legal_moves(state.position, state.dice)
+        if not 0 <= choice < len(plays):
+            raise ValueError(f"move choice {choice} is not in 0..{len(plays) - 1}")
+        after = plays[choice][1]
+        if sum(after.me) == 0:
+            return State(after, state.seat, state.dice, state.turn + 1, state.seat,
+                         result_points(after))
+        if state.turn + 1 >= MAX_TURNS:
+            raise RuntimeError("backgammon game did not end")
+        return State(after.flip(), 1 - state.seat, roll(rng), state.turn + 1)
+
+    def unit(self, state: State) -> int:
+        return 0
+
+    def outcome(self, state: State) -> Outcome:
+        if state.winner < 0:
+            raise ValueError("the game is not over")
+        pts = [0, 0]
+        pts[state.winner] = state.points
+        left = [0, 0]
+        left[1 - state.winner] = state.position.pips()[1]  # the loser's pips, winner's view
+        return Outcome(winner=state.winner, scores=(pts[0], pts[1]),
+                       result=RESULTS[state.points], points=state.points,
+                       unit_points=((pts[0], pts[1]),),
+                       stats={"pips left at the end": (left[0], left[1])})
+
+    def make_player(self, name: str, **options: Any) -> BackgammonPlayer:
+        return make_player(name, **options)
+
+
+GAME = BackgammonGame()

@@ -1,0 +1,125 @@
+"""Legal plays as the distinct positions they lead to.
+
+The rules: enter from the bar before anything else; a point held by two or more opposing
+checkers is closed; a lone opposing checker is hit and goes to its bar; bear off only
+with all fifteen checkers home, by the exact number or, from the highest occupied point,
+by a larger one. Both dice must be played when possible (four moves on doubles); when
+only one can be, the larger must be when possible. Different orders that end in the same
+position are one play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fuzzeval.errors import NotationError
+from games.backgammon.board import BAR, Position
+
+Step = tuple[int, int, bool, int]  # from index (24 = bar), to index (-1 = off), hit, die
+
+
+def _step(me: list[int], opp: list[int], src: int, die: int) -> Step | None:
+    """Play one checker from ``src`` by ``die`` in place, or None when it cannot."""
+    dst = src - die
+    if dst >= 0:
+        there = 23 - dst
+        if opp[there] >= 2:
+            return None
+        hit = opp[there] == 1
+        me[src] -= 1
+        me[dst] += 1
+        if hit:
+            opp[there] = 0
+            opp[BAR] += 1
+        return (src, dst, hit, die)
+    if any(me[6:]):  # bearing off needs every checker home (the bar included)
+        return None
+    if dst < -1 and any(me[src + 1:6]):  # larger than needed: only from the highest point
+        return None
+    me[src] -= 1
+    return (src, -1, False, die)
+
+
+def _sources(me: list[int]) -> Sequence[int]:
+    if me[BAR]:
+        return (BAR,)
+    return [i for i in range(23, -1, -1) if me[i]]
+
+
+def _search(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
+            out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]]) -> None:
+    moved = False
+    tried: set[int] = set()
+    for k, die in enumerate(dice):
+        if die in tried:
+            continue
+        tried.add(die)
+        rest = dice[:k] + dice[k + 1:]
+        for src in _sources(me):
+            m, o = me.copy(), opp.copy()
+            step = _step(m, o, src, die)
+            if step is None:
+                continue
+            moved = True
+            steps.append(step)
+            _search(m, o, rest, steps, out)
+            steps.pop()
+    if not moved:
+        key = (tuple(me), tuple(opp))
+        if key not in out:
+            out[key] = (len(steps), list(steps))
+
+
+def notation(steps: Sequence[Step]) -> str:
+    """``24/18 13/11``, ``bar/22*``, ``6/off``, ``24/13`` for one checker moving on,
+    ``24/18*/13`` when it hits on the way, and ``13/11(2)`` for repeated moves."""
+    chains: list[list[Step]] = []
+    for step in sorted(steps, key=lambda t: (-t[0], -t[1])):
+        for chain in chains:  # the same checker moving on from where it stopped
+            if chain[-1][1] == step[0] and step[0] >= 0:
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    words = []
+    for chain in chains:
+        where = "bar" if chain[0][0] == BAR else str(chain[0][0] + 1)
+        for _, dst, hit, _ in chain:
+            to = "off" if dst < 0 else str(dst + 1)
+            if hit or dst == chain[-1][1]:
+                where += f"/{to}{'*' if hit else ''}"
+        words.append(where)
+    out: list[str] = []
+    for w in words:
+        base, _, n = out[-1].partition("(") if out else ("", "", "")
+        if out and base == w:
+            out[-1] = f"{base}({int(n.rstrip(')') or 1) + 1})"
+        else:
+            out.append(w)
+    return " ".join(out) if out else "(no move)"
+
+
+def legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
+    """Every legal play for ``dice`` as (notation, resulting position seen from the mover,
+    before the turn passes); one entry with "(no move)" when nothing can be played."""
+    a, b = dice
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise NotationError(f"{a}{b}", "dice are two numbers from 1 to 6")
+    roll = (a,) * 4 if a == b else (max(a, b), min(a, b))
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]] = {}
+    _search(list(position.me), list(position.opp), roll, [], found)
+    most = max(n for n, _ in found.values())
+    plays = [(key, steps) for key, (n, steps) in found.items() if n == most]
+    if most == 1 and a != b:
+        with_high = [(k, s) for k, s in plays if s[0][3] == max(a, b)]
+        if with_high:
+            plays = with_high
+    return [(notation(steps), Position(me, opp)) for (me, opp), steps in plays]
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``31`` or ``3-1`` or ``3 1`` -> (3, 1); the token is named when it is not dice."""
+    digits = [c for c in text if not c.isspace() and c not in "-,"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise NotationError(text, "dice are two digits from 1 to 6, e.g. 31")
+    return int(digits[0]), int(digits[1])

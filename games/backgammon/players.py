@@ -1,0 +1,145 @@
+"""Backgammon players: each picks one of the legal resulting positions.
+
+``player.choose(position, dice, rng) -> Position`` is the public interface; the match
+runner calls ``player.choose(candidates, rng) -> index`` with the same rules behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.game import Candidates
+from games.backgammon.board import Position, to_gnubg
+from games.backgammon.moves import legal_moves
+from games.backgammon.pubeval import pubeval
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class MoveView:
+    """What the side to move sees: the position, the dice, the legal resulting positions."""
+
+    position: Position
+    dice: tuple[int, int]
+    options: tuple[Position, ...]
+
+
+#: grades of the options (higher is better); the player plays the best (first on ties)
+Grader = Callable[[MoveView], FloatArray]
+
+
+def random_grades(view: MoveView) -> FloatArray:
+    return np.zeros(len(view.options))
+
+
+def pubeval_grades(view: MoveView) -> FloatArray:
+    return pubeval(view.position, list(view.options))
+
+
+@dataclass(frozen=True)
+class GnubgGrades:
+    """GNU Backgammon 0-ply: the equity of each resulting position for the mover."""
+
+    def __post_init__(self) -> None:
+        try:
+            import gnubg  # noqa: F401
+        except ImportError as exc:
+            raise ValueError("the gnubg player needs the optional extra: pip install "
+                             "'fuzzeval[gnubg]'") from exc
+
+    def __call__(self, view: MoveView) -> FloatArray:
+        import gnubg
+
+        cube, context = gnubg.cubeinfo(), gnubg.evalcontext(0, 0)  # cubeless, 0-ply
+        out = []
+        for p in view.options:
+            if sum(p.me) == 0:
+                out.append(9.0)
+                continue
+            # evaluate() judges the side on roll: after my move that is the opponent.
+            probs = gnubg.evaluate(to_gnubg(p.flip()), cube, context)
+            out.append(-float(probs[-1]))
+        return np.array(out)
+
+
+@dataclass(frozen=True)
+class BackgammonPlayer:
+    name: str
+    grader: Grader
+    randomise: bool = False  # a random player picks uniformly
+
+    @overload
+    def choose(self, first: Candidates, second: np.random.Generator) -> int: ...
+
+    @overload
+    def choose(self, first: Position, second: tuple[int, int],
+               rng: np.random.Generator | None = None) -> Position: ...
+
+    def choose(self, first: Any, second: Any, rng: np.random.Generator | None = None) -> Any:
+        """``choose(candidates, rng) -> index`` or ``choose(position, dice, rng) -> Position``."""
+        if isinstance(first, Candidates):
+            view = first.view
+            assert isinstance(view, MoveView)
+            return self._pick(view, second)
+        options = tuple(p for _, p in legal_moves(first, tuple(second)))
+        view = MoveView(first, tuple(second), options)
+        return options[self._pick(view, rng or np.random.default_rng())]
+
+    def grades(self, view: MoveView) -> FloatArray:
+        return self.grader(view)
+
+    def _pick(self, view: MoveView, rng: np.random.Generator) -> int:
+        if len(view.options) == 1:
+            return 0
+        if self.randomise:
+            return int(rng.integers(len(view.options)))
+        return int(np.argmax(self.grader(view)))
+
+
+def _random() -> BackgammonPlayer:
+    return BackgammonPlayer("random", random_grades, randomise=True)
+
+
+def _pubeval() -> BackgammonPlayer:
+    return BackgammonPlayer("pubeval", pubeval_grades)
+
+
+def _gnubg() -> BackgammonPlayer:
+    return BackgammonPlayer("gnubg", GnubgGrades())
+
+
+PLAYERS: dict[str, Callable[..., BackgammonPlayer]] = {
+    "random": _random,
+    "pubeval": _pubeval,
+    "gnubg": _gnubg,
+}
+
+
+def player_names() -> tuple[str, ...]:
+    return tuple(PLAYERS)
+
+
+def make_player(name: str, **options: Any) -> BackgammonPlayer:
+    """A backgammon player by name: random, pubeval, gnubg (optional extra), fuzzy."""
+    if name not in PLAYERS:
+        raise ValueError(f"unknown backgammon player {name!r} (players: {', '.join(PLAYERS)})")
+    try:
+        return PLAYERS[name](**options)
+    except TypeError:
+        raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+
+
+def best_of(player: BackgammonPlayer, position: Position,
+            dice: tuple[int, int]) -> Sequence[tuple[str, float]]:
+    """Every legal play with the player's grade, best first."""
+    plays = legal_moves(position, dice)
+    view = MoveView(position, dice, tuple(p for _, p in plays))
+    grades = player.grades(view)
+    order = np.argsort(-grades, kind="stable")
+    return [(plays[i][0], float(grades[i])) for i in order]
