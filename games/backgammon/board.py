@@ -37,9 +37,17 @@ class Position:
             if self.me[i] and self.opp[23 - i]:
                 raise ValueError(f"point {i + 1} holds checkers of both sides")
 
+    @classmethod
+    def trusted(cls, me: tuple[int, ...], opp: tuple[int, ...]) -> Position:
+        """A position built by the rules themselves: no checks (move generation is hot)."""
+        p = object.__new__(cls)
+        object.__setattr__(p, "me", me)
+        object.__setattr__(p, "opp", opp)
+        return p
+
     def flip(self) -> Position:
         """The same position seen from the other side (whose turn it becomes)."""
-        return Position(self.opp, self.me)
+        return Position.trusted(self.opp, self.me)
 
     @property
     def off(self) -> tuple[int, int]:

@@ -11,6 +11,7 @@ position are one play.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from fuzzeval.errors import NotationError
 from games.backgammon.board import BAR, Position
@@ -40,14 +41,17 @@ def _step(me: list[int], opp: list[int], src: int, die: int) -> Step | None:
     return (src, -1, False, die)
 
 
-def _sources(me: list[int]) -> Sequence[int]:
+def _sources(me: list[int], below: int) -> Sequence[int]:
     if me[BAR]:
         return (BAR,)
-    return [i for i in range(23, -1, -1) if me[i]]
+    return [i for i in range(min(below, 23), -1, -1) if me[i]]
 
 
 def _search(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
-            out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]]) -> None:
+            out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]],
+            doubles: bool, below: int = BAR) -> None:
+    """Depth-first over dice orders and checkers. With doubles every order of the same
+    moves ends alike, so checkers are taken from the highest point down (``below``)."""
     moved = False
     tried: set[int] = set()
     for k, die in enumerate(dice):
@@ -55,14 +59,14 @@ def _search(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[St
             continue
         tried.add(die)
         rest = dice[:k] + dice[k + 1:]
-        for src in _sources(me):
+        for src in _sources(me, below if doubles else BAR):
             m, o = me.copy(), opp.copy()
             step = _step(m, o, src, die)
             if step is None:
                 continue
             moved = True
             steps.append(step)
-            _search(m, o, rest, steps, out)
+            _search(m, o, rest, steps, out, doubles, src)
             steps.pop()
     if not moved:
         key = (tuple(me), tuple(opp))
@@ -99,7 +103,19 @@ def notation(steps: Sequence[Step]) -> str:
     return " ".join(out) if out else "(no move)"
 
 
+@lru_cache(maxsize=256)
+def _cached(position: Position, dice: tuple[int, int]) -> tuple[tuple[str, Position], ...]:
+    return tuple(_legal_moves(position, dice))
+
+
 def legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
+    """Every legal play for ``dice`` as (notation, resulting position seen from the mover,
+    before the turn passes); one entry with "(no move)" when nothing can be played.
+    (Recent answers are cached: a game asks for the same plays when it lists and applies.)"""
+    return list(_cached(position, (int(dice[0]), int(dice[1]))))
+
+
+def _legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
     """Every legal play for ``dice`` as (notation, resulting position seen from the mover,
     before the turn passes); one entry with "(no move)" when nothing can be played."""
     a, b = dice
@@ -107,14 +123,14 @@ def legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Po
         raise NotationError(f"{a}{b}", "dice are two numbers from 1 to 6")
     roll = (a,) * 4 if a == b else (max(a, b), min(a, b))
     found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]] = {}
-    _search(list(position.me), list(position.opp), roll, [], found)
+    _search(list(position.me), list(position.opp), roll, [], found, a == b)
     most = max(n for n, _ in found.values())
     plays = [(key, steps) for key, (n, steps) in found.items() if n == most]
     if most == 1 and a != b:
         with_high = [(k, s) for k, s in plays if s[0][3] == max(a, b)]
         if with_high:
             plays = with_high
-    return [(notation(steps), Position(me, opp)) for (me, opp), steps in plays]
+    return [(notation(steps), Position.trusted(me, opp)) for (me, opp), steps in plays]
 
 
 def parse_dice(text: str) -> tuple[int, int]:
