@@ -8,7 +8,7 @@ game's view of what that player may know), never the state, so it cannot peek at
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -24,20 +24,29 @@ class Candidates:
 
     ``features`` has one row per option and one column per name in ``feature_names``
     (the input variables of the game's rule bases; zero columns when the game has none
-    for this kind of decision). ``view`` is the game's own record of the visible
+    for this kind of decision), or is a function from option indices to those rows, for
+    games whose features cost more than the logging of one chosen option needs
+    (``feature_rows`` reads either). ``view`` is the game's own record of the visible
     situation, for the game's players; ``record`` is what the history database keeps
     about the decision (short strings and numbers).
     """
 
     kind: str
     labels: tuple[str, ...]
-    features: FloatArray
+    features: FloatArray | Callable[[Sequence[int]], FloatArray]
     feature_names: tuple[str, ...] = ()
     view: object = None
     record: Mapping[str, str | int | float] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    def feature_rows(self, indices: Sequence[int]) -> FloatArray:
+        """The features of some options, (len(indices), len(feature_names))."""
+        if callable(self.features):
+            return self.features(indices)
+        rows: FloatArray = self.features[list(indices)]
+        return rows
 
 
 class Player(Protocol):

@@ -133,7 +133,7 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
         if cands.kind in game.logged_kinds:
-            row = cands.features[choice] if cands.feature_names else ()
+            row = cands.feature_rows([choice])[0] if cands.feature_names else ()
             decisions.append(Decision(
                 seat=seat, unit=game.unit(state), kind=cands.kind, index=choice,
                 choice=cands.labels[choice], n_options=len(cands), record=dict(cands.record),

@@ -52,8 +52,9 @@ def _play(game: Game, seed: int, max_moves: int,
         if len(cands) == 0:
             raise fail(f"no candidates before the end (decision {len(trail)})")
         shape = (len(cands), len(cands.feature_names))
-        if cands.features.shape != shape:
-            raise fail(f"{cands.kind} features have shape {cands.features.shape}, not {shape}")
+        got = cands.feature_rows(range(len(cands))).shape
+        if got != shape:
+            raise fail(f"{cands.kind} features have shape {got}, not {shape}")
         choice = int(chooser.integers(len(cands)))
         new = game.apply(state, choice, chance)
         if _frozen(state) != before:

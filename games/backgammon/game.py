@@ -15,6 +15,7 @@ import numpy as np
 
 from fuzzeval.game import Candidates, Outcome
 from games.backgammon.board import BAR, START, Position, position_id
+from games.backgammon.features import FEATURE_NAMES, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
 
@@ -79,11 +80,13 @@ class BackgammonGame:
         if state.winner >= 0:
             raise ValueError("the game is over: no candidates")
         plays = legal_moves(state.position, state.dice)
+        options = tuple(p for _, p in plays)
         return Candidates(
             kind="move",
             labels=tuple(n for n, _ in plays),
-            features=np.zeros((len(plays), 0)),
-            view=MoveView(state.position, state.dice, tuple(p for _, p in plays)),
+            features=lambda rows: position_features([options[i] for i in rows]),
+            feature_names=FEATURE_NAMES,
+            view=MoveView(state.position, state.dice, options),
             record={"position": position_id(state.position),
                     "dice": f"{state.dice[0]}{state.dice[1]}"},
         )

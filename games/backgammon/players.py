@@ -7,14 +7,20 @@ runner calls ``player.choose(candidates, rng) -> index`` with the same rules beh
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval import compile_rulebase, load_rulebase
+from fuzzeval.engine import Evaluator
+from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates
+from fuzzeval.resources import find_rulebase
+from fuzzeval.rulebase import RuleBase
 from games.backgammon.board import Position, to_gnubg
+from games.backgammon.features import FEATURE_NAMES, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.pubeval import pubeval
 
@@ -69,6 +75,27 @@ class GnubgGrades:
 
 
 @dataclass(frozen=True)
+class FuzzyGrades:
+    """A rule base's grade of each resulting position, from its features."""
+
+    rulebase: RuleBase
+    evaluator: Evaluator = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        unknown = [n for n in self.rulebase.input_names if n not in FEATURE_NAMES]
+        if unknown:
+            raise ValueError(f"rule base {self.rulebase.name!r}: inputs {unknown} are not "
+                             f"backgammon features ({', '.join(FEATURE_NAMES)})")
+        object.__setattr__(self, "evaluator", compile_rulebase(self.rulebase))
+
+    def features(self, view: MoveView) -> FloatArray:
+        return position_features(list(view.options), self.rulebase.input_names)
+
+    def __call__(self, view: MoveView) -> FloatArray:
+        return self.evaluator.grade(self.features(view))
+
+
+@dataclass(frozen=True)
 class BackgammonPlayer:
     name: str
     grader: Grader
@@ -114,10 +141,15 @@ def _gnubg() -> BackgammonPlayer:
     return BackgammonPlayer("gnubg", GnubgGrades())
 
 
+def _fuzzy(rulebase: str = "backgammon_simple") -> BackgammonPlayer:
+    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(rulebase))))
+
+
 PLAYERS: dict[str, Callable[..., BackgammonPlayer]] = {
     "random": _random,
     "pubeval": _pubeval,
     "gnubg": _gnubg,
+    "fuzzy": _fuzzy,
 }
 
 
@@ -130,9 +162,11 @@ def make_player(name: str, **options: Any) -> BackgammonPlayer:
     if name not in PLAYERS:
         raise ValueError(f"unknown backgammon player {name!r} (players: {', '.join(PLAYERS)})")
     try:
-        return PLAYERS[name](**options)
+        return PLAYERS[name](**{k: str(v) for k, v in options.items()})
     except TypeError:
         raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+    except (OSError, FuzzevalError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 def best_of(player: BackgammonPlayer, position: Position,

@@ -1,0 +1,136 @@
+"""Backgammon features against scalar counts written here, the paper's worked board graded
+through them, the fuzzy player, and the moves command."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval import load_rulebase
+from fuzzeval.cli import app
+from games.backgammon.board import START, Position, position_id
+from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
+from games.backgammon.moves import legal_moves
+from games.backgammon.players import FuzzyGrades, MoveView, make_player
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
+    side = [0] * 25
+    for p, n in points.items():
+        side[p - 1] = n
+    side[24] = bar
+    return tuple(side)
+
+
+def _scalar(p: Position) -> dict[str, float]:
+    """The features one at a time, from the definitions."""
+    me, opp = p.me, p.opp
+    blots = [k for k in range(1, 25) if me[k - 1] == 1]
+    owned = [k for k in range(1, 25) if me[k - 1] >= 2]
+    run = best = 0
+    for k in range(1, 25):
+        run = run + 1 if me[k - 1] >= 2 else 0
+        best = max(best, run)
+    # Opposing checkers on my points (their point j is my 25 - j); they move up my numbers,
+    # entering from their bar as if from my point 0. I move down, entering from 25.
+    sources = [25 - j for j in range(1, 25) for _ in range(opp[j - 1])] + [0] * opp[24]
+    mine = [k for k in range(1, 25) if me[k - 1]] + ([25] if me[24] else [])
+    contact = any(s < m for s in sources for m in mine)
+    hit = 0.0
+    for b in blots:
+        rolls = 0
+        for a in range(1, 7):
+            for c in range(1, 7):
+                reach = {a, c, a + c} if a != c else {a, 2 * a, 3 * a, 4 * a}
+                if any(s < b and b - s in reach for s in sources):
+                    rolls += 1
+        hit += 100 * rolls / 36 * (25 - b) / 24
+    pips = sum(k * me[k - 1] for k in range(1, 26))
+    opp_pips = sum(k * opp[k - 1] for k in range(1, 26))
+    return {
+        "SinglePieces": len(blots), "OpponentOnBar": opp[24],
+        "SinglePiecesInHome": len([b for b in blots if b <= 6]),
+        "ToBeHitFactor": min(hit, 50.0), "PointsOwned": len(owned),
+        "PointsOwnedHome": len([k for k in owned if k <= 6]),
+        "StrongestConsecutiveBlockade": best, "Contact": float(contact),
+        "PipCount": pips, "RaceLead": opp_pips - pips, "BorneOff": 15 - sum(me),
+        "Anchors": len([k for k in owned if k >= 19]),
+        "BackCheckers": sum(me[18:25]), "OpponentBlots": sum(1 for n in opp[:24] if n == 1),
+    }
+
+
+def _positions(n: int, seed: int) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    out, pos = [], START
+    while len(out) < n:
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        plays = legal_moves(pos, dice)
+        after = plays[int(rng.integers(len(plays)))][1]
+        out.append(after)
+        pos = START if sum(after.me) == 0 else after.flip()
+    return out
+
+
+def test_features_equal_scalar_counts_on_random_positions() -> None:
+    positions = _positions(300, seed=5)
+    got = position_features(positions)
+    for row, p in zip(got, positions, strict=True):
+        want = _scalar(p)
+        assert row.tolist() == pytest.approx([want[n] for n in FEATURE_NAMES], abs=1e-9), p
+    for j, f in enumerate(FEATURES):
+        assert f.lo <= got[:, j].min() and got[:, j].max() <= f.hi, f.name
+
+
+def test_the_papers_worked_board_grades_763_over_8207_through_the_features() -> None:
+    # Three blots, two of them in my home board, two opposing checkers on the bar (Fig. 4).
+    me = _side({2: 1, 5: 1, 10: 1, 6: 4, 8: 4, 13: 4})
+    opp = _side({6: 5, 8: 3, 13: 5}, bar=2)
+    board = Position(me, opp)
+    rb = load_rulebase(ROOT / "rulebases" / "backgammon_simple.yaml")
+    grades = FuzzyGrades(rb)
+    feats = grades.features(MoveView(board, (1, 1), (board,)))
+    assert feats.tolist() == [[3, 2, 2]]
+    assert grades(MoveView(board, (1, 1), (board,)))[0] == pytest.approx(
+        float(Fraction(763, 8207)), abs=1e-12)
+
+
+def test_fuzzy_player_plays_its_best_grade_and_refuses_unknown_inputs(tmp_path: Path) -> None:
+    player = make_player("fuzzy")
+    plays = legal_moves(START, (6, 4))
+    view = MoveView(START, (6, 4), tuple(p for _, p in plays))
+    best = plays[int(np.argmax(player.grades(view)))][1]
+    assert player.choose(START, (6, 4), np.random.default_rng(0)) == best
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((ROOT / "rulebases" / "backgammon_simple.yaml").read_text()
+                   .replace("OpponentOnBar", "OpponentsOnBar"))
+    with pytest.raises(ValueError, match="OpponentsOnBar"):
+        make_player("fuzzy", rulebase=str(bad))
+
+
+def test_moves_command_ranks_every_play_and_explains() -> None:
+    res = CliRunner().invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["plays"][0]["play"] == "8/5 6/5" and len(data["plays"]) == 16
+    after = dict(legal_moves(START, (3, 1)))["8/5 6/5"]
+    assert data["plays"][0]["position_id"] == position_id(after.flip())
+    grades = [r["grade"] for r in data["plays"]]
+    assert grades == sorted(grades, reverse=True)
+    fuzzy = CliRunner().invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31",
+                                     "-p", "fuzzy", "--explain", "--json"])
+    assert fuzzy.exit_code == 0, fuzzy.output
+    assert len(json.loads(fuzzy.stdout)["explanation"]["rules"]) == 7
+    for args, token in ((["4HPwATDgc/AB", "--dice", "31"], "4HPwATDgc/AB"),
+                        (["4HPwATDgc/ABMA", "--dice", "71"], "71"),
+                        (["4HPwATDgc/ABMA", "--dice", "31", "-p", "pubeval", "--explain"],
+                         "fuzzy")):
+        bad = CliRunner().invoke(app, ["backgammon", "moves", *args])
+        assert bad.exit_code == 2 and token in bad.output
