@@ -32,7 +32,7 @@ class Candidates:
     """
 
     kind: str
-    labels: tuple[str, ...]
+    labels: Sequence[str]  # a tuple, or any sequence that writes a label when asked
     features: FloatArray | Callable[[Sequence[int]], FloatArray]
     feature_names: tuple[str, ...] = ()
     view: object = None

@@ -127,21 +127,31 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
     state = game.new_game(chance, first, **dict(options or {}))
     decisions: list[Decision] = []
     moves = 0
+    # A player that decides without the game's features may say so (``logs_features =
+    # False``): its decisions are logged without them, which spares games whose features
+    # are computed on demand (backgammon) the cost.
+    wants = [logs_features(p) for p in players]
     while (seat := game.to_move(state)) is not None:
         cands = game.candidates(state)
         choice = players[seat].choose(cands, seats[seat])
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
         if cands.kind in game.logged_kinds:
-            row = cands.feature_rows([choice])[0] if cands.feature_names else ()
+            names = cands.feature_names if wants[seat] else ()
+            row = cands.feature_rows([choice])[0] if names else ()
             decisions.append(Decision(
                 seat=seat, unit=game.unit(state), kind=cands.kind, index=choice,
                 choice=cands.labels[choice], n_options=len(cands), record=dict(cands.record),
-                features={n: float(v) for n, v in zip(cands.feature_names, row, strict=True)},
+                features={n: float(v) for n, v in zip(names, row, strict=True)},
             ))
         state = game.apply(state, choice, chance)
         moves += 1
     return GameRecord(index, first, game.outcome(state), tuple(decisions), moves)
+
+
+def logs_features(player: Player) -> bool:
+    """Whether a player's logged decisions carry the chosen option's features."""
+    return bool(getattr(player, "logs_features", True))
 
 
 _PLAYERS: dict[tuple[str, PlayerSpec, PlayerSpec], tuple[Player, Player]] = {}

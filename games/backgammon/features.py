@@ -68,11 +68,12 @@ def _shot_masks() -> npt.NDArray[np.uint64]:
 
 
 def _longest_run(owned: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    run = np.zeros(owned.shape[0], dtype=np.int64)
-    best = np.zeros_like(run)
-    for i in range(owned.shape[1]):
-        run = np.where(owned[:, i], run + 1, 0)
-        best = np.maximum(best, run)
+    """Longest run of True per row: as bits, ``x & (x >> 1)`` shortens every run by one."""
+    x = owned.astype(np.int64) @ (np.int64(1) << np.arange(owned.shape[1], dtype=np.int64))
+    best = np.zeros(owned.shape[0], dtype=np.int64)
+    while x.any():
+        best += x != 0
+        x &= x >> 1
     return best
 
 
@@ -94,8 +95,8 @@ def position_features(candidates: Sequence[Position],
     opp_pip = (opp * np.arange(1, 26)).sum(axis=1)
     mine_idx = np.where(me > 0, np.arange(25), -1).max(axis=1)  # my furthest-back checker
     # Opponent checkers in my numbering, their bar at -1: contact while one is below mine.
-    their_lowest = np.where(np.c_[opp[:, BAR:BAR + 1] > 0, theirs > 0],
-                            np.arange(-1, 24), 99).min(axis=1)
+    behind = np.concatenate([opp[:, BAR:BAR + 1] > 0, theirs > 0], axis=1)
+    their_lowest = np.where(behind, np.arange(-1, 24), 99).min(axis=1)
     contact = (mine_idx > their_lowest) & (mine_idx >= 0)
     cols: dict[str, npt.ArrayLike] = {}
     want = set(names)
@@ -139,7 +140,7 @@ def _to_be_hit(blots: npt.NDArray[np.bool_], theirs: npt.NDArray[np.int64],
     masks = _shot_masks()
     n = blots.shape[0]
     # Sources in my numbering -1 (their bar) .. 23; a blot on index b is hit from c < b.
-    present = np.c_[their_bar > 0, theirs > 0]  # (n, 25): column j is my index j - 1
+    present = np.concatenate([(their_bar > 0)[:, None], theirs > 0], axis=1)  # j: index j-1
     b = np.arange(24)[:, None]
     c = np.arange(-1, 24)[None, :]
     dist = np.where(c < b, b - c, 0)  # (24, 25); 0 = cannot hit

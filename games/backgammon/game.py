@@ -8,15 +8,16 @@ none) or a backgammon (3: and has a checker on the bar or in the winner's home b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from fuzzeval.game import Candidates, Outcome
 from games.backgammon.board import BAR, START, Position, position_id
 from games.backgammon.features import FEATURE_NAMES, position_features
-from games.backgammon.moves import legal_moves
+from games.backgammon.moves import Play, plays
 from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
 
 MAX_TURNS = 10_000  # a guard; real games end long before
@@ -56,6 +57,27 @@ def result_points(final: Position) -> int:
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
+class Notations(Sequence[str]):
+    """The plays' notation, written only for the plays someone reads (the chosen one)."""
+
+    def __init__(self, found: tuple[Play, ...]) -> None:
+        self._plays = found
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [p.notation for p in self._plays[i]]
+        return self._plays[i].notation
+
+
 class BackgammonGame:
     name = "backgammon"
     logged_kinds = frozenset({"move"})
@@ -79,11 +101,11 @@ class BackgammonGame:
     def candidates(self, state: State) -> Candidates:
         if state.winner >= 0:
             raise ValueError("the game is over: no candidates")
-        plays = legal_moves(state.position, state.dice)
-        options = tuple(p for _, p in plays)
+        found = plays(state.position, state.dice)
+        options = tuple(p.position for p in found)
         return Candidates(
             kind="move",
-            labels=tuple(n for n, _ in plays),
+            labels=Notations(found),
             features=lambda rows: position_features([options[i] for i in rows]),
             feature_names=FEATURE_NAMES,
             view=MoveView(state.position, state.dice, options),
@@ -92,10 +114,10 @@ class BackgammonGame:
         )
 
     def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
-        plays = legal_moves(state.position, state.dice)
-        if not 0 <= choice < len(plays):
-            raise ValueError(f"move choice {choice} is not in 0..{len(plays) - 1}")
-        after = plays[choice][1]
+        found = plays(state.position, state.dice)
+        if not 0 <= choice < len(found):
+            raise ValueError(f"move choice {choice} is not in 0..{len(found) - 1}")
+        after = found[choice].position
         if sum(after.me) == 0:
             return State(after, state.seat, state.dice, state.turn + 1, state.seat,
                          result_points(after))

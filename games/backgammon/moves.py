@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from fuzzeval.errors import NotationError
 from games.backgammon.board import BAR, Position
@@ -103,19 +104,29 @@ def notation(steps: Sequence[Step]) -> str:
     return " ".join(out) if out else "(no move)"
 
 
+class Play(NamedTuple):
+    steps: tuple[Step, ...]
+    position: Position
+
+    @property
+    def notation(self) -> str:
+        return notation(self.steps)
+
+
 @lru_cache(maxsize=256)
-def _cached(position: Position, dice: tuple[int, int]) -> tuple[tuple[str, Position], ...]:
-    return tuple(_legal_moves(position, dice))
+def plays(position: Position, dice: tuple[int, int]) -> tuple[Play, ...]:
+    """The legal plays with their steps (notation written only when asked for). Recent
+    answers are cached: a game asks for the same plays when it lists and applies them."""
+    return tuple(_plays(position, (int(dice[0]), int(dice[1]))))
 
 
 def legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
     """Every legal play for ``dice`` as (notation, resulting position seen from the mover,
-    before the turn passes); one entry with "(no move)" when nothing can be played.
-    (Recent answers are cached: a game asks for the same plays when it lists and applies.)"""
-    return list(_cached(position, (int(dice[0]), int(dice[1]))))
+    before the turn passes); one entry with "(no move)" when nothing can be played."""
+    return [(p.notation, p.position) for p in plays(position, (int(dice[0]), int(dice[1])))]
 
 
-def _legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, Position]]:
+def _plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """Every legal play for ``dice`` as (notation, resulting position seen from the mover,
     before the turn passes); one entry with "(no move)" when nothing can be played."""
     a, b = dice
@@ -125,12 +136,12 @@ def _legal_moves(position: Position, dice: tuple[int, int]) -> list[tuple[str, P
     found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]] = {}
     _search(list(position.me), list(position.opp), roll, [], found, a == b)
     most = max(n for n, _ in found.values())
-    plays = [(key, steps) for key, (n, steps) in found.items() if n == most]
+    found_plays = [(key, steps) for key, (n, steps) in found.items() if n == most]
     if most == 1 and a != b:
-        with_high = [(k, s) for k, s in plays if s[0][3] == max(a, b)]
+        with_high = [(k, s) for k, s in found_plays if s[0][3] == max(a, b)]
         if with_high:
-            plays = with_high
-    return [(notation(steps), Position.trusted(me, opp)) for (me, opp), steps in plays]
+            found_plays = with_high
+    return [Play(tuple(steps), Position.trusted(me, opp)) for (me, opp), steps in found_plays]
 
 
 def parse_dice(text: str) -> tuple[int, int]:

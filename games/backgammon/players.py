@@ -118,6 +118,11 @@ class BackgammonPlayer:
         view = MoveView(first, tuple(second), options)
         return options[self._pick(view, rng or np.random.default_rng())]
 
+    @property
+    def logs_features(self) -> bool:
+        """Only a rule-base player's moves need their features in the history."""
+        return isinstance(self.grader, FuzzyGrades)
+
     def grades(self, view: MoveView) -> FloatArray:
         return self.grader(view)
 

@@ -134,3 +134,28 @@ def test_moves_command_ranks_every_play_and_explains() -> None:
                          "fuzzy")):
         bad = CliRunner().invoke(app, ["backgammon", "moves", *args])
         assert bad.exit_code == 2 and token in bad.output
+
+
+def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
+        tmp_path: Path) -> None:
+    from fuzzeval.calibration import CalibrationSettings, run_calibration
+    from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.store import History, read_decisions
+    from games.backgammon.game import GAME
+
+    rec = play_indexed(GAME, MatchSpec("backgammon", PlayerSpec("fuzzy"),
+                                       PlayerSpec("pubeval"), 1, 2), 0)
+    fuzzy_rows = [d for d in rec.decisions if d.seat == 0]
+    assert fuzzy_rows and all(set(d.features) == set(FEATURE_NAMES) for d in fuzzy_rows)
+    assert all(d.features == {} for d in rec.decisions if d.seat == 1)
+    source = (ROOT / "rulebases" / "backgammon_simple.yaml").read_text()
+    db = tmp_path / "bg.sqlite"
+    with History(db) as h:
+        cal = run_calibration(h, GAME, CalibrationSettings("backgammon", "pubeval", 4, 1),
+                              source, rounds=1)
+    (first,) = cal.finished_rounds
+    won = read_decisions(db)
+    won = won[(won.match_id == first.match_id) & (won.seat == 0) & won.game_won]
+    assert {m.samples for m in first.moves} == {len(won)}
+    if len(won):
+        assert first.moves[0].target == pytest.approx(won["SinglePieces"].mean())
