@@ -23,6 +23,7 @@ from games.backgammon.board import Position, to_gnubg
 from games.backgammon.features import FEATURE_NAMES, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.pubeval import pubeval
+from games.backgammon.selector import BoardSelector, history_record
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -100,6 +101,7 @@ class BackgammonPlayer:
     name: str
     grader: Grader
     randomise: bool = False  # a random player picks uniformly
+    selector: BoardSelector | None = None  # sets aside plays that did badly before
 
     @overload
     def choose(self, first: Candidates, second: np.random.Generator) -> int: ...
@@ -131,7 +133,10 @@ class BackgammonPlayer:
             return 0
         if self.randomise:
             return int(rng.integers(len(view.options)))
-        return int(np.argmax(self.grader(view)))
+        grades = np.asarray(self.grader(view), dtype=np.float64)
+        if self.selector is not None:
+            grades = np.where(self.selector.keep(view.options), grades, -np.inf)
+        return int(np.argmax(grades))
 
 
 def _random() -> BackgammonPlayer:
@@ -146,8 +151,15 @@ def _gnubg() -> BackgammonPlayer:
     return BackgammonPlayer("gnubg", GnubgGrades())
 
 
-def _fuzzy(rulebase: str = "backgammon_simple") -> BackgammonPlayer:
-    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(rulebase))))
+def _fuzzy(rulebase: str = "backgammon_simple", selector: str = "",
+           selector_games: str = "5", selector_win_rate: str = "0.25") -> BackgammonPlayer:
+    """``selector=DB`` turns on the board selector over that history database."""
+    chosen = None
+    if selector:
+        chosen = BoardSelector(history_record(selector), int(selector_games),
+                               float(selector_win_rate))
+    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(rulebase))),
+                            selector=chosen)
 
 
 PLAYERS: dict[str, Callable[..., BackgammonPlayer]] = {

@@ -159,3 +159,41 @@ def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
     assert {m.samples for m in first.moves} == {len(won)}
     if len(won):
         assert first.moves[0].target == pytest.approx(won["SinglePieces"].mean())
+
+
+def test_the_board_selector_sets_aside_plays_that_lost_and_never_all() -> None:
+    from games.backgammon.selector import BoardSelector
+
+    plays = legal_moves(START, (3, 1))
+    options = [p for _, p in plays]
+    bad = position_id(options[0])
+    selector = BoardSelector({bad: (10, 1), position_id(options[1]): (3, 0)})
+    keep = selector.keep(options)
+    assert not keep[0] and keep[1:].all()  # too few games to judge the second
+    everything_bad = BoardSelector({position_id(p): (9, 0) for p in options})
+    assert everything_bad.keep(options).all()
+
+
+def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
+    from fuzzeval.match import MatchSpec, PlayerSpec
+    from fuzzeval.store import History, read_decisions, run_match
+    from games.backgammon.board import from_position_id
+    from games.backgammon.game import GAME
+    from games.backgammon.moves import parse_dice
+    from games.backgammon.selector import history_record
+
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        run_match(h, GAME, MatchSpec("backgammon", PlayerSpec("fuzzy"), PlayerSpec("pubeval"),
+                                     12, 3))
+    record = history_record(db)
+    rows = read_decisions(db)
+    rows = rows[(rows.player == "fuzzy") & (rows.seq < 16)]
+    want: dict[str, set[tuple[int, bool]]] = {}
+    for _, r in rows.iterrows():
+        after = dict(legal_moves(from_position_id(r.position), parse_dice(r.dice)))[r.choice]
+        want.setdefault(position_id(after), set()).add((r.game, bool(r.game_won)))
+    assert record == {k: (len(v), sum(w for _, w in v)) for k, v in want.items()}
+    player = make_player("fuzzy", selector=str(db), selector_games="1",
+                         selector_win_rate="0.5")
+    assert player.selector is not None and player.selector.record == record
