@@ -15,7 +15,30 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine import Evaluator, compile_rulebase
+from fuzzeval.rulebase import RuleBase
+
 FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A crisp feature a game computes for its options: the name a rule base uses as an
+    input variable, its natural range, and what it means."""
+
+    name: str
+    lo: float
+    hi: float
+    meaning: str
+
+
+def compile_for_features(rb: RuleBase, features: Sequence[str], game: str) -> Evaluator:
+    """Compile a rule base whose inputs must all be features of ``game``."""
+    unknown = [n for n in rb.input_names if n not in features]
+    if unknown:
+        raise ValueError(f"rule base {rb.name!r}: inputs {unknown} are not {game} features "
+                         f"({', '.join(features)})")
+    return compile_rulebase(rb)
 
 
 @dataclass(frozen=True)

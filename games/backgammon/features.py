@@ -11,23 +11,15 @@ checkers not yet escaped, the opponent's blots.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.game import Feature
 from games.backgammon.board import BAR, Position
 
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class Feature:
-    name: str
-    lo: float
-    hi: float
-    meaning: str
 
 
 FEATURES: tuple[Feature, ...] = (

@@ -13,10 +13,10 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import compile_rulebase, load_rulebase
+from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Candidates
+from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 from games.backgammon.board import Position, to_gnubg
@@ -83,11 +83,8 @@ class FuzzyGrades:
     evaluator: Evaluator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        unknown = [n for n in self.rulebase.input_names if n not in FEATURE_NAMES]
-        if unknown:
-            raise ValueError(f"rule base {self.rulebase.name!r}: inputs {unknown} are not "
-                             f"backgammon features ({', '.join(FEATURE_NAMES)})")
-        object.__setattr__(self, "evaluator", compile_rulebase(self.rulebase))
+        object.__setattr__(self, "evaluator",
+                           compile_for_features(self.rulebase, FEATURE_NAMES, "backgammon"))
 
     def features(self, view: MoveView) -> FloatArray:
         return position_features(list(view.options), self.rulebase.input_names)

@@ -10,7 +10,6 @@ e.g. Schell's), computed once: the fuzzy player never enumerates the opponent's 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.game import Feature
 from games.cribbage.cards import JACK
 from games.cribbage.discard import KEEPS, THROWS
 from games.cribbage.scoring import rank_parts, rank_table
@@ -25,14 +25,6 @@ from games.cribbage.scoring import rank_parts, rank_table
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
 CRIB_TABLE_FILE = "crib_pair_values.json"
-
-
-@dataclass(frozen=True)
-class Feature:
-    name: str
-    lo: float
-    hi: float
-    meaning: str
 
 
 FEATURES: tuple[Feature, ...] = (

@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import compile_rulebase, load_rulebase
+from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator, Explanation
+from fuzzeval.game import compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 from games.cribbage.features import FEATURE_NAMES, discard_features
@@ -38,11 +39,9 @@ class FuzzyDiscard:
     evaluator: Evaluator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        unknown = [n for n in self.rulebase.input_names if n not in FEATURE_NAMES]
-        if unknown:
-            raise ValueError(f"rule base {self.rulebase.name!r}: inputs {unknown} are not "
-                             f"cribbage discard features ({', '.join(FEATURE_NAMES)})")
-        object.__setattr__(self, "evaluator", compile_rulebase(self.rulebase))
+        object.__setattr__(self, "evaluator",
+                           compile_for_features(self.rulebase, FEATURE_NAMES,
+                                                "cribbage discard"))
 
     def grades(self, hands: npt.ArrayLike, my_crib: npt.ArrayLike) -> FloatArray:
         """Grades of every throw of many hands: (n, 6) sorted ids, (n,) -> (n, 15)."""

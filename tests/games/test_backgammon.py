@@ -25,34 +25,13 @@ from games.backgammon.game import GAME, result_points
 from games.backgammon.moves import legal_moves, parse_dice
 from games.backgammon.players import make_player
 from games.backgammon.pubeval import inputs, is_race, pubeval
-
-
-def _side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
-    """Counts from {point number: checkers}."""
-    side = [0] * 25
-    for p, n in points.items():
-        side[p - 1] = n
-    side[24] = bar
-    return tuple(side)
-
-
-def _random_positions(n: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
-    out, pos = [], START
-    while len(out) < n:
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        plays = legal_moves(pos, dice)
-        after = plays[int(rng.integers(len(plays)))][1]
-        out.append(after)
-        pos = START if sum(after.me) == 0 else after.flip()
-    return out
-
+from tests.games.backgammon_helpers import random_positions, side
 
 # --- GNU Backgammon: boards and position IDs -----------------------------------------
 
 def test_start_position_id_and_gnubg_agrees_on_random_positions() -> None:
     assert position_id(START) == "4HPwATDgc/ABMA" == gnubg.position_id(to_gnubg(START))
-    for p in _random_positions(400, seed=1):
+    for p in random_positions(400, seed=1):
         ident = position_id(p)
         assert ident == gnubg.position_id(to_gnubg(p))
         assert from_position_id(ident) == p
@@ -62,7 +41,7 @@ def test_start_position_id_and_gnubg_agrees_on_random_positions() -> None:
 def test_gnubg_board_has_the_side_on_roll_second() -> None:
     # Two checkers on my six point, one opposing checker on its ace point; with 6-5 gnubg
     # moves my checkers (the second row), and reports my chance of winning from the roll.
-    p = Position(_side({6: 2}), _side({1: 1}))
+    p = Position(side({6: 2}), side({1: 1}))
     board = to_gnubg(p)
     assert board[1][5] == 2 and board[0][0] == 1
     assert gnubg.findbestmove(board, gnubg.cubeinfo(), gnubg.evalcontext(), (6, 5))[0] == 6
@@ -83,12 +62,12 @@ def _openspiel_position(state: pyspiel.State, player: int) -> Position:
     off = dict(re.findall(r"([XO]): (\d+)", text.split("Scores")[1]))
     offs = (int(off["X"]), int(off["O"]))
 
-    def side(q: int) -> tuple[int, ...]:
+    def counts(q: int) -> tuple[int, ...]:
         # OpenSpiel numbers one frame for both: player 0 moves up from 0, player 1 down.
         pts = [state.board(q, 23 - i) if q == 0 else state.board(q, i) for i in range(24)]
         return (*pts, 15 - sum(pts) - offs[q])
 
-    return Position(side(player), side(1 - player))
+    return Position(counts(player), counts(1 - player))
 
 
 def _openspiel_plays(state: pyspiel.State, player: int) -> set[Position]:
@@ -106,7 +85,7 @@ def _openspiel_plays(state: pyspiel.State, player: int) -> set[Position]:
     return out
 
 
-def test_the_same_resulting_positions_as_openspiel_on_thousands_of_positions() -> None:
+def test_the_same_resulting_positions_as_openspiel_on_thousands_ofrandom_positions() -> None:
     game = pyspiel.load_game("backgammon")
     rng = np.random.default_rng(7)
     checked = 0
@@ -137,42 +116,42 @@ def test_opening_plays_and_counts() -> None:
 
 
 def test_the_bar_first_and_a_closed_board_is_no_move() -> None:
-    closed = Position(_side({13: 14}, bar=1), _side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}))
+    closed = Position(side({13: 14}, bar=1), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}))
     assert legal_moves(closed, (6, 1)) == [("(no move)", closed)]
     # Their 1..5 points are my 24..20: only the 6 enters (on my 19), then the 1 is free.
-    one_open = Position(_side({13: 14}, bar=1), _side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2}))
+    one_open = Position(side({13: 14}, bar=1), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2}))
     assert {p.me for _, p in legal_moves(one_open, (6, 1))} == {
-        _side({13: 14, 18: 1}), _side({13: 13, 12: 1, 19: 1})}
+        side({13: 14, 18: 1}), side({13: 13, 12: 1, 19: 1})}
 
 
 def test_the_larger_die_when_only_one_can_be_played() -> None:
     # My last checker on 12 (the rest borne off); they hold my 1 point (their 24). 12/6 and
     # 12/7 are both open, but neither can go on to 1: only one die plays, so the 6 must.
-    p = Position(_side({12: 1}), _side({24: 2}))
-    assert [(n, q.me) for n, q in legal_moves(p, (6, 5))] == [("12/6", _side({6: 1}))]
+    p = Position(side({12: 1}), side({24: 2}))
+    assert [(n, q.me) for n, q in legal_moves(p, (6, 5))] == [("12/6", side({6: 1}))]
     assert [n for n, _ in legal_moves(p, (5, 6))] == ["12/6"]
 
 
 def test_bearing_off_by_a_larger_number_only_from_the_highest_point() -> None:
-    far = _side({1: 1})  # the opponent's last checker, far away on my 24 point
+    far = side({1: 1})  # the opponent's last checker, far away on my 24 point
 
     def results(me: dict[int, int], dice: tuple[int, int]) -> set[tuple[int, ...]]:
-        return {p.me for _, p in legal_moves(Position(_side(me), far), dice)}
+        return {p.me for _, p in legal_moves(Position(side(me), far), dice)}
 
     # 6-1 from the 4 and the 2: the 6 bears off the 4 (the highest) and the 1 plays 2/1,
     # or the 1 plays 4/3 and the 6 then bears off the 3. Never 2/off by the 6 first.
-    assert results({4: 1, 2: 1}, (6, 1)) == {_side({1: 1}), _side({2: 1})}
-    assert results({3: 2}, (6, 5)) == {_side({})}
+    assert results({4: 1, 2: 1}, (6, 1)) == {side({1: 1}), side({2: 1})}
+    assert results({3: 2}, (6, 5)) == {side({})}
     # A checker outside (the 7) must come home before anything is borne off.
-    assert results({7: 1, 2: 1}, (6, 2)) == {_side({1: 1}), _side({2: 1})}
+    assert results({7: 1, 2: 1}, (6, 2)) == {side({1: 1}), side({2: 1})}
 
 
 def test_gammon_and_backgammon_by_hand() -> None:
-    won = Position(_side({}), _side({6: 15}))
+    won = Position(side({}), side({6: 15}))
     assert result_points(won) == 2
-    assert result_points(Position(_side({}), _side({6: 14, 20: 1}))) == 3  # in my home
-    assert result_points(Position(_side({}), _side({6: 14}, bar=1))) == 3
-    assert result_points(Position(_side({}), _side({6: 10}))) == 1
+    assert result_points(Position(side({}), side({6: 14, 20: 1}))) == 3  # in my home
+    assert result_points(Position(side({}), side({6: 14}, bar=1))) == 3
+    assert result_points(Position(side({}), side({6: 10}))) == 1
 
 
 def test_dice_tokens() -> None:
@@ -208,7 +187,7 @@ def _setx(p: Position) -> list[float]:
 
 
 def test_pubeval_inputs_match_a_transcription_of_setx() -> None:
-    positions = _random_positions(300, seed=3)
+    positions = random_positions(300, seed=3)
     np.testing.assert_array_equal(inputs(positions), np.array([_setx(p) for p in positions]))
 
 
@@ -222,8 +201,8 @@ def test_pubeval_start_score_and_book_openings() -> None:
 
 def test_race_is_no_contact() -> None:
     assert not is_race(START)
-    assert is_race(Position(_side({3: 15}), _side({2: 15})))
-    assert not is_race(Position(_side({3: 14}, bar=1), _side({2: 15})))
+    assert is_race(Position(side({3: 15}), side({2: 15})))
+    assert not is_race(Position(side({3: 14}, bar=1), side({2: 15})))
 
 
 # --- the game -----------------------------------------------------------------------
@@ -235,6 +214,6 @@ def test_backgammon_passes_the_conformance_check() -> None:
 def test_gnubg_player_picks_a_legal_play() -> None:
     player = make_player("gnubg")
     rng = np.random.default_rng(1)
-    for p in _random_positions(5, seed=4):
+    for p in random_positions(5, seed=4):
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         assert player.choose(p, dice, rng) in {q for _, q in legal_moves(p, dice)}

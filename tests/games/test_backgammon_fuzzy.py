@@ -17,16 +17,11 @@ from games.backgammon.board import START, Position, position_id
 from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.players import FuzzyGrades, MoveView, make_player
+from tests.games.backgammon_helpers import random_positions, side
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
-    side = [0] * 25
-    for p, n in points.items():
-        side[p - 1] = n
-    side[24] = bar
-    return tuple(side)
 
 
 def _scalar(p: Position) -> dict[str, float]:
@@ -66,20 +61,10 @@ def _scalar(p: Position) -> dict[str, float]:
     }
 
 
-def _positions(n: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
-    out, pos = [], START
-    while len(out) < n:
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        plays = legal_moves(pos, dice)
-        after = plays[int(rng.integers(len(plays)))][1]
-        out.append(after)
-        pos = START if sum(after.me) == 0 else after.flip()
-    return out
 
 
-def test_features_equal_scalar_counts_on_random_positions() -> None:
-    positions = _positions(300, seed=5)
+def test_features_equal_scalar_counts_onrandom_positions() -> None:
+    positions = random_positions(300, seed=5)
     got = position_features(positions)
     for row, p in zip(got, positions, strict=True):
         want = _scalar(p)
@@ -90,8 +75,8 @@ def test_features_equal_scalar_counts_on_random_positions() -> None:
 
 def test_the_papers_worked_board_grades_763_over_8207_through_the_features() -> None:
     # Three blots, two of them in my home board, two opposing checkers on the bar (Fig. 4).
-    me = _side({2: 1, 5: 1, 10: 1, 6: 4, 8: 4, 13: 4})
-    opp = _side({6: 5, 8: 3, 13: 5}, bar=2)
+    me = side({2: 1, 5: 1, 10: 1, 6: 4, 8: 4, 13: 4})
+    opp = side({6: 5, 8: 3, 13: 5}, bar=2)
     board = Position(me, opp)
     rb = load_rulebase(ROOT / "rulebases" / "backgammon_simple.yaml")
     grades = FuzzyGrades(rb)
