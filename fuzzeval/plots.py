@@ -217,17 +217,22 @@ def plot_drift(cal: Calibration, path: Path) -> Path:
     return _save(fig, path)
 
 
-def plot_win_curve(cal: Calibration, path: Path) -> Path:
-    """Win rate per round with its 95 % Wilson band (Fuzzeval's Fig. 5, with intervals)."""
-    rounds = cal.finished_rounds
-    x = [r.round + 1 for r in rounds]
-    curve = Curve("win rate", x, [r.win_rate for r in rounds],
-                  ([r.interval[0] for r in rounds], [r.interval[1] for r in rounds]))
-    s = cal.settings
-    return plot_curves([curve], path, title=f"Win rate per calibration round: "
-                       f"{cal.rulebase_name} vs {s.opponent} ({s.games_per_round} games a round)",
-                       xlabel="round", ylabel="win rate (95% interval)",
-                       levels={"even": 0.5}, integer_x=True)
+def plot_win_curve(cals: Sequence[Calibration], path: Path) -> Path:
+    """Win rate per round with its 95 % Wilson band (Fuzzeval's Fig. 5, with intervals),
+    one line per calibration."""
+    curves = []
+    for cal in cals:
+        rounds = cal.finished_rounds
+        s = cal.settings
+        curves.append(Curve(
+            f"{cal.rulebase_name}, {s.games_per_round} games a round",
+            [r.round + 1 for r in rounds], [r.win_rate for r in rounds],
+            ([r.interval[0] for r in rounds], [r.interval[1] for r in rounds])))
+    opponents = sorted({cal.settings.opponent for cal in cals})
+    return plot_curves(curves, path, title=f"Win rate per calibration round against "
+                       f"{', '.join(opponents)} (95% intervals)",
+                       xlabel="round", ylabel="win rate", levels={"even": 0.5},
+                       integer_x=True)
 
 
 def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,

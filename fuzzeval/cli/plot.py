@@ -85,12 +85,14 @@ def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
 
 
 @app.command()
-def curve(db: Annotated[Path, typer.Argument(help="Calibration database.")],
+def curve(dbs: Annotated[list[Path], typer.Argument(help="Calibration database(s).")],
           calibration: CalibrationOpt = None, output: OutputOpt = None) -> None:
-    """Win rate per calibration round with its 95% interval (Fuzzeval's Fig. 5)."""
+    """Win rate per calibration round with its 95% interval (Fuzzeval's Fig. 5); several
+    databases draw several lines."""
     from fuzzeval.plots import plot_win_curve
 
     with user_errors():
-        cal = _calibration(db, calibration)
-        path = plot_win_curve(cal, output or Path("plots") / f"{cal.settings.game}_curve.png")
+        cals = [_calibration(db, calibration) for db in dbs]
+        name = cals[0].settings.game
+        path = plot_win_curve(cals, output or Path("plots") / f"{name}_curve.png")
     console.print(f"wrote {path}")
