@@ -56,9 +56,11 @@ def calibrate(
         help="Drift picture; default plots/GAME_drift.png.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
-    """Calibrate a rule base by playing: each round plays a match, then moves every
-    'adjust:' point toward the mean of its inputs in winning decisions (Fuzzeval's eq. 1).
-    Stopped at any moment, run the same command with --resume."""
+    """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
+
+    Each round plays a match, then moves every 'adjust:' point toward the mean of its
+    inputs in winning decisions. Stopped at any moment, run the same command with --resume.
+    """
     with user_errors():
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)

@@ -32,8 +32,11 @@ def evaluate_calibration(
     workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
-    """Does calibration help? Both rule bases against the calibration's opponent on the same
-    held-out games (common random numbers), with a paired interval for the difference."""
+    """Does calibration help? The initial and calibrated rule bases on held-out games.
+
+    Both play the calibration's opponent on the same held-out games (common random
+    numbers), with a paired interval for the difference, plus the game's own measure.
+    """
     with user_errors():
         if not db.is_file():
             raise HistoryError(f"{db}: no such database")

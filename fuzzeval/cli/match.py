@@ -40,8 +40,11 @@ def match(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Play a match: seat 0 deals first in even games. Every game is committed as it ends;
-    after a crash or Ctrl-C, run the same command with --resume."""
+    """Play a reproducible match into the history database.
+
+    Seat 0 moves (deals) first in even games. Every game is committed as it ends; after a
+    crash or Ctrl-C, run the same command with --resume.
+    """
     with user_errors():
         game = load_game(game_name)
         spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent), games,

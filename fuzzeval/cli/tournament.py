@@ -37,8 +37,11 @@ def tournament(
         help="Win-rate matrix picture; default plots/GAME_tournament.png.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
-    """Round robin: each pair plays a match of --games games (stored, resumable: run it
-    again to finish); prints the row player's win rate against each column player."""
+    """Round robin: every pair of players, a win-rate matrix and its picture.
+
+    Each pair plays a stored match of --games games (resumable: run it again to finish);
+    the table gives the row player's win rate against each column player.
+    """
     with user_errors():
         game = load_game(game_name)
         names = ([p.strip().replace(";", ",") for p in players.split(",") if p.strip()]

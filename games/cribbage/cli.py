@@ -39,7 +39,8 @@ from games.cribbage.report import PLAYERS, run_report
 from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
 from games.cribbage.weights import Weighting
 
-app = typer.Typer(help="Cribbage: discard advice and hand counting.", no_args_is_help=True)
+app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.",
+                  no_args_is_help=True)
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
