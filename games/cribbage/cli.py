@@ -128,8 +128,11 @@ def discard(
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
 ) -> None:
-    """Which two cards to throw: the exhaustive player's exact EV table, or another player's
-    choice with its reasons."""
+    """Which two cards to throw, and why.
+
+    The exhaustive player shows its exact EV table; another player its choice with its
+    reasons (fuzzy: grades, and with --explain the rules that fired).
+    """
     if crib not in ("mine", "theirs"):
         raise _fail(f"--crib must be mine or theirs (got {crib!r})")
     if weights not in ("uniform", "expert"):
@@ -306,8 +309,11 @@ def report(
     plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
     = Path("plots/cribbage_report.png"),
 ) -> None:
-    """Discard quality of every player on the same deals: exact EV achieved, efficiency
-    (EV - random) / (optimal - random), share of optimal throws, decisions per second."""
+    """Discard quality of every player on the same deals, and a bar chart.
+
+    Exact EV achieved, efficiency (EV - random) / (optimal - random), share of optimal
+    throws, decisions per second.
+    """
     names = [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
     try:
         for name in names:
