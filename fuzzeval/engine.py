@@ -76,6 +76,8 @@ class Evaluator:
     hi: FloatArray
     term_keys: tuple[tuple[str, str], ...]  # (variable, term) of each membership row
     term_col: npt.NDArray[np.intp]
+    term_lo: FloatArray  # (terms, 1): the range of each term's variable, for clipping
+    term_hi: FloatArray
     peak: FloatArray
     neg_rise: FloatArray
     fall: FloatArray
@@ -164,9 +166,11 @@ class Evaluator:
         """Workspace rows: memberships, temporaries, then rule strengths (weighted)."""
         n = xs.shape[0]
         work = np.empty((self.n_registers, n), dtype=np.float64)
-        clipped = np.clip(xs.T, self.lo[:, None], self.hi[:, None])
         m = len(self.term_keys)
-        d = clipped[self.term_col]
+        # Clip each term's input to its variable's range (np.clip is slow on small arrays).
+        d = xs.T[self.term_col]
+        np.maximum(d, self.term_lo, out=d)
+        np.minimum(d, self.term_hi, out=d)
         d -= self.peak[:, None]
         up = work[:m]
         np.multiply(d, self.neg_rise[:, None], out=up)
@@ -284,6 +288,8 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
         hi=_frozen([v.hi for v in rb.inputs]),
         term_keys=term_keys,
         term_col=_frozen(col, np.intp),
+        term_lo=_frozen([[rb.inputs[c].lo] for c in col]),
+        term_hi=_frozen([[rb.inputs[c].hi] for c in col]),
         peak=_frozen(peak),
         neg_rise=_frozen(neg_rise),
         fall=_frozen(fall),
