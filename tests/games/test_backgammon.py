@@ -10,6 +10,8 @@ import gnubg
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuzzeval.errors import NotationError
 from fuzzeval.testing import check_game
@@ -217,3 +219,21 @@ def test_gnubg_player_picks_a_legal_play() -> None:
     for p in random_positions(5, seed=4):
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         assert player.choose(p, dice, rng) in {q for _, q in legal_moves(p, dice)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10_000), a=st.integers(1, 6), b=st.integers(1, 6))
+def test_every_play_keeps_the_checkers_and_moves_the_dice(seed: int, a: int, b: int) -> None:
+    """Properties of any play from a position of random play: each side keeps 15 checkers
+    (board, bar and off); no point holds both colours; the mover's pips drop by the dice
+    used at most (bearing off may waste pips, never gain); the opponent only loses checkers
+    to the bar, each hit adding its distance from home to their pip count."""
+    p = random_positions(1 + seed % 80, seed)[-1]  # anywhere in a game, opening to bear-off
+    p = p.flip() if sum(p.me) else p  # the other side moves next (unless the game ended)
+    for _, q in legal_moves(p, (a, b)):
+        assert sum(q.me) + q.off[0] == 15 == sum(q.opp) + q.off[1]
+        assert all(not (q.me[i] and q.opp[23 - i]) for i in range(24))
+        used = p.pips()[0] - q.pips()[0]
+        assert 0 <= used <= (4 * a if a == b else a + b)
+        assert q.off[1] == p.off[1] and q.opp[24] >= p.opp[24]
+        assert q.pips()[1] >= p.pips()[1]
