@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from fuzzeval.membership import FloatArray, Triangle, side_slopes
 
@@ -42,6 +43,11 @@ class CentroidPlan:
     peak: FloatArray  # (T,)
     rise: FloatArray  # (T,) slope of the rising side (steep for a vertical side)
     fall: FloatArray  # (T,) slope of the falling side
+    # A vertical side's foot sits 1e-12 of the range from its peak; evaluated there, rounding
+    # leaves a sliver of membership that the next linear piece would stretch across the
+    # range. So beyond a vertical side the membership is set to exactly 0.
+    vertical_rise: npt.NDArray[np.bool_]  # (T,)
+    vertical_fall: npt.NDArray[np.bool_]  # (T,)
     fixed: FloatArray  # (F,) breakpoints that do not move
     var_base: FloatArray  # (J,) a side reaches level a at base + coef * a
     var_coef: FloatArray  # (J,)
@@ -79,7 +85,7 @@ def plan_centroid(triangles: list[Triangle], lo: float, hi: float) -> CentroidPl
                     coef.append(c0)
                     term.append(t)
     return CentroidPlan(
-        lo, hi, peak, rise, fall, fixed_arr,
+        lo, hi, peak, rise, fall, rise >= steep, fall >= steep, fixed_arr,
         np.array(base, dtype=np.float64), np.array(coef, dtype=np.float64),
         np.array(term, dtype=np.intp),
     )
@@ -104,6 +110,10 @@ def centroid(plan: CentroidPlan, act: FloatArray, default: float) -> FloatArray:
         d *= plan.fall[t]
         np.maximum(m, d, out=m)
         np.subtract(1.0, m, out=m)
+        if plan.vertical_rise[t]:
+            m[y < plan.peak[t]] = 0.0
+        if plan.vertical_fall[t]:
+            m[y > plan.peak[t]] = 0.0
         np.minimum(m, act[:, t : t + 1], out=m)
         np.maximum(f, m, out=f)
     # Linear pieces: area = sum dy (f0 + f1) / 2,

@@ -193,3 +193,23 @@ def test_point_edits_are_pure_and_validated() -> None:
         rb.with_points({refs[1]: 15.5})  # Many's left beyond its peak
     with pytest.raises(KeyError, match="no such points"):
         rb.with_points({dataclasses.replace(refs[0], term="Some"): 1.0})
+
+
+@pytest.mark.parametrize(("term", "want"), [("[-10, -9.25, -9.25]", -9.5),
+                                            ("[-9.25, -9.25, -8.5]", -9.0),
+                                            ("[-10, -10, -9.25]", -9.75)])
+def test_centroid_of_a_triangle_with_a_vertical_side_far_from_the_range_end(
+        term: str, want: float) -> None:
+    """A triangle's centroid is the mean of its vertices. A hypothesis example found a
+    vertical side inside a wide range leaving a sliver of membership that was stretched
+    across the rest of the range (-9.4972 for -9.5)."""
+    rb = parse_rulebase(f"""
+name: v
+defuzzifier: centroid
+default: 0
+inputs: {{x: {{range: [0, 1], terms: {{on: [0, 1, 1]}}}}}}
+output: {{name: y, range: [-10, 5], terms: {{t: {term}}}}}
+rules: ["if x is on then y is t"]
+""")[0]
+    assert rb is not None
+    assert compile_rulebase(rb).grade([[1.0]])[0] == pytest.approx(want, abs=1e-9)
