@@ -207,9 +207,9 @@ def test_centroid_of_a_triangle_with_a_vertical_side_far_from_the_range_end(
 name: v
 defuzzifier: centroid
 default: 0
-inputs: {{x: {{range: [0, 1], terms: {{on: [0, 1, 1]}}}}}}
+inputs: {{x: {{range: [0, 1], terms: {{high: [0, 1, 1]}}}}}}
 output: {{name: y, range: [-10, 5], terms: {{t: {term}}}}}
-rules: ["if x is on then y is t"]
+rules: ["if x is high then y is t"]
 """)[0]
     assert rb is not None
     assert compile_rulebase(rb).grade([[1.0]])[0] == pytest.approx(want, abs=1e-9)
