@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator, Explanation
-from fuzzeval.game import compile_for_features
+from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 from games.cribbage.features import FEATURE_NAMES, discard_features
@@ -54,6 +54,13 @@ class FuzzyDiscard:
     def explain(self, hand: tuple[int, ...], my_crib: bool, throw: int) -> Explanation:
         feats = discard_features([hand], [my_crib], self.rulebase.input_names)[0, throw]
         return self.evaluator.explain(feats)
+
+    def choose_from(self, candidates: Candidates) -> int:
+        """The best throw, graded from features the game already computed."""
+        names = candidates.feature_names
+        cols = [names.index(n) for n in self.rulebase.input_names]
+        feats = candidates.feature_rows(range(len(candidates)))
+        return int(np.argmax(self.evaluator.grade(feats[:, cols])))
 
     def __call__(self, view: object, rng: np.random.Generator) -> int:
         hand, mine = view.hand, view.my_crib  # type: ignore[attr-defined]

@@ -75,6 +75,9 @@ class CribbagePlayer:
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         view = candidates.view
         if isinstance(view, DiscardView):
+            if isinstance(self.discarder, FuzzyDiscard) and candidates.feature_names:
+                # The game has computed every feature for the history: grade those.
+                return self.discarder.choose_from(candidates)
             return self.discarder(view, rng)
         if isinstance(view, PegView):
             return POLICIES[self.pegging](view, rng)  # type: ignore[index]

@@ -123,3 +123,18 @@ def test_report_cli_json_and_chart(tmp_path: Path) -> None:
     data = json.loads(res.stdout)
     assert [p["player"] for p in data["players"]] == ["random", "fuzzy", "exhaustive"]
     assert chart.stat().st_size > 10_000
+
+
+def test_in_a_game_the_fuzzy_player_grades_the_games_features_alike() -> None:
+    """In a game the features come from the game (computed once for the history); the
+    throw must be the one the player computes on its own from the hand."""
+    player = make_player("fuzzy")
+    rng = np.random.default_rng(4)
+    seen = 0
+    for k in range(40):
+        state = GAME.new_game(np.random.default_rng(k), k % 2)
+        cands = GAME.candidates(state)
+        assert cands.kind == "discard"
+        assert player.choose(cands, rng) == player.discarder(cands.view, rng)
+        seen += 1
+    assert seen == 40
