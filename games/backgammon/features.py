@@ -5,7 +5,8 @@ The paper's (Heinze et al. 2005, Tables 1, 6): SinglePieces, OpponentOnBar,
 SinglePiecesInHome, ToBeHitFactor, PointsOwned, PointsOwnedHome,
 StrongestConsecutiveBlockade, Contact; and what strong players weigh besides: pip counts
 and the race lead, checkers borne off, anchors in the opponent's home board, back
-checkers not yet escaped, the opponent's blots.
+checkers not yet escaped, the opponent's blots, the prime in front of the opponent's back
+checkers and the opponent's home-board points.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ FEATURES: tuple[Feature, ...] = (
     Feature("Anchors", 0, 6, "points I hold in the opponent's home board (my 19-24)"),
     Feature("BackCheckers", 0, 15, "my checkers on my 19-24 points or the bar (not escaped)"),
     Feature("OpponentBlots", 0, 15, "the opponent's blots"),
+    Feature("PrimeAgainst", 0, 7,
+            "longest run of points I hold in front of the opponent's rearmost checker (the "
+            "blockade its back checkers must jump)"),
+    Feature("OpponentHomePoints", 0, 6,
+            "points the opponent holds in its home board (where my back checkers and any "
+            "checker I have on the bar must pass or enter)"),
 )
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
@@ -120,6 +127,11 @@ def position_features(candidates: Sequence[Position],
         cols["BackCheckers"] = me[:, 18:25].sum(axis=1)
     if "OpponentBlots" in want:
         cols["OpponentBlots"] = (opp[:, :24] == 1).sum(axis=1)
+    if "PrimeAgainst" in want:
+        in_front = np.arange(24)[None, :] > their_lowest[:, None]
+        cols["PrimeAgainst"] = _longest_run(owned & in_front)
+    if "OpponentHomePoints" in want:
+        cols["OpponentHomePoints"] = (opp[:, :6] >= 2).sum(axis=1)
     out = np.empty((n, len(names)))
     for j, name in enumerate(names):
         out[:, j] = cols[name]

@@ -58,7 +58,18 @@ def _scalar(p: Position) -> dict[str, float]:
         "PipCount": pips, "RaceLead": opp_pips - pips, "BorneOff": 15 - sum(me),
         "Anchors": len([k for k in owned if k >= 19]),
         "BackCheckers": sum(me[18:25]), "OpponentBlots": sum(1 for n in opp[:24] if n == 1),
+        "PrimeAgainst": _prime_in_front(me, min(sources, default=99)),
+        "OpponentHomePoints": sum(1 for n in opp[:6] if n >= 2),
     }
+
+
+def _prime_in_front(me: tuple[int, ...], rearmost: int) -> int:
+    """Longest run of my points numbered above the opponent's rearmost checker."""
+    best = run = 0
+    for k in range(1, 25):
+        run = run + 1 if me[k - 1] >= 2 and k > rearmost else 0
+        best = max(best, run)
+    return best
 
 
 
