@@ -6,7 +6,7 @@ runner calls ``player.choose(candidates, rng) -> index`` with the same rules beh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -182,12 +182,3 @@ def make_player(name: str, **options: Any) -> BackgammonPlayer:
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
 
-
-def best_of(player: BackgammonPlayer, position: Position,
-            dice: tuple[int, int]) -> Sequence[tuple[str, float]]:
-    """Every legal play with the player's grade, best first."""
-    plays = legal_moves(position, dice)
-    view = MoveView(position, dice, tuple(p for _, p in plays))
-    grades = player.grades(view)
-    order = np.argsort(-grades, kind="stable")
-    return [(plays[i][0], float(grades[i])) for i in order]

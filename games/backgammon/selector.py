@@ -41,6 +41,7 @@ class BoardSelector:
         return keep if keep.any() else np.ones(len(options), dtype=bool)
 
 
+@lru_cache(maxsize=100_000)  # the same early positions come back game after game
 def _after(before: str, dice: str, play: str) -> str | None:
     for notation, after in legal_moves(from_position_id(before), parse_dice(dice)):
         if notation == play:
@@ -67,12 +68,10 @@ def history_record(db: Path | str, player: str = "fuzzy",
     games: dict[str, set[tuple[int, int]]] = {}
     wins: dict[str, int] = {}
     for before, dice, play, won, match_id, game in rows:
-        after = _cached_after(before, dice, play)
+        after = _after(before, dice, play)
         if after is None or (match_id, game) in games.setdefault(after, set()):
             continue  # one count per game and position
         games[after].add((match_id, game))
         wins[after] = wins.get(after, 0) + int(won)
     return {k: (len(v), wins.get(k, 0)) for k, v in games.items() if v}
 
-
-_cached_after = lru_cache(maxsize=100_000)(_after)
