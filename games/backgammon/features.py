@@ -6,7 +6,9 @@ SinglePiecesInHome, ToBeHitFactor, PointsOwned, PointsOwnedHome,
 StrongestConsecutiveBlockade, Contact; and what strong players weigh besides: pip counts
 and the race lead, checkers borne off, anchors in the opponent's home board, back
 checkers not yet escaped, the opponent's blots, the prime in front of the opponent's back
-checkers and the opponent's home-board points.
+checkers and the opponent's home-board points; exact shot counts and the pips a hit is
+expected to cost, escape numbers of both sides' rearmost checkers, stacking, and where my
+checkers stand, zone by zone (blots, points and spares beyond three on a point).
 """
 
 from __future__ import annotations
@@ -48,6 +50,46 @@ FEATURES: tuple[Feature, ...] = (
     Feature("OpponentHomePoints", 0, 6,
             "points the opponent holds in its home board (where my back checkers and any "
             "checker I have on the bar must pass or enter)"),
+)
+#: zones of my side of the board (my point numbers), for the per-zone counts
+ZONES: tuple[tuple[str, int, int, str], ...] = (
+    ("LowHome", 1, 3, "my 1-3 points (deep in my home board)"),
+    ("HighHome", 4, 6, "my 4-6 points"),
+    ("BarArea", 7, 9, "my 7-9 points (the bar point and just outside it)"),
+    ("Outfield", 10, 12, "my 10-12 points"),
+    ("FarOutfield", 13, 18, "my 13-18 points (the opponent's outer board, my midpoint)"),
+    ("TheirHighHome", 19, 21, "my 19-21 points (the opponent's 4-6 points)"),
+    ("TheirLowHome", 22, 24, "my 22-24 points (the opponent's 1-3 points)"),
+)
+FEATURES += (
+    Feature("Shots", 0, 36,
+            "rolls of the 36 on which an opposing checker can hit one of my blots: one die, "
+            "or both dice (all four steps of a double) with every point it touches on the "
+            "way not held by me; while the opponent has a checker on the bar only checkers "
+            "entering from the bar count"),
+    Feature("PipLoss", 0, 24,
+            "pips I expect to lose to a hit: over the 36 rolls, the mean of the most pips a "
+            "hit on that roll costs me (a blot hit on my point k loses 25 - k pips: it goes "
+            "back to the bar)"),
+    Feature("BackEscapes", 0, 36,
+            "rolls of the 36 that carry my rearmost checker, moving alone and landing only "
+            "on points the opponent does not hold, past the furthest point the opponent "
+            "holds among the 12 in front of it (36 when none is held there)"),
+    Feature("OpponentEscapes", 0, 36,
+            "the same for the opponent's rearmost checker against the points I hold: how "
+            "well I contain it"),
+    Feature("Stacking", 0, 12, "my checkers beyond three on a point"),
+    Feature("OpponentBackCheckers", 0, 15,
+            "opponent checkers in my home board or on the bar (its back checkers)"),
+    Feature("HomeCheckers", 0, 15, "my checkers in my home board"),
+    Feature("OutfieldCheckers", 0, 15, "my checkers on my 7-18 points"),
+)
+FEATURES += tuple(
+    f
+    for zone, lo, hi, where in ZONES
+    for f in (Feature(f"Blots{zone}", 0, hi - lo + 1, f"my blots on {where}"),
+              Feature(f"Points{zone}", 0, hi - lo + 1, f"points I hold on {where}"),
+              Feature(f"Spares{zone}", 0, 15, f"my checkers beyond three on a point, {where}"))
 )
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
@@ -132,9 +174,99 @@ def position_features(candidates: Sequence[Position],
         cols["PrimeAgainst"] = _longest_run(owned & in_front)
     if "OpponentHomePoints" in want:
         cols["OpponentHomePoints"] = (opp[:, :6] >= 2).sum(axis=1)
+    if want & {"Shots", "PipLoss"}:
+        hits = _hits(me, opp)
+        cols["Shots"] = ((hits != 0) * _ROLL_WEIGHT).sum(axis=1)
+        cols["PipLoss"] = _pip_loss(hits)
+    if "BackEscapes" in want:
+        cols["BackEscapes"] = _escapes(me, opp)
+    if "OpponentEscapes" in want:
+        cols["OpponentEscapes"] = _escapes(opp, me)
+    spares = np.maximum(pts - 3, 0)
+    cols["Stacking"] = spares.sum(axis=1)
+    cols["OpponentBackCheckers"] = opp[:, 18:25].sum(axis=1)
+    cols["HomeCheckers"] = pts[:, :6].sum(axis=1)
+    cols["OutfieldCheckers"] = pts[:, 6:18].sum(axis=1)
+    for zone, lo, hi, _ in ZONES:
+        cols[f"Blots{zone}"] = blots[:, lo - 1:hi].sum(axis=1)
+        cols[f"Points{zone}"] = owned[:, lo - 1:hi].sum(axis=1)
+        cols[f"Spares{zone}"] = spares[:, lo - 1:hi].sum(axis=1)
     out = np.empty((n, len(names)))
     for j, name in enumerate(names):
         out[:, j] = cols[name]
+    return out
+
+
+# The 21 distinct rolls (a <= b) and how many of the 36 each stands for.
+_DIE_A = np.array([a for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+_DIE_B = np.array([b for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+_ROLL_WEIGHT = np.where(_DIE_A == _DIE_B, 1.0, 2.0)
+_DOUBLE = _DIE_A == _DIE_B
+
+
+def _bits(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Each row of booleans as one integer, column j as bit j."""
+    return mask.astype(np.int64) @ (np.int64(1) << np.arange(mask.shape[1], dtype=np.int64))
+
+
+def _hits(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """(n, 21): for each roll, my blots an opposing checker can hit, as bits (bit k = my
+    point k). Opposing checkers move up my numbers, entering from their bar at 0; a
+    combination shot needs each point it touches on the way open (not held by me)."""
+    n = me.shape[0]
+    zero = np.zeros((n, 1), dtype=bool)
+    theirs = opp[:, 23::-1] > 0
+    on_bar = opp[:, BAR:BAR + 1] > 0
+    # While on the bar only the entering checker moves (bit 0 = their bar).
+    src = np.where(on_bar, np.concatenate([on_bar, np.zeros_like(theirs)], axis=1),
+                   np.concatenate([zero, theirs], axis=1))
+    s = _bits(src)[:, None]
+    blot = _bits(np.concatenate([zero, me[:, :24] == 1], axis=1))[:, None]
+    open_ = ~_bits(np.concatenate([zero, me[:, :24] >= 2], axis=1))[:, None]
+    a, b = _DIE_A[None, :], _DIE_B[None, :]
+    one_die = (s << a) | (s << b)
+    both = (((s << a) & open_) << b) | (((s << b) & open_) << a)
+    two = ((s << a) & open_) << a
+    three = (two & open_) << a
+    four = (three & open_) << a
+    reach = np.where(_DOUBLE[None, :], one_die | two | three | four, one_die | both)
+    out: npt.NDArray[np.int64] = reach & blot
+    return out
+
+
+def _pip_loss(hits: npt.NDArray[np.int64]) -> FloatArray:
+    """Mean over the 36 rolls of the most pips a hit costs: the lowest hit point k loses
+    25 - k (lowest set bit, found as the bit length of ``x & -x``)."""
+    low = hits & -hits
+    k = np.frexp(low.astype(np.float64))[1] - 1  # exact for powers of two
+    loss = np.where(hits != 0, 25 - k, 0)
+    out: FloatArray = (loss * _ROLL_WEIGHT).sum(axis=1) / 36.0
+    return out
+
+
+def _escapes(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> FloatArray:
+    """Rolls of 36 that carry ``me``'s rearmost checker past the furthest point ``opp``
+    holds among the 12 in front of it (36 when none is held there or no checker is left).
+    Distances d from the checker are bits; points beyond my 1-point count as open."""
+    n = me.shape[0]
+    rear = np.where(me > 0, np.arange(25), -1).max(axis=1)  # index, 24 = the bar
+    held = np.concatenate([opp[:, 23::-1] >= 2, np.zeros((n, 1), dtype=bool)], axis=1)
+    d = np.arange(31)[None, :]
+    where = rear[:, None] - d
+    blocked = (where >= 0) & (d >= 1) & held[np.arange(n)[:, None], np.clip(where, 0, 24)]
+    furthest = np.where(blocked & (d <= 12), d, 0).max(axis=1)
+    open_ = _bits(~blocked)[:, None]
+    a, b = _DIE_A[None, :], _DIE_B[None, :]
+    one = np.int64(1)
+    first_a, first_b = (one << a) & open_, (one << b) & open_
+    both = np.where((first_a | first_b) != 0, (one << (a + b)) & open_, 0)
+    two = np.where(first_a != 0, (one << (2 * a)) & open_, 0)
+    three = np.where(two != 0, (one << (3 * a)) & open_, 0)
+    four = np.where(three != 0, (one << (4 * a)) & open_, 0)
+    reach = np.where(_DOUBLE[None, :], first_a | two | three | four, first_a | first_b | both)
+    passed = (reach >> (furthest[:, None] + 1)) != 0
+    counted = (passed * _ROLL_WEIGHT).sum(axis=1)
+    out: FloatArray = np.where((furthest == 0) | (rear < 0), 36.0, counted)
     return out
 
 

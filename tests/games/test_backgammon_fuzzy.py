@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from fuzzeval import load_rulebase
 from fuzzeval.cli import app
-from games.backgammon.board import START, Position, position_id
-from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
-from games.backgammon.moves import legal_moves
+from games.backgammon.board import BAR, START, Position, position_id
+from games.backgammon.features import FEATURE_NAMES, FEATURES, ZONES, position_features
+from games.backgammon.moves import legal_moves, plays
 from games.backgammon.players import FuzzyGrades, MoveView, make_player
 from tests.games.backgammon_helpers import random_positions, side
 
@@ -63,6 +63,72 @@ def _scalar(p: Position) -> dict[str, float]:
     }
 
 
+def _scalar_more(p: Position) -> dict[str, float]:
+    """Shots, pip loss, escapes, stacking and zone counts, one roll and one point at a time."""
+    me, opp = p.me, p.opp
+    held_by_me = {k for k in range(1, 25) if me[k - 1] >= 2}
+    blots = {k for k in range(1, 25) if me[k - 1] == 1}
+    # While on the bar only the entering checker counts (from my point 0).
+    sources = [0] if opp[24] else [25 - j for j in range(1, 25) if opp[j - 1]]
+    shots, loss = 0, 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            paths = [[a], [b], [a, b], [b, a]] if a != b else [[a] * k for k in range(1, 5)]
+            hit: set[int] = set()
+            for s in sources:
+                for path in paths:
+                    at, ok = s, True
+                    for i, step in enumerate(path):
+                        at += step
+                        if i < len(path) - 1 and at in held_by_me:
+                            ok = False
+                    if ok and at in blots:
+                        hit.add(at)
+            shots += bool(hit)
+            loss += max((25 - k for k in hit), default=0)
+    out = {"Shots": shots, "PipLoss": loss / 36,
+           "BackEscapes": _escapes_scalar(me, opp), "OpponentEscapes": _escapes_scalar(opp, me),
+           "Stacking": sum(max(n - 3, 0) for n in me[:24]),
+           "OpponentBackCheckers": sum(opp[18:25]), "HomeCheckers": sum(me[:6]),
+           "OutfieldCheckers": sum(me[6:18])}
+    for zone, lo, hi, _ in ZONES:
+        counts = me[lo - 1:hi]
+        out[f"Blots{zone}"] = sum(1 for n in counts if n == 1)
+        out[f"Points{zone}"] = sum(1 for n in counts if n >= 2)
+        out[f"Spares{zone}"] = sum(max(n - 3, 0) for n in counts)
+    return out
+
+
+def _escapes_scalar(me: tuple[int, ...], opp: tuple[int, ...]) -> float:
+    """Rolls that take my rearmost checker (alone, landing on open points) past the furthest
+    point the opponent holds within 12 in front of it; my point k is its point 25 - k."""
+    rear = max((k for k in range(1, 26) if me[k - 1]), default=0)  # 25 = the bar
+
+    def held(k: int) -> bool:
+        return 1 <= k <= 24 and opp[24 - k] >= 2
+
+    blocks = [rear - d for d in range(1, 13) if held(rear - d)]
+    if rear == 0 or not blocks:
+        return 36.0
+    target = min(blocks)  # the furthest held point in front (lowest number)
+    count = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            orders = [[a, b], [b, a]] if a != b else [[a] * 4]
+            ok = False
+            for steps in orders:
+                at = rear
+                for step in steps:
+                    at -= step
+                    if held(at):
+                        break
+                    if at < target:
+                        ok = True
+                        break
+            count += ok
+    return float(count)
+
+
 def _prime_in_front(me: tuple[int, ...], rearmost: int) -> int:
     """Longest run of my points numbered above the opponent's rearmost checker."""
     best = run = 0
@@ -78,10 +144,28 @@ def test_features_equal_scalar_counts_onrandom_positions() -> None:
     positions = random_positions(300, seed=5)
     got = position_features(positions)
     for row, p in zip(got, positions, strict=True):
-        want = _scalar(p)
+        want = _scalar(p) | _scalar_more(p)
         assert row.tolist() == pytest.approx([want[n] for n in FEATURE_NAMES], abs=1e-9), p
     for j, f in enumerate(FEATURES):
         assert f.lo <= got[:, j].min() and got[:, j].max() <= f.hi, f.name
+
+
+def test_shots_agree_with_the_opponents_legal_plays() -> None:
+    """An independent count: rolls on which some legal play of the opponent hits a blot.
+    Shots ignores the must-use-both-dice rule, so it may count a roll the rules forbid, never
+    miss one; the two agree almost always (opponent not on the bar)."""
+    positions = [p for p in random_positions(600, seed=11)
+                 if p.opp[BAR] == 0 and 1 in p.me[:24]][:300]
+    shots = position_features(positions, ("Shots",))[:, 0]
+    same = 0
+    for p, counted in zip(positions, shots, strict=True):
+        legal = sum(
+            any(step[2] for play in plays(p.flip(), (a, b)) for step in play.steps)
+            for a in range(1, 7) for b in range(1, 7)
+        )
+        assert legal <= counted, p
+        same += legal == counted
+    assert same >= 0.97 * len(positions)
 
 
 def test_the_papers_worked_board_grades_763_over_8207_through_the_features() -> None:
