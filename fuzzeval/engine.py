@@ -103,6 +103,16 @@ class Evaluator:
             out[start:stop] = self._defuzzify(work)
         return out
 
+    def strengths(self, x: npt.ArrayLike) -> FloatArray:
+        """Firing strength of every rule (n, rules), rules in file order, weights applied."""
+        xs = self._check(x)
+        out = np.empty((xs.shape[0], len(self.rulebase.rules)), dtype=np.float64)
+        rows = self._strength_index()
+        for start in range(0, xs.shape[0], CHUNK):
+            stop = min(start + CHUNK, xs.shape[0])
+            out[start:stop] = self._strengths(self._forward(xs[start:stop]))[rows].T
+        return out
+
     def explain(self, x: Mapping[str, float] | npt.ArrayLike) -> Explanation:
         """Memberships, rule strengths, activations and grade for one candidate."""
         if isinstance(x, Mapping):

@@ -1,0 +1,128 @@
+"""Teach a weighted-average rule base the preferences of a stronger player.
+
+With the weighted-average defuzzifier a grade is ``sum_r s_r c_r / sum_r s_r``: linear in
+the rules' consequent values ``c_r`` once the firing strengths ``s_r`` are known. A player
+only compares the candidates of one decision, so ``c`` is fitted by least squares to the
+teacher's values after subtracting each decision's mean from both sides (a constant per
+decision means nothing). The fitted values are then moved onto the output terms the rule
+base offers, one rule at a time, the largest first, refitting the others after each move,
+so that every rule still reads "... then Grade is Good3" and the rounding of one rule is
+made up by the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.engine import Evaluator
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+
+def firing_shares(evaluator: Evaluator, x: npt.ArrayLike) -> FloatArray:
+    """Each rule's share of the total firing strength (n, rules); rows sum to 1 (0 when
+    nothing fires). The grade is ``shares @ values``."""
+    s = evaluator.strengths(x)
+    total = s.sum(axis=1, keepdims=True)
+    out: FloatArray = np.divide(s, total, out=np.zeros_like(s), where=total > 0)
+    return out
+
+
+def _centred(a: FloatArray, groups: IntArray) -> FloatArray:
+    """Subtract each decision's mean from its rows."""
+    counts = np.bincount(groups).astype(np.float64)
+    counts[counts == 0] = 1.0
+    if a.ndim == 1:
+        out1: FloatArray = a - (np.bincount(groups, a) / counts)[groups]
+        return out1
+    sums = np.zeros((counts.size, a.shape[1]))
+    np.add.at(sums, groups, a)
+    out: FloatArray = a - (sums / counts[:, None])[groups]
+    return out
+
+
+@dataclass(frozen=True)
+class Normal:
+    """The normal equations of the centred least-squares problem (all one needs to refit).
+    Built per chunk of whole decisions and added up, so the data need not fit in memory."""
+
+    gram: FloatArray  # (rules, rules)
+    rhs: FloatArray  # (rules,)
+    yy: float  # sum of squared centred targets
+    ridge: float = 1e-3
+
+    @classmethod
+    def build(cls, shares: FloatArray, groups: npt.ArrayLike, target: npt.ArrayLike,
+              ridge: float = 1e-3, weight: npt.ArrayLike | None = None) -> Normal:
+        """``weight`` (per row) lets the candidates that matter count more, e.g. the plays
+        close to the teacher's best, which are the ones a player must tell apart."""
+        g = np.asarray(groups, dtype=np.intp)
+        g = g - g.min() if g.size else g
+        a = _centred(np.asarray(shares, dtype=np.float64), g)
+        y = _centred(np.asarray(target, dtype=np.float64), g)
+        w = np.ones(y.size) if weight is None else np.asarray(weight, dtype=np.float64)
+        aw = a * w[:, None]
+        return cls(aw.T @ a, aw.T @ y, float(y @ (w * y)), ridge)
+
+    def __add__(self, other: Normal) -> Normal:
+        """Both chunks' equations (decisions must not be split between chunks)."""
+        return Normal(self.gram + other.gram, self.rhs + other.rhs, self.yy + other.yy,
+                      self.ridge)
+
+    def solve(self, fixed: Mapping[int, float]) -> FloatArray:
+        """Best values with the rules in ``fixed`` held at their values."""
+        n = self.rhs.size
+        values = np.zeros(n)
+        held = np.zeros(n, dtype=bool)
+        for i, v in fixed.items():
+            values[i], held[i] = v, True
+        free = ~held
+        gram = self.gram + self.ridge * np.eye(n)
+        if free.any():
+            rhs = self.rhs[free] - gram[np.ix_(free, held)] @ values[held]
+            values[free] = np.linalg.solve(gram[np.ix_(free, free)], rhs)
+        return values
+
+    def residual(self, values: FloatArray) -> float:
+        """Sum of squared centred errors (with the ridge term) of ``values``."""
+        gram = self.gram + self.ridge * np.eye(self.rhs.size)
+        return float(values @ gram @ values - 2 * values @ self.rhs + self.yy)
+
+
+def fit_values(normal: Normal, fixed: Mapping[int, float] | None = None) -> FloatArray:
+    """Unrestricted consequent values (the teacher's scale)."""
+    return normal.solve(fixed or {})
+
+
+def snap_to_terms(normal: Normal, term_values: Sequence[float],
+                  fixed: Mapping[int, int] | None = None,
+                  scales: Sequence[float] | None = None) -> tuple[IntArray, float]:
+    """An output term (index into ``term_values``) for every rule, and the scale at which
+    ``scale * term_values`` best fits the teacher. ``fixed`` maps rules to terms they keep.
+    Each scale is tried; rules are snapped largest first, the rest refitted after each."""
+    levels = np.asarray(term_values, dtype=np.float64)
+    keep = dict(fixed or {})
+    if scales is None:  # around the scale at which the free fit fills the terms
+        top = float(np.abs(normal.solve({})).max()) / max(float(np.abs(levels).max()), 1e-12)
+        scales = [top * f for f in np.geomspace(0.25, 2.0, 13)]
+    best: tuple[float, IntArray, float] | None = None
+    for scale in scales:
+        terms = np.full(normal.rhs.size, -1, dtype=np.intp)
+        for i, t in keep.items():
+            terms[i] = t
+        while (terms < 0).any():
+            held = {i: scale * levels[t] for i, t in enumerate(terms) if t >= 0}
+            values = normal.solve(held)
+            open_ = np.where(terms < 0)[0]
+            i = open_[np.argmax(np.abs(values[open_]))]
+            terms[i] = int(np.abs(values[i] / scale - levels).argmin())
+        err = normal.residual(scale * levels[terms])
+        if best is None or err < best[0]:
+            best = (err, terms, float(scale))
+    assert best is not None
+    return best[1], best[2]

@@ -1,0 +1,285 @@
+"""Write the refined backgammon rule base from GNU Backgammon's preferences.
+
+The rules are fixed by hand in form: for each feature of the contact stage (and a few of
+the race) three rules, "if Contact is Present and Shots is Few / Some / Many then
+BoardStrength is ...". What each rule concludes is taught: games are played (pubeval
+against itself, or a given player against pubeval, with some random plays for variety),
+every candidate play of every decision is valued by GNU Backgammon 0-ply, and
+``fuzzeval.teach`` picks the output term of each rule that best reproduces gnubg's
+differences between the plays of a decision. "Few" always concludes Neutral (a feature's
+three rules can all be shifted together without changing any choice).
+
+    python -m games.backgammon.teach --games 3000 --data runs/teach.npz \
+        --out rulebases/backgammon_refined.yaml
+
+Needs the optional ``gnubg`` package (in the ``dev`` and ``gnubg`` extras).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval import compile_rulebase, parse_rulebase
+from fuzzeval.match import PlayerSpec
+from fuzzeval.teach import Normal, firing_shares, snap_to_terms
+from games.backgammon.board import START
+from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
+from games.backgammon.moves import plays
+from games.backgammon.players import GnubgGrades, MoveView, make_player
+
+FloatArray = npt.NDArray[np.float64]
+
+RACE_INPUTS = ("PipCount", "BorneOff", "Stacking", "HomeCheckers", "OutfieldCheckers",
+               "BlotsLowHome", "PointsLowHome", "SparesLowHome", "BlotsHighHome",
+               "PointsHighHome", "SparesHighHome")
+CONTACT_INPUTS = tuple(n for n in FEATURE_NAMES if n not in ("Contact", "PipCount", "BorneOff"))
+#: inputs whose "Some" peak the calibrator may move
+ADJUSTABLE = ("Shots", "PipLoss", "BackEscapes", "OpponentEscapes", "RaceLead")
+LEVELS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)  # GoodK / BadK = +/- LEVELS[K - 1] / 32
+TERMS: tuple[tuple[str, float], ...] = (
+    *((f"Bad{k}", -v / 32) for k, v in reversed(list(enumerate(LEVELS, 1)))),
+    ("Neutral", 0.0),
+    *((f"Good{k}", v / 32) for k, v in enumerate(LEVELS, 1)),
+)
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Candidate plays of many decisions: features, gnubg equity, decision index."""
+
+    features: FloatArray  # (n, len(FEATURE_NAMES))
+    equity: FloatArray
+    groups: npt.NDArray[np.intp]
+
+    @classmethod
+    def load(cls, path: Path) -> Decisions:
+        with np.load(path) as z:
+            return cls(z["features"], z["equity"], z["groups"])
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, features=self.features, equity=self.equity,
+                            groups=self.groups)
+
+    def __add__(self, other: Decisions) -> Decisions:
+        """Both sets of decisions (the other's renumbered after this one's)."""
+        return Decisions(np.concatenate([self.features, other.features]),
+                         np.concatenate([self.equity, other.equity]),
+                         np.concatenate([self.groups, other.groups + self.groups.max() + 1]))
+
+
+def _game(seed: int, player: str, exploration: float) -> tuple[FloatArray, FloatArray,
+                                                                 list[int]]:
+    """One game: the features and gnubg equities of every decision's candidates."""
+    rng = np.random.default_rng(seed)
+    teacher = GnubgGrades()
+    spec = PlayerSpec.parse(player)
+    movers = (make_player(spec.name, **dict(spec.options)), make_player("pubeval"))
+    rows, equity, sizes = [], [], []
+    position, seat = START, 0
+    dice = (0, 0)
+    while dice[0] == dice[1]:
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    for _ in range(1000):
+        options = tuple(p.position for p in plays(position, dice))
+        view = MoveView(position, dice, options)
+        pick = 0
+        if len(options) > 1:
+            rows.append(position_features(list(options)))
+            equity.append(teacher(view))
+            sizes.append(len(options))
+            if rng.random() < exploration:
+                pick = int(rng.integers(len(options)))
+            else:
+                pick = int(np.argmax(movers[seat].grades(view)))
+        after = options[pick]
+        if sum(after.me) == 0:
+            break
+        position, seat = after.flip(), 1 - seat
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    return np.concatenate(rows), np.concatenate(equity), sizes
+
+
+def collect(games: int, seed: int = 1, player: str = "pubeval", exploration: float = 0.1,
+            workers: int = 2, progress: Callable[[int], None] | None = None) -> Decisions:
+    """Play ``games`` games (``player`` against pubeval) and value their decisions; game i
+    uses seed ``SeedSequence(seed).spawn(games)[i]``, so workers do not change the result.
+    ``progress(games done)`` is called as games finish."""
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(games)]
+    feats: list[FloatArray] = []
+    eqs: list[FloatArray] = []
+    sizes: list[int] = []
+    with ProcessPoolExecutor(workers) as pool:
+        results = pool.map(_game, seeds, [player] * games, [exploration] * games,
+                           chunksize=8)
+        for done, (f, e, s) in enumerate(results, 1):
+            feats.append(f)
+            eqs.append(e)
+            sizes.extend(s)
+            if progress is not None:
+                progress(done)
+    groups = np.repeat(np.arange(len(sizes)), sizes)
+    return Decisions(np.concatenate(feats), np.concatenate(eqs), groups)
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(float(x), 2)
+
+
+def skeleton(decisions: Decisions) -> tuple[str, list[str], dict[str, tuple[float, ...]]]:
+    """Rule base text with every rule concluding Neutral, the rule conditions, and the
+    terms (lo, mid, hi) of each input: the range seen in the data, "Some" peaking at the
+    median of the contact stage (or at lo + 1 when the median sits at an end)."""
+    x = decisions.features
+    contact = x[:, FEATURE_NAMES.index("Contact")] > 0.5
+    points: dict[str, tuple[float, ...]] = {}
+    for name in sorted(set(CONTACT_INPUTS) | set(RACE_INPUTS), key=FEATURE_NAMES.index):
+        col = x[:, FEATURE_NAMES.index(name)]
+        stage = col[contact] if name in CONTACT_INPUTS else col[~contact]
+        lo, hi = float(np.floor(col.min())), float(np.ceil(col.max()))
+        if hi <= lo:
+            hi = lo + 1
+        mid = float(np.round(np.median(stage) * 2) / 2) if stage.size else lo
+        if not lo < mid < hi:
+            mid = lo + 1 if hi - lo >= 2 else (lo + hi) / 2
+        points[name] = (lo, mid, hi)
+    conditions = [f"Contact is Present and {n} is {t}"
+                  for n in CONTACT_INPUTS for t in ("Few", "Some", "Many")]
+    conditions += [f"Contact is Absent and {n} is {t}"
+                   for n in RACE_INPUTS for t in ("Few", "Some", "Many")]
+    return render(points, conditions, ["Neutral"] * len(conditions)), conditions, points
+
+
+def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
+           consequents: Sequence[str], header: str = "") -> str:
+    """The rule base as commented YAML."""
+    meaning = {f.name: f.meaning for f in FEATURES}
+    out = [header.rstrip()] if header else []
+    out += ["name: backgammon_refined",
+            "description: Contact and race rules for backgammon plays, their conclusions "
+            "taught by GNU Backgammon 0-ply.",
+            "defuzzifier: weighted_average", "default: 0", "inputs:", "  Contact:",
+            "    description: 1 while some checker still has an opposing one ahead.",
+            "    range: [0, 1]", "    terms:", "      Absent: [0, 0, 1]",
+            "      Present: [0, 1, 1]"]
+    for name, (lo, mid, hi) in points.items():
+        lo_, mid_, hi_ = _number(lo), _number(mid), _number(hi)
+        some = f"[{lo_}, {mid_}, {hi_}]"
+        if name in ADJUSTABLE:
+            some = f"{{points: {some}, adjust: [peak]}}"
+        text = meaning[name].replace('"', "'")
+        out += [f"  {name}:", f'    description: "{text}"', f"    range: [{lo_}, {hi_}]",
+                "    terms:", f"      Few: [{lo_}, {lo_}, {mid_}]", f"      Some: {some}",
+                f"      Many: [{mid_}, {hi_}, {hi_}]"]
+    out += ["output:", "  name: BoardStrength", "  range: [-1, 1]", "  terms:"]
+    out += [f"    {t}: {_number(v) if v == 0 else round(v, 5)}" for t, v in TERMS]
+    out += ["rules:"]
+    stage = ""
+    for cond, then in zip(conditions, consequents, strict=True):
+        now = "contact" if "Present" in cond else "race"
+        if now != stage:
+            stage = now
+            out.append("  # Contact: while the sides can still hit each other."
+                       if now == "contact" else "  # Race: no contact left.")
+        out.append(f"  - if {cond} then BoardStrength is {then}")
+    return "\n".join(out) + "\n"
+
+
+def teach(decisions: Decisions, header: str = "", ridge: float = 1e-3,
+          focus: float = 0.0) -> str:
+    """The rule base with every rule's conclusion taught from the decisions. With ``focus``
+    > 0 a play counts exp(-(best equity - its equity) / focus): near-best plays matter."""
+    text, conditions, points = skeleton(decisions)
+    rb, problems = parse_rulebase(text, "backgammon_refined.yaml")
+    if rb is None:
+        raise ValueError(f"generated rule base is invalid: {problems[:3]}")
+    evaluator = compile_rulebase(rb)
+    x = decisions.features[:, [FEATURE_NAMES.index(n) for n in rb.input_names]]
+    best = np.full(int(decisions.groups.max()) + 1, -np.inf)
+    np.maximum.at(best, decisions.groups, decisions.equity)
+    lost = best[decisions.groups] - decisions.equity
+    normal: Normal | None = None
+    # Chunks of whole decisions keep the firing shares of millions of plays out of memory.
+    starts = np.flatnonzero(np.r_[True, np.diff(decisions.groups) != 0])
+    bounds = [*starts[::20_000], decisions.groups.size]
+    for lo, hi in itertools.pairwise(bounds):
+        part = slice(int(lo), int(hi))
+        weight = np.exp(-lost[part] / focus) if focus > 0 else None
+        chunk = Normal.build(firing_shares(evaluator, x[part]), decisions.groups[part],
+                             decisions.equity[part], ridge, weight)
+        normal = chunk if normal is None else normal + chunk
+    assert normal is not None
+    names = [t for t, _ in TERMS]
+    neutral = names.index("Neutral")
+    fixed = {i: neutral for i, c in enumerate(conditions) if c.endswith(" is Few")}
+    terms, _ = snap_to_terms(normal, [v for _, v in TERMS], fixed)
+    return render(points, conditions, [names[t] for t in terms], header)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", default="pubeval",
+                        help="who plays against pubeval while the decisions are gathered")
+    parser.add_argument("--exploration", type=float, default=0.1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--focus", type=float, default=0.03,
+                        help="weight plays by exp(-equity lost / focus); 0 weighs all alike")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="keep the valued decisions here (.npz); reused when it exists")
+    parser.add_argument("--also", type=Path, action="append", default=[],
+                        help="more saved decisions (.npz) to learn from as well")
+    parser.add_argument("--out", type=Path, default=Path("backgammon_refined.yaml"))
+    args = parser.parse_args(argv)
+    if args.data is not None and args.data.exists():
+        decisions = Decisions.load(args.data)
+    else:
+        decisions = _play(args)
+        if args.data is not None:
+            decisions.save(args.data)
+    for extra in args.also:
+        decisions = decisions + Decisions.load(extra)
+    also = "".join(f" --also {p}" for p in args.also)
+    header = (f"# Taught by: python -m games.backgammon.teach --games {args.games} "
+              f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
+              f"--focus {args.focus}{also}\n"
+              f"# ({len(decisions.equity):,} candidate plays of "
+              f"{int(decisions.groups.max()) + 1:,} decisions valued by GNU Backgammon 0-ply)")
+    args.out.write_text(teach(decisions, HEADER + header, focus=args.focus))
+    print(f"wrote {args.out}")
+
+
+def _play(args: argparse.Namespace) -> Decisions:
+    from rich.progress import Progress
+
+    with Progress() as bar:
+        task = bar.add_task("games (gnubg values every play)", total=args.games)
+        return collect(args.games, args.seed, args.player, args.exploration, args.workers,
+                       lambda done: bar.update(task, completed=done))
+
+
+HEADER = """# Fuzzeval's refined backgammon rule base, taught (see games/backgammon/teach.py).
+#
+# Every play is graded on the position it leads to. Each input has three terms, Few, Some
+# and Many (Some peaks at the typical value in play), and three rules per stage: together
+# they draw a bent line for that feature, and the grade is the average over the features
+# (the weighted-average defuzzifier). "Few" always concludes Neutral; Some and Many say how
+# much better or worse than that the position is. The output scale doubles about every two
+# steps: Good1 = 1/32, Good2 = 2/32, Good3 = 3/32, Good4 = 4/32, Good5 = 6/32, Good6 = 8/32,
+# Good7 = 12/32, Good8 = 16/32, Good9 = 24/32, Good10 = 1 (Bad likewise, negative).
+# Contact is crisp: the contact rules and the race rules never fire together.
+# The conclusions were chosen by fuzzeval.teach to reproduce GNU Backgammon 0-ply's
+# differences between the plays of each decision; edit them by hand as you like.
+"""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Teaching a rule base: a teacher that *is* a rule base is recovered exactly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fuzzeval import compile_rulebase, parse_rulebase
+from fuzzeval.teach import Normal, firing_shares, fit_values, snap_to_terms
+
+TERMS = {"Bad2": -1.0, "Bad1": -0.5, "Neutral": 0.0, "Good1": 0.5, "Good2": 1.0}
+CONDITIONS = ["x is Low", "x is High", "y is Low", "y is High", "x is High and y is High"]
+
+
+def _rulebase(consequents: list[str]) -> str:
+    rules = "\n".join(f"  - if {c} then g is {t}"
+                      for c, t in zip(CONDITIONS, consequents, strict=True))
+    terms = "\n".join(f"    {k}: {v}" for k, v in TERMS.items())
+    return f"""name: t
+defuzzifier: weighted_average
+default: 0
+inputs:
+  x: {{range: [0, 10], terms: {{Low: [0, 0, 10], High: [0, 10, 10]}}}}
+  y: {{range: [0, 4], terms: {{Low: [0, 0, 4], High: [0, 4, 4]}}}}
+output:
+  name: g
+  range: [-1, 1]
+  terms:
+{terms}
+rules:
+{rules}
+"""
+
+
+def _evaluator(consequents: list[str]):  # type: ignore[no-untyped-def]
+    rb, problems = parse_rulebase(_rulebase(consequents), "t.yaml")
+    assert rb is not None, problems
+    return compile_rulebase(rb)
+
+
+def test_shares_rebuild_the_grade_and_sum_to_one() -> None:
+    ev = _evaluator(["Neutral", "Good2", "Bad1", "Good1", "Bad2"])
+    x = np.random.default_rng(0).uniform([0, 0], [10, 4], size=(200, 2))
+    shares = firing_shares(ev, x)
+    values = np.array([0.0, 1.0, -0.5, 0.5, -1.0])
+    assert shares.sum(axis=1) == pytest.approx(np.ones(200))
+    assert shares @ values == pytest.approx(ev.grade(x))
+
+
+def test_a_teacher_that_is_a_rule_base_is_recovered_term_for_term() -> None:
+    truth = ["Neutral", "Good2", "Neutral", "Bad1", "Good1"]
+    teacher = _evaluator(truth)
+    student = _evaluator(["Neutral"] * 5)
+    rng = np.random.default_rng(1)
+    x = rng.uniform([0, 0], [10, 4], size=(3000, 2))
+    groups = np.repeat(np.arange(300), 10)
+    # The teacher's scale and per-decision offsets are its own: only differences count.
+    target = 3.0 * teacher.grade(x) + rng.normal(size=300)[groups]
+    normal = Normal.build(firing_shares(student, x), groups, target, ridge=1e-9)
+    names = list(TERMS)
+    terms, scale = snap_to_terms(normal, list(TERMS.values()),
+                                 fixed={0: names.index("Neutral"), 2: names.index("Neutral")})
+    assert [names[t] for t in terms] == truth
+    assert scale == pytest.approx(3.0, rel=0.2)
+    free = fit_values(normal, {0: 0.0, 2: 0.0})
+    assert free == pytest.approx(3.0 * np.array([0.0, 1.0, 0.0, -0.5, 0.5]), abs=1e-6)
+
+
+def test_centring_makes_a_per_decision_constant_irrelevant() -> None:
+    ev = _evaluator(["Neutral"] * 5)
+    rng = np.random.default_rng(2)
+    x = rng.uniform([0, 0], [10, 4], size=(400, 2))
+    groups = np.repeat(np.arange(40), 10)
+    target = x[:, 0] * 0.1
+    shifted = target + 100.0 * rng.normal(size=40)[groups]
+    a = Normal.build(firing_shares(ev, x), groups, target)
+    b = Normal.build(firing_shares(ev, x), groups, shifted)
+    assert fit_values(a) == pytest.approx(fit_values(b))
+
+
+def test_equations_built_in_chunks_of_whole_decisions_add_up() -> None:
+    ev = _evaluator(["Neutral"] * 5)
+    rng = np.random.default_rng(3)
+    x = rng.uniform([0, 0], [10, 4], size=(600, 2))
+    groups = np.repeat(np.arange(60), 10)
+    target, weight = rng.normal(size=600), rng.uniform(size=600)
+    shares = firing_shares(ev, x)
+    whole = Normal.build(shares, groups, target, weight=weight)
+    parts = (Normal.build(shares[:250], groups[:250], target[:250], weight=weight[:250])
+             + Normal.build(shares[250:], groups[250:], target[250:], weight=weight[250:]))
+    assert parts.gram == pytest.approx(whole.gram)
+    assert parts.rhs == pytest.approx(whole.rhs)
+    assert fit_values(parts) == pytest.approx(fit_values(whole))
