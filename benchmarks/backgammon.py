@@ -3,7 +3,7 @@
     python benchmarks/backgammon.py [--games 200] [--repeats 3]
 
 Plays the same seeded games for pubeval vs pubeval and fuzzy vs pubeval (backgammon_simple,
-and the refined base with its 44 inputs and 165 rules), best of ``--repeats``, and, as the
+and the refined base with its 45 inputs and 159 rules), best of ``--repeats``, and, as the
 baseline measured in the same run, random vs random (move generation and the game alone, no
 evaluation): the ratio says what the evaluators cost. Targets: >= 60 games/s pubeval vs
 pubeval, >= 40 fuzzy vs pubeval.
