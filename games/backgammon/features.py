@@ -178,19 +178,22 @@ def position_features(candidates: Sequence[Position],
         hits = _hits(me, opp)
         cols["Shots"] = ((hits != 0) * _ROLL_WEIGHT).sum(axis=1)
         cols["PipLoss"] = _pip_loss(hits)
-    if "BackEscapes" in want:
-        cols["BackEscapes"] = _escapes(me, opp)
-    if "OpponentEscapes" in want:
-        cols["OpponentEscapes"] = _escapes(opp, me)
-    spares = np.maximum(pts - 3, 0)
-    cols["Stacking"] = spares.sum(axis=1)
-    cols["OpponentBackCheckers"] = opp[:, 18:25].sum(axis=1)
-    cols["HomeCheckers"] = pts[:, :6].sum(axis=1)
-    cols["OutfieldCheckers"] = pts[:, 6:18].sum(axis=1)
-    for zone, lo, hi, _ in ZONES:
-        cols[f"Blots{zone}"] = blots[:, lo - 1:hi].sum(axis=1)
-        cols[f"Points{zone}"] = owned[:, lo - 1:hi].sum(axis=1)
-        cols[f"Spares{zone}"] = spares[:, lo - 1:hi].sum(axis=1)
+    if want & {"BackEscapes", "OpponentEscapes"}:  # both sides in one call
+        both = _escapes(np.concatenate([me, opp]), np.concatenate([opp, me]))
+        cols["BackEscapes"], cols["OpponentEscapes"] = both[:n], both[n:]
+    if want - set(cols):  # the simple counts, cheap enough to take together
+        spares = np.maximum(pts - 3, 0)
+        cols["Stacking"] = spares.sum(axis=1)
+        cols["OpponentBackCheckers"] = opp[:, 18:25].sum(axis=1)
+        cols["HomeCheckers"] = pts[:, :6].sum(axis=1)
+        cols["OutfieldCheckers"] = pts[:, 6:18].sum(axis=1)
+        starts = [lo - 1 for _, lo, _, _ in ZONES]  # the zones tile points 1..24
+        per_zone = np.add.reduceat(np.stack([blots, owned, spares]).astype(np.int64), starts,
+                                   axis=2)  # (3, n, zones)
+        for k, (zone, _, _, _) in enumerate(ZONES):
+            cols[f"Blots{zone}"] = per_zone[0, :, k]
+            cols[f"Points{zone}"] = per_zone[1, :, k]
+            cols[f"Spares{zone}"] = per_zone[2, :, k]
     out = np.empty((n, len(names)))
     for j, name in enumerate(names):
         out[:, j] = cols[name]
@@ -288,3 +291,31 @@ def _to_be_hit(blots: npt.NDArray[np.bool_], theirs: npt.NDArray[np.int64],
     total = (percent * weight * blots).sum(axis=1)
     out: FloatArray = np.minimum(total, 50.0) if n else np.zeros(0)
     return out
+
+
+class OptionFeatures:
+    """Features of one decision's options, computed column by column as they are asked for
+    and kept: a rule-base player asks for its inputs over every option, the history then
+    logs the chosen option's row of every feature from the same work; a player that reads
+    no features (pubeval, gnubg) costs nothing."""
+
+    def __init__(self, options: Sequence[Position]) -> None:
+        self._options = list(options)
+        self._cols: dict[str, FloatArray] = {}
+
+    def columns(self, names: tuple[str, ...]) -> FloatArray:
+        """(options, names) for every option."""
+        missing = tuple(n for n in names if n not in self._cols)
+        if missing:
+            got = position_features(self._options, missing)
+            self._cols.update(zip(missing, got.T, strict=True))
+        return np.stack([self._cols[n] for n in names], axis=1)
+
+    def __call__(self, rows: Sequence[int]) -> FloatArray:
+        """Every feature (FEATURE_NAMES order) of some options."""
+        rows = list(rows)
+        missing = tuple(n for n in FEATURE_NAMES if n not in self._cols)
+        fresh = position_features([self._options[i] for i in rows], missing)
+        fresh_col = {n: fresh[:, k] for k, n in enumerate(missing)}
+        return np.stack([fresh_col[n] if n in fresh_col else self._cols[n][rows]
+                         for n in FEATURE_NAMES], axis=1)

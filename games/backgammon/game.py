@@ -16,7 +16,7 @@ import numpy as np
 
 from fuzzeval.game import Candidates, Outcome
 from games.backgammon.board import BAR, START, Position, position_id
-from games.backgammon.features import FEATURE_NAMES, position_features
+from games.backgammon.features import FEATURE_NAMES, OptionFeatures
 from games.backgammon.moves import Play, plays
 from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
 
@@ -106,7 +106,7 @@ class BackgammonGame:
         return Candidates(
             kind="move",
             labels=Notations(found),
-            features=lambda rows: position_features([options[i] for i in rows]),
+            features=OptionFeatures(options),
             feature_names=FEATURE_NAMES,
             view=MoveView(state.position, state.dice, options),
             record={"position": position_id(state.position),

@@ -20,7 +20,7 @@ from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 from games.backgammon.board import Position, to_gnubg
-from games.backgammon.features import FEATURE_NAMES, position_features
+from games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.pubeval import pubeval
 from games.backgammon.selector import BoardSelector, history_record
@@ -92,6 +92,15 @@ class FuzzyGrades:
     def __call__(self, view: MoveView) -> FloatArray:
         return self.evaluator.grade(self.features(view))
 
+    def from_candidates(self, candidates: Candidates) -> FloatArray:
+        """Grades from the features the candidates carry (computed once per decision and
+        shared with the history's log of the chosen play)."""
+        if isinstance(candidates.features, OptionFeatures):
+            return self.evaluator.grade(candidates.features.columns(self.rulebase.input_names))
+        rows = candidates.feature_rows(range(len(candidates)))
+        cols = [candidates.feature_names.index(n) for n in self.rulebase.input_names]
+        return self.evaluator.grade(rows[:, cols])
+
 
 @dataclass(frozen=True)
 class BackgammonPlayer:
@@ -112,7 +121,7 @@ class BackgammonPlayer:
         if isinstance(first, Candidates):
             view = first.view
             assert isinstance(view, MoveView)
-            return self._pick(view, second)
+            return self._pick(view, second, first)
         options = tuple(p for _, p in legal_moves(first, tuple(second)))
         view = MoveView(first, tuple(second), options)
         return options[self._pick(view, rng or np.random.default_rng())]
@@ -125,12 +134,16 @@ class BackgammonPlayer:
     def grades(self, view: MoveView) -> FloatArray:
         return self.grader(view)
 
-    def _pick(self, view: MoveView, rng: np.random.Generator) -> int:
+    def _pick(self, view: MoveView, rng: np.random.Generator,
+              candidates: Candidates | None = None) -> int:
         if len(view.options) == 1:
             return 0
         if self.randomise:
             return int(rng.integers(len(view.options)))
-        grades = np.asarray(self.grader(view), dtype=np.float64)
+        if candidates is not None and isinstance(self.grader, FuzzyGrades):
+            grades = self.grader.from_candidates(candidates)
+        else:
+            grades = np.asarray(self.grader(view), dtype=np.float64)
         if self.selector is not None:
             grades = np.where(self.selector.keep(view.options), grades, -np.inf)
         return int(np.argmax(grades))

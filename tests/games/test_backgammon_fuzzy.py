@@ -14,7 +14,13 @@ from typer.testing import CliRunner
 from fuzzeval import load_rulebase
 from fuzzeval.cli import app
 from games.backgammon.board import BAR, START, Position, position_id
-from games.backgammon.features import FEATURE_NAMES, FEATURES, ZONES, position_features
+from games.backgammon.features import (
+    FEATURE_NAMES,
+    FEATURES,
+    ZONES,
+    OptionFeatures,
+    position_features,
+)
 from games.backgammon.moves import legal_moves, plays
 from games.backgammon.players import FuzzyGrades, MoveView, make_player
 from tests.games.backgammon_helpers import random_positions, side
@@ -277,3 +283,23 @@ def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
     player = make_player("fuzzy", selector=str(db), selector_games="1",
                          selector_win_rate="0.5")
     assert player.selector is not None and player.selector.record == record
+
+
+def test_the_taught_refined_base_plays_the_book_openings() -> None:
+    """Opening plays every modern book agrees on (point-making rolls, the 6-5 run)."""
+    player = make_player("fuzzy", rulebase="backgammon_refined")
+    book = {(3, 1): "8/5 6/5", (6, 1): "13/7 8/7", (4, 2): "8/4 6/4", (5, 3): "8/3 6/3",
+            (6, 5): "24/13"}
+    for dice, play in book.items():
+        chosen = player.choose(START, dice, np.random.default_rng(0))
+        assert chosen == dict(legal_moves(START, dice))[play], dice
+
+
+def test_option_features_computed_once_agree_with_a_fresh_computation() -> None:
+    options = random_positions(40, seed=9)
+    shared = OptionFeatures(options)
+    some = ("Shots", "PointsOwned", "BlotsFarOutfield")
+    want = position_features(options)
+    assert shared.columns(some) == pytest.approx(want[:, [FEATURE_NAMES.index(n) for n in some]])
+    assert shared([3, 7]) == pytest.approx(want[[3, 7]])  # cached and fresh columns mixed
+    assert shared.columns(FEATURE_NAMES) == pytest.approx(want)
