@@ -126,3 +126,42 @@ def snap_to_terms(normal: Normal, term_values: Sequence[float],
             best = (err, terms, float(scale))
     assert best is not None
     return best[1], best[2]
+
+
+def _group_softmax(z: FloatArray, groups: IntArray) -> FloatArray:
+    top = np.full(int(groups.max()) + 1, -np.inf)
+    np.maximum.at(top, groups, z)
+    e = np.exp(z - top[groups])
+    out: FloatArray = e / np.bincount(groups, e)[groups]
+    return out
+
+
+def fit_choices(shares: npt.NDArray[np.floating], groups: npt.ArrayLike, target: npt.ArrayLike,
+                temperature: float = 0.02, sharpness: float = 100.0,
+                fixed: Sequence[int] = (), iterations: int = 300) -> FloatArray:
+    """Consequent values whose choices imitate the teacher's: within each decision the
+    student's softmax of ``sharpness * grade`` is fitted (cross-entropy, L-BFGS) to the
+    teacher's softmax of ``target / temperature``. This weighs what a player does — pick
+    one play — rather than equity differences between plays nobody would pick. Rules in
+    ``fixed`` stay at 0."""
+    from scipy.optimize import minimize  # type: ignore[import-untyped]
+
+    g = np.asarray(groups, dtype=np.intp)
+    s = np.asarray(shares, dtype=np.float32)
+    q = _group_softmax(np.asarray(target, dtype=np.float64) / temperature, g)
+    n_dec = int(g.max()) + 1
+    free = np.setdiff1d(np.arange(s.shape[1]), np.asarray(fixed, dtype=np.intp))
+
+    def loss(v: FloatArray) -> tuple[float, FloatArray]:
+        c = np.zeros(s.shape[1], dtype=np.float32)
+        c[free] = v
+        p = _group_softmax(sharpness * (s @ c).astype(np.float64), g)
+        grad = sharpness * (s.T @ (p - q).astype(np.float32)).astype(np.float64) / n_dec
+        value = -float(q @ np.log(p + 1e-300)) / n_dec + 1e-6 * float(v @ v)
+        return value, grad[free] + 2e-6 * v
+
+    found = minimize(loss, np.zeros(free.size), jac=True, method="L-BFGS-B",
+                     options={"maxiter": iterations})
+    values = np.zeros(s.shape[1])
+    values[free] = found.x
+    return values

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.teach import Normal, firing_shares, fit_values, snap_to_terms
+from fuzzeval.teach import Normal, firing_shares, fit_choices, fit_values, snap_to_terms
 
 TERMS = {"Bad2": -1.0, "Bad1": -0.5, "Neutral": 0.0, "Good1": 0.5, "Good2": 1.0}
 CONDITIONS = ["x is Low", "x is High", "y is Low", "y is High", "x is High and y is High"]
@@ -91,3 +91,24 @@ def test_equations_built_in_chunks_of_whole_decisions_add_up() -> None:
     assert parts.gram == pytest.approx(whole.gram)
     assert parts.rhs == pytest.approx(whole.rhs)
     assert fit_values(parts) == pytest.approx(fit_values(whole))
+
+
+def test_imitating_the_teachers_choices_recovers_its_rule_base() -> None:
+    truth = ["Neutral", "Good2", "Neutral", "Bad1", "Good1"]
+    teacher = _evaluator(truth)
+    student = _evaluator(["Neutral"] * 5)
+    rng = np.random.default_rng(4)
+    x = rng.uniform([0, 0], [10, 4], size=(6000, 2))
+    groups = np.repeat(np.arange(600), 10)
+    shares = firing_shares(student, x)
+    values = fit_choices(shares, groups, teacher.grade(x), temperature=0.05, sharpness=20.0,
+                         fixed=[0, 2])
+    # Only the ranking within a decision is learnt: the values are the truth times a scale.
+    want = np.array([0.0, 1.0, 0.0, -0.5, 0.5])
+    scale = float(values @ want / (want @ want))
+    assert scale > 0
+    assert values == pytest.approx(scale * want, abs=0.1 * scale)
+    normal = Normal.build(shares, groups, shares @ values)
+    names = list(TERMS)
+    terms, _ = snap_to_terms(normal, list(TERMS.values()), fixed={0: 2, 2: 2})
+    assert [names[t] for t in terms] == truth

@@ -5,8 +5,8 @@ the race) three rules, "if Contact is Present and Shots is Few / Some / Many the
 BoardStrength is ...". What each rule concludes is taught: games are played (pubeval
 against itself, or a given player against pubeval, with some random plays for variety),
 every candidate play of every decision is valued by GNU Backgammon 0-ply, and
-``fuzzeval.teach`` picks the output term of each rule that best reproduces gnubg's
-differences between the plays of a decision. "Few" always concludes Neutral (a feature's
+``fuzzeval.teach`` picks the output term of each rule so that the rule base chooses as gnubg
+does (or, ``--fit equity``, reproduces gnubg's equity differences between the plays). "Few" always concludes Neutral (a feature's
 three rules can all be shifted together without changing any choice).
 
     python -m games.backgammon.teach --games 3000 --data runs/teach.npz \
@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.match import PlayerSpec
-from fuzzeval.teach import Normal, firing_shares, snap_to_terms
+from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
 from games.backgammon.board import START
 from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
 from games.backgammon.moves import plays
@@ -181,7 +181,8 @@ def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
                 "    terms:", f"      Few: [{lo_}, {lo_}, {mid_}]", f"      Some: {some}",
                 f"      Many: [{mid_}, {hi_}, {hi_}]"]
     out += ["output:", "  name: BoardStrength", "  range: [-1, 1]", "  terms:"]
-    out += [f"    {t}: {_number(v) if v == 0 else round(v, 5)}" for t, v in TERMS]
+    used = set(consequents) | {"Neutral"}  # a term no rule concludes on draws a warning
+    out += [f"    {t}: {_number(v) if v == 0 else round(v, 5)}" for t, v in TERMS if t in used]
     out += ["rules:"]
     stage = ""
     for cond, then in zip(conditions, consequents, strict=True):
@@ -194,33 +195,44 @@ def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
     return "\n".join(out) + "\n"
 
 
-def teach(decisions: Decisions, header: str = "", ridge: float = 1e-3,
-          focus: float = 0.0) -> str:
-    """The rule base with every rule's conclusion taught from the decisions. With ``focus``
-    > 0 a play counts exp(-(best equity - its equity) / focus): near-best plays matter."""
+def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: float = 1e-3,
+          focus: float = 0.03) -> str:
+    """The rule base with every rule's conclusion taught from the decisions.
+
+    ``fit="choice"``: imitate gnubg's choice (``fuzzeval.teach.fit_choices``), then snap onto
+    the terms by least squares around that fit. ``fit="equity"``: least squares on gnubg's
+    equity differences, each play weighted exp(-(best equity - its equity) / focus)."""
     text, conditions, points = skeleton(decisions)
     rb, problems = parse_rulebase(text, "backgammon_refined.yaml")
     if rb is None:
         raise ValueError(f"generated rule base is invalid: {problems[:3]}")
     evaluator = compile_rulebase(rb)
     x = decisions.features[:, [FEATURE_NAMES.index(n) for n in rb.input_names]]
-    best = np.full(int(decisions.groups.max()) + 1, -np.inf)
-    np.maximum.at(best, decisions.groups, decisions.equity)
-    lost = best[decisions.groups] - decisions.equity
-    normal: Normal | None = None
-    # Chunks of whole decisions keep the firing shares of millions of plays out of memory.
-    starts = np.flatnonzero(np.r_[True, np.diff(decisions.groups) != 0])
-    bounds = [*starts[::20_000], decisions.groups.size]
-    for lo, hi in itertools.pairwise(bounds):
-        part = slice(int(lo), int(hi))
-        weight = np.exp(-lost[part] / focus) if focus > 0 else None
-        chunk = Normal.build(firing_shares(evaluator, x[part]), decisions.groups[part],
-                             decisions.equity[part], ridge, weight)
-        normal = chunk if normal is None else normal + chunk
-    assert normal is not None
     names = [t for t, _ in TERMS]
     neutral = names.index("Neutral")
     fixed = {i: neutral for i, c in enumerate(conditions) if c.endswith(" is Few")}
+    g = decisions.groups
+    # Chunks of whole decisions keep the float64 work on millions of plays small.
+    starts = np.flatnonzero(np.r_[True, np.diff(g) != 0])
+    bounds = [int(b) for b in (*starts[::20_000], g.size)]
+    parts = [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
+    shares = np.concatenate([firing_shares(evaluator, x[p]).astype(np.float32) for p in parts])
+    if fit == "choice":
+        target = shares @ fit_choices(shares, g, decisions.equity, fixed=list(fixed)).astype(
+            np.float32)
+        weight = np.ones(g.size)
+    elif fit == "equity":
+        best = np.full(int(g.max()) + 1, -np.inf)
+        np.maximum.at(best, g, decisions.equity)
+        target = decisions.equity
+        weight = np.exp(-(best[g] - decisions.equity) / focus) if focus > 0 else np.ones(g.size)
+    else:
+        raise ValueError(f"fit must be choice or equity (got {fit!r})")
+    normal: Normal | None = None
+    for p in parts:
+        chunk = Normal.build(shares[p].astype(np.float64), g[p], target[p], ridge, weight[p])
+        normal = chunk if normal is None else normal + chunk
+    assert normal is not None
     terms, _ = snap_to_terms(normal, [v for _, v in TERMS], fixed)
     return render(points, conditions, [names[t] for t in terms], header)
 
@@ -233,8 +245,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="who plays against pubeval while the decisions are gathered")
     parser.add_argument("--exploration", type=float, default=0.1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--fit", choices=("choice", "equity"), default="choice",
+                        help="imitate gnubg's choices, or fit its equity differences")
     parser.add_argument("--focus", type=float, default=0.03,
-                        help="weight plays by exp(-equity lost / focus); 0 weighs all alike")
+                        help="with --fit equity: weight plays by exp(-equity lost / focus)")
     parser.add_argument("--data", type=Path, default=None,
                         help="keep the valued decisions here (.npz); reused when it exists")
     parser.add_argument("--also", type=Path, action="append", default=[],
@@ -252,10 +266,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     also = "".join(f" --also {p}" for p in args.also)
     header = (f"# Taught by: python -m games.backgammon.teach --games {args.games} "
               f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
-              f"--focus {args.focus}{also}\n"
+              f"--fit {args.fit}{also}\n"
               f"# ({len(decisions.equity):,} candidate plays of "
               f"{int(decisions.groups.max()) + 1:,} decisions valued by GNU Backgammon 0-ply)")
-    args.out.write_text(teach(decisions, HEADER + header, focus=args.focus))
+    args.out.write_text(teach(decisions, HEADER + header, args.fit, focus=args.focus))
     print(f"wrote {args.out}")
 
 
@@ -280,8 +294,8 @@ HEADER = """# Fuzzeval's refined backgammon rule base, taught (see games/backgam
 # Contact is crisp: the contact rules and the race rules never fire together. The peaks of
 # "Some" for Shots, PipLoss, BackEscapes, OpponentEscapes and RaceLead are marked adjust:
 # the calibrator (fuzzeval calibrate backgammon) may move them toward winning play.
-# The conclusions were chosen by fuzzeval.teach to reproduce GNU Backgammon 0-ply's
-# differences between the plays of each decision; edit them by hand as you like.
+# The conclusions were chosen by fuzzeval.teach to imitate GNU Backgammon 0-ply's choice of
+# play in each decision; edit them by hand as you like.
 """
 
 
