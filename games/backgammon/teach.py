@@ -6,8 +6,9 @@ BoardStrength is ...". What each rule concludes is taught: games are played (pub
 against itself, or a given player against pubeval, with some random plays for variety),
 every candidate play of every decision is valued by GNU Backgammon 0-ply, and
 ``fuzzeval.teach`` picks the output term of each rule so that the rule base chooses as gnubg
-does (or, ``--fit equity``, reproduces gnubg's equity differences between the plays). "Few" always concludes Neutral (a feature's
-three rules can all be shifted together without changing any choice).
+does (or, ``--fit equity``, reproduces gnubg's equity differences between the plays).
+"Few" always concludes Neutral (a feature's three rules can all be shifted together without
+changing any choice).
 
     python -m games.backgammon.teach --games 3000 --data runs/teach.npz \
         --out rulebases/backgammon_refined.yaml
