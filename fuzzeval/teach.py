@@ -94,11 +94,6 @@ class Normal:
         return float(values @ gram @ values - 2 * values @ self.rhs + self.yy)
 
 
-def fit_values(normal: Normal, fixed: Mapping[int, float] | None = None) -> FloatArray:
-    """Unrestricted consequent values (the teacher's scale)."""
-    return normal.solve(fixed or {})
-
-
 def snap_to_terms(normal: Normal, term_values: Sequence[float],
                   fixed: Mapping[int, int] | None = None,
                   scales: Sequence[float] | None = None) -> tuple[IntArray, float]:

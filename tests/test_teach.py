@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.teach import Normal, firing_shares, fit_choices, fit_values, snap_to_terms
+from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
 
 TERMS = {"Bad2": -1.0, "Bad1": -0.5, "Neutral": 0.0, "Good1": 0.5, "Good2": 1.0}
 CONDITIONS = ["x is Low", "x is High", "y is Low", "y is High", "x is High and y is High"]
@@ -47,13 +47,21 @@ def test_shares_rebuild_the_grade_and_sum_to_one() -> None:
     assert shares @ values == pytest.approx(ev.grade(x))
 
 
+TRUTH = ["Neutral", "Good2", "Neutral", "Bad1", "Good1"]
+
+
+def _lesson(seed: int, decisions: int):  # type: ignore[no-untyped-def]
+    """A teacher that is a rule base (TRUTH), a student concluding Neutral everywhere, and
+    random decisions of ten candidates each."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform([0, 0], [10, 4], size=(10 * decisions, 2))
+    groups = np.repeat(np.arange(decisions), 10)
+    return _evaluator(TRUTH), _evaluator(["Neutral"] * 5), rng, x, groups
+
+
 def test_a_teacher_that_is_a_rule_base_is_recovered_term_for_term() -> None:
-    truth = ["Neutral", "Good2", "Neutral", "Bad1", "Good1"]
-    teacher = _evaluator(truth)
-    student = _evaluator(["Neutral"] * 5)
-    rng = np.random.default_rng(1)
-    x = rng.uniform([0, 0], [10, 4], size=(3000, 2))
-    groups = np.repeat(np.arange(300), 10)
+    truth = TRUTH
+    teacher, student, rng, x, groups = _lesson(1, 300)
     # The teacher's scale and per-decision offsets are its own: only differences count.
     target = 3.0 * teacher.grade(x) + rng.normal(size=300)[groups]
     normal = Normal.build(firing_shares(student, x), groups, target, ridge=1e-9)
@@ -62,7 +70,7 @@ def test_a_teacher_that_is_a_rule_base_is_recovered_term_for_term() -> None:
                                  fixed={0: names.index("Neutral"), 2: names.index("Neutral")})
     assert [names[t] for t in terms] == truth
     assert scale == pytest.approx(3.0, rel=0.2)
-    free = fit_values(normal, {0: 0.0, 2: 0.0})
+    free = normal.solve({0: 0.0, 2: 0.0})
     assert free == pytest.approx(3.0 * np.array([0.0, 1.0, 0.0, -0.5, 0.5]), abs=1e-6)
 
 
@@ -75,7 +83,7 @@ def test_centring_makes_a_per_decision_constant_irrelevant() -> None:
     shifted = target + 100.0 * rng.normal(size=40)[groups]
     a = Normal.build(firing_shares(ev, x), groups, target)
     b = Normal.build(firing_shares(ev, x), groups, shifted)
-    assert fit_values(a) == pytest.approx(fit_values(b))
+    assert a.solve({}) == pytest.approx(b.solve({}))
 
 
 def test_equations_built_in_chunks_of_whole_decisions_add_up() -> None:
@@ -90,16 +98,12 @@ def test_equations_built_in_chunks_of_whole_decisions_add_up() -> None:
              + Normal.build(shares[250:], groups[250:], target[250:], weight=weight[250:]))
     assert parts.gram == pytest.approx(whole.gram)
     assert parts.rhs == pytest.approx(whole.rhs)
-    assert fit_values(parts) == pytest.approx(fit_values(whole))
+    assert parts.solve({}) == pytest.approx(whole.solve({}))
 
 
 def test_imitating_the_teachers_choices_recovers_its_rule_base() -> None:
-    truth = ["Neutral", "Good2", "Neutral", "Bad1", "Good1"]
-    teacher = _evaluator(truth)
-    student = _evaluator(["Neutral"] * 5)
-    rng = np.random.default_rng(4)
-    x = rng.uniform([0, 0], [10, 4], size=(6000, 2))
-    groups = np.repeat(np.arange(600), 10)
+    truth = TRUTH
+    teacher, student, _, x, groups = _lesson(4, 600)
     shares = firing_shares(student, x)
     values = fit_choices(shares, groups, teacher.grade(x), temperature=0.05, sharpness=20.0,
                          fixed=[0, 2])

@@ -92,14 +92,10 @@ class FuzzyGrades:
     def __call__(self, view: MoveView) -> FloatArray:
         return self.evaluator.grade(self.features(view))
 
-    def from_candidates(self, candidates: Candidates) -> FloatArray:
-        """Grades from the features the candidates carry (computed once per decision and
-        shared with the history's log of the chosen play)."""
-        if isinstance(candidates.features, OptionFeatures):
-            return self.evaluator.grade(candidates.features.columns(self.rulebase.input_names))
-        rows = candidates.feature_rows(range(len(candidates)))
-        cols = [candidates.feature_names.index(n) for n in self.rulebase.input_names]
-        return self.evaluator.grade(rows[:, cols])
+    def from_shared(self, features: OptionFeatures) -> FloatArray:
+        """Grades from a decision's shared features (computed once, and reused by the
+        history's log of the chosen play)."""
+        return self.evaluator.grade(features.columns(self.rulebase.input_names))
 
 
 @dataclass(frozen=True)
@@ -140,8 +136,9 @@ class BackgammonPlayer:
             return 0
         if self.randomise:
             return int(rng.integers(len(view.options)))
-        if candidates is not None and isinstance(self.grader, FuzzyGrades):
-            grades = self.grader.from_candidates(candidates)
+        shared = candidates.features if candidates is not None else None
+        if isinstance(self.grader, FuzzyGrades) and isinstance(shared, OptionFeatures):
+            grades = self.grader.from_shared(shared)
         else:
             grades = np.asarray(self.grader(view), dtype=np.float64)
         if self.selector is not None:

@@ -33,6 +33,7 @@ from fuzzeval.match import PlayerSpec
 from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
 from games.backgammon.board import START
 from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
+from games.backgammon.game import opening_roll, roll
 from games.backgammon.moves import plays
 from games.backgammon.players import GnubgGrades, MoveView, make_player
 
@@ -85,9 +86,7 @@ def _game(seed: int, player: str, exploration: float) -> tuple[FloatArray, Float
     movers = (make_player(spec.name, **dict(spec.options)), make_player("pubeval"))
     rows, equity, sizes = [], [], []
     position, seat = START, 0
-    dice = (0, 0)
-    while dice[0] == dice[1]:
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    dice = opening_roll(rng)
     for _ in range(1000):
         options = tuple(p.position for p in plays(position, dice))
         view = MoveView(position, dice, options)
@@ -104,7 +103,7 @@ def _game(seed: int, player: str, exploration: float) -> tuple[FloatArray, Float
         if sum(after.me) == 0:
             break
         position, seat = after.flip(), 1 - seat
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        dice = roll(rng)
     return np.concatenate(rows), np.concatenate(equity), sizes
 
 
