@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval import compile_rulebase, parse_rulebase
+from fuzzeval.errors import FuzzevalError
 from fuzzeval.match import PlayerSpec
 from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
 from games.backgammon.board import START
@@ -255,6 +256,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="more saved decisions (.npz) to learn from as well")
     parser.add_argument("--out", type=Path, default=Path("backgammon_refined.yaml"))
     args = parser.parse_args(argv)
+    for path in args.also:  # say so before minutes of play, not after
+        if not path.is_file():
+            parser.error(f"--also {path}: no such file")
+    try:
+        spec = PlayerSpec.parse(args.player)
+        make_player(spec.name, **dict(spec.options))
+    except (ValueError, FuzzevalError) as exc:
+        parser.error(f"--player {args.player}: {exc}")
+    for path in (args.data, args.out):
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
     if args.data is not None and args.data.exists():
         decisions = Decisions.load(args.data)
     else:

@@ -7,7 +7,7 @@ import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
 from games.backgammon.features import FEATURE_NAMES
-from games.backgammon.teach import TERMS, Decisions, collect, teach
+from games.backgammon.teach import TERMS, Decisions, collect, main, teach
 
 pytest.importorskip("gnubg")
 
@@ -49,3 +49,16 @@ def test_taught_rule_base_reads_as_rules_and_prefers_gnubgs_plays() -> None:
         agree.append(rows[np.argmax(grade[rows])] == rows[np.argmax(decisions.equity[rows])])
     # gnubg's best among ~20 plays: a blind pick finds it about one time in ten.
     assert np.mean(agree) > 0.35
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--player", "bogus"], "--player bogus: unknown backgammon player"),
+    (["--also", "no-such.npz"], "--also no-such.npz: no such file"),
+])
+def test_bad_arguments_are_refused_before_any_game(args: list[str], says: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert says in err[-1] and "Traceback" not in "\n".join(err)
