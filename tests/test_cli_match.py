@@ -43,6 +43,15 @@ def test_match_prints_a_table_and_json(tmp_path: Path) -> None:
     assert set(data["sides"][0]["per_unit"]) == {"pegging", "hand", "crib", "heels"}
 
 
+def test_match_defaults_are_the_games_fuzzy_player_and_reference_opponent(
+        tmp_path: Path) -> None:
+    out = runner.invoke(app, ["match", "backgammon", "--games", "2", "--json",
+                              "--db", str(tmp_path / "m.sqlite")])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert (data["player"], data["opponent"], data["games"]) == ("fuzzy", "pubeval", 2)
+
+
 def test_match_reports_user_errors_in_one_line(tmp_path: Path) -> None:
     db = str(tmp_path / "m.sqlite")
     for args, message in [

@@ -19,7 +19,14 @@ from fuzzeval.calibration import (
     run_calibration,
     summary_rows,
 )
-from fuzzeval.cli.common import console, err_console, print_json, resolve_rulebase, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    console,
+    err_console,
+    print_json,
+    resolve_rulebase,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.match import parse_options
 from fuzzeval.plots import plot_drift
@@ -28,12 +35,12 @@ from fuzzeval.store import History
 
 
 def calibrate(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
     opponent: Annotated[str | None, typer.Option(
         "--opponent", "-o", help="Opponent: NAME or NAME:key=value,...; default: the "
-                                 "game's (cribbage: exhaustive).")] = None,
+                                 "game's (cribbage: exhaustive, backgammon: pubeval).")] = None,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,

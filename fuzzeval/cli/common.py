@@ -15,11 +15,14 @@ from rich.console import Console
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning
 from fuzzeval.loading import load_rulebase
+from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
+#: the GAME argument's help, naming the games installed (entry points, read once)
+GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 
 
 @contextmanager

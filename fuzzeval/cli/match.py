@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.cli.common import GAME_HELP, console, err_console, print_json, user_errors
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, MatchSummary, PlayerSpec, parse_options, summarize
 from fuzzeval.registry import load_game
@@ -18,12 +18,15 @@ from fuzzeval.store import History, run_match
 
 
 def match(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Seat 0, the player under test: NAME or NAME:key=value,...")
-    ] = "exhaustive",
-    opponent: Annotated[str, typer.Option(
-        "--opponent", "-o", help="Seat 1: NAME or NAME:key=value,...")] = "random",
+        "--player", "-p", help="Seat 0, the player under test: NAME or NAME:key=value,... "
+                               "(the game's fuzzy player on its default rule base).")
+    ] = "fuzzy",
+    opponent: Annotated[str | None, typer.Option(
+        "--opponent", "-o", help="Seat 1: NAME or NAME:key=value,...; default: the game's "
+                                 "reference opponent (cribbage: exhaustive, backgammon: "
+                                 "pubeval).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(
         help="Match seed; game i uses SeedSequence(seed).spawn(n)[i].")] = 1,
@@ -47,8 +50,9 @@ def match(
     """
     with user_errors():
         game = load_game(game_name)
-        spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent), games,
-                         seed, parse_options(option or [], game.name))
+        spec = MatchSpec(game.name, PlayerSpec.parse(player),
+                         PlayerSpec.parse(opponent or game.default_opponent), games, seed,
+                         parse_options(option or [], game.name))
         path = db or Path("runs") / f"{game.name}.sqlite"
         with History(path) as history:
             progress = Progress(TextColumn("{task.description}"), BarColumn(),

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.cli.common import GAME_HELP, console, err_console, print_json, user_errors
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
@@ -21,7 +21,7 @@ from fuzzeval.tournament import Tournament, pairings, run_tournament
 
 
 def tournament(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Installed game: cribbage.")],
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     players: Annotated[str | None, typer.Option(
         help="Comma-separated players (NAME or NAME:key=value;...); default: all of the "
              "game's players.")] = None,
