@@ -160,3 +160,87 @@ def fit_choices(shares: npt.NDArray[np.floating], groups: npt.ArrayLike, target:
     values = np.zeros(s.shape[1])
     values[free] = found.x
     return values
+
+
+def taught_levels(values: npt.ArrayLike, per_side: int, iterations: int = 100) -> FloatArray:
+    """Output-term values for fitted conclusions: 0, and ``per_side`` values each side of
+    it placed by one-dimensional k-means on the positive and on the negative conclusions,
+    scaled so the largest is 1 (a side with no conclusions gets none). Fixed steps (1, 2,
+    3, 4, 6, ... / 32) rounded the spread of taught conclusions (over two orders of
+    magnitude) too coarsely at both ends."""
+    v = np.asarray(values, dtype=np.float64)
+    sides = []
+    for side in (-v[v < 0], v[v > 0]):
+        if side.size == 0:
+            sides.append(np.zeros(0))
+            continue
+        k = min(per_side, np.unique(side).size)
+        centres = np.quantile(side, (np.arange(k) + 0.5) / k)
+        for _ in range(iterations):
+            nearest = np.abs(side[:, None] - centres[None, :]).argmin(axis=1)
+            moved = np.array([side[nearest == j].mean() if (nearest == j).any() else centres[j]
+                              for j in range(k)])
+            if np.allclose(moved, centres):
+                break
+            centres = moved
+        sides.append(np.sort(centres))
+    top = max((float(s.max()) for s in sides if s.size), default=1.0)
+    out: FloatArray = np.concatenate([-sides[0][::-1], [0.0], sides[1]]) / top
+    return out
+
+
+def refine_choices(shares: npt.NDArray[np.floating], groups: npt.ArrayLike,
+                   target: npt.ArrayLike, terms: npt.ArrayLike, term_values: npt.ArrayLike,
+                   temperature: float = 0.02, sharpness: float = 100.0,
+                   fixed: Sequence[int] = (), passes: int = 4) -> IntArray:
+    """Terms after coordinate descent on ``fit_choices``' cross-entropy: each free rule in
+    turn moves one term up or down when that imitates the teacher's choices better. Least
+    squares rounding (``snap_to_terms``) keeps the grades close to the fit everywhere; this
+    keeps the choices close, which is what a player needs. Only the decisions a rule fires
+    in are recomputed for it. ``groups`` must list each decision's rows together;
+    ``term_values`` are at the fit's scale (``scale * values`` of ``snap_to_terms``)."""
+    g = np.asarray(groups, dtype=np.intp)
+    s = np.asarray(shares, dtype=np.float32)
+    levels = np.asarray(term_values, dtype=np.float64)
+    out = np.asarray(terms, dtype=np.intp).copy()
+    q = _group_softmax(np.asarray(target, dtype=np.float64) / temperature, g)
+    z = sharpness * (s @ levels[out].astype(np.float32)).astype(np.float64)
+    starts = np.flatnonzero(np.r_[True, np.diff(g) != 0])
+    ends = np.r_[starts[1:], g.size]
+    keep = set(int(i) for i in fixed)
+
+    def loss(rows: IntArray, zz: FloatArray, local: IntArray) -> float:
+        p = _group_softmax(zz, local)
+        return -float(q[rows] @ np.log(p + 1e-300))
+
+    def best_move(r: int) -> tuple[float, int, IntArray, FloatArray]:
+        """The gain of rule r's best one-term step, that term, and its rows and column."""
+        touched = np.unique(g[s[:, r] > 0])
+        first = np.searchsorted(g[starts], touched)
+        lengths = ends[first] - starts[first]
+        rows = np.repeat(starts[first] - np.cumsum(np.r_[0, lengths[:-1]]), lengths) + \
+            np.arange(int(lengths.sum()))
+        local = np.repeat(np.arange(touched.size), lengths)
+        col = sharpness * s[rows, r].astype(np.float64)
+        now, gain, pick = loss(rows, z[rows], local), 0.0, int(out[r])
+        for t in (pick - 1, pick + 1):
+            if 0 <= t < levels.size and rows.size:
+                trial = now - loss(rows, z[rows] + col * (levels[t] - levels[out[r]]), local)
+                if trial > gain + 1e-12:
+                    gain, pick = trial, t
+        return gain, pick, rows, col
+
+    free = [r for r in range(s.shape[1]) if r not in keep]
+    for _ in range(passes):
+        # Largest gain first, each step checked again when its turn comes: in plain rule
+        # order one rule would make up for another's wrong term and both would stay wrong.
+        order = sorted(free, key=lambda r: -best_move(r)[0])
+        changed = False
+        for r in order:
+            gain, pick, rows, col = best_move(r)
+            if gain > 0:
+                z[rows] += col * (levels[pick] - levels[out[r]])
+                out[r], changed = pick, True
+        if not changed:
+            break
+    return out

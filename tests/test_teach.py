@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
+from fuzzeval.teach import (
+    Normal,
+    _group_softmax,
+    firing_shares,
+    fit_choices,
+    refine_choices,
+    snap_to_terms,
+    taught_levels,
+)
 
 TERMS = {"Bad2": -1.0, "Bad1": -0.5, "Neutral": 0.0, "Good1": 0.5, "Good2": 1.0}
 CONDITIONS = ["x is Low", "x is High", "y is Low", "y is High", "x is High and y is High"]
@@ -116,3 +124,50 @@ def test_imitating_the_teachers_choices_recovers_its_rule_base() -> None:
     names = list(TERMS)
     terms, _ = snap_to_terms(normal, list(TERMS.values()), fixed={0: 2, 2: 2})
     assert [names[t] for t in terms] == truth
+
+
+def test_taught_levels_find_the_clusters_each_side_of_zero() -> None:
+    rng = np.random.default_rng(5)
+    centres = np.array([-4.0, -1.0, 0.5, 8.0])
+    values = np.repeat(centres, 30) + rng.normal(scale=0.01, size=120)
+    levels = taught_levels(values, per_side=2)
+    assert levels == pytest.approx(np.r_[centres[:2], 0.0, centres[2:]] / 8.0, abs=0.01)
+    only_good = taught_levels(values[values > 0], per_side=2)  # no Bad terms to place
+    assert only_good == pytest.approx([0.0, 0.0625, 1.0], abs=0.01)
+
+
+def _choice_loss(shares: np.ndarray, groups: np.ndarray, target: np.ndarray,  # type: ignore[type-arg]
+                 values: np.ndarray, sharpness: float) -> float:  # type: ignore[type-arg]
+    """Cross-entropy between teacher and student softmaxes, written out per decision."""
+    total = 0.0
+    for d in np.unique(groups):
+        rows = groups == d
+        t = np.exp(target[rows] / 0.05 - (target[rows] / 0.05).max())
+        z = sharpness * shares[rows] @ values
+        p = np.exp(z - z.max())
+        total -= float(t / t.sum() @ np.log(p / p.sum()))
+    return total
+
+
+def test_refining_choices_walks_a_wrong_term_back_to_the_teachers() -> None:
+    teacher, student, _, x, groups = _lesson(6, 400)
+    shares = firing_shares(student, x)
+    target = teacher.grade(x)
+    names, levels = list(TERMS), np.array(list(TERMS.values()))
+    truth = np.array([names.index(t) for t in TRUTH])
+    for rule, step in [(1, -1), (1, -2), (3, 1), (3, -1), (4, 1), (4, -1)]:
+        start = truth.copy()
+        start[rule] += step
+        got = refine_choices(shares, groups, target, start, levels, temperature=0.05,
+                             sharpness=20.0, fixed=[0, 2])
+        assert [names[t] for t in got] == TRUTH, (rule, step)
+    # Two wrong rules that make up for each other are a local optimum a one-rule step
+    # cannot leave; it is never worse than the start.
+    start = truth.copy()
+    start[1] -= 2
+    start[4] += 1
+    got = refine_choices(shares, groups, target, start, levels, temperature=0.05,
+                         sharpness=20.0, fixed=[0, 2])
+    assert (_choice_loss(shares, groups, target, levels[got], 20.0)
+            < _choice_loss(shares, groups, target, levels[start], 20.0))
+    assert _group_softmax(np.zeros(4), np.array([0, 0, 1, 1])) == pytest.approx([0.5] * 4)

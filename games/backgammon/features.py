@@ -315,7 +315,9 @@ class OptionFeatures:
         """Every feature (FEATURE_NAMES order) of some options."""
         rows = list(rows)
         missing = tuple(n for n in FEATURE_NAMES if n not in self._cols)
-        fresh = position_features([self._options[i] for i in rows], missing)
-        fresh_col = {n: fresh[:, k] for k, n in enumerate(missing)}
+        fresh_col = {}
+        if missing:
+            fresh = position_features([self._options[i] for i in rows], missing)
+            fresh_col = {n: fresh[:, k] for k, n in enumerate(missing)}
         return np.stack([fresh_col[n] if n in fresh_col else self._cols[n][rows]
                          for n in FEATURE_NAMES], axis=1)

@@ -31,7 +31,14 @@ import numpy.typing as npt
 from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.match import PlayerSpec
-from fuzzeval.teach import Normal, firing_shares, fit_choices, snap_to_terms
+from fuzzeval.teach import (
+    Normal,
+    firing_shares,
+    fit_choices,
+    refine_choices,
+    snap_to_terms,
+    taught_levels,
+)
 from games.backgammon.board import START
 from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
 from games.backgammon.game import opening_roll, roll
@@ -46,12 +53,15 @@ RACE_INPUTS = ("PipCount", "BorneOff", "Stacking", "HomeCheckers", "OutfieldChec
 CONTACT_INPUTS = tuple(n for n in FEATURE_NAMES if n not in ("Contact", "PipCount", "BorneOff"))
 #: inputs whose "Some" peak the calibrator may move
 ADJUSTABLE = ("Shots", "PipLoss", "BackEscapes", "OpponentEscapes", "RaceLead")
-LEVELS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)  # GoodK / BadK = +/- LEVELS[K - 1] / 32
-TERMS: tuple[tuple[str, float], ...] = (
-    *((f"Bad{k}", -v / 32) for k, v in reversed(list(enumerate(LEVELS, 1)))),
-    ("Neutral", 0.0),
-    *((f"Good{k}", v / 32) for k, v in enumerate(LEVELS, 1)),
-)
+PER_SIDE = 15  #: output terms Bad15 .. Bad1, Neutral, Good1 .. Good15, their values taught
+
+
+def term_names(levels: Sequence[float]) -> list[str]:
+    """BadK .. Bad1, Neutral, Good1 .. GoodK for output values sorted with one zero."""
+    bad = sum(1 for v in levels if v < 0)
+    good = len(levels) - bad - 1
+    return [*(f"Bad{k}" for k in range(bad, 0, -1)), "Neutral",
+            *(f"Good{k}" for k in range(1, good + 1))]
 
 
 @dataclass(frozen=True)
@@ -161,8 +171,9 @@ def skeleton(decisions: Decisions) -> tuple[str, list[str], dict[str, tuple[floa
 
 
 def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
-           consequents: Sequence[str], header: str = "") -> str:
-    """The rule base as commented YAML."""
+           consequents: Sequence[str], header: str = "",
+           levels: Sequence[float] = (0.0,)) -> str:
+    """The rule base as commented YAML; ``levels`` are the output terms' values."""
     meaning = {f.name: f.meaning for f in FEATURES}
     out = [header.rstrip()] if header else []
     out += ["name: backgammon_refined",
@@ -183,7 +194,8 @@ def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
                 f"      Many: [{mid_}, {hi_}, {hi_}]"]
     out += ["output:", "  name: BoardStrength", "  range: [-1, 1]", "  terms:"]
     used = set(consequents) | {"Neutral"}  # a term no rule concludes on draws a warning
-    out += [f"    {t}: {_number(v) if v == 0 else round(v, 5)}" for t, v in TERMS if t in used]
+    out += [f"    {t}: {_number(v) if v == 0 else round(float(v), 4)}"
+            for t, v in zip(term_names(levels), levels, strict=True) if t in used]
     out += ["rules:"]
     stage = ""
     for cond, then in zip(conditions, consequents, strict=True):
@@ -200,18 +212,20 @@ def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: fl
           focus: float = 0.03) -> str:
     """The rule base with every rule's conclusion taught from the decisions.
 
-    ``fit="choice"``: imitate gnubg's choice (``fuzzeval.teach.fit_choices``), then snap onto
-    the terms by least squares around that fit. ``fit="equity"``: least squares on gnubg's
-    equity differences, each play weighted exp(-(best equity - its equity) / focus)."""
+    ``fit="choice"``: imitate gnubg's choice (``fuzzeval.teach.fit_choices``); the output
+    terms' values are then placed where the fitted conclusions cluster (``taught_levels``),
+    each rule takes the term nearest its fit by least squares (``snap_to_terms``), and the
+    terms are walked one step at a time while that imitates gnubg's choices better
+    (``refine_choices``). ``fit="equity"``: least squares on gnubg's equity differences, each
+    play weighted exp(-(best equity - its equity) / focus), then the same placing and
+    snapping."""
     text, conditions, points = skeleton(decisions)
     rb, problems = parse_rulebase(text, "backgammon_refined.yaml")
     if rb is None:
         raise ValueError(f"generated rule base is invalid: {problems[:3]}")
     evaluator = compile_rulebase(rb)
     x = decisions.features[:, [FEATURE_NAMES.index(n) for n in rb.input_names]]
-    names = [t for t, _ in TERMS]
-    neutral = names.index("Neutral")
-    fixed = {i: neutral for i, c in enumerate(conditions) if c.endswith(" is Few")}
+    few = [i for i, c in enumerate(conditions) if c.endswith(" is Few")]
     g = decisions.groups
     # Chunks of whole decisions keep the float64 work on millions of plays small.
     starts = np.flatnonzero(np.r_[True, np.diff(g) != 0])
@@ -219,8 +233,8 @@ def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: fl
     parts = [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
     shares = np.concatenate([firing_shares(evaluator, x[p]).astype(np.float32) for p in parts])
     if fit == "choice":
-        target = shares @ fit_choices(shares, g, decisions.equity, fixed=list(fixed)).astype(
-            np.float32)
+        values = fit_choices(shares, g, decisions.equity, fixed=few)
+        target = shares @ values.astype(np.float32)
         weight = np.ones(g.size)
     elif fit == "equity":
         best = np.full(int(g.max()) + 1, -np.inf)
@@ -234,8 +248,15 @@ def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: fl
         chunk = Normal.build(shares[p].astype(np.float64), g[p], target[p], ridge, weight[p])
         normal = chunk if normal is None else normal + chunk
     assert normal is not None
-    terms, _ = snap_to_terms(normal, [v for _, v in TERMS], fixed)
-    return render(points, conditions, [names[t] for t in terms], header)
+    if fit == "equity":
+        values = normal.solve({i: 0.0 for i in few})
+    levels = taught_levels(np.delete(values, few), PER_SIDE)
+    neutral = int(np.flatnonzero(levels == 0)[0])
+    terms, scale = snap_to_terms(normal, list(levels), {i: neutral for i in few})
+    if fit == "choice":
+        terms = refine_choices(shares, g, decisions.equity, terms, scale * levels, fixed=few)
+    names = term_names(levels.tolist())
+    return render(points, conditions, [names[t] for t in terms], header, levels.tolist())
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -300,9 +321,9 @@ HEADER = """# Fuzzeval's refined backgammon rule base, taught (see games/backgam
 # and Many (Some peaks at the typical value in play), and three rules per stage: together
 # they draw a bent line for that feature, and the grade is the average over the features
 # (the weighted-average defuzzifier). "Few" always concludes Neutral; Some and Many say how
-# much better or worse than that the position is. The output scale doubles about every two
-# steps: Good1 = 1/32, Good2 = 2/32, Good3 = 3/32, Good4 = 4/32, Good5 = 6/32, Good6 = 8/32,
-# Good7 = 12/32, Good8 = 16/32, Good9 = 24/32, Good10 = 1 (Bad likewise, negative).
+# much better or worse than that the position is. The output terms run from Bad15 to
+# Good15; their values were taught too (placed where the fitted conclusions cluster), so
+# the steps are uneven: read the numbers below.
 # Contact is crisp: the contact rules and the race rules never fire together. The peaks of
 # "Some" for Shots, PipLoss, BackEscapes, OpponentEscapes and RaceLead are marked adjust:
 # the calibrator (fuzzeval calibrate backgammon) may move them toward winning play.

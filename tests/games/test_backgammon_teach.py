@@ -7,7 +7,7 @@ import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
 from games.backgammon.features import FEATURE_NAMES
-from games.backgammon.teach import TERMS, Decisions, collect, main, teach
+from games.backgammon.teach import Decisions, collect, main, teach
 
 pytest.importorskip("gnubg")
 
@@ -33,7 +33,8 @@ def test_taught_rule_base_reads_as_rules_and_prefers_gnubgs_plays() -> None:
     text = teach(decisions)
     rb, problems = parse_rulebase(text, "taught.yaml")
     assert rb is not None, problems
-    names = {t for t, _ in TERMS}
+    names = {t.name for t in rb.output.terms}
+    assert "Neutral" in names and {n[:3] for n in names} <= {"Bad", "Neu", "Goo"}
     for line in (ln for ln in text.splitlines() if ln.lstrip().startswith("- if")):
         then = line.rsplit(" is ", 1)[1]
         assert then in names
