@@ -23,6 +23,10 @@ CHUNK = 1024
 
 _MIN, _MAX, _NOT, _COPY = 0, 1, 2, 3
 Op = tuple[int, int, int, int]  # (opcode, destination, a, b) over workspace rows
+IntArray = npt.NDArray[np.intp]
+#: one opcode over many rows: (opcode, dst, a, b as arrays, the same steps as ints)
+Wave = tuple[int, IntArray, IntArray, IntArray, tuple[tuple[int, int, int], ...]]
+GATHER = 8  # from this many steps a wave gathers its rows; below, row by row is quicker
 
 
 def _frozen(a: npt.ArrayLike, dtype: Any = np.float64) -> Any:
@@ -81,7 +85,7 @@ class Evaluator:
     peak: FloatArray
     neg_rise: FloatArray
     fall: FloatArray
-    program: tuple[Op, ...]
+    program: tuple[Wave, ...]
     n_registers: int
     rule_rows: npt.NDArray[np.intp]  # workspace row of each rule's strength (file order)
     weights: FloatArray | None  # per strength row, None when all are 1
@@ -189,15 +193,14 @@ class Evaluator:
         np.subtract(1.0, up, out=up)
         # Rounding in (x - peak) * slope can leave ~1e-16 at a foot; a foot is 0.
         up[up < TINY] = 0.0
-        for op, dst, a, b in self.program:
-            if op == _MIN:
-                np.minimum(work[a], work[b], out=work[dst])
-            elif op == _MAX:
-                np.maximum(work[a], work[b], out=work[dst])
-            elif op == _NOT:
-                np.subtract(1.0, work[a], out=work[dst])
+        for op, dst, a, b, steps in self.program:
+            if len(steps) < GATHER:
+                for d0, a0, b0 in steps:
+                    _apply(op, work[a0], work[b0], work[d0])
             else:
-                work[dst] = work[a]
+                d = np.empty((dst.size, n))
+                _apply(op, work[a], work[b], d)
+                work[dst] = d
         if self.weights is not None:
             self._strengths(work)[...] *= self.weights[:, None]
         return work
@@ -254,6 +257,42 @@ class _ProgramBuilder:
         self.into(cond, dst)
 
 
+def _apply(op: int, x: FloatArray, y: FloatArray, out: FloatArray) -> None:
+    if op == _MIN:
+        np.minimum(x, y, out=out)
+    elif op == _MAX:
+        np.maximum(x, y, out=out)
+    elif op == _NOT:
+        np.subtract(1.0, x, out=out)
+    else:
+        out[...] = x
+
+
+def _waves(ops: list[Op]) -> tuple[Wave, ...]:
+    """Runs of steps with one opcode, none reading or writing a row an earlier step of its
+    run writes, done as one numpy call each: a rule base of many two-term rules is one
+    call instead of one per rule."""
+    waves: list[Wave] = []
+    run: list[Op] = []
+    written: set[int] = set()
+
+    def close() -> None:
+        if run:
+            cols = np.array([op[1:] for op in run], dtype=np.intp).T
+            steps = tuple((d, a, b) for _, d, a, b in run)
+            waves.append((run[0][0], cols[0], cols[1], cols[2], steps))
+
+    for op in ops:
+        code, dst, a, b = op
+        if run and (code != run[0][0] or {dst, a, b} & written):
+            close()
+            run, written = [], set()
+        run.append(op)
+        written.add(dst)
+    close()
+    return tuple(waves)
+
+
 def compile_rulebase(rb: RuleBase) -> Evaluator:
     """Compile once, grade many times."""
     term_keys = tuple((v.name, t.name) for v in rb.inputs for t in v.terms)
@@ -303,7 +342,7 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
         peak=_frozen(peak),
         neg_rise=_frozen(neg_rise),
         fall=_frozen(fall),
-        program=tuple(builder.ops),
+        program=_waves(builder.ops),
         n_registers=builder.max_temp,
         rule_rows=rule_rows,
         weights=None if all(w == 1.0 for w in weights) else _frozen(weights),
