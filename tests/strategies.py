@@ -46,7 +46,8 @@ def conditions(inputs: tuple[Variable, ...]) -> st.SearchStrategy[Condition]:
 
 
 @st.composite
-def rulebases(draw: st.DrawFn, defuzzifier: str | None = None) -> RuleBase:
+def rulebases(draw: st.DrawFn, defuzzifier: str | None = None,
+              max_rules: int = 6) -> RuleBase:
     n_in = draw(st.integers(1, 3))
     inputs = tuple(draw(variables(f"x{i}")) for i in range(n_in))
     output = draw(variables("y", is_output=True))
@@ -56,7 +57,7 @@ def rulebases(draw: st.DrawFn, defuzzifier: str | None = None) -> RuleBase:
             draw(st.sampled_from(output.term_names)),
             draw(st.sampled_from([1.0, 1.0, 0.5, 0.25])),
         )
-        for _ in range(draw(st.integers(1, 6)))
+        for _ in range(draw(st.integers(1, max_rules)))
     )
     defuzz = defuzzifier or draw(st.sampled_from(["centroid", "weighted_average"]))
     default = output.lo + (output.hi - output.lo) * draw(st.sampled_from([0.0, 0.3, 1.0]))

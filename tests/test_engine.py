@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase, parse_rulebase
-from fuzzeval.engine import CHUNK
+from fuzzeval.engine import CHUNK, GATHER
 from fuzzeval.rulebase import RuleBase
 from tests.strategies import inputs_for, oracle_grade, oracle_strengths, rulebases
 
@@ -84,6 +84,37 @@ def test_grades_match_scalar_oracle(data: st.DataObject, rb: RuleBase) -> None:
         assert g == pytest.approx(oracle_grade(rb, x), abs=20 * step + 1e-9)
         strengths = [f.strength for f in ev.explain(np.array(x)).rules]
         assert strengths == pytest.approx(oracle_strengths(rb, x), abs=1e-9)
+
+
+@given(data=st.data(), rb=rulebases(defuzzifier="weighted_average", max_rules=30))
+def test_many_rules_strengths_match_scalar_oracle(data: st.DataObject, rb: RuleBase) -> None:
+    """Long rule lists make long waves of steps, done as one gathered numpy call each."""
+    xs = [data.draw(inputs_for(rb)) for _ in range(3)]
+    got = compile_rulebase(rb).strengths(np.array(xs))
+    for x, row in zip(xs, got, strict=True):
+        assert row == pytest.approx(oracle_strengths(rb, x), abs=1e-9)
+
+
+def test_a_wave_of_two_term_rules_is_one_gathered_step() -> None:
+    rules = "\n".join(f"  - if a is {t} and b is {u} then g is {v}"
+                      for t in ("L", "M", "H") for u in ("L", "M", "H") for v in ("Lo",))
+    text = f"""name: w
+defuzzifier: weighted_average
+default: 0
+inputs:
+  a: {{range: [0, 10], terms: {{L: [0, 0, 5], M: [0, 5, 10], H: [5, 10, 10]}}}}
+  b: {{range: [0, 4], terms: {{L: [0, 0, 2], M: [0, 2, 4], H: [2, 4, 4]}}}}
+output: {{name: g, range: [0, 1], terms: {{Lo: 0.25}}}}
+rules:
+{rules}
+"""
+    rb, problems = parse_rulebase(text, "w.yaml")
+    assert rb is not None, problems
+    ev = compile_rulebase(rb)
+    assert [len(w[4]) for w in ev.program] == [9] and GATHER <= 9
+    xs = np.random.default_rng(7).uniform([0, 0], [10, 4], size=(50, 2))
+    for x, row in zip(xs, ev.strengths(xs), strict=True):
+        assert row == pytest.approx(oracle_strengths(rb, list(x)), abs=1e-12)
 
 
 @given(data=st.data(), rb=rulebases())
