@@ -94,20 +94,6 @@ FEATURES += tuple(
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
 
-@cache
-def _shot_masks() -> npt.NDArray[np.uint64]:
-    """For distance 0..25: the 36 rolls (as bits) that carry a checker exactly that far
-    (one die, both dice, or 3 or 4 steps of a double; blocks ignored)."""
-    masks = np.zeros(26, dtype=np.uint64)
-    for k, (a, b) in enumerate((a, b) for a in range(1, 7) for b in range(1, 7)):
-        reach = {a, b, a + b} if a != b else {a, 2 * a, 3 * a, 4 * a}
-        for d in reach:
-            if d <= 25:
-                masks[d] |= np.uint64(1) << np.uint64(k)
-    masks.flags.writeable = False
-    return masks
-
-
 def _longest_run(owned: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     """Longest run of True per row: as bits, ``x & (x >> 1)`` shortens every run by one."""
     x = owned.astype(np.int64) @ (np.int64(1) << np.arange(owned.shape[1], dtype=np.int64))
@@ -251,14 +237,15 @@ def _escapes(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> FloatArra
     """Rolls of 36 that carry ``me``'s rearmost checker past the furthest point ``opp``
     holds among the 12 in front of it (36 when none is held there or no checker is left).
     Distances d from the checker are bits; points beyond my 1-point count as open."""
-    n = me.shape[0]
     rear = np.where(me > 0, np.arange(25), -1).max(axis=1)  # index, 24 = the bar
-    held = np.concatenate([opp[:, 23::-1] >= 2, np.zeros((n, 1), dtype=bool)], axis=1)
-    d = np.arange(31)[None, :]
-    where = rear[:, None] - d
-    blocked = (where >= 0) & (d >= 1) & held[np.arange(n)[:, None], np.clip(where, 0, 24)]
-    furthest = np.where(blocked & (d <= 12), d, 0).max(axis=1)
-    open_ = _bits(~blocked)[:, None]
+    # Bit j of `ahead` says the opponent holds my index 24 - j (its own index j - 1);
+    # shifted right by 24 - rear, bit d says it holds the point d in front of my rearmost.
+    zero = np.zeros((me.shape[0], 1), dtype=bool)  # bit 0: the bar, never held
+    ahead = _bits(np.concatenate([zero, opp[:, :24] >= 2], axis=1))  # their index j - 1
+    blocked = (ahead >> (24 - rear)) & ((np.int64(1) << (rear + 1)) - 2)
+    near = blocked & 0x1FFE  # distances 1..12
+    furthest = np.where(near > 0, np.frexp(near.astype(np.float64))[1] - 1, 0)
+    open_ = (~blocked)[:, None]
     a, b = _DIE_A[None, :], _DIE_B[None, :]
     one = np.int64(1)
     first_a, first_b = (one << a) & open_, (one << b) & open_
@@ -275,22 +262,37 @@ def _escapes(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> FloatArra
 
 def _to_be_hit(blots: npt.NDArray[np.bool_], theirs: npt.NDArray[np.int64],
                their_bar: npt.NDArray[np.int64]) -> FloatArray:
-    """Sum over my blots of P(hit) in percent x (25 - point) / 24, capped at 50."""
-    masks = _shot_masks()
+    """Sum over my blots of P(hit) in percent x (25 - point) / 24, capped at 50 (blocks
+    ignored). Per roll, the points the opposing checkers reach are bits (bit 0 their bar,
+    bit k my point k); summing weight x P(hit) over blots is summing, over the rolls, the
+    weights of the blots hit, looked up a byte at a time."""
     n = blots.shape[0]
-    # Sources in my numbering -1 (their bar) .. 23; a blot on index b is hit from c < b.
-    present = np.concatenate([(their_bar > 0)[:, None], theirs > 0], axis=1)  # j: index j-1
-    b = np.arange(24)[:, None]
-    c = np.arange(-1, 24)[None, :]
-    dist = np.where(c < b, b - c, 0)  # (24, 25); 0 = cannot hit
-    shot = masks[dist]  # (24, 25) uint64
-    hits = np.where(present[:, None, :], shot[None, :, :], np.uint64(0))  # (n, 24, 25)
-    rolls = np.bitwise_or.reduce(hits, axis=2)  # (n, 24)
-    percent = np.bitwise_count(rolls).astype(np.float64) * (100.0 / 36.0)
-    weight = (25.0 - np.arange(1, 25)) / 24.0  # a blot on my point k loses 25 - k pips
-    total = (percent * weight * blots).sum(axis=1)
-    out: FloatArray = np.minimum(total, 50.0) if n else np.zeros(0)
+    if n == 0:
+        return np.zeros(0)
+    src = _bits(np.concatenate([(their_bar > 0)[:, None], theirs > 0], axis=1))[:, None]
+    blot = _bits(np.concatenate([np.zeros((n, 1), dtype=bool), blots], axis=1))[:, None]
+    a, b = _DIE_A[None, :], _DIE_B[None, :]
+    reach = np.where(_DOUBLE[None, :],
+                     (src << a) | (src << 2 * a) | (src << 3 * a) | (src << 4 * a),
+                     (src << a) | (src << b) | (src << (a + b)))
+    hit = reach & blot  # (n, 21)
+    table = _blot_weight_bytes()
+    weight = (table[0][hit & 255] + table[1][(hit >> 8) & 255] + table[2][(hit >> 16) & 255]
+              + table[3][(hit >> 24) & 255])
+    total = (weight * _ROLL_WEIGHT).sum(axis=1) * (100.0 / 36.0)
+    out: FloatArray = np.minimum(total, 50.0)
     return out
+
+
+@cache
+def _blot_weight_bytes() -> FloatArray:
+    """(4, 256): the summed (25 - k) / 24 of the points k whose bits are set in each byte
+    of a 32-bit set (bit k = my point k; bit 0, their bar, weighs nothing)."""
+    bit_weight = np.array([(25.0 - k) / 24.0 if 1 <= k <= 24 else 0.0 for k in range(32)])
+    byte_bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1
+    table = np.stack([byte_bits @ bit_weight[8 * i:8 * i + 8] for i in range(4)])
+    table.flags.writeable = False
+    return table
 
 
 class OptionFeatures:
