@@ -75,20 +75,16 @@ def to_gnubg(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return position.opp, position.me
 
 
-def _key_bits(position: Position) -> list[int]:
-    bits: list[int] = []
+def position_id(position: Position) -> str:
+    """The 14-character GNU Backgammon position ID: for the side not on roll, then the side
+    on roll, each point's checkers as that many 1-bits and a 0, the 80 bits little-endian,
+    base64."""
+    key = shift = 0
     for side in (position.opp, position.me):
         for n in side:
-            bits.extend([1] * n)
-            bits.append(0)
-    return bits + [0] * (80 - len(bits))
-
-
-def position_id(position: Position) -> str:
-    """The 14-character GNU Backgammon position ID."""
-    bits = _key_bits(position)
-    key = bytes(sum(bits[8 * i + k] << k for k in range(8)) for i in range(10))
-    return base64.b64encode(key).decode()[:14]
+            key |= ((1 << n) - 1) << shift
+            shift += n + 1
+    return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
 
 
 def from_position_id(text: str) -> Position:
