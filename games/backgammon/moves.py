@@ -20,51 +20,49 @@ from games.backgammon.board import BAR, Position
 Step = tuple[int, int, bool, int]  # from index (24 = bar), to index (-1 = off), hit, die
 
 
-def _step(me: list[int], opp: list[int], src: int, die: int) -> Step | None:
-    """Play one checker from ``src`` by ``die`` in place, or None when it cannot."""
-    dst = src - die
-    if dst >= 0:
-        there = 23 - dst
-        if opp[there] >= 2:
-            return None
-        hit = opp[there] == 1
-        me[src] -= 1
-        me[dst] += 1
-        if hit:
-            opp[there] = 0
-            opp[BAR] += 1
-        return (src, dst, hit, die)
-    if any(me[6:]):  # bearing off needs every checker home (the bar included)
-        return None
-    if dst < -1 and any(me[src + 1:6]):  # larger than needed: only from the highest point
-        return None
-    me[src] -= 1
-    return (src, -1, False, die)
-
-
-def _sources(me: list[int], below: int) -> Sequence[int]:
-    if me[BAR]:
-        return (BAR,)
-    return [i for i in range(min(below, 23), -1, -1) if me[i]]
-
-
 def _search(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
             out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, list[Step]]],
             doubles: bool, below: int = BAR) -> None:
     """Depth-first over dice orders and checkers. With doubles every order of the same
-    moves ends alike, so checkers are taken from the highest point down (``below``)."""
+    moves ends alike, so checkers are taken from the highest point down (``below``). Each
+    step copies my board; the opponent's is copied only when a checker is hit (it is
+    otherwise shared, never written)."""
     moved = False
-    tried: set[int] = set()
+    last = 0
     for k, die in enumerate(dice):
-        if die in tried:
+        if die == last:  # the same die again (doubles): the same moves
             continue
-        tried.add(die)
+        last = die
         rest = dice[:k] + dice[k + 1:]
-        for src in _sources(me, below if doubles else BAR):
-            m, o = me.copy(), opp.copy()
-            step = _step(m, o, src, die)
-            if step is None:
-                continue
+        if me[BAR]:  # enter from the bar before anything else
+            sources: Sequence[int] = (BAR,)
+        else:
+            top = min(below, 23) if doubles else 23
+            sources = [i for i in range(top, -1, -1) if me[i]]
+        for src in sources:
+            dst = src - die
+            o = opp
+            if dst >= 0:
+                there = 23 - dst
+                if opp[there] >= 2:  # a closed point
+                    continue
+                hit = opp[there] == 1
+                if hit:
+                    o = opp.copy()
+                    o[there] = 0
+                    o[BAR] += 1
+                m = me.copy()
+                m[src] -= 1
+                m[dst] += 1
+                step = (src, dst, hit, die)
+            else:
+                if any(me[6:]):  # bearing off needs every checker home (the bar included)
+                    continue
+                if dst < -1 and any(me[src + 1:6]):  # larger than needed: highest point only
+                    continue
+                m = me.copy()
+                m[src] -= 1
+                step = (src, -1, False, die)
             moved = True
             steps.append(step)
             _search(m, o, rest, steps, out, doubles, src)
