@@ -2,12 +2,14 @@
 
 With the weighted-average defuzzifier a grade is ``sum_r s_r c_r / sum_r s_r``: linear in
 the rules' consequent values ``c_r`` once the firing strengths ``s_r`` are known. A player
-only compares the candidates of one decision, so ``c`` is fitted by least squares to the
-teacher's values after subtracting each decision's mean from both sides (a constant per
-decision means nothing). The fitted values are then moved onto the output terms the rule
-base offers, one rule at a time, the largest first, refitting the others after each move,
-so that every rule still reads "... then Grade is Good3" and the rounding of one rule is
-made up by the rest.
+only compares the candidates of one decision, so ``c`` is fitted either to imitate the
+teacher's choices (``fit_choices``: softmax cross-entropy within each decision) or by least
+squares to the teacher's values after subtracting each decision's mean from both sides
+(``Normal``). Then the conclusions become named terms: the terms' values are placed where
+the fitted values cluster (``taught_levels``); each rule takes a term, the largest first,
+the others refitted after each move (``snap_to_terms``), so the rounding of one rule is made
+up by the rest; and each term may step up or down while that imitates the teacher's choices
+better (``refine_choices``). Every rule still reads "... then Grade is Good3".
 """
 
 from __future__ import annotations

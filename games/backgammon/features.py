@@ -202,16 +202,10 @@ def _hits(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> npt.NDArray[
     """(n, 21): for each roll, my blots an opposing checker can hit, as bits (bit k = my
     point k). Opposing checkers move up my numbers, entering from their bar at 0; a
     combination shot needs each point it touches on the way open (not held by me)."""
-    n = me.shape[0]
-    zero = np.zeros((n, 1), dtype=bool)
-    theirs = opp[:, 23::-1] > 0
-    on_bar = opp[:, BAR:BAR + 1] > 0
     # While on the bar only the entering checker moves (bit 0 = their bar).
-    src = np.where(on_bar, np.concatenate([on_bar, np.zeros_like(theirs)], axis=1),
-                   np.concatenate([zero, theirs], axis=1))
-    s = _bits(src)[:, None]
-    blot = _bits(np.concatenate([zero, me[:, :24] == 1], axis=1))[:, None]
-    open_ = ~_bits(np.concatenate([zero, me[:, :24] >= 2], axis=1))[:, None]
+    s = np.where(opp[:, BAR] > 0, 1, _bits(opp[:, 23::-1] > 0) << 1)[:, None]
+    blot = (_bits(me[:, :24] == 1) << 1)[:, None]
+    open_ = ~(_bits(me[:, :24] >= 2) << 1)[:, None]
     a, b = _DIE_A[None, :], _DIE_B[None, :]
     one_die = (s << a) | (s << b)
     both = (((s << a) & open_) << b) | (((s << b) & open_) << a)
@@ -240,8 +234,7 @@ def _escapes(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> FloatArra
     rear = np.where(me > 0, np.arange(25), -1).max(axis=1)  # index, 24 = the bar
     # Bit j of `ahead` says the opponent holds my index 24 - j (its own index j - 1);
     # shifted right by 24 - rear, bit d says it holds the point d in front of my rearmost.
-    zero = np.zeros((me.shape[0], 1), dtype=bool)  # bit 0: the bar, never held
-    ahead = _bits(np.concatenate([zero, opp[:, :24] >= 2], axis=1))  # their index j - 1
+    ahead = _bits(opp[:, :24] >= 2) << 1  # bit 0: the bar, never held
     blocked = (ahead >> (24 - rear)) & ((np.int64(1) << (rear + 1)) - 2)
     near = blocked & 0x1FFE  # distances 1..12
     furthest = np.where(near > 0, np.frexp(near.astype(np.float64))[1] - 1, 0)
@@ -266,11 +259,8 @@ def _to_be_hit(blots: npt.NDArray[np.bool_], theirs: npt.NDArray[np.int64],
     ignored). Per roll, the points the opposing checkers reach are bits (bit 0 their bar,
     bit k my point k); summing weight x P(hit) over blots is summing, over the rolls, the
     weights of the blots hit, looked up a byte at a time."""
-    n = blots.shape[0]
-    if n == 0:
-        return np.zeros(0)
-    src = _bits(np.concatenate([(their_bar > 0)[:, None], theirs > 0], axis=1))[:, None]
-    blot = _bits(np.concatenate([np.zeros((n, 1), dtype=bool), blots], axis=1))[:, None]
+    src = ((_bits(theirs > 0) << 1) | (their_bar > 0))[:, None]
+    blot = (_bits(blots) << 1)[:, None]
     a, b = _DIE_A[None, :], _DIE_B[None, :]
     reach = np.where(_DOUBLE[None, :],
                      (src << a) | (src << 2 * a) | (src << 3 * a) | (src << 4 * a),
