@@ -120,6 +120,9 @@ class Calibration:
         nxt = [r for r in self.results if r.round == len(done)]
         return nxt[0].rulebase_yaml if nxt else self.results[0].rulebase_yaml
 
+    def final_rulebase(self) -> RuleBase:
+        return RoundResult(len(self.finished_rounds), self.final_yaml()).rulebase()
+
 
 def _source_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]

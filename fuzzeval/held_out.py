@@ -3,28 +3,26 @@
 Both play a match against the calibration's opponent with the same seed (so the same deals
 or dice: common random numbers), a seed family the calibration rounds never use. The
 difference in win rate comes with a paired 95 % interval over the games. A game may add
-its own measure (``rulebase_metrics``, e.g. cribbage's discard efficiency on held-out
-deals).
+its own measure (``rulebase_measure``, e.g. cribbage's discard efficiency on held-out
+deals), compared the same way, deal by deal.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from fuzzeval.calibration import Calibration, round_seed, round_spec
 from fuzzeval.game import Game
 from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, summarize
+from fuzzeval.measure import Comparison, compare
 from fuzzeval.store import History, run_match
 
 HELD_OUT = 1_000_003  # round index whose seed family no calibration round reaches
-
-#: rule-base files by label -> game-specific measures by label, on ``deals`` held-out deals
-Metrics = Callable[[Mapping[str, str], int, int, Executor | None],
-                   Mapping[str, Mapping[str, float]]]
 
 
 @dataclass(frozen=True)
@@ -35,12 +33,13 @@ class HeldOut:
     calibrated: MatchSummary
     difference: float  # calibrated - initial win rate
     interval: tuple[float, float]  # paired 95 % interval of the difference
-    metrics: dict[str, dict[str, float]]  # "initial"/"calibrated" -> game-specific measures
+    measures: tuple[Comparison, ...]  # the game's own measures, initial -> calibrated
 
     def to_dict(self) -> dict[str, Any]:
         return {"games": self.games, "seed": self.seed, "initial": self.initial.to_dict(),
                 "calibrated": self.calibrated.to_dict(), "difference": self.difference,
-                "interval95": list(self.interval), "metrics": self.metrics}
+                "interval95": list(self.interval),
+                "measures": [c.to_dict() for c in self.measures]}
 
 
 def paired_difference(a: list[int], b: list[int]) -> tuple[float, tuple[float, float]]:
@@ -53,21 +52,35 @@ def paired_difference(a: list[int], b: list[int]) -> tuple[float, tuple[float, f
     return mean, (mean - half, mean + half)
 
 
+def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None = None,
+                      executor: Executor | None = None, cache_dir: Path | None = None,
+                      progress: Callable[[int], None] | None = None) -> tuple[Comparison, ...]:
+    """The game's own measures of the initial and the calibrated rule base on held-out
+    units (a seed family no round uses), with paired intervals; () if it has none."""
+    build = getattr(game, "rulebase_measure", None)
+    if build is None or deals < 1:
+        return ()
+    first = cal.results[0].rulebase()
+    seed = seed if seed is not None else cal.settings.seed
+    measure = build(first.input_names, deals, held_out_seed(seed), executor, cache_dir,
+                    progress)
+    return compare(measure, first, cal.final_rulebase())
+
+
 def evaluate_calibration(history: History, game: Game, cal: Calibration, games: int,
                          seed: int | None = None, executor: Executor | None = None,
-                         metrics: Metrics | None = None, metric_deals: int = 2000,
+                         deals: int = 2000, cache_dir: Path | None = None,
                          on_game: Callable[[GameRecord], None] | None = None) -> HeldOut:
     """Play the held-out matches (resumable) and measure both rule bases."""
     initial_text = cal.results[0].rulebase_yaml
     final_text = cal.final_yaml()
     seed = seed if seed is not None else cal.settings.seed
-    summaries, wins, paths = {}, {}, {}  # by label: initial, calibrated
+    summaries, wins = {}, {}  # by label: initial, calibrated
     for label, text, index in (("initial", initial_text, 0),
                                ("calibrated", final_text, len(cal.finished_rounds))):
         spec = round_spec(history, cal, game, index, text)
         spec = MatchSpec(spec.game, spec.player, spec.opponent, games,
-                         _held_out_seed(seed), spec.options)
-        paths[label] = str(dict(spec.player.options)["rulebase"])
+                         held_out_seed(seed), spec.options)
         stored = history.find_match(spec)
         match, _ = run_match(history, game, spec, executor, resume=stored is not None,
                              on_game=on_game)
@@ -75,13 +88,10 @@ def evaluate_calibration(history: History, game: Game, cal: Calibration, games: 
         summaries[label] = summarize(outcomes)
         wins[label] = [int(o.winner == 0) for o in outcomes]
     diff, interval = paired_difference(wins["initial"], wins["calibrated"])
-    measured: dict[str, dict[str, float]] = {}
-    if metrics is not None:
-        got = metrics(paths, metric_deals, _held_out_seed(seed), executor)
-        measured = {label: dict(values) for label, values in got.items()}
+    measures = held_out_measures(game, cal, deals, seed, executor, cache_dir)
     return HeldOut(games, seed, summaries["initial"], summaries["calibrated"], diff, interval,
-                   measured)
+                   measures)
 
 
-def _held_out_seed(seed: int) -> int:
+def held_out_seed(seed: int) -> int:
     return round_seed(seed, HELD_OUT)

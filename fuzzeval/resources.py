@@ -3,6 +3,7 @@ or, when running from a source checkout or an editable install, in ./rulebases."
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 _PACKAGED = Path(__file__).resolve().parent / "rulebases"
@@ -14,9 +15,18 @@ def rulebase_dir() -> Path:
     return _PACKAGED if _PACKAGED.is_dir() else _SOURCE
 
 
+#: shipped rule bases that were renamed: old name -> new name (the old one still works)
+RENAMED = {"cribbage_discard": "cribbage_expected_points",
+           "cribbage_discard_beginner": "cribbage_expected_points_beginner"}
+
+
 def default_rulebase(name: str) -> Path:
     """Path of a shipped rule base by file stem (``tipping``) or file name."""
     stem = name.removesuffix(".yaml")
+    if stem in RENAMED:
+        warnings.warn(f"the shipped rule base {stem!r} is now called {RENAMED[stem]!r}; "
+                      "the old name will go", FutureWarning, stacklevel=2)
+        stem = RENAMED[stem]
     path = rulebase_dir() / f"{stem}.yaml"
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in rulebase_dir().glob("*.yaml"))) or "none"

@@ -123,7 +123,7 @@ def test_rewritten_text_keeps_comments_and_loads_the_calibrated_rule_base() -> N
 
 
 def test_the_shipped_cribbage_rule_base_rewrites_in_place() -> None:
-    path = ROOT / "rulebases" / "cribbage_discard.yaml"
+    path = ROOT / "rulebases" / "cribbage_expected_points.yaml"
     rb = load_rulebase(path)
     new, moves = calibrate(rb, {"hand_value": np.full(10, 9.0), "crib_value": [4.0]})
     assert {f"{m.variable}.{m.term}.{m.point}" for m in moves} == {

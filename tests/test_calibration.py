@@ -25,12 +25,13 @@ from fuzzeval.calibration import (
     run_calibration,
 )
 from fuzzeval.cli import app
-from fuzzeval.held_out import evaluate_calibration, paired_difference
+from fuzzeval.held_out import evaluate_calibration, held_out_seed, paired_difference
 from fuzzeval.store import History, HistoryError, read_decisions
 from games.cribbage.game import GAME
+from games.cribbage.report import run_report
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = (ROOT / "rulebases" / "cribbage_discard.yaml").read_text()
+SOURCE = (ROOT / "rulebases" / "cribbage_expected_points.yaml").read_text()
 SETTINGS = CalibrationSettings("cribbage", "greedy", games_per_round=6, seed=3)
 
 
@@ -110,25 +111,40 @@ def test_held_out_games_use_the_same_seed_for_both_rule_bases(tmp_path: Path) ->
     _run(db, rounds=1)
     with History(db) as h:
         cal = load_calibration(h)
-        result = evaluate_calibration(h, GAME, cal, games=6, metrics=GAME.rulebase_metrics,
-                                      metric_deals=20)
+        result = evaluate_calibration(h, GAME, cal, games=6, deals=20)
         matches = h.matches()
     held = matches.iloc[-2:]
     assert held.seed.nunique() == 1 and held.seed.iloc[0] not in set(matches.seed.iloc[:-2])
     assert result.initial.games == result.calibrated.games == 6
-    eff = result.metrics["initial"]["discard efficiency, my crib"]
-    assert 0.9 <= eff <= 1.0
+    # The game's own measure, on held-out deals: the report's efficiency of the same rule
+    # bases on the same deals (computed there by another path), and a paired interval.
+    first = tmp_path / "first.yaml"
+    first.write_text(cal.results[0].rulebase_yaml)
+    last = tmp_path / "last.yaml"
+    last.write_text(cal.final_yaml())
+    report = run_report(20, held_out_seed(cal.settings.seed),
+                        [f"fuzzy:rulebase={first}", f"fuzzy:rulebase={last}"])
+    mine, theirs = result.measures
+    assert mine.name == "discard efficiency, my crib" and mine.units == 20
+    assert mine.before == pytest.approx(report.players[0].mine.efficiency, abs=1e-12)
+    assert theirs.after == pytest.approx(report.players[1].theirs.efficiency, abs=1e-12)
+    lo, hi = mine.interval
+    assert lo <= mine.difference <= hi
 
 
 def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path) -> None:
     db = tmp_path / "cal.sqlite"
     drift = tmp_path / "drift.png"
     args = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "2",
-            "--games-per-round", "4", "--workers", "1", "--db", str(db), "--plot", str(drift)]
+            "--games-per-round", "4", "--workers", "1", "--db", str(db), "--plot", str(drift),
+            "--deals", "30"]
     res = CliRunner().invoke(app, [*args, "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert [r["round"] for r in data["rounds"]] == [0, 1]
+    assert [m["measure"] for m in data["held_out"]] == ["discard efficiency, my crib",
+                                                        "discard efficiency, their crib"]
+    assert all(m["units"] == 30 for m in data["held_out"])
     calibrated = Path(data["calibrated"])
     assert calibrated == tmp_path / "cal.calibrated.yaml"
     assert calibrated.read_text().startswith("# Which two cards")
@@ -160,7 +176,7 @@ def _games_in(db: Path) -> int:
 def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
     """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",
-              "--games-per-round", "40", "--workers", "2", "--seed", "5"]
+              "--games-per-round", "40", "--workers", "2", "--seed", "5", "--deals", "20"]
     whole = CliRunner().invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
                                      str(tmp_path / "a.png")])
     assert whole.exit_code == 0, whole.output

@@ -23,11 +23,13 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     console,
     err_console,
+    measures_table,
     print_json,
     resolve_rulebase,
     user_errors,
 )
 from fuzzeval.executors import executor_for
+from fuzzeval.held_out import held_out_measures
 from fuzzeval.match import parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
@@ -61,6 +63,9 @@ def calibrate(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
         help="Drift picture; default plots/GAME_drift.png.")] = None,
+    deals: Annotated[int, typer.Option(
+        min=0, help="Held-out deals for the game's own measure of the rule base before and "
+                    "after (cribbage: discard efficiency); 0 skips it.")] = 10_000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
@@ -110,6 +115,13 @@ def calibrate(
                                   f"saved in {path}; run the same command with --resume")
                 raise typer.Exit(1) from None
             cal = load_calibration(history, cal.id)
+            with Progress(TextColumn("held-out deals: exact values"), BarColumn(),
+                          MofNCompleteColumn(), console=err_console, disable=as_json,
+                          transient=True) as bar2, executor_for(workers) as pool:
+                task2 = bar2.add_task("deals", total=2 * deals)
+                held_out = held_out_measures(game, cal, deals, None, pool,
+                                             path.resolve().parent / "cache",
+                                             lambda k: bar2.advance(task2, k))
         final = calibrated_path(path)
         final.write_text(cal.final_yaml())
         picture = plot_drift(cal, plot or Path("plots") / f"{game.name}_drift.png")
@@ -117,7 +129,8 @@ def calibrate(
     if as_json:
         print_json({"calibration_id": cal.id, "db": str(path), "rulebase": cal.rulebase_name,
                     "opponent": settings.opponent, "calibrated": str(final),
-                    "plot": str(picture), "rounds": rows})
+                    "plot": str(picture), "rounds": rows,
+                    "held_out": [c.to_dict() for c in held_out]})
         return
     table = Table(title=f"{game.name}: calibrating {cal.rulebase_name} against "
                         f"{settings.opponent}, {games_per_round} games a round, rate {rate:g}",
@@ -129,4 +142,8 @@ def calibrate(
         table.add_row(str(row["round"] + 1), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
                       str(row["points_moved"]), f"{row['mean_abs_shift']:.4f}")
     console.print(table)
+    if held_out:
+        console.print(measures_table(
+            f"{cal.rulebase_name} before and after calibration, on {deals:,} held-out deals",
+            held_out))
     console.print(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")

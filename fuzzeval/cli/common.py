@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.table import Table
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning
 from fuzzeval.loading import load_rulebase
+from fuzzeval.measure import Comparison
 from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
@@ -51,6 +54,20 @@ def open_rulebase(spec: str) -> RuleBase:
     for w in caught:
         err_console.print(str(w.message), markup=False, highlight=False, style="yellow")
     return rb
+
+
+def measures_table(title: str, comparisons: tuple[Comparison, ...], before: str = "initial",
+                   after: str = "calibrated") -> Table:
+    """Before and after of a game's own measures, with the paired 95 % interval (80 columns)."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("measure")
+    for col in (before, after, "change (paired 95%)"):
+        table.add_column(col, justify="right")
+    for c in comparisons:
+        lo, hi = c.interval
+        table.add_row(c.name, f"{c.before:.4f}", f"{c.after:.4f}",
+                      f"{c.difference:+.4f} ± {(hi - lo) / 2:.4f}")
+    return table
 
 
 def print_json(data: Any) -> None:

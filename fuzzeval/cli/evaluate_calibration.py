@@ -43,12 +43,12 @@ def evaluate_calibration(
         with History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)
-            metrics = getattr(game, "rulebase_metrics", None)
             with Progress(TextColumn("held-out games"), BarColumn(), MofNCompleteColumn(),
                           TimeRemainingColumn(), console=err_console, disable=as_json,
                           transient=True) as bar, executor_for(workers) as pool:
                 task = bar.add_task("games", total=2 * games)
-                result = evaluate(history, game, cal, games, seed, pool, metrics, deals,
+                result = evaluate(history, game, cal, games, seed, pool, deals,
+                                  db.resolve().parent / "cache",
                                   on_game=lambda _r: bar.advance(task))
     if as_json:
         print_json({"calibration_id": cal.id, "rounds": len(cal.finished_rounds),
@@ -68,7 +68,8 @@ def evaluate_calibration(
                   f"{result.difference:+.1%} ({lo:+.1%} to {hi:+.1%}, paired)")
     table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
                   f"{c.mean_margin - i.mean_margin:+.2f}")
-    for name in result.metrics.get("initial", {}):
-        a, b = result.metrics["initial"][name], result.metrics["calibrated"][name]
-        table.add_row(f"{name} ({deals:,} deals)", f"{a:.4f}", f"{b:.4f}", f"{b - a:+.4f}")
+    for m in result.measures:
+        lo, hi = m.interval
+        table.add_row(f"{m.name} ({deals:,} deals)", f"{m.before:.4f}", f"{m.after:.4f}",
+                      f"{m.difference:+.4f} ({lo:+.4f} to {hi:+.4f}, paired)")
     Console(width=max(console.width, 120)).print(table)  # four wide columns

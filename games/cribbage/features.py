@@ -2,14 +2,19 @@
 
 One call computes every feature of every throw of many hands at once. Their names are
 the input variable names a discard rule base may use (``FEATURES``: name, range, meaning).
-Everything is exact arithmetic over the 46 possible starters, except ``crib_value``, which
-is a 13 x 13 table of average cribs per thrown rank pair (the kind of table players learn,
-e.g. Schell's), computed once: the fuzzy player never enumerates the opponent's throws.
+
+Most are what a player judges at the table by looking at the cards: points already held,
+fives and ten-cards kept, how many starter ranks would make a fifteen or a run, what the
+two thrown cards are like. Two are not (``EXPECTATIONS``): ``hand_value``, the exact
+expected hand over the 46 starters, and ``crib_value``, a 13 x 13 table of averaged
+cribs. They serve the expected-points rule base, the upper reference; the linguistic
+base reads none of them.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -36,11 +41,18 @@ FEATURES: tuple[Feature, ...] = (
             "starter are random (13 x 13 table; 5-5 is 8.99, K-T 3.42)"),
     Feature("crib_ownership", 0, 1, "1 when the crib is mine (I deal), 0 when it is theirs"),
     Feature("fives_kept", 0, 4, "fives among the kept four"),
-    Feature("run_potential", 0, 1,
-            "share of the 46 starters with which the kept four and the starter hold a run"),
+    Feature("run_potential", 0, 13,
+            "starter ranks (of 13) that make a run with the kept four or extend or double "
+            "one (more run points with that starter)"),
+    Feature("fifteen_potential", 0, 13,
+            "starter ranks (of 13) that make at least one new fifteen with the kept four"),
     Feature("kept_points", 0, 20,
             "points already in the kept four without a starter (fifteens, pairs, runs, "
             "four-card flush)"),
+    Feature("fifteens_kept", 0, 4, "fifteens among the kept four (each worth 2)"),
+    Feature("pairs_kept", 0, 6, "pairs among the kept four (a three of a kind is 3 pairs)"),
+    Feature("run_kept", 0, 6, "run points in the kept four (3, 4, or 6 for a double run)"),
+    Feature("ten_cards_kept", 0, 4, "tens and picture cards among the kept four"),
     Feature("flush_potential", 0, 5,
             "expected flush points of the kept four (4 when suited, plus the chance the "
             "starter matches)"),
@@ -50,7 +62,12 @@ FEATURES: tuple[Feature, ...] = (
     Feature("pair_thrown", 0, 1, "1 when the two thrown cards are a pair"),
     Feature("fifteen_thrown", 0, 1, "1 when the two thrown cards make fifteen"),
     Feature("touching_thrown", 0, 1, "1 when the two thrown ranks are next to each other"),
+    Feature("thrown_gap", 0, 12,
+            "how far apart the two thrown ranks are (0 a pair, 1 touching, K-A 12)"),
+    Feature("ten_cards_thrown", 0, 2, "tens and picture cards among the two thrown cards"),
 )
+#: features that are expectations over starters or averaged tables, not table-side judgement
+EXPECTATIONS: tuple[str, ...] = ("hand_value", "crib_value")
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
 _KEEP = np.array(KEEPS, dtype=np.intp)  # (15, 4)
@@ -67,18 +84,31 @@ _POW4_SUITS = 4 ** np.arange(3, -1, -1)
 _ONE_SUIT = np.array([len({(c >> k) & 3 for k in (0, 2, 4, 6)}) == 1 for c in range(256)])
 
 
+@dataclass(frozen=True)
+class _FourCardTables:
+    """Per ordered 4-tuple of ranks (13^4 rows, index ``ranks @ 13^[3,2,1,0]``)."""
+
+    five: FloatArray  # (13^4, 13) rank-only points with each starter rank
+    fifteens: FloatArray  # (13^4, 3) fifteens, pairs and run points of the four alone
+    fifteen_starters: FloatArray  # starter ranks that make a new fifteen
+    run_starters: FloatArray  # starter ranks that add run points
+
+
 @cache
-def _four_card_tables() -> tuple[FloatArray, FloatArray, npt.NDArray[np.int64]]:
-    """Per ordered 4-tuple of ranks (13^4 rows): the rank-only points with each starter rank
-    (13 columns), whether each starter rank makes a run, and the points of the four alone."""
-    five = rank_table().reshape(13**4, 13).astype(np.float64)
+def _four_card_tables() -> _FourCardTables:
     ranks5 = np.indices((13,) * 5).reshape(5, -1).T
-    runs5 = (rank_parts(ranks5)[2] > 0).reshape(13**4, 13).astype(np.float64)
+    f5, _, r5 = (p.reshape(13**4, 13) for p in rank_parts(ranks5))
     ranks4 = np.indices((13,) * 4).reshape(4, -1).T
-    alone = sum(rank_parts(ranks4))
-    for t in (five, runs5):
+    f4, p4, r4 = rank_parts(ranks4)
+    out = _FourCardTables(
+        five=rank_table().reshape(13**4, 13).astype(np.float64),
+        fifteens=np.stack([f4 / 2, p4 / 2, r4], axis=1).astype(np.float64),
+        fifteen_starters=(f5 > f4[:, None]).sum(axis=1).astype(np.float64),
+        run_starters=(r5 > r4[:, None]).sum(axis=1).astype(np.float64),
+    )
+    for t in (out.five, out.fifteens, out.fifteen_starters, out.run_starters):
         t.flags.writeable = False
-    return five, runs5, np.asarray(alone)
+    return out
 
 
 def crib_pair_table() -> FloatArray:
@@ -131,10 +161,15 @@ class _Throws:
         out: FloatArray = np.where(suited, self.suit_left[:, _KEEP[:, 0]], -1.0)
         return out
 
+    @cached_property
+    def kept_index(self) -> IntArray:
+        out: IntArray = self.kr @ _POW4  # (n, 15) rows of the four-card tables
+        return out
+
     def hand_value(self) -> FloatArray:
-        five = _four_card_tables()[0]
+        five = _four_card_tables().five
         left = 4.0 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)  # (n, 13) unseen per rank
-        ranks_only = five[self.kr @ _POW4] @ (left[:, :, None] / 46.0)  # (n, 15, 1)
+        ranks_only = five[self.kept_index] @ (left[:, :, None] / 46.0)  # (n, 15, 1)
         out: FloatArray = ranks_only[..., 0] + self.flush_potential() + self.nobs_chance()
         return out
 
@@ -149,13 +184,32 @@ class _Throws:
         return (self.ranks == 4) @ _KEEP_MASK  # type: ignore[no-any-return]
 
     def run_potential(self) -> FloatArray:
-        runs5 = _four_card_tables()[1]
-        left = 4.0 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)
-        return (runs5[self.kr @ _POW4] @ (left[:, :, None] / 46.0))[..., 0]  # type: ignore[no-any-return]
+        return _four_card_tables().run_starters[self.kept_index]
+
+    def fifteen_potential(self) -> FloatArray:
+        return _four_card_tables().fifteen_starters[self.kept_index]
+
+    @cached_property
+    def kept_parts(self) -> FloatArray:
+        out: FloatArray = _four_card_tables().fifteens[self.kept_index]  # (n, 15, 3)
+        return out
 
     def kept_points(self) -> FloatArray:
-        alone = _four_card_tables()[2]
-        return alone[self.kr @ _POW4] + 4.0 * (self.suited_left >= 0)  # type: ignore[no-any-return]
+        parts = self.kept_parts
+        return (2 * parts[..., 0] + 2 * parts[..., 1] + parts[..., 2]
+                + 4.0 * (self.suited_left >= 0))
+
+    def fifteens_kept(self) -> FloatArray:
+        return self.kept_parts[..., 0]
+
+    def pairs_kept(self) -> FloatArray:
+        return self.kept_parts[..., 1]
+
+    def run_kept(self) -> FloatArray:
+        return self.kept_parts[..., 2]
+
+    def ten_cards_kept(self) -> FloatArray:
+        return (self.ranks >= 9) @ _KEEP_MASK
 
     def flush_potential(self) -> FloatArray:
         s = self.suited_left
@@ -174,7 +228,13 @@ class _Throws:
         return np.minimum(self.tr + 1, 10).sum(axis=2) == 15  # type: ignore[no-any-return]
 
     def touching_thrown(self) -> npt.NDArray[np.bool_]:
-        return np.abs(self.tr[..., 0] - self.tr[..., 1]) == 1  # type: ignore[no-any-return]
+        return self.thrown_gap() == 1  # type: ignore[no-any-return]
+
+    def thrown_gap(self) -> IntArray:
+        return np.abs(self.tr[..., 0] - self.tr[..., 1])  # type: ignore[no-any-return]
+
+    def ten_cards_thrown(self) -> FloatArray:
+        return (self.ranks >= 9) @ _THROW_MASK
 
 
 def discard_features(hands: npt.ArrayLike, my_crib: npt.ArrayLike,

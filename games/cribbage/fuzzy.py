@@ -20,7 +20,7 @@ from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 from games.cribbage.features import FEATURE_NAMES, discard_features
 
-DEFAULT_RULEBASE = "cribbage_discard"
+DEFAULT_RULEBASE = "cribbage_linguistic"
 FloatArray = npt.NDArray[np.float64]
 
 

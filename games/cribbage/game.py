@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from concurrent.futures import Executor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,9 @@ from games.cribbage import rules
 from games.cribbage.cards import card_str, cards_str
 from games.cribbage.discard import THROWS
 from games.cribbage.features import FEATURE_NAMES, discard_features
+from games.cribbage.measure import DiscardMeasure, discard_measure
 from games.cribbage.pegging import PegView
 from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
-from games.cribbage.report import run_report
 from games.cribbage.rules import State
 from games.cribbage.scoring import rank_table
 
@@ -29,7 +30,7 @@ class CribbageGame:
     unit_name = "deal"
     player_names = tuple(DISCARDERS)
     rulebase_player = "fuzzy"
-    default_rulebase = "cribbage_discard"
+    default_rulebase = "cribbage_linguistic"
     default_opponent = "exhaustive"
 
     def prepare(self) -> None:
@@ -97,17 +98,12 @@ class CribbageGame:
                    for i, name in enumerate(rules.SOURCES)},
         )
 
-    def rulebase_metrics(self, rulebases: Mapping[str, str], deals: int, seed: int,
-                         executor: Executor | None = None) -> dict[str, dict[str, float]]:
-        """Discard efficiency of fuzzy players reading these rule bases, on the same deals."""
-        labels = list(rulebases)
-        report = run_report(deals, seed, [f"fuzzy:rulebase={rulebases[k]}" for k in labels],
-                            executor)
-        return {k: {"discard efficiency, my crib": p.mine.efficiency,
-                    "discard efficiency, their crib": p.theirs.efficiency,
-                    "optimal throws, my crib": p.mine.optimal_share,
-                    "optimal throws, their crib": p.theirs.optimal_share}
-                for k, p in zip(labels, report.players, strict=True)}
+    def rulebase_measure(self, inputs: tuple[str, ...], deals: int, seed: int,
+                         executor: Executor | None = None, cache_dir: Path | None = None,
+                         progress: Callable[[int], None] | None = None) -> DiscardMeasure:
+        """Discard efficiency with each crib owner on ``deals`` seeded hands (exact EVs,
+        computed once and cached in ``cache_dir``)."""
+        return discard_measure(inputs, deals, seed, executor, cache_dir, progress)
 
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:
         return make_player(name, **options)

@@ -22,9 +22,26 @@ def _value(card: int) -> int:
     return min(card // 4 + 1, 10)
 
 
-def _has_run(ranks: list[int]) -> bool:
-    distinct = sorted(set(ranks))
-    return any(distinct[i + 2] - distinct[i] == 2 for i in range(len(distinct) - 2))
+def _run_points(ranks: list[int]) -> int:
+    """Run points of any number of ranks: the longest runs, each counted once per way."""
+    counts = {r: ranks.count(r) for r in ranks}
+    for length in range(len(counts), 2, -1):
+        total = 0
+        for low in range(13 - length + 1):
+            window = range(low, low + length)
+            if all(r in counts for r in window):
+                ways = 1
+                for r in window:
+                    ways *= counts[r]
+                total += length * ways
+        if total:
+            return total
+    return 0
+
+
+def _fifteens(values: list[int]) -> int:
+    return sum(1 for k in range(2, len(values) + 1) for c in combinations(values, k)
+               if sum(c) == 15)
 
 
 def _four_alone(cards: tuple[int, ...]) -> int:
@@ -49,6 +66,7 @@ def _four_alone(cards: tuple[int, ...]) -> int:
 
 def _scalar_features(six: tuple[int, ...], mine: bool, t: int) -> dict[str, float]:
     keep = [six[i] for i in KEEPS[t]]
+    kept_ranks, kept_values = [c // 4 for c in keep], [_value(c) for c in keep]
     a, b = (six[i] for i in THROWS[t])
     starters = unseen(np.array(six))
     jack_suits = [c % 4 for c in keep if c // 4 == 10]
@@ -58,9 +76,16 @@ def _scalar_features(six: tuple[int, ...], mine: bool, t: int) -> dict[str, floa
         "crib_value": float(crib_pair_table()[a // 4, b // 4]),
         "crib_ownership": float(mine),
         "fives_kept": sum(c // 4 == 4 for c in keep),
-        "run_potential": float(np.mean([_has_run([c // 4 for c in (*keep, s)])
-                                        for s in starters])),
+        "run_potential": sum(_run_points([*kept_ranks, s]) > _run_points(kept_ranks)
+                             for s in range(13)),
+        "fifteen_potential": sum(  # a new fifteen uses the starter: the rest of it is kept
+            any(sum(c) == 15 - min(s + 1, 10) for k in range(1, 5)
+                for c in combinations(kept_values, k)) for s in range(13)),
         "kept_points": _four_alone(tuple(keep)),
+        "fifteens_kept": _fifteens(kept_values),
+        "pairs_kept": sum(a == b for a, b in combinations(kept_ranks, 2)),
+        "run_kept": _run_points(kept_ranks),
+        "ten_cards_kept": sum(_value(c) == 10 for c in keep),
         "flush_potential": float(np.mean([4 + (s % 4 == keep[0] % 4) for s in starters]))
         if suited else 0.0,
         "nobs_chance": sum(float(np.mean([s % 4 == js for s in starters]))
@@ -69,11 +94,13 @@ def _scalar_features(six: tuple[int, ...], mine: bool, t: int) -> dict[str, floa
         "pair_thrown": float(a // 4 == b // 4),
         "fifteen_thrown": float(_value(a) + _value(b) == 15),
         "touching_thrown": float(abs(a // 4 - b // 4) == 1),
+        "thrown_gap": abs(a // 4 - b // 4),
+        "ten_cards_thrown": sum(_value(c) == 10 for c in (a, b)),
     }
 
 
 HANDS = ["5H 5S JD QC 4S 9C", "7C 8C 9C TC JC 6D", "5C 5D 5H JS 6S 4D", "AH 2D 3C KS QS JH",
-         "9H 9D 9S 6C AS 2H"]
+         "9H 9D 9S 6C AS 2H", "3C 4D 4H 5S 5C 6D", "7H 7D 8S 8C KH KD"]
 
 
 @pytest.mark.parametrize("text", HANDS)
@@ -93,10 +120,10 @@ def test_random_hands_match_the_scalar_count_and_stay_in_range(cards: list[int],
                                                               mine: bool) -> None:
     six = tuple(sorted(cards))
     got = discard_features([six], [mine])[0]
-    t = len(cards) % 15
-    want = _scalar_features(six, mine, t)
-    assert [got[t, j] for j in range(len(FEATURE_NAMES))] == pytest.approx(
-        [want[n] for n in FEATURE_NAMES], abs=1e-9)
+    for t in range(15):
+        want = _scalar_features(six, mine, t)
+        assert [got[t, j] for j in range(len(FEATURE_NAMES))] == pytest.approx(
+            [want[n] for n in FEATURE_NAMES], abs=1e-9), t
     for j, f in enumerate(FEATURES):
         assert f.lo - 1e-9 <= got[:, j].min() and got[:, j].max() <= f.hi + 1e-9, f.name
 

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
 from fuzzeval.testing import check_game
-from games.cribbage.discard import evaluate_discards
-from games.cribbage.features import crib_pair_table
+from games.cribbage.cards import parse_cards
+from games.cribbage.discard import THROWS, evaluate_discards
+from games.cribbage.features import EXPECTATIONS, crib_pair_table
 from games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
 from games.cribbage.game import GAME
 from games.cribbage.players import make_player
@@ -36,12 +37,12 @@ def exact() -> dict[bool, np.ndarray]:
     return {m: _exact(m) for m in (True, False)}
 
 
-def test_default_rule_base_reads_hand_and_crib_back_as_points(
+def test_expected_points_base_reads_hand_and_crib_back_as_points(
         exact: dict[bool, np.ndarray]) -> None:
     """The rule base's claim: partitions of unity with the weighted average make the grade
     (expected hand +/- table crib) / 2. Checked with the exhaustive evaluator's exact hand
     means, which the fuzzy player never calls."""
-    fz = FuzzyDiscard(resolve_rulebase())
+    fz = FuzzyDiscard(resolve_rulebase("cribbage_expected_points"))
     for mine in (True, False):
         grades = fz.grades(HANDS, np.full(len(HANDS), mine))
         w = opponent_weights("uniform", mine)
@@ -54,21 +55,56 @@ def test_default_rule_base_reads_hand_and_crib_back_as_points(
                                        atol=1e-9)
 
 
-def test_fuzzy_discard_efficiency_at_least_095_both_cribs(
-        exact: dict[bool, np.ndarray]) -> None:
-    fz = FuzzyDiscard(resolve_rulebase())
+def _efficiency(rulebase: str, exact: dict[bool, np.ndarray]) -> dict[bool, float]:
+    fz = FuzzyDiscard(resolve_rulebase(rulebase))
+    out = {}
     for mine, ev in exact.items():
         throws = np.argmax(fz.grades(HANDS, np.full(len(HANDS), mine)), axis=1)
         got = ev[np.arange(len(ev)), throws].mean()
-        efficiency = (got - ev.mean()) / (ev.max(axis=1).mean() - ev.mean())
-        assert efficiency >= 0.95, (mine, efficiency)
+        out[mine] = float((got - ev.mean()) / (ev.max(axis=1).mean() - ev.mean()))
+    return out
+
+
+def test_expected_points_efficiency_at_least_095_both_cribs(
+        exact: dict[bool, np.ndarray]) -> None:
+    assert min(_efficiency("cribbage_expected_points", exact).values()) >= 0.95
+
+
+def test_linguistic_default_throws_well(
+        exact: dict[bool, np.ndarray]) -> None:
+    """The default reads only what a player sees, yet throws at >= 0.90 with either crib."""
+    eff = _efficiency("cribbage_linguistic", exact)
+    assert min(eff.values()) >= 0.90, eff
+
+
+def test_linguistic_default_reads_no_expectation() -> None:
+    rb = resolve_rulebase()
+    assert rb.name == "cribbage_linguistic" == GAME.default_rulebase
+    assert not set(rb.input_names) & set(EXPECTATIONS)
+    assert rb.adjustable_points()
+
+
+def test_linguistic_grade_worked_by_hand() -> None:
+    """5H 5S JD QC 4S 9C, throw 4S 9C to their crib, counted from the rules: keep 5 5 J Q
+    holds 10 points (four fifteens, a pair): "good", worth 8. Starter ranks making a new
+    fifteen: the four ten-cards and the five (5 of 13): 1/6 few, 5/6 some (worth 1). Ranks
+    adding a run: ten and king (2): 2/3 some (worth 1/2). Nobs: 12 of 46 starters are
+    diamonds: 12/46 certain (worth 1). No flush; nothing in the throw but a gap of 5: 1/8
+    wide (worth 1/2 to their crib). Eleven groups of rules, each summing to 1."""
+    fz = FuzzyDiscard(resolve_rulebase())
+    hand = tuple(sorted(parse_cards("5H 5S JD QC 4S 9C", 6)))
+    grades = fz.grades([hand], [False])[0]
+    t = THROWS.index((0, 3))  # 4S and 9C are the first and fourth of the sorted six
+    want = (8 + 5 / 6 * 1 + 2 / 3 * 0.5 + 12 / 46 * 1 + 1 / 8 * 0.5) / 11
+    assert grades[t] == pytest.approx(want, abs=1e-12)
+    assert int(np.argmax(grades)) == t
 
 
 def test_report_on_the_same_deals(exact: dict[bool, np.ndarray]) -> None:
     report = run_report(60, seed=5, players=("random", "greedy", "fuzzy", "exhaustive"))
     by = {p.player: p for p in report.players}
     assert by["exhaustive"].mine.efficiency == 1.0 == by["exhaustive"].theirs.optimal_share
-    assert by["fuzzy"].mine.efficiency >= 0.95 and by["fuzzy"].theirs.efficiency >= 0.95
+    assert by["fuzzy"].mine.efficiency >= 0.85 and by["fuzzy"].theirs.efficiency >= 0.85
     assert by["greedy"].mine.efficiency < by["fuzzy"].mine.efficiency
     assert abs(by["random"].mine.efficiency) < 0.3
     assert report.optimal["mine"] > report.random["mine"]
@@ -77,7 +113,7 @@ def test_report_on_the_same_deals(exact: dict[bool, np.ndarray]) -> None:
 
 def test_a_rule_base_with_unknown_inputs_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    shipped = ROOT / "rulebases" / "cribbage_discard.yaml"
+    shipped = ROOT / "rulebases" / "cribbage_expected_points.yaml"
     bad.write_text(shipped.read_text().replace("hand_value", "hand_valeu"))
     with pytest.raises(ValueError, match="hand_valeu"):
         make_player("fuzzy", rulebase=str(bad))
@@ -89,7 +125,7 @@ def test_the_game_logs_the_features_of_the_chosen_throw() -> None:
                                        1, 3), 0)
     first = rec.decisions[0]
     assert set(first.features) >= {"hand_value", "crib_value", "crib_ownership", "fives_kept",
-                                   "run_potential"}
+                                   "run_potential", "thrown_gap", "fifteen_potential"}
     assert first.features["crib_ownership"] in (0.0, 1.0)
 
 
@@ -99,7 +135,7 @@ def test_discard_cli_fuzzy_explain_and_batch(tmp_path: Path) -> None:
                               "--explain"])
     assert out.exit_code == 0, out.output
     assert "throw 4S 9C" in out.stdout and "memberships" in out.stdout
-    assert "worth = 4.24" in out.stdout  # (12.696 - 4.208) / 2, the grade explained
+    assert "worth = 0.8627" in out.stdout  # worked by hand in test_linguistic_grade_...
     data = json.loads(runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs",
                                           "-p", "fuzzy", "--explain", "--json"]).stdout)
     assert data["discard"] == data["table"][0]["discard"].split()
@@ -138,3 +174,9 @@ def test_in_a_game_the_fuzzy_player_grades_the_games_features_alike() -> None:
         assert player.choose(cands, rng) == player.discarder(cands.view, rng)
         seen += 1
     assert seen == 40
+
+
+def test_the_renamed_shipped_rule_bases_still_load_with_a_warning() -> None:
+    with pytest.warns(FutureWarning, match="now called 'cribbage_expected_points'"):
+        rb = resolve_rulebase("cribbage_discard")
+    assert rb.name == "cribbage_expected_points"
