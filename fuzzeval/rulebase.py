@@ -195,6 +195,29 @@ class RuleBase:
             raise KeyError(f"no such points: {', '.join(unknown)}")
         return replace(self, inputs=tuple(new_inputs))
 
+    def output_singletons(self) -> tuple[str, ...]:
+        """Names of the output terms that are single values (weighted-average conclusions)."""
+        return tuple(t.name for t in self.output.terms if t.triangle.is_singleton)
+
+    def with_outputs(self, values: Mapping[str, float]) -> RuleBase:
+        """A copy with some singleton output terms moved; ValueError if one leaves the range
+        or is not a singleton."""
+        terms = []
+        for term in self.output.terms:
+            if term.name in values:
+                v = float(values[term.name])
+                if not term.triangle.is_singleton:
+                    raise ValueError(f"output term {term.name!r} is not a single value")
+                if not self.output.lo <= v <= self.output.hi:
+                    raise ValueError(f"output term {term.name!r}: {v} is outside the range "
+                                     f"[{self.output.lo:g}, {self.output.hi:g}]")
+                term = replace(term, triangle=Triangle(v, v, v))
+            terms.append(term)
+        unknown = sorted(set(values) - set(self.output.term_names))
+        if unknown:
+            raise KeyError(f"no such output terms: {', '.join(unknown)}")
+        return replace(self, output=replace(self.output, terms=tuple(terms)))
+
     def all_points(self) -> tuple[PointRef, ...]:
         return tuple(
             PointRef(v.name, t.name, p) for v in self.inputs for t in v.terms for p in POINT_NAMES

@@ -93,6 +93,25 @@ CREATE TABLE IF NOT EXISTS calibration_rounds (
     moves TEXT,
     PRIMARY KEY (calibration_id, round)
 );
+CREATE TABLE IF NOT EXISTS tunings (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    rulebase_name TEXT NOT NULL,
+    rulebase_source TEXT NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS tuning_generations (
+    tuning_id INTEGER NOT NULL REFERENCES tunings(id),
+    generation INTEGER NOT NULL,
+    evaluations INTEGER NOT NULL,
+    best REAL NOT NULL,
+    best_x TEXT NOT NULL,
+    mean REAL NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (tuning_id, generation)
+);
 """
 
 

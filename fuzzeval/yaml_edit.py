@@ -28,7 +28,8 @@ def _value(mapping: yaml.Node | None, key: str) -> yaml.Node | None:
 
 
 def rewrite_points(text: str, rb: RuleBase) -> str:
-    """``text`` (a rule base) with every input term's points set to those of ``rb``.
+    """``text`` (a rule base) with every input term's points, and every output singleton,
+    set to those of ``rb``.
 
     Raises ValueError when the text is not the same rule base apart from the points.
     """
@@ -45,11 +46,24 @@ def rewrite_points(text: str, rb: RuleBase) -> str:
                 raise ValueError(f"inputs.{var.name}.terms.{term.name}: no points to rewrite")
             for scalar, x in zip(node.value, term.triangle.points, strict=True):
                 edits.append((scalar.start_mark.index, scalar.end_mark.index, _number(x)))
+    output_terms = _value(_value(root, "output"), "terms")
+    for term in rb.output.terms:
+        node = _value(output_terms, term.name)
+        if isinstance(node, yaml.MappingNode):
+            node = _value(node, "points")
+        if isinstance(node, yaml.ScalarNode):  # a singleton written as one number
+            edits.append((node.start_mark.index, node.end_mark.index,
+                          _number(term.triangle.peak)))
+        elif isinstance(node, yaml.SequenceNode) and len(node.value) == 3:
+            for scalar, x in zip(node.value, term.triangle.points, strict=True):
+                edits.append((scalar.start_mark.index, scalar.end_mark.index, _number(x)))
+        else:
+            raise ValueError(f"output.terms.{term.name}: no points to rewrite")
     out = text
     for start, end, new in sorted(edits, reverse=True):
         out = out[:start] + new + out[end:]
     back, problems = parse_rulebase(out)
-    if back is None or back.inputs != rb.inputs:
+    if back is None or back.inputs != rb.inputs or back.output != rb.output:
         raise ValueError("the rewritten text does not give the calibrated rule base back: "
                          + "; ".join(str(p) for p in problems))
     return out

@@ -13,6 +13,7 @@ from fuzzeval.cli import (
     plot,
     rulebase,
     tournament,
+    tune,
 )
 from fuzzeval.registry import command_entry_points
 
@@ -30,6 +31,7 @@ app.command()(calibrate.calibrate)
 app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
 app.command()(match.match)
 app.command()(tournament.tournament)
+app.command()(tune.tune)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)
 

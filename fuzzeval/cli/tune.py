@@ -1,0 +1,152 @@
+"""``fuzzeval tune GAME``: CMA-ES on a rule base's adjustable points, for the game's measure."""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    console,
+    err_console,
+    measures_table,
+    print_json,
+    resolve_rulebase,
+    user_errors,
+)
+from fuzzeval.executors import executor_for
+from fuzzeval.held_out import held_out_seed
+from fuzzeval.loading import load_rulebase
+from fuzzeval.measure import compare
+from fuzzeval.registry import load_game
+from fuzzeval.store import History
+from fuzzeval.tune import Generation, Space, TuneSettings, popsize_of, run_tuning
+from fuzzeval.yaml_edit import rewrite_points
+
+
+def _usage(message: str) -> typer.Exit:
+    err_console.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def tune(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    rulebase: Annotated[str | None, typer.Option(
+        help="Rule base to tune (path or shipped name); default: the game's.")] = None,
+    budget: Annotated[int, typer.Option(
+        help="Evaluations of the measure at most (each a rule base on every training "
+             "deal).")] = 8000,
+    deals: Annotated[int, typer.Option(help="Training deals (the measure's units).")] = 3000,
+    held_out: Annotated[int, typer.Option(
+        "--held-out", help="Held-out deals for the before/after table.")] = 10_000,
+    outputs: Annotated[bool, typer.Option(
+        "--outputs/--points-only",
+        help="Also tune every single-valued output term (default), or only the 'adjust:' "
+             "points.")] = True,
+    sigma: Annotated[float, typer.Option(
+        help="CMA-ES's first step, as a share of each variable's range.")] = 0.1,
+    popsize: Annotated[int, typer.Option(
+        help="Rule bases a generation (0: CMA-ES's default, 4 + 3 ln d).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the training deals and of CMA-ES.")] = 1,
+    db: Annotated[Path | None, typer.Option(
+        help="History database; default runs/GAME_tune.sqlite.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")]
+    = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Local worker processes.")]
+    = 2,
+    dask: Annotated[str | None, typer.Option(
+        help="Evaluate on a running Dask cluster (scheduler address).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Finish the stored tuning with these settings.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Tune a rule base with CMA-ES for the game's own measure (cribbage: discard efficiency).
+
+    Searches the points marked 'adjust:' (points of a variable standing together move as
+    one) and the output values, on seeded training deals; reports held-out deals before
+    and after. Stopped at any moment, run the same command with --resume.
+    """
+    for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
+                             ("--held-out", held_out, 0), ("--workers", workers, 1),
+                             ("--popsize", popsize, 0)):
+        if value < low:
+            raise _usage(f"{name} must be at least {low} (got {value})")
+    if not 0 < sigma <= 1:
+        raise _usage(f"--sigma must be in (0, 1] (got {sigma})")
+    if popsize == 1:
+        raise _usage("--popsize must be 0 (CMA-ES's default) or at least 2 (got 1)")
+    with user_errors():
+        game = load_game(game_name)
+        build = getattr(game, "rulebase_measure", None)
+        if build is None:
+            raise _usage(f"{game.name} offers no measure of a rule base to tune for")
+        source_path = resolve_rulebase(rulebase or game.default_rulebase)
+        source = source_path.read_text()
+        start = load_rulebase(source_path)
+        space = Space.of(start, outputs)
+        if space.dimension == 0:
+            raise _usage(f"{source_path}: rule base {start.name!r} has nothing to tune: mark "
+                         "points 'adjust:'" + ("" if outputs else " or use --outputs"))
+        settings = TuneSettings(game.name, deals, seed, outputs, sigma, popsize)
+        lam = popsize_of(space, settings)
+        if budget < lam:
+            raise _usage(f"--budget {budget} is less than one generation ({lam} rule bases)")
+        path = db or Path("runs") / f"{game.name}_tune.sqlite"
+        target = out or path.with_name(f"{path.stem}.tuned.yaml")
+        cache = path.resolve().parent / "cache"
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn(), console=err_console, disable=as_json,
+                       transient=True)
+        with History(path) as history, executor_for(workers, dask) as pool, bar:
+            task = bar.add_task("training deals: exact values", total=2 * deals)
+            measure = build(start.input_names, deals, seed, pool, cache,
+                            lambda k: bar.advance(task, k))
+            bar.reset(task, total=budget, description="tuning")
+
+            def step(g: Generation) -> None:
+                bar.update(task, completed=g.evaluations,
+                           description=f"tuning: best {g.best:.4f}")
+            try:
+                tuning = run_tuning(history, space, measure, settings, source, budget,
+                                    pool, resume, on_generation=step)
+            except KeyboardInterrupt:
+                err_console.print(f"interrupted: finished generations are saved in {path};"
+                                  " run the same command with --resume")
+                raise typer.Exit(130) from None
+            except BrokenProcessPool:
+                err_console.print(f"a worker process died: finished generations are saved "
+                                  f"in {path}; run the same command with --resume")
+                raise typer.Exit(1) from None
+            tuned = space.at(tuning.best_x(space))
+            bar.reset(task, total=2 * held_out, description="held-out deals: exact values")
+            held = build(start.input_names, held_out, held_out_seed(seed), pool, cache,
+                         lambda k: bar.advance(task, k)) if held_out else None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(rewrite_points(source, tuned))
+    comparisons = compare(held, start, tuned) if held is not None else ()
+    best = tuning.generations[-1].best if tuning.generations else float("nan")
+    if as_json:
+        print_json({"tuning_id": tuning.id, "db": str(path), "rulebase": start.name,
+                    "tuned": str(target), "evaluations": tuning.evaluations,
+                    "generations": len(tuning.generations), "training_best": best,
+                    "searched": [p.label for p in space.params],
+                    "held_out": [c.to_dict() for c in comparisons]})
+        return
+    table = Table(title=f"{game.name}: tuning {start.name} with CMA-ES on {deals:,} deals "
+                        f"({space.dimension} numbers)", title_justify="left",
+                  box=box.SIMPLE_HEAD)
+    for col in ("generations", "evaluations", "best on training deals"):
+        table.add_column(col, justify="right")
+    table.add_row(str(len(tuning.generations)), f"{tuning.evaluations:,}", f"{best:.4f}")
+    console.print(table)
+    if comparisons:
+        console.print(measures_table(f"{start.name} before and after tuning, on {held_out:,} "
+                                     "held-out deals", comparisons, "start", "tuned"))
+    console.print(f"tuned rule base: {target}\nhistory: {path}")

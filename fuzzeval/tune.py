@@ -1,0 +1,345 @@
+"""Tuning beyond the paper: CMA-ES searches a rule base's adjustable points for a game's own
+measure (``fuzzeval.measure``), generation after generation, resumable from the history.
+
+What is searched (``Space``): every point marked ``adjust:``, where the points of one
+variable that stand at the same place move as one (so terms that add up to 1 keep doing
+so), and optionally every single-valued output term. Each number is searched in units of
+its variable's range, so one step size suits all. A point keeps its place among the other
+points of its variable: it stays between the fixed points around it and in order with the
+other moving ones, so every triangle stays a triangle whatever CMA-ES proposes.
+
+The loop (``run_tuning``) is the calibration's: seeded (CMA-ES draws its normals from its
+own generator, saved with its state), each generation's state committed to the history
+database with the best point so far, evaluations sent to the match executors. A tuning
+stopped at any moment resumes from its last committed generation to exactly the result of
+an uninterrupted run. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.measure import RulebaseMeasure, objective
+from fuzzeval.rulebase import PointRef, RuleBase
+from fuzzeval.store import History, HistoryError
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One searched number: input points of one variable standing together, or an output
+    singleton (``refs`` empty, ``variable`` the output's name, ``term`` set)."""
+
+    variable: str
+    refs: tuple[PointRef, ...]
+    term: str
+    start: float
+    lo: float  # the variable's range
+    hi: float
+    floor: float  # where the fixed points of its triangles (and those after) let it go
+    ceiling: float
+
+    @property
+    def label(self) -> str:
+        if not self.refs:
+            return f"{self.variable}.{self.term}"
+        return "=".join(str(r) for r in self.refs)
+
+
+@dataclass(frozen=True)
+class Space:
+    """The searched numbers of a rule base, and the rule base at any point of [0, 1]^d.
+
+    ``before`` lists the pairs (i, j) of moving points that share a triangle with i left of
+    j; floors and ceilings already include what those pairs pass on, so filling the
+    numbers in start order always gives valid triangles.
+    """
+
+    rulebase: RuleBase
+    params: tuple[Param, ...]
+    before: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def of(cls, rb: RuleBase, outputs: bool = False) -> Space:
+        adjustable = set(rb.adjustable_points())
+        index: dict[PointRef, int] = {}
+        groups: list[tuple[str, float, list[PointRef]]] = []
+        for var in rb.inputs:
+            starts: dict[float, int] = {}
+            for term in var.terms:
+                for which, x in zip(("left", "peak", "right"), term.triangle.points,
+                                    strict=True):
+                    ref = PointRef(var.name, term.name, which)  # type: ignore[arg-type]
+                    if ref in adjustable:
+                        if x not in starts:
+                            starts[x] = len(groups)
+                            groups.append((var.name, x, []))
+                        groups[starts[x]][2].append(ref)
+                        index[ref] = starts[x]
+        lower = [rb.input(v).lo for v, _, _ in groups]
+        upper = [rb.input(v).hi for v, _, _ in groups]
+        pairs: set[tuple[int, int]] = set()
+        for var in rb.inputs:
+            for term in var.terms:
+                pts = [(index.get(PointRef(var.name, term.name, w)), x)  # type: ignore[arg-type]
+                       for w, x in zip(("left", "peak", "right"), term.triangle.points,
+                                       strict=True)]
+                for a in range(3):
+                    for b in range(a + 1, 3):
+                        (ga, xa), (gb, xb) = pts[a], pts[b]
+                        if ga is not None and gb is not None and ga != gb:
+                            pairs.add((ga, gb))
+                        elif ga is not None and gb is None:
+                            upper[ga] = min(upper[ga], xb)
+                        elif ga is None and gb is not None:
+                            lower[gb] = max(lower[gb], xa)
+        order = sorted(range(len(groups)), key=lambda g: groups[g][1])
+        for g in reversed(order):  # a point left of another may go no further right
+            for a, b in pairs:
+                if b == g:
+                    upper[a] = min(upper[a], upper[b])
+        for g in order:
+            for a, b in pairs:
+                if a == g:
+                    lower[b] = max(lower[b], lower[a])
+        params = [Param(v, tuple(refs), "", x, rb.input(v).lo, rb.input(v).hi, lower[g],
+                        upper[g]) for g, (v, x, refs) in enumerate(groups)]
+        if outputs:
+            out = rb.output
+            for name in rb.output_singletons():
+                v = out.term(name).triangle.peak
+                params.append(Param(out.name, (), name, v, out.lo, out.hi, out.lo, out.hi))
+        return cls(rb, tuple(params), tuple(sorted(pairs)))
+
+    @property
+    def dimension(self) -> int:
+        return len(self.params)
+
+    def x0(self) -> FloatArray:
+        return np.array([(p.start - p.lo) / (p.hi - p.lo) for p in self.params])
+
+    def values(self, x: Sequence[float] | FloatArray) -> FloatArray:
+        """The numbers at x, each within its floor and ceiling and right of the moving points
+        it must follow, to four decimals (what the tuned YAML says was measured)."""
+        out = np.round([p.start + (float(xi) - x0) * (p.hi - p.lo) for p, xi, x0 in zip(
+            self.params, x, self.x0(), strict=True)], 4)
+        for g in sorted(range(len(self.params)), key=lambda i: self.params[i].start):
+            p = self.params[g]
+            floor = max([p.floor, *(out[a] for a, b in self.before if b == g)])
+            out[g] = min(max(out[g], floor), p.ceiling)
+        return out
+
+    def at(self, x: Sequence[float] | FloatArray) -> RuleBase:
+        moves: dict[PointRef, float] = {}
+        outputs: dict[str, float] = {}
+        for p, v in zip(self.params, self.values(x), strict=True):
+            if p.refs:
+                moves.update(dict.fromkeys(p.refs, float(v)))
+            else:
+                outputs[p.term] = float(v)
+        rb = self.rulebase.with_points(moves)
+        return rb.with_outputs(outputs) if outputs else rb
+
+
+@dataclass(frozen=True)
+class TuneSettings:
+    """Everything that decides the result (the budget only decides where it stops)."""
+
+    game: str
+    deals: int
+    seed: int
+    outputs: bool = False
+    sigma0: float = 0.1
+    popsize: int = 0  # 0: CMA-ES's default, 4 + 3 ln(d)
+
+    def __post_init__(self) -> None:
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1 (got {self.deals})")
+        if not 0 < self.sigma0 <= 1:
+            raise ValueError(f"sigma must be in (0, 1] (got {self.sigma0})")
+        if self.popsize < 0 or self.popsize == 1:
+            raise ValueError(f"popsize must be 0 (default) or at least 2 (got {self.popsize})")
+
+    def to_json(self) -> str:
+        return json.dumps({k: getattr(self, k) for k in self.__dataclass_fields__},
+                          sort_keys=True)
+
+
+@dataclass
+class _Normal:
+    """CMA-ES's source of normal numbers: a seeded generator, pickled with its state."""
+
+    rng: np.random.Generator
+
+    def __call__(self, *shape: int) -> FloatArray:
+        return self.rng.standard_normal(shape)
+
+
+@dataclass(frozen=True)
+class Generation:
+    index: int  # counting from 0
+    evaluations: int  # in all, so far
+    best: float  # the best value so far
+    best_x: tuple[float, ...]
+    mean: float  # this generation's mean value
+
+
+@dataclass(frozen=True)
+class Tuning:
+    id: int
+    settings: TuneSettings
+    rulebase_name: str
+    source: str  # the start rule base's YAML text
+    generations: tuple[Generation, ...] = field(default=())
+
+    @property
+    def evaluations(self) -> int:
+        return self.generations[-1].evaluations if self.generations else 0
+
+    def best_x(self, space: Space) -> FloatArray:
+        return np.array(self.generations[-1].best_x) if self.generations else space.x0()
+
+
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def find_tuning(history: History, settings: TuneSettings, source: str) -> int | None:
+    row = history.conn.execute(
+        "SELECT id FROM tunings WHERE settings = ? AND rulebase_source = ? ORDER BY id DESC "
+        "LIMIT 1", (settings.to_json(), _hash(source))).fetchone()
+    return None if row is None else int(row[0])
+
+
+def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
+    """A stored tuning (the latest when no id is given)."""
+    if tuning_id is None:
+        row = history.conn.execute("SELECT MAX(id) FROM tunings").fetchone()
+        if row is None or row[0] is None:
+            raise HistoryError(f"{history.path}: no tuning stored here")
+        tuning_id = int(row[0])
+    head = history.conn.execute("SELECT settings, rulebase_name, rulebase_yaml FROM tunings "
+                                "WHERE id = ?", (tuning_id,)).fetchone()
+    if head is None:
+        raise HistoryError(f"{history.path}: no tuning {tuning_id}")
+    rows = history.conn.execute(
+        "SELECT generation, evaluations, best, best_x, mean FROM tuning_generations "
+        "WHERE tuning_id = ? ORDER BY generation", (tuning_id,)).fetchall()
+    gens = tuple(Generation(g, e, b, tuple(json.loads(x)), m) for g, e, b, x, m in rows)
+    return Tuning(tuning_id, TuneSettings(**json.loads(head[0])), head[1], head[2], gens)
+
+
+def _last_state(history: History, tuning_id: int) -> Any:
+    row = history.conn.execute(
+        "SELECT state FROM tuning_generations WHERE tuning_id = ? ORDER BY generation DESC "
+        "LIMIT 1", (tuning_id,)).fetchone()
+    return None if row is None else pickle.loads(row[0])  # our own database's bytes
+
+
+def _score(measure: RulebaseMeasure, rulebases: list[RuleBase]) -> list[float]:
+    return [objective(measure, rb) for rb in rulebases]
+
+
+def evaluate_all(measure: RulebaseMeasure, rulebases: list[RuleBase],
+                 executor: Executor | None) -> list[float]:
+    """The objective of each rule base, here or split evenly over the executor's workers."""
+    if executor is None:
+        return _score(measure, rulebases)
+    parts = max(1, min(len(rulebases), getattr(executor, "_max_workers", 2)))
+    chunks = [rulebases[i::parts] for i in range(parts)]
+    results = list(executor.map(_score, [measure] * parts, chunks))
+    out = [0.0] * len(rulebases)
+    for i, values in enumerate(results):
+        out[i::parts] = values
+    return out
+
+
+def _new_strategy(space: Space, settings: TuneSettings) -> Any:
+    import cma
+
+    opts: dict[str, Any] = {"bounds": [0, 1], "seed": math.nan, "verbose": -9,
+                            "verb_log": 0, "verb_disp": 0,
+                            "randn": _Normal(np.random.default_rng(settings.seed))}
+    if settings.popsize:
+        opts["popsize"] = settings.popsize
+    return cma.CMAEvolutionStrategy(space.x0().tolist(), settings.sigma0, opts)
+
+
+def _seeded(step: Callable[[], Any], seed: int, generation: int) -> Any:
+    """Run a CMA-ES step with numpy's global generator seeded per generation (in case the
+    library draws from it), restoring the caller's state after."""
+    saved = np.random.get_state()  # noqa: NPY002 - the legacy global is what cma may use
+    np.random.seed(np.random.SeedSequence([seed, generation]).generate_state(1)[0])  # noqa: NPY002
+    try:
+        return step()
+    finally:
+        np.random.set_state(saved)  # noqa: NPY002
+
+
+def popsize_of(space: Space, settings: TuneSettings) -> int:
+    return settings.popsize or 4 + int(3 * math.log(max(space.dimension, 1)))
+
+
+def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
+               settings: TuneSettings, source: str, budget: int,
+               executor: Executor | None = None, resume: bool = False,
+               on_generation: Callable[[Generation], None] | None = None) -> Tuning:
+    """Run (or finish) a tuning until ``budget`` evaluations; returns the stored tuning."""
+    if space.dimension == 0:
+        raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
+                            "points 'adjust:' (or tune the output values)")
+    tuning_id = find_tuning(history, settings, source) if resume else None
+    if resume and tuning_id is None:
+        raise HistoryError(f"{history.path}: no tuning to resume with these settings and "
+                           "this rule base; run without --resume to start one")
+    if tuning_id is None:
+        with history.conn:
+            cur = history.conn.execute(
+                "INSERT INTO tunings (game, settings, rulebase_name, rulebase_source, "
+                "rulebase_yaml) VALUES (?, ?, ?, ?, ?)",
+                (settings.game, settings.to_json(), space.rulebase.name, _hash(source), source))
+            tuning_id = int(cur.lastrowid or 0)
+    done = load_tuning(history, tuning_id)
+    es = _last_state(history, tuning_id) or _new_strategy(space, settings)
+    gens = list(done.generations)
+    if gens:
+        best, best_x, evaluations = gens[-1].best, list(gens[-1].best_x), done.evaluations
+    else:  # the start is a candidate too: the result is never worse on the training units
+        best_x = space.x0().tolist()
+        best, evaluations = evaluate_all(measure, [space.at(best_x)], None)[0], 1
+    lam = popsize_of(space, settings)
+    while evaluations + lam <= budget and not es.stop():
+        k = len(gens)
+        xs = [np.asarray(x, dtype=np.float64) for x in _seeded(es.ask, settings.seed, k)]
+        values = evaluate_all(measure, [space.at(x) for x in xs], executor)
+        _seeded(partial(es.tell, xs, [-v for v in values]), settings.seed, k)
+        i = int(np.argmax(values))
+        if values[i] > best:
+            best, best_x = values[i], [float(v) for v in xs[i]]
+        evaluations += len(xs)
+        gen = Generation(k, evaluations, best, tuple(best_x), float(np.mean(values)))
+        with history.conn:
+            history.conn.execute(
+                "INSERT OR REPLACE INTO tuning_generations (tuning_id, generation, "
+                "evaluations, best, best_x, mean, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tuning_id, k, evaluations, best, json.dumps(best_x), gen.mean,
+                 pickle.dumps(es)))
+        gens.append(gen)
+        if on_generation is not None:
+            on_generation(gen)
+    return load_tuning(history, tuning_id)

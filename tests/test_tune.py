@@ -1,0 +1,180 @@
+"""CMA-ES tuning: the searched space keeps every triangle valid, the loop finds a known
+optimum through the game-agnostic measure protocol, is seeded, resumes exactly (also
+after SIGKILL), and the CLI refuses bad input without writing anything."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.loading import load_rulebase, parse_rulebase
+from fuzzeval.rulebase import PointRef, RuleBase
+from fuzzeval.store import History
+from fuzzeval.tune import Space, TuneSettings, load_tuning, run_tuning
+from fuzzeval.yaml_edit import rewrite_points
+
+ROOT = Path(__file__).resolve().parents[1]
+LINGUISTIC = ROOT / "rulebases" / "cribbage_linguistic.yaml"
+TIPPING = ROOT / "rulebases" / "tipping.yaml"
+runner = CliRunner()
+
+
+def test_points_standing_together_move_as_one_and_fixed_points_bound_them() -> None:
+    rb = load_rulebase(LINGUISTIC)
+    space = Space.of(rb)
+    kept = [p for p in space.params if p.variable == "kept_points"]
+    assert [p.start for p in kept] == [7, 10]
+    assert {str(r) for r in kept[0].refs} == {"kept_points.four.right",
+                                              "kept_points.fair.peak",
+                                              "kept_points.good.left"}
+    # fixed points of kept_points: 0, 2, 4, 12, 20 -> both live between 4 and 12
+    assert (kept[0].floor, kept[0].ceiling) == (4, 12) == (kept[1].floor, kept[1].ceiling)
+    assert Space.of(rb, outputs=True).dimension == space.dimension + len(
+        rb.output_singletons())
+
+
+def test_the_start_is_the_rule_base_itself() -> None:
+    rb = load_rulebase(LINGUISTIC)
+    space = Space.of(rb, outputs=True)
+    assert space.at(space.x0()) == rb
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=39, max_size=39))
+def test_any_point_of_the_cube_is_a_valid_rule_base_with_partitions_kept(
+        xs: list[float]) -> None:
+    rb = load_rulebase(LINGUISTIC)
+    space = Space.of(rb, outputs=True)
+    tuned = space.at(xs[: space.dimension])  # with_points raises on a broken triangle
+    kept = tuned.input("kept_points")
+    # the terms still add up to 1 everywhere: shared feet moved with the peaks
+    assert kept.term("four").triangle.right == kept.term("fair").triangle.peak \
+        == kept.term("good").triangle.left
+    assert kept.term("fair").triangle.peak <= kept.term("good").triangle.peak
+    assert all(tuned.output.lo <= t.triangle.peak <= tuned.output.hi
+               for t in tuned.output.terms)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A measure whose best is known: tipping's adjustable peak at 3.3 (per-unit values
+    with noise that averages out exactly)."""
+
+    names: tuple[str, ...] = ("closeness",)
+
+    def contributions(self, rb: RuleBase) -> np.ndarray:
+        peak = rb.point(PointRef("quality", "average", "peak"))
+        noise = np.array([0.5, -0.5])
+        return np.array([-(peak - 3.3) ** 2 + noise])
+
+
+def _tune(db: Path, budget: int, executor: ProcessPoolExecutor | None = None,
+          resume: bool = False) -> tuple[float, ...]:
+    rb = load_rulebase(TIPPING)
+    with History(db) as h:
+        t = run_tuning(h, Space.of(rb), _Target(), TuneSettings("toy", 2, 7), TIPPING.read_text(),
+                       budget, executor, resume)
+    return t.generations[-1].best_x
+
+
+def test_cma_es_finds_a_known_optimum_through_the_measure_protocol(tmp_path: Path) -> None:
+    rb = load_rulebase(TIPPING)
+    space = Space.of(rb)
+    best = space.at(_tune(tmp_path / "a.sqlite", 150))
+    assert best.point(PointRef("quality", "average", "peak")) == pytest.approx(3.3, abs=0.01)
+    assert rb.point(PointRef("quality", "average", "peak")) == 5
+
+
+def test_seeded_and_resumes_to_exactly_the_uninterrupted_run(tmp_path: Path) -> None:
+    whole = _tune(tmp_path / "a.sqlite", 120)
+    _tune(tmp_path / "b.sqlite", 50)
+    assert _tune(tmp_path / "b.sqlite", 120, resume=True) == whole
+    with ProcessPoolExecutor(2) as pool:
+        assert _tune(tmp_path / "c.sqlite", 120, pool) == whole
+    with History(tmp_path / "b.sqlite") as h:
+        gens = load_tuning(h).generations
+    with History(tmp_path / "a.sqlite") as h:
+        assert load_tuning(h).generations == gens
+
+
+def test_output_singletons_are_rewritten_in_place_keeping_comments() -> None:
+    text = LINGUISTIC.read_text()
+    rb = load_rulebase(LINGUISTIC)
+    changed = rb.with_outputs({"five_to_them": -2.25, "flush": 4.75})
+    out = rewrite_points(text, changed)
+    back, _ = parse_rulebase(out)
+    assert back == changed
+    assert "five_to_them: -2.25" in out and "flush: 4.75           # four points" in out
+    assert out.splitlines()[0] == text.splitlines()[0]
+    with pytest.raises(ValueError, match="outside the range"):
+        rb.with_outputs({"nobs": 99})
+
+
+def _no_files(folder: Path) -> bool:
+    return not any(folder.rglob("*.sqlite")) and not any(folder.rglob("*.yaml"))
+
+
+def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -> None:
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(TIPPING.read_text().replace(", adjust: [peak]", ""))
+    db = ["--db", str(tmp_path / "runs" / "t.sqlite")]
+    cases = [
+        (["tune", "cribbage", "--budget", "0", *db], "--budget must be at least 1"),
+        (["tune", "backgammon", *db], "offers no measure"),
+        (["tune", "cribbage", "--rulebase", str(fixed), "--points-only", *db],
+         "has nothing to tune"),
+        (["tune", "cribbage", "--budget", "3", *db], "less than one generation"),
+        (["tune", "cribbage", "--sigma", "0", *db], "--sigma must be in (0, 1]"),
+    ]
+    for args, message in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert message in res.output and len(res.output.strip().splitlines()) == 1, res.output
+        assert "Traceback" not in res.output
+    assert _no_files(tmp_path / "runs") and not (tmp_path / "runs").exists()
+
+
+def _generations(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM tuning_generations").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
+    common = ["tune", "cribbage", "--deals", "150", "--held-out", "40", "--budget", "700",
+              "--workers", "2", "--seed", "3"]
+    whole = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--json"])
+    assert whole.exit_code == 0, whole.output
+    data = json.loads(whole.stdout)
+    assert data["evaluations"] <= 700 and data["tuned"].endswith("a.tuned.yaml")
+    db = tmp_path / "b.sqlite"
+    cmd = [sys.executable, "-m", "fuzzeval", *common, "--db", str(db)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    while _generations(db) < 5 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 5 <= _generations(db) < data["generations"]
+    again = runner.invoke(app, [*common, "--db", str(db), "--resume", "--json"])
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b.tuned.yaml").read_text() == (tmp_path / "a.tuned.yaml").read_text()
+    assert json.loads(again.stdout)["held_out"] == data["held_out"]
