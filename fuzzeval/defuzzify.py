@@ -26,10 +26,16 @@ IntArray = np.ndarray[tuple[int, ...], np.dtype[np.intp]]
 def weighted_average(
     strengths: FloatArray, values: FloatArray, default: float
 ) -> FloatArray:
-    """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires."""
-    num = values @ strengths
-    den = strengths.sum(axis=0)
+    """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires.
+
+    Summed rule after rule (an accumulation is sequential by definition; a matrix product's
+    blocking, and numpy's pairwise ``sum``, depend on n), so a candidate's grade is the same
+    to the last bit however many candidates are graded with it."""
     out = np.full(strengths.shape[1], default, dtype=np.float64)
+    if strengths.shape[0] == 0:
+        return out
+    num = np.add.accumulate(strengths * values[:, None], axis=0)[-1]
+    den = np.add.accumulate(strengths, axis=0)[-1]
     np.divide(num, den, out=out, where=den > 0)
     return out
 

@@ -244,3 +244,19 @@ rules: ["if x is high then y is t"]
 """)[0]
     assert rb is not None
     assert compile_rulebase(rb).grade([[1.0]])[0] == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["cribbage_linguistic", "backgammon_refined"])
+def test_a_grade_does_not_depend_on_the_batch_it_is_graded_in(name: str) -> None:
+    """Bit for bit: a game grades 15 throws, a report or a batch millions; both must agree,
+    or near ties would be broken differently (a matrix product's blocking depends on n)."""
+    from fuzzeval.resources import default_rulebase
+
+    rb = load_rulebase(default_rulebase(name))
+    ev = compile_rulebase(rb)
+    rng = np.random.default_rng(5)
+    x = np.stack([rng.uniform(v.lo, v.hi, 3000) for v in rb.inputs], axis=1)
+    together = ev.grade(x)
+    for size in (1, 15, 20, 777):
+        parts = np.concatenate([ev.grade(x[i:i + size]) for i in range(0, 3000, size)])
+        np.testing.assert_array_equal(parts, together)

@@ -7,6 +7,7 @@ the ES player the value of each card, the greedy player the expected hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from games.cribbage.discard import KEEPS, THROWS, CribOwner
 from games.cribbage.es import ESDiscard, hand_index
 from games.cribbage.features import discard_features
 from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import DiscardView, player_from_spec
+from games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
 
 
 def _labels(hand: tuple[int, ...], t: int) -> tuple[str, str]:
@@ -25,42 +26,66 @@ def _labels(hand: tuple[int, ...], t: int) -> tuple[str, str]:
             " ".join(card_str(hand[i]) for i in KEEPS[t]))
 
 
+Hand = tuple[int, ...]
+
+
 def player_advice(tokens: list[str], crib: CribOwner, player: str, explain: bool = False,
                   seed: int = 0) -> dict[str, Any]:
     """The throw of ``player`` (``NAME[:key=value,...]``) from six cards, with its reasons."""
-    spec = PlayerSpec.parse(player)
     hand = tuple(sorted(parse_cards(tokens, 6)))
+    return advice_many(player_from_spec(player), PlayerSpec.parse(player), [hand], crib,
+                       explain, seed)[0]
+
+
+def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
+                crib: CribOwner, explain: bool = False, seed: int = 0) -> list[dict[str, Any]]:
+    """``player_advice`` for many hands (sorted card ids) with one built player: the fuzzy
+    and ES players judge them all in one call (grades do not depend on how many are graded
+    together), the others one at a time, as in a game."""
     mine = crib == "mine"
-    discarder = player_from_spec(player).discarder
-    out: dict[str, Any] = {"hand": " ".join(card_str(c) for c in hand), "crib": crib,
-                           "player": str(spec)}
+    n = len(hands)
+    arr = np.array(hands, dtype=np.intp).reshape(n, 6)
+    mines = np.full(n, mine)
+    outs: list[dict[str, Any]] = [
+        {"hand": " ".join(card_str(c) for c in hand), "crib": crib, "player": str(spec)}
+        for hand in hands]
+    discarder = player.discarder
+    choices: list[int]
     if isinstance(discarder, FuzzyDiscard):
         rb = discarder.rulebase
-        grades = discarder.grades([hand], [mine])[0]
-        feats = discard_features([hand], [mine], rb.input_names)[0]
-        order = np.argsort(-grades, kind="stable")
-        out["rulebase"] = rb.name
-        out["table"] = [{"discard": _labels(hand, t)[0], "keep": _labels(hand, t)[1],
-                         "grade": round(float(grades[t]), 6),
-                         **{n: round(float(v), 6) for n, v in zip(rb.input_names, feats[t],
-                                                                  strict=True)}}
-                        for t in order]
-        choice = int(order[0])
-        if explain:
-            out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
+        grades = discarder.grades(arr, mines)
+        feats = discard_features(arr, mines, rb.input_names)
+        orders = np.argsort(-grades, axis=1, kind="stable")
+        choices = [int(o[0]) for o in orders]
+        for hand, out, g, f, order, choice in zip(hands, outs, grades.tolist(), feats.tolist(),
+                                                  orders.tolist(), choices, strict=True):
+            out["rulebase"] = rb.name
+            labels = [_labels(hand, t) for t in range(len(THROWS))]
+            out["table"] = [{"discard": labels[t][0], "keep": labels[t][1],
+                             "grade": round(g[t], 6),
+                             **{name: round(v, 6)
+                                for name, v in zip(rb.input_names, f[t], strict=True)}}
+                            for t in order]
+            if explain:
+                out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
     elif isinstance(discarder, ESDiscard):
-        values = discarder.values[int(mine), hand_index(np.array(hand) // 4)]
-        choice = int(discarder.throws([hand], [mine])[0])
-        out["table"] = [{"card": card_str(c), "value": round(float(v), 6)}
-                        for c, v in sorted(zip(hand, values, strict=True), key=lambda cv: cv[1])]
-    else:
-        view = DiscardView(hand, mine, (0, 0))
-        choice = discarder(view, np.random.default_rng(seed))
+        values = discarder.values[int(mine), hand_index(arr // 4)]  # (n, 6)
+        choices = [int(c) for c in discarder.throws(arr, mines)]
+        for hand, out, vs in zip(hands, outs, values.tolist(), strict=True):
+            out["table"] = [{"card": card_str(c), "value": round(v, 6)}
+                            for c, v in sorted(zip(hand, vs, strict=True),
+                                               key=lambda cv: cv[1])]
+    else:  # one hand at a time, as a game asks it
+        choices = [discarder(DiscardView(hand, mine, (0, 0)), np.random.default_rng(seed))
+                   for hand in hands]
         if spec.name == "greedy":
-            hv = discard_features([hand], [mine], ("hand_value",))[0, :, 0]
-            out["table"] = [{"discard": _labels(hand, t)[0], "keep": _labels(hand, t)[1],
-                             "hand_value": round(float(hv[t]), 6)}
-                            for t in np.argsort(-hv, kind="stable")]
-    out["discard"] = _labels(hand, choice)[0].split()
-    out["keep"] = _labels(hand, choice)[1].split()
-    return out
+            for hand, out in zip(hands, outs, strict=True):
+                hv = discard_features([hand], [mine], ("hand_value",))[0, :, 0]
+                out["table"] = [{"discard": _labels(hand, t)[0], "keep": _labels(hand, t)[1],
+                                 "hand_value": round(float(hv[t]), 6)}
+                                for t in np.argsort(-hv, kind="stable")]
+    for out, hand, choice in zip(outs, hands, choices, strict=True):
+        throw, keep = _labels(hand, choice)
+        out["discard"] = throw.split()
+        out["keep"] = keep.split()
+    return outs

@@ -1,7 +1,9 @@
 """``fuzzeval cribbage discard|score``: the discard advisor and the hand counter.
 
 Errors in cards give one line naming the token and exit code 2. ``--batch FILE`` reads one
-hand per line and writes one JSON object per line, so thousands of hands cost one start.
+hand per line and writes one JSON object per line, so thousands of hands cost one start:
+the player (a rule base loaded and compiled, a table read) is built once per run, and the
+fuzzy and ES players judge the hands of a batch together, with the same output as one by one.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
 from fuzzeval.match import PlayerSpec
 from fuzzeval.plots import Curve, plot_bars, plot_curves
-from games.cribbage.advice import player_advice
+from games.cribbage.advice import advice_many
 from games.cribbage.cards import card_str, parse_cards
 from games.cribbage.discard import THROWS, CribOwner, discard_table
 from games.cribbage.es import ESConfig, learning_curve, save_table, train
 from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import player_from_spec
+from games.cribbage.players import CribbagePlayer, player_from_spec
 from games.cribbage.report import PLAYERS, run_report
 from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
 from games.cribbage.weights import Weighting
@@ -56,23 +58,51 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _batch(path: Path, handle: Callable[[list[str]], dict[str, Any]]) -> None:
-    """Run ``handle`` on each non-empty line; a bad line gives an error object, exit 2."""
+Handle = Callable[[list[str]], dict[str, Any]]
+#: many lines' tokens -> per line its object, or the error that line raised
+HandleMany = Callable[[list[list[str]]], list[dict[str, Any] | FuzzevalError | ValueError]]
+BATCH_CHUNK = 4096  # lines judged together by a HandleMany
+
+
+def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
+    """Run ``handle`` on each non-empty line (or ``many`` on chunks of lines, the same
+    output); a bad line gives an error object, exit 2."""
     failed = False
     try:
         lines: Iterator[str] = iter(path.read_text().splitlines())
     except OSError as exc:
         raise _fail(f"{path}: {exc.strerror}") from None
+    pending: list[tuple[int, str, list[str]]] = []
+
+    def write(number: int, line: str, out: dict[str, Any] | FuzzevalError | ValueError) -> None:
+        nonlocal failed
+        if isinstance(out, (FuzzevalError, ValueError)):
+            out = {"line": number, "input": line.strip(), "error": str(out)}
+            failed = True
+        sys.stdout.write(json.dumps(out) + "\n")
+
+    def flush() -> None:
+        if many is not None and pending:
+            results = many([tokens for _, _, tokens in pending])
+            for (number, line, _), out in zip(pending, results, strict=True):
+                write(number, line, out)
+        pending.clear()
+
     for number, line in enumerate(lines, 1):
         tokens = line.replace(",", " ").split()
         if not tokens or tokens[0].startswith("#"):
             continue
+        if many is not None:
+            pending.append((number, line, tokens))
+            if len(pending) >= BATCH_CHUNK:
+                flush()
+            continue
         try:
-            out = handle(tokens)
+            out: dict[str, Any] | FuzzevalError | ValueError = handle(tokens)
         except (FuzzevalError, ValueError) as exc:
-            out = {"line": number, "input": line.strip(), "error": str(exc)}
-            failed = True
-        sys.stdout.write(json.dumps(out) + "\n")
+            out = exc
+        write(number, line, out)
+    flush()
     if failed:
         raise typer.Exit(2)
 
@@ -81,11 +111,13 @@ def _one_or_batch(
     cards: list[str] | None,
     batch: Path | None,
     json_out: bool,
-    handle: Callable[[list[str]], dict[str, Any]],
+    handle: Handle,
+    many: HandleMany | None = None,
 ) -> dict[str, Any] | None:
-    """Run ``handle`` on a batch file or on one hand; None when the output is already written."""
+    """Run ``handle`` on a batch file (``many`` on chunks of it, when given) or on one hand;
+    None when the output is already written."""
     if batch is not None:
-        _batch(batch, handle)
+        _batch(batch, handle, many)
         return None
     try:
         data = handle(cards or [])
@@ -172,11 +204,18 @@ def discard(
 def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, explain: bool,
                     json_out: bool, batch: Path | None) -> None:
     try:
-        player_from_spec(player)
+        built = player_from_spec(player)  # once: a rule base is loaded and compiled here
+        spec = PlayerSpec.parse(player)
     except (FuzzevalError, ValueError) as exc:
         raise _fail(f"--player {player}: {exc}") from None
-    data = _one_or_batch(cards, batch, json_out,
-                         lambda t: player_advice(t, crib, player, explain))
+
+    def one(tokens: list[str]) -> dict[str, Any]:
+        return advice_many(built, spec, [_six(tokens)], crib, explain)[0]
+
+    def many(lines: list[list[str]]) -> list[dict[str, Any] | FuzzevalError | ValueError]:
+        return _advice_lines(built, spec, lines, crib, explain)
+
+    data = _one_or_batch(cards, batch, json_out, one, many)
     if data is None:
         return
     who = "my" if crib == "mine" else "their"
@@ -196,12 +235,31 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     if explain:
         if "explanation" not in data:
             raise _fail("--explain needs a fuzzy player")
-        fz = player_from_spec(player).discarder
+        fz = built.discarder
         assert isinstance(fz, FuzzyDiscard)
         hand = tuple(sorted(parse_cards(cards or [], 6)))
         choice = THROWS.index(tuple(sorted(hand.index(c) for c in parse_cards(data["discard"]))))
         console.print(f"why {' '.join(data['discard'])}:")
         print_explanation(fz.evaluator, fz.explain(hand, crib == "mine", choice))
+
+
+def _six(tokens: list[str]) -> tuple[int, ...]:
+    return tuple(sorted(parse_cards(tokens, 6)))
+
+
+def _advice_lines(player: CribbagePlayer, spec: PlayerSpec, lines: list[list[str]],
+                  crib: CribOwner, explain: bool
+                  ) -> list[dict[str, Any] | FuzzevalError | ValueError]:
+    """``advice_many`` for the good lines of a batch, at once; a bad line gets its error."""
+    parsed: list[tuple[int, ...] | FuzzevalError | ValueError] = []
+    for tokens in lines:
+        try:
+            parsed.append(_six(tokens))
+        except (FuzzevalError, ValueError) as exc:
+            parsed.append(exc)
+    hands = [p for p in parsed if isinstance(p, tuple)]
+    answers = iter(advice_many(player, spec, hands, crib, explain) if hands else [])
+    return [next(answers) if isinstance(p, tuple) else p for p in parsed]
 
 
 def _score_json(tokens: list[str], starter: str | None, crib: bool) -> dict[str, Any]:

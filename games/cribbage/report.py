@@ -27,7 +27,8 @@ from games.cribbage.weights import Weighting, opponent_weights
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
-PLAYERS = ("random", "greedy", "es", "fuzzy", "exhaustive", "exhaustive:weights=expert")
+PLAYERS = ("random", "greedy", "es", "fuzzy", "fuzzy:rulebase=cribbage_linguistic_tuned",
+           "fuzzy:rulebase=cribbage_expected_points", "exhaustive", "exhaustive:weights=expert")
 OWNERS = ("mine", "theirs")
 CHUNK = 250
 
