@@ -260,7 +260,9 @@ def evaluate_all(measure: RulebaseMeasure, rulebases: list[RuleBase],
     """The objective of each rule base, here or split evenly over the executor's workers."""
     if executor is None:
         return _score(measure, rulebases)
-    parts = max(1, min(len(rulebases), getattr(executor, "_max_workers", 2)))
+    # a local pool: one task per worker; a cluster (no _max_workers): up to 8 tasks, each
+    # carrying the measure's data once
+    parts = max(1, min(len(rulebases), getattr(executor, "_max_workers", 8)))
     chunks = [rulebases[i::parts] for i in range(parts)]
     results = list(executor.map(_score, [measure] * parts, chunks))
     out = [0.0] * len(rulebases)

@@ -178,3 +178,19 @@ def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> No
     assert again.exit_code == 0, again.output
     assert (tmp_path / "b.tuned.yaml").read_text() == (tmp_path / "a.tuned.yaml").read_text()
     assert json.loads(again.stdout)["held_out"] == data["held_out"]
+
+
+def test_dask_tunes_on_the_cluster_to_the_local_result(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    common = ["tune", "cribbage", "--deals", "100", "--held-out", "20", "--budget", "60",
+              "--seed", "4", "--json"]
+    local = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite")])
+    assert local.exit_code == 0, local.output
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = runner.invoke(app, [*common, "--db", str(tmp_path / "b.sqlite"), "--dask",
+                                     cluster.scheduler_address])
+        ran_there = set(cluster.scheduler.task_prefixes)
+    assert remote.exit_code == 0, remote.output
+    assert "score" in ran_there  # the rule bases were evaluated by the cluster's workers
+    assert (tmp_path / "b.tuned.yaml").read_text() == (tmp_path / "a.tuned.yaml").read_text()

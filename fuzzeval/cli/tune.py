@@ -69,10 +69,8 @@ def tune(
 ) -> None:
     """Tune a rule base with CMA-ES for the game's own measure (cribbage: discard efficiency).
 
-    Searches the points marked 'adjust:' (points of a variable standing together move as
-    one) and the output values, on seeded training deals; reports held-out deals before
-    and after. Stopped at any moment, run the same command with --resume.
-    """
+    Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values, on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
+    """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
                              ("--held-out", held_out, 0), ("--workers", workers, 1),
                              ("--popsize", popsize, 0)):

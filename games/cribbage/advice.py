@@ -22,8 +22,14 @@ from games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
 
 
 def _labels(hand: tuple[int, ...], t: int) -> tuple[str, str]:
-    return (" ".join(card_str(hand[i]) for i in THROWS[t]),
-            " ".join(card_str(hand[i]) for i in KEEPS[t]))
+    return _all_labels(hand)[t]
+
+
+def _all_labels(hand: tuple[int, ...]) -> list[tuple[str, str]]:
+    """(thrown, kept) as card strings for the 15 throws, in THROWS order."""
+    c = [card_str(x) for x in hand]
+    return [(f"{c[a]} {c[b]}", f"{c[k[0]]} {c[k[1]]} {c[k[2]]} {c[k[3]]}")
+            for (a, b), k in zip(THROWS, KEEPS, strict=True)]
 
 
 Hand = tuple[int, ...]
@@ -53,20 +59,19 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
     choices: list[int]
     if isinstance(discarder, FuzzyDiscard):
         rb = discarder.rulebase
+        names = rb.input_names
         grades = discarder.grades(arr, mines)
-        feats = discard_features(arr, mines, rb.input_names)
+        feats = discard_features(arr, mines, names)
         orders = np.argsort(-grades, axis=1, kind="stable")
         choices = [int(o[0]) for o in orders]
-        for hand, out, g, f, order, choice in zip(hands, outs, grades.tolist(), feats.tolist(),
-                                                  orders.tolist(), choices, strict=True):
+        rounded = np.round(grades, 6).tolist(), np.round(feats, 6).tolist()
+        for hand, out, g, f, order in zip(hands, outs, *rounded, orders.tolist(), strict=True):
             out["rulebase"] = rb.name
-            labels = [_labels(hand, t) for t in range(len(THROWS))]
-            out["table"] = [{"discard": labels[t][0], "keep": labels[t][1],
-                             "grade": round(g[t], 6),
-                             **{name: round(v, 6)
-                                for name, v in zip(rb.input_names, f[t], strict=True)}}
-                            for t in order]
-            if explain:
+            labels = _all_labels(hand)
+            out["table"] = [{"discard": labels[t][0], "keep": labels[t][1], "grade": g[t],
+                             **dict(zip(names, f[t], strict=True))} for t in order]
+        if explain:
+            for hand, out, choice in zip(hands, outs, choices, strict=True):
                 out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
     elif isinstance(discarder, ESDiscard):
         values = discarder.values[int(mine), hand_index(arr // 4)]  # (n, 6)

@@ -223,15 +223,19 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
                   f"[bold]{' '.join(data['discard'])}[/bold], keep {' '.join(data['keep'])}")
     rows = data.get("table", [])
     if rows:
+        shown, hidden = _columns_that_fit(list(rows[0]), width=80)
         table = Table(box=box.SIMPLE_HEAD)
-        for col in rows[0]:
+        for col in shown:
             table.add_column(col, justify="left" if col in ("discard", "keep", "card")
                              else "right", no_wrap=True)
         for i, row in enumerate(rows):
-            table.add_row(*(f"{v:.3f}" if isinstance(v, float) else str(v)
-                            for v in row.values()),
+            table.add_row(*(f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c])
+                            for c in shown),
                           style="bold" if i == 0 and "card" not in row else None)
         console.print(table)
+        if hidden:
+            console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} "
+                          "(--json lists every input)", highlight=False)
     if explain:
         if "explanation" not in data:
             raise _fail("--explain needs a fuzzy player")
@@ -241,6 +245,20 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
         choice = THROWS.index(tuple(sorted(hand.index(c) for c in parse_cards(data["discard"]))))
         console.print(f"why {' '.join(data['discard'])}:")
         print_explanation(fz.evaluator, fz.explain(hand, crib == "mine", choice))
+
+
+def _columns_that_fit(columns: list[str], width: int) -> tuple[list[str], list[str]]:
+    """The table's columns in order while they fit ``width`` (cards ~12, numbers ~7 wide);
+    the throw and its grade always."""
+    used, shown, hidden = 0, [], []
+    for col in columns:
+        need = max(len(col), 12 if col in ("discard", "keep") else 6) + 3
+        if col in ("discard", "keep", "card", "grade") or used + need <= width:
+            shown.append(col)
+            used += need
+        else:
+            hidden.append(col)
+    return shown, hidden
 
 
 def _six(tokens: list[str]) -> tuple[int, ...]:
