@@ -21,10 +21,6 @@ from games.cribbage.fuzzy import FuzzyDiscard
 from games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
 
 
-def _labels(hand: tuple[int, ...], t: int) -> tuple[str, str]:
-    return _all_labels(hand)[t]
-
-
 def _all_labels(hand: tuple[int, ...]) -> list[tuple[str, str]]:
     """(thrown, kept) as card strings for the 15 throws, in THROWS order."""
     c = [card_str(x) for x in hand]
@@ -55,21 +51,21 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
     outs: list[dict[str, Any]] = [
         {"hand": " ".join(card_str(c) for c in hand), "crib": crib, "player": str(spec)}
         for hand in hands]
+    labels = [_all_labels(hand) for hand in hands]
     discarder = player.discarder
     choices: list[int]
     if isinstance(discarder, FuzzyDiscard):
         rb = discarder.rulebase
         names = rb.input_names
-        grades = discarder.grades(arr, mines)
-        feats = discard_features(arr, mines, names)
+        grades, feats = discarder.judge(arr, mines)
         orders = np.argsort(-grades, axis=1, kind="stable")
         choices = [int(o[0]) for o in orders]
+        keys = ("discard", "keep", "grade", *names)
         rounded = np.round(grades, 6).tolist(), np.round(feats, 6).tolist()
-        for hand, out, g, f, order in zip(hands, outs, *rounded, orders.tolist(), strict=True):
+        for lab, out, g, f, order in zip(labels, outs, *rounded, orders.tolist(), strict=True):
             out["rulebase"] = rb.name
-            labels = _all_labels(hand)
-            out["table"] = [{"discard": labels[t][0], "keep": labels[t][1], "grade": g[t],
-                             **dict(zip(names, f[t], strict=True))} for t in order]
+            out["table"] = [dict(zip(keys, (*lab[t], g[t], *f[t]), strict=True))
+                            for t in order]
         if explain:
             for hand, out, choice in zip(hands, outs, choices, strict=True):
                 out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
@@ -84,13 +80,13 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
         choices = [discarder(DiscardView(hand, mine, (0, 0)), np.random.default_rng(seed))
                    for hand in hands]
         if spec.name == "greedy":
-            for hand, out in zip(hands, outs, strict=True):
+            for hand, lab, out in zip(hands, labels, outs, strict=True):
                 hv = discard_features([hand], [mine], ("hand_value",))[0, :, 0]
-                out["table"] = [{"discard": _labels(hand, t)[0], "keep": _labels(hand, t)[1],
+                out["table"] = [{"discard": lab[t][0], "keep": lab[t][1],
                                  "hand_value": round(float(hv[t]), 6)}
                                 for t in np.argsort(-hv, kind="stable")]
-    for out, hand, choice in zip(outs, hands, choices, strict=True):
-        throw, keep = _labels(hand, choice)
+    for out, lab, choice in zip(outs, labels, choices, strict=True):
+        throw, keep = lab[choice]
         out["discard"] = throw.split()
         out["keep"] = keep.split()
     return outs

@@ -45,11 +45,15 @@ class FuzzyDiscard:
 
     def grades(self, hands: npt.ArrayLike, my_crib: npt.ArrayLike) -> FloatArray:
         """Grades of every throw of many hands: (n, 6) sorted ids, (n,) -> (n, 15)."""
+        return self.judge(hands, my_crib)[0]
+
+    def judge(self, hands: npt.ArrayLike,
+              my_crib: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """Grades (n, 15) and the inputs they were graded from (n, 15, inputs)."""
         feats = discard_features(hands, my_crib, self.rulebase.input_names)
         n = feats.shape[0]
-        inputs = feats.reshape(n * 15, -1)
-        out: FloatArray = self.evaluator.grade(inputs).reshape(n, 15)
-        return out
+        out: FloatArray = self.evaluator.grade(feats.reshape(n * 15, -1)).reshape(n, 15)
+        return out, feats
 
     def explain(self, hand: tuple[int, ...], my_crib: bool, throw: int) -> Explanation:
         feats = discard_features([hand], [my_crib], self.rulebase.input_names)[0, throw]
