@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from fuzzeval.held_out import evaluate_calibration, held_out_seed, paired_differ
 from fuzzeval.store import History, HistoryError, read_decisions
 from games.cribbage.game import GAME
 from games.cribbage.report import run_report
+from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = (ROOT / "rulebases" / "cribbage_expected_points.yaml").read_text()
@@ -165,14 +165,6 @@ def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path
     assert missing.exit_code != 0 and "no such database" in missing.output
 
 
-def _games_in(db: Path) -> int:
-    try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
     """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",
@@ -186,11 +178,11 @@ def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: P
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120
-    while _games_in(db) < 55 and time.time() < deadline and proc.poll() is None:
+    while rows_in(db, "games") < 55 and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    killed_at = _games_in(db)
+    killed_at = rows_in(db, "games")
     assert 40 < killed_at < 120  # in the middle of the second round
     again = CliRunner().invoke(app, [*common, "--db", str(db), "--plot", str(tmp_path / "b.png"),
                                      "--resume"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from fuzzeval.rulebase import PointRef, RuleBase
 from fuzzeval.store import History
 from fuzzeval.tune import Space, TuneSettings, load_tuning, run_tuning
 from fuzzeval.yaml_edit import rewrite_points
+from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
 LINGUISTIC = ROOT / "rulebases" / "cribbage_linguistic.yaml"
@@ -149,14 +149,6 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -
     assert _no_files(tmp_path / "runs") and not (tmp_path / "runs").exists()
 
 
-def _generations(db: Path) -> int:
-    try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM tuning_generations").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
     common = ["tune", "cribbage", "--deals", "150", "--held-out", "40", "--budget", "700",
               "--workers", "2", "--seed", "3"]
@@ -169,11 +161,11 @@ def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> No
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120
-    while _generations(db) < 5 and time.time() < deadline and proc.poll() is None:
+    while rows_in(db, "tuning_generations") < 5 and time.time() < deadline and proc.poll() is None:
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert 5 <= _generations(db) < data["generations"]
+    assert 5 <= rows_in(db, "tuning_generations") < data["generations"]
     again = runner.invoke(app, [*common, "--db", str(db), "--resume", "--json"])
     assert again.exit_code == 0, again.output
     assert (tmp_path / "b.tuned.yaml").read_text() == (tmp_path / "a.tuned.yaml").read_text()
