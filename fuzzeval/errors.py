@@ -12,6 +12,11 @@ class FuzzevalError(Exception):
     """Base of the errors that are the user's to fix (bad file, bad token)."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what ``timeout``, a CI cancel or a closed terminal send), raised in the main
+    thread so that it stops a run the way Ctrl-C does: finished work saved, exit 143."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """One finding about a rule-base file: where it is and what must hold."""

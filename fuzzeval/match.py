@@ -10,7 +10,9 @@ even-numbered games.
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -174,8 +176,25 @@ def play_indexed(game: Game, spec: MatchSpec, index: int) -> GameRecord:
 
 
 def ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it keeps finished games)."""
+    """Worker initializer: Ctrl-C and SIGTERM are the parent's to handle (it keeps finished
+    games and shuts the pool), stdout is not the worker's to hold (so ``... | cat`` ends
+    when the parent does), and a worker whose parent died exits within a second."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True,
+                     name="fuzzeval-parent-watch").start()
+
+
+def _exit_with_parent(parent: int, every: float = 0.2) -> None:
+    """Poll the parent's pid: an orphan is re-parented (to init or a subreaper), so a
+    changed ``getppid`` means the parent is gone, however it died (even SIGKILL)."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def check_players(game: Game, spec: MatchSpec) -> None:

@@ -3,6 +3,8 @@ parse arguments, call the library, print tables or JSON."""
 
 from __future__ import annotations
 
+import signal
+
 import typer
 
 from fuzzeval.cli import (
@@ -15,6 +17,7 @@ from fuzzeval.cli import (
     tournament,
     tune,
 )
+from fuzzeval.errors import Terminated
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
@@ -36,5 +39,10 @@ for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     app()

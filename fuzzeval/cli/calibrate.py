@@ -26,6 +26,7 @@ from fuzzeval.cli.common import (
     measures_table,
     print_json,
     resolve_rulebase,
+    stop_code,
     user_errors,
 )
 from fuzzeval.executors import executor_for
@@ -106,13 +107,14 @@ def calibrate(
                                           resume, on_round_start=start,
                                           on_game=lambda _r: bar.advance(task),
                                           on_round=finished)
-            except KeyboardInterrupt:
-                err_console.print(f"interrupted: finished rounds and games are saved in "
-                                  f"{path}; run the same command with --resume")
-                raise typer.Exit(130) from None
+            except KeyboardInterrupt as exc:
+                why, code = stop_code(exc)
+                err_console.print(f"{why}: {_saved(history)} are saved in {path}; run the "
+                                  "same command with --resume", markup=False)
+                raise typer.Exit(code) from None
             except BrokenProcessPool:
-                err_console.print(f"a worker process died: finished rounds and games are "
-                                  f"saved in {path}; run the same command with --resume")
+                err_console.print(f"a worker process died: {_saved(history)} are saved in "
+                                  f"{path}; run the same command with --resume", markup=False)
                 raise typer.Exit(1) from None
             cal = load_calibration(history, cal.id)
             with Progress(TextColumn("held-out deals: exact values"), BarColumn(),
@@ -147,3 +149,11 @@ def calibrate(
             f"{cal.rulebase_name} before and after calibration, on {deals:,} held-out deals",
             held_out))
     console.print(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")
+
+
+def _saved(history: History) -> str:
+    """What a stopped calibration has stored: finished rounds and games."""
+    rounds = history.conn.execute(
+        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0]
+    games = history.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    return f"{rounds} finished rounds and {games} games"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import warnings
 from collections.abc import Iterator
@@ -10,12 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.errors import FuzzevalError, RuleBaseWarning
+from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated
 from fuzzeval.loading import load_rulebase
 from fuzzeval.measure import Comparison
 from fuzzeval.registry import game_names
@@ -70,5 +72,35 @@ def measures_table(title: str, comparisons: tuple[Comparison, ...], before: str 
     return table
 
 
+def stop_code(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """How a stopped run is told and what it exits with: Ctrl-C 130, SIGTERM 143."""
+    return ("terminated", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
+
+
+def _json_key(key: Any) -> Any:
+    if isinstance(key, float) and not math.isfinite(key):
+        return repr(float(key))
+    return key
+
+
+def strict_json_value(data: Any) -> Any:
+    """``data`` with every non-finite float spelt as the string "inf", "-inf" or "nan".
+
+    Strict JSON has no Infinity or NaN, so they become strings that ``float()`` reads
+    back; numpy scalars and arrays become plain Python numbers and lists.
+    """
+    if isinstance(data, np.ndarray | np.generic):
+        data = data.tolist()
+    if isinstance(data, float):
+        return float(data) if math.isfinite(data) else repr(float(data))
+    if isinstance(data, dict):
+        return {_json_key(k): strict_json_value(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [strict_json_value(v) for v in data]
+    return data
+
+
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    """Print ``data`` as strict JSON (non-finite numbers as "inf", "-inf", "nan")."""
+    text = json.dumps(strict_json_value(data), indent=2, allow_nan=False)
+    sys.stdout.write(text + "\n")

@@ -2,29 +2,58 @@
 
 from __future__ import annotations
 
+import csv
+import math
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import numpy as np
 import typer
 from rich.table import Table
 
-from fuzzeval.cli.common import console, open_rulebase, print_json, user_errors
+from fuzzeval.cli.common import console, err_console, open_rulebase, print_json, user_errors
 from fuzzeval.engine import Evaluator, Explanation, compile_rulebase
+from fuzzeval.membership import FloatArray
+
+
+def _usage(message: str) -> typer.Exit:
+    """Print a usage error as one line; raise the returned Exit (code 2)."""
+    err_console.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def _number(text: str, where: str) -> float:
+    """A finite number or an infinity (clipped to the range later); never NaN."""
+    try:
+        value = float(text)
+    except ValueError:
+        if not text.strip():
+            raise ValueError(f"{where} is empty; give a number") from None
+        raise ValueError(f"{where}: {text!r} is not a number") from None
+    if math.isnan(value):
+        raise ValueError(f"{where}: NaN is not a value; give a number "
+                         "(inf and -inf clip to the variable's range)")
+    return value
 
 
 def _parse_inputs(pairs: list[str], ev: Evaluator) -> dict[str, float]:
     values: dict[str, float] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
-        if not sep or not name.strip():
+        name = name.strip()
+        if not sep or not name:
             raise ValueError(f"--input {pair!r}: write NAME=VALUE, e.g. --input "
                              f"{ev.input_names[0]}=3")
-        try:
-            values[name.strip()] = float(text)
-        except ValueError:
-            raise ValueError(f"--input {pair!r}: {text!r} is not a number") from None
+        if name in given:
+            raise _usage(f"--input {name!r} given twice ({given[name]!r} and {pair!r}); "
+                         "give each input once")
+        given[name] = pair
+        if not text.strip():
+            raise ValueError(f"--input {pair!r}: no value; write NAME=VALUE, e.g. "
+                             f"--input {name}=3")
+        values[name] = _number(text, f"--input {pair!r}")
     return values
 
 
@@ -88,6 +117,11 @@ def evaluate(
     ] = None,
 ) -> None:
     """Grade inputs with a rule base (and explain the grade)."""
+    if csv is not None and (inputs or explain or json_out):
+        raise _usage("--csv grades every row of the file; --input, --explain and --json "
+                     "are for one grade, leave them out")
+    if output is not None and csv is None:
+        raise _usage("--output writes the table graded with --csv; give --csv FILE too")
     with user_errors():
         ev = compile_rulebase(open_rulebase(rulebase))
         if csv is not None:
@@ -103,18 +137,84 @@ def evaluate(
         console.print(f"{exp.grade:.6g}")
 
 
-def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
-    import pandas as pd
+def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], FloatArray]:
+    """The header, the rows (cells verbatim) and the inputs of a CSV, or a one-line error.
 
-    table = pd.read_csv(path)
-    missing = [n for n in ev.input_names if n not in table.columns]
+    Structure errors (ragged rows, a repeated column name, a column named like the
+    output) exit 2; a cell that is not a number raises ValueError naming file:line.
+    """
+    header: list[str] | None = None
+    header_line = 0
+    rows: list[list[str]] = []
+    x: list[list[float]] = []
+    cols: list[int] = []
+    end = 0  # the last physical line read; a record starts on the line after it
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f, strict=True)
+            for fields in reader:
+                start, end = end + 1, reader.line_num
+                if not fields:  # a blank line
+                    continue
+                if header is None:
+                    header, header_line = fields, start
+                    _check_header(path, start, header, ev)
+                    cols = [header.index(n) for n in ev.input_names]
+                    continue
+                if len(fields) != len(header):
+                    raise _usage(f"{path}:{start}: {_fields(len(fields))}, but the header "
+                                 f"(line {header_line}) has {len(header)}; every row needs "
+                                 "exactly one value per column")
+                x.append([_number(fields[c], f"{path}:{start}: column {header[c]!r}")
+                          for c in cols])
+                rows.append(fields)
+    except csv.Error as exc:
+        raise _usage(f"{path}:{end + 1}: not a readable CSV line ({exc})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text; save the CSV as UTF-8") from None
+    if header is None:
+        raise _usage(f"{path}: empty file; the first line must name the columns "
+                     f"({', '.join(ev.input_names)})")
+    inputs = np.array(x, dtype=np.float64).reshape(len(x), len(cols))
+    return header, rows, inputs
+
+
+def _fields(n: int) -> str:
+    return f"{n} field" if n == 1 else f"{n} fields"
+
+
+def _check_header(path: Path, line: int, header: list[str], ev: Evaluator) -> None:
+    seen: dict[str, int] = {}
+    for i, name in enumerate(header, 1):
+        if name in seen:
+            raise _usage(f"{path}:{line}: column {name!r} appears twice (columns "
+                         f"{seen[name]} and {i}); column names must be unique")
+        seen[name] = i
+    out_name = ev.rulebase.output.name
+    if out_name in seen:
+        raise _usage(f"{path}:{line}: column {out_name!r} is the rule base's output, which "
+                     "evaluate adds; rename or drop that column (it is never overwritten)")
+    missing = [n for n in ev.input_names if n not in seen]
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)} "
                          f"(the rule base's inputs are {', '.join(ev.input_names)})")
-    x = table[list(ev.input_names)].to_numpy(dtype=np.float64)
-    table[ev.rulebase.output.name] = ev.grade(x)
+
+
+def _write_table(out: TextIO, header: list[str], rows: list[list[str]], name: str,
+                 grades: FloatArray) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*header, name])
+    for row, g in zip(rows, grades.tolist(), strict=True):
+        writer.writerow([*row, repr(float(g))])
+
+
+def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
+    header, rows, x = _read_table(path, ev)
+    grades = ev.grade(x)
+    name = ev.rulebase.output.name
     if output is None:
-        table.to_csv(sys.stdout, index=False)
+        _write_table(sys.stdout, header, rows, name, grades)
     else:
-        table.to_csv(output, index=False)
-        console.print(f"graded {len(table)} rows -> {output}")
+        with output.open("w", newline="", encoding="utf-8") as f:
+            _write_table(f, header, rows, name, grades)
+        console.print(f"graded {len(rows)} rows -> {output}")

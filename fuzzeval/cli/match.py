@@ -10,7 +10,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import GAME_HELP, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    console,
+    err_console,
+    print_json,
+    stop_code,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, MatchSummary, PlayerSpec, parse_options, summarize
 from fuzzeval.registry import load_game
@@ -63,9 +70,10 @@ def match(
                 with progress, executor_for(workers, dask) as executor:
                     stored, before = run_match(history, game, spec, executor, resume,
                                                on_game=lambda _r: progress.advance(task))
-            except KeyboardInterrupt:
-                _stopped(history, spec, path, "interrupted")
-                raise typer.Exit(130) from None
+            except KeyboardInterrupt as exc:
+                why, code = stop_code(exc)
+                _stopped(history, spec, path, why)
+                raise typer.Exit(code) from None
             except BrokenProcessPool:
                 _stopped(history, spec, path, "a worker process died")
                 raise typer.Exit(1) from None

@@ -18,6 +18,7 @@ from fuzzeval.cli.common import (
     measures_table,
     print_json,
     resolve_rulebase,
+    stop_code,
     user_errors,
 )
 from fuzzeval.executors import executor_for
@@ -26,7 +27,13 @@ from fuzzeval.loading import load_rulebase
 from fuzzeval.measure import compare
 from fuzzeval.registry import load_game
 from fuzzeval.store import History
-from fuzzeval.tune import Generation, Space, TuneSettings, popsize_of, run_tuning
+from fuzzeval.tune import (
+    Generation,
+    Space,
+    TuneSettings,
+    popsize_of,
+    run_tuning,
+)
 from fuzzeval.yaml_edit import rewrite_points
 
 
@@ -114,10 +121,13 @@ def tune(
             try:
                 tuning = run_tuning(history, space, measure, settings, source, budget,
                                     pool, resume, on_generation=step)
-            except KeyboardInterrupt:
-                err_console.print(f"interrupted: finished generations are saved in {path};"
-                                  " run the same command with --resume")
-                raise typer.Exit(130) from None
+            except KeyboardInterrupt as exc:
+                why, code = stop_code(exc)
+                stored = history.conn.execute(
+                    "SELECT COUNT(*) FROM tuning_generations").fetchone()[0]
+                err_console.print(f"{why}: {stored} generations are saved in {path}; "
+                                  "run the same command with --resume", markup=False)
+                raise typer.Exit(code) from None
             except BrokenProcessPool:
                 err_console.print(f"a worker process died: finished generations are saved "
                                   f"in {path}; run the same command with --resume")
