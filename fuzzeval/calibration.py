@@ -217,8 +217,8 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
     if cal_id is None:
         cal_id = start_calibration(history, settings, first.name, source, rounds)
     else:
-        with history.conn:
-            history.conn.execute("UPDATE calibrations SET rounds = ? WHERE id = ?",
+        with history.conn:  # asked for more rounds: extend; for fewer: keep the record
+            history.conn.execute("UPDATE calibrations SET rounds = MAX(rounds, ?) WHERE id = ?",
                                  (rounds, cal_id))
     game.prepare()
     for k in range(rounds):

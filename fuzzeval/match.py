@@ -10,14 +10,17 @@ even-numbered games.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
 import os
 import signal
 import threading
 import time
-from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -206,6 +209,16 @@ def check_players(game: Game, spec: MatchSpec) -> None:
             raise FuzzevalError(f"{game.name} player {str(who)!r}: {exc}") from exc
 
 
+def check_rulebase_player(game: Game, path: Path) -> None:
+    """The game's rule-base player reading this file, built once: an error names the file."""
+    if not game.rulebase_player:
+        raise FuzzevalError(f"{game.name} has no rule-base player")
+    try:
+        game.make_player(game.rulebase_player, rulebase=str(path))
+    except (ValueError, TypeError) as exc:
+        raise FuzzevalError(f"{path}: {exc}") from exc
+
+
 def play_block(game: Game, spec: MatchSpec,
                indices: Sequence[int]) -> tuple[list[GameRecord], float]:
     """Games played back to back in one task, and the seconds they took."""
@@ -221,31 +234,42 @@ TASK_SECONDS = 0.05
 MAX_BLOCK = 32
 
 
-def run_games(game: Game, spec: MatchSpec, indices: Sequence[int],
-              executor: Executor | None = None, window: int = 0) -> Iterator[GameRecord]:
+def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
+              executor: Executor | None = None, window: int = 0,
+              count: int | None = None) -> Iterator[GameRecord]:
     """Play the given games, yielding each record as soon as its task is finished.
 
-    Without an executor the games run here, in order. With one, games go out in blocks
-    sized from the time the games so far took (about ``TASK_SECONDS`` a task; quick games
-    travel many to a task), and at most ``window`` tasks (default 8) are in flight, so
-    memory stays flat for any match. Blocking changes nothing in the results: each game
-    draws only on its own seed.
+    ``indices`` is consumed lazily (a range or a generator: memory does not grow with the
+    number of games); ``count``, when known, is how many it holds. Without an executor the
+    games run here, in order. With one, games go out in blocks sized from the time the
+    games so far took (about ``TASK_SECONDS`` a task; quick games travel many to a task),
+    and at most ``window`` tasks (default 8) are in flight. Blocking changes nothing in the
+    results: each game draws only on its own seed.
     """
     if executor is None:
         for i in indices:
             yield play_indexed(game, spec, i)
         return
-    pending: deque[int] = deque(indices)
+    pending = iter(indices)
+    left = count
     window = window or 8
     block, played, seconds = 1, 0, 0.0
     running: set[Future[tuple[list[GameRecord], float]]] = set()
+    exhausted = False
     try:
-        while pending or running:
-            while pending and len(running) < window:
+        while not exhausted or running:
+            while not exhausted and len(running) < window:
                 # Smaller blocks near the end, so no worker idles while one finishes.
-                size = min(block, -(-len(pending) // window))
-                take = [pending.popleft() for _ in range(size)]
+                size = block if left is None else max(1, min(block, -(-left // window)))
+                take = list(itertools.islice(pending, size))
+                if not take:
+                    exhausted = True
+                    break
+                if left is not None:
+                    left -= len(take)
                 running.add(executor.submit(play_block, game, spec, take))
+            if not running:
+                break
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
                 records, took = fut.result()
@@ -256,6 +280,28 @@ def run_games(game: Game, spec: MatchSpec, indices: Sequence[int],
     finally:
         for fut in running:
             fut.cancel()
+
+
+def fingerprint(spec: MatchSpec) -> str:
+    """What the two players read from files, by content: a rule base (option ``rulebase``)
+    by the hash of its canonical form (comments and layout do not count), any other option
+    naming a file by its bytes. Two matches with one spec but edited files differ here."""
+    from fuzzeval.loading import load_rulebase, rulebase_to_yaml
+    from fuzzeval.resources import find_rulebase
+
+    parts: dict[str, dict[str, str]] = {}
+    for seat, who in (("player", spec.player), ("opponent", spec.opponent)):
+        for key, value in who.options:
+            if key == "rulebase":
+                text = rulebase_to_yaml(load_rulebase(find_rulebase(str(value))))
+                parts.setdefault(seat, {})[key] = _digest(text.encode())
+            elif isinstance(value, str) and Path(value).is_file():
+                parts.setdefault(seat, {})[key] = _digest(Path(value).read_bytes())
+    return json.dumps(parts, sort_keys=True)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

@@ -78,10 +78,7 @@ def plot_membership(rb: RuleBase, path: Path) -> Path:
         f"Membership functions of rule base '{rb.name}' ({rb.defuzzifier}; ○ = adjustable point)"
     )
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _pyplot() -> Any:
@@ -93,7 +90,22 @@ def _pyplot() -> Any:
     return plt
 
 
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def image_path(path: Path) -> Path:
+    """Where a picture goes: a name without an extension gets .png (and that is the path
+    reported); another extension than .png, .svg or .pdf is refused."""
+    if not path.suffix:
+        return path.with_name(path.name + ".png")
+    if path.suffix.lower() not in IMAGE_SUFFIXES:
+        raise ValueError(f"{path}: a picture is written as {', '.join(IMAGE_SUFFIXES)} "
+                         f"(got {path.suffix!r})")
+    return path
+
+
 def _save(fig: Any, path: Path) -> Path:
+    path = image_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

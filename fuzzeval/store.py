@@ -10,18 +10,21 @@ written in its own transaction, so a crash or Ctrl-C loses only games still bein
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Game, Outcome
-from fuzzeval.match import GameRecord, MatchSpec, check_players, run_games
+from fuzzeval.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
 APPLICATION = "fuzzeval history"
 VERSION = 1
@@ -74,6 +77,12 @@ CREATE TABLE IF NOT EXISTS decisions (
     PRIMARY KEY (match_id, game_idx, seq),
     FOREIGN KEY (match_id, game_idx) REFERENCES games(match_id, idx)
 );
+CREATE TABLE IF NOT EXISTS running (
+    match_id INTEGER PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started TEXT NOT NULL DEFAULT (datetime('now'))
+);
 CREATE TABLE IF NOT EXISTS calibrations (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
@@ -115,6 +124,22 @@ CREATE TABLE IF NOT EXISTS tuning_generations (
 """
 
 
+#: a table whose absence, while the other one is there, means the file was damaged
+_NEEDS = {"games": "matches", "decisions": "games", "calibration_rounds": "calibrations",
+          "tuning_generations": "tunings"}
+
+
+@cache
+def _columns() -> dict[str, list[str]]:
+    """Every table's columns as this version writes them."""
+    probe = sqlite3.connect(":memory:")
+    probe.executescript(_SCHEMA)
+    out = {t: [r[1] for r in probe.execute(f"PRAGMA table_info({t})")]
+           for (t,) in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    probe.close()
+    return out
+
+
 class HistoryError(FuzzevalError):
     """The history database cannot be used (corrupt, foreign, newer, or no such match)."""
 
@@ -124,6 +149,8 @@ class StoredMatch:
     id: int
     spec: MatchSpec
     unit_name: str
+    games: int = 0  # as stored: never fewer than any run of it asked for
+    fingerprint: str | None = None  # what the players read from files (None: not recorded)
 
 
 def _options_json(spec: MatchSpec) -> str:
@@ -131,13 +158,26 @@ def _options_json(spec: MatchSpec) -> str:
 
 
 class History:
-    """An open history database. Use as a context manager, or call ``close``."""
+    """An open history database. Use as a context manager, or call ``close``.
 
-    def __init__(self, path: Path | str) -> None:
+    Opened for writing, an existing file is checked first (SQLite's ``quick_check``, then
+    every fuzzeval table and column), and refused, before anything is written, when it is
+    damaged. ``readonly`` opens an existing file read-only: no table is created, no WAL
+    switched on, so a history on a read-only disk can still be read and plotted.
+    """
+
+    def __init__(self, path: Path | str, readonly: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        if readonly:
+            _require(self.path)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(self.path, timeout=30)
+            if readonly:
+                self.conn = _connect_readonly(self.path)
+            else:
+                self.conn = sqlite3.connect(self.path, timeout=30)
             self._check_and_create()
         except sqlite3.DatabaseError as exc:
             raise HistoryError(f"{self.path}: not a usable SQLite database ({exc})") from exc
@@ -156,14 +196,40 @@ class History:
             if int(meta.get("version", "0")) > VERSION:
                 raise HistoryError(f"{self.path}: written by a newer fuzzeval "
                                    f"(history version {meta['version']} > {VERSION})")
+            if not self.readonly:
+                self._check_intact(tables)
+        if self.readonly:
+            return
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         with self.conn:
             self.conn.executescript(_SCHEMA)
+            columns = {r[1] for r in self.conn.execute("PRAGMA table_info(matches)")}
+            if "fingerprint" not in columns:  # histories written before it existed
+                self.conn.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
             self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
                               (APPLICATION,))
             self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('version', ?)",
                               (str(VERSION),))
+
+    def _check_intact(self, tables: set[str]) -> None:
+        """Refuse a damaged history before writing into it."""
+        found = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
+        if found != ["ok"]:
+            raise HistoryError(f"{self.path}: the database is damaged (SQLite: "
+                               f"{'; '.join(found)}); nothing was written. Restore it from a "
+                               "copy or choose another --db")
+        for table, parent in _NEEDS.items():
+            if table not in tables and parent in tables:
+                raise HistoryError(f"{self.path}: damaged history: table {table!r} is "
+                                   f"missing while {parent!r} is there; nothing was written")
+        for table, columns in _columns().items():
+            if table in tables:
+                have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+                lost = [c for c in columns if c not in have]
+                if lost:
+                    raise HistoryError(f"{self.path}: damaged history: table {table!r} has "
+                                       f"lost column(s) {', '.join(lost)}; nothing was written")
 
     def close(self) -> None:
         self.conn.close()
@@ -178,28 +244,54 @@ class History:
     def find_match(self, spec: MatchSpec) -> StoredMatch | None:
         """The latest match with this game, these players, options and seed (any length)."""
         row = self.conn.execute(
-            "SELECT id, games, unit_name FROM matches WHERE game = ? AND player = ? AND "
-            "opponent = ? AND options = ? AND seed = ? ORDER BY id DESC LIMIT 1",
+            "SELECT id, games, unit_name, fingerprint FROM matches WHERE game = ? AND "
+            "player = ? AND opponent = ? AND options = ? AND seed = ? ORDER BY id DESC LIMIT 1",
             (spec.game, str(spec.player), str(spec.opponent), _options_json(spec), spec.seed),
         ).fetchone()
         if row is None:
             return None
-        return StoredMatch(row[0], spec, row[2])
+        return StoredMatch(row[0], spec, row[2], row[1], row[3])
 
-    def create_match(self, spec: MatchSpec, unit_name: str) -> StoredMatch:
+    def create_match(self, spec: MatchSpec, unit_name: str,
+                     fingerprint: str | None = None) -> StoredMatch:
         with self.conn:
             cur = self.conn.execute(
-                "INSERT INTO matches (game, player, opponent, options, seed, games, unit_name) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (game, player, opponent, options, seed, games, unit_name, "
+                "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (spec.game, str(spec.player), str(spec.opponent), _options_json(spec),
-                 spec.seed, spec.games, unit_name))
-        return StoredMatch(int(cur.lastrowid or 0), spec, unit_name)
+                 spec.seed, spec.games, unit_name,
+                 fingerprint))
+        return StoredMatch(int(cur.lastrowid or 0), spec, unit_name, spec.games, fingerprint)
 
     def extend_match(self, match: StoredMatch, games: int) -> StoredMatch:
-        """Resume with a new length: more games (or fewer to play) under the same seeds."""
+        """Resume with a new length: more games under the same seeds. Never fewer: a shorter
+        request plays what it lacks of its own games and the record keeps its length."""
+        length = max(games, match.games)
         with self.conn:
-            self.conn.execute("UPDATE matches SET games = ? WHERE id = ?", (games, match.id))
-        return StoredMatch(match.id, match.spec, match.unit_name)
+            self.conn.execute("UPDATE matches SET games = ? WHERE id = ?", (length, match.id))
+        return StoredMatch(match.id, match.spec, match.unit_name, length, match.fingerprint)
+
+    @contextmanager
+    def playing(self, match: StoredMatch) -> Iterator[None]:
+        """Mark a match as being played by this process; refuse if another live one is."""
+        me, host = os.getpid(), socket.gethostname()
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            row = self.conn.execute("SELECT pid, host FROM running WHERE match_id = ?",
+                                    (match.id,)).fetchone()
+            if row is not None and (row[1] != host or _alive(row[0])) and row[0] != me:
+                where = "" if row[1] == host else f" on {row[1]}"
+                raise HistoryError(f"{self.path}: this match is being played by another "
+                                   f"process (pid {row[0]}{where}); let it finish or stop it, "
+                                   "then run again with --resume")
+            self.conn.execute("INSERT OR REPLACE INTO running (match_id, pid, host) "
+                              "VALUES (?, ?, ?)", (match.id, me, host))
+        try:
+            yield
+        finally:
+            with self.conn:
+                self.conn.execute("DELETE FROM running WHERE match_id = ? AND pid = ?",
+                                  (match.id, me))
 
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
@@ -263,8 +355,8 @@ class History:
 
 
 @contextmanager
-def open_history(path: Path | str) -> Iterator[History]:
-    history = History(path)
+def open_history(path: Path | str, readonly: bool = False) -> Iterator[History]:
+    history = History(path, readonly)
     try:
         yield history
     finally:
@@ -278,9 +370,16 @@ def _require(path: Path | str) -> Path:
     return p
 
 
+def require_for_resume(path: Path) -> None:
+    """--resume needs a history to resume from: say so before any file is made."""
+    if not path.is_file():
+        raise HistoryError(f"{path}: no such history database, so nothing to resume; run "
+                           "without --resume to start")
+
+
 def read_games(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     """Every stored game (optionally of one match), one row each, seat 0's view."""
-    with open_history(_require(db)) as h:
+    with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
         return pd.read_sql_query(
             f"SELECT match_id, idx AS game, first, winner, score0, score1, result, points, "
@@ -294,7 +393,7 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     choice_index, options, the context keys (cribbage: hand, crib, score, opponent_score),
     unit_points, unit_points_opponent, unit_won, game_won, then one column per feature.
     """
-    with open_history(_require(db)) as h:
+    with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
         raw = pd.read_sql_query(
             f"SELECT match_id, game_idx AS game, seq, seat, player, unit, kind, choice, "
@@ -321,21 +420,52 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
     the stored match and how many games were already there.
     """
     check_players(game, spec)
+    prints = fingerprint(spec)
     match = history.find_match(spec) if resume else None
     if resume and match is None:
         raise HistoryError(
             f"{history.path}: no match to resume with game {spec.game}, player "
             f"{spec.player}, opponent {spec.opponent}, options {dict(spec.options)}, seed "
             f"{spec.seed}; run without --resume to start one")
+    if match is not None and match.fingerprint is not None and match.fingerprint != prints:
+        raise HistoryError(
+            f"{history.path}: a file a player reads (a rule base or a table) has changed since "
+            f"match {match.id} was stored, so its games are another player's; run without "
+            "--resume to start a new match")
     if match is None:
-        match = history.create_match(spec, game.unit_name)
+        match = history.create_match(spec, game.unit_name, prints)
     else:
         match = history.extend_match(match, spec.games)
-    done = history.finished(match.id)
-    todo = [i for i in range(spec.games) if i not in done]
-    game.prepare()  # once here: forked workers inherit the tables
-    for record in run_games(game, spec, todo, executor):
-        history.save_game(match, record)
-        if on_game is not None:
-            on_game(record)
+    with history.playing(match):
+        done = history.finished(match.id)
+        todo = (i for i in range(spec.games) if i not in done)
+        count = spec.games - sum(1 for i in done if i < spec.games)
+        game.prepare()  # once here: forked workers inherit the tables
+        for record in run_games(game, spec, todo, executor, count=count):
+            history.save_game(match, record)
+            if on_game is not None:
+                on_game(record)
     return match, len(done)
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """Read-only; on a read-only medium where SQLite cannot make the WAL's shared-memory
+    file, as an immutable file."""
+    uri = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30)
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of this machine still runs (a stale mark after SIGKILL is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

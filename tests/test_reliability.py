@@ -3,8 +3,11 @@ two runs of one match at once; matches identified by content; history files chec
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -12,8 +15,17 @@ from pathlib import Path
 
 import psutil
 import pytest
+from typer.testing import CliRunner
 
+from fuzzeval.cli import app
+from fuzzeval.executors import executor_for
+from fuzzeval.match import MatchSpec, PlayerSpec, run_games
+from fuzzeval.store import History, read_decisions, read_games
+from games.cribbage.game import GAME
 from tests.killing import rows_in
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
 
 LONG_MATCH = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "100000", "-w", "2"]
 
@@ -90,3 +102,201 @@ def test_a_stopped_calibration_leaves_no_worker(tmp_path: Path, sig: signal.Sign
     assert _gone_within(workers, 5)
     if sig == signal.SIGTERM:
         assert proc.returncode == 143 and b"finished rounds and" in err, err
+
+
+# --- two runs of one match at once ------------------------------------------------------
+
+def test_a_second_resume_of_a_match_being_played_is_refused_then_takes_over(
+        tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    args = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "100000", "--db",
+            str(db)]
+    first = _start(args, tmp_path)
+    try:
+        _wait_for_games(db, first, 5)
+        second = runner.invoke(app, [*args, "--resume"])
+        assert second.exit_code == 1, second.output
+        assert f"being played by another process (pid {first.pid})" in second.output
+        assert "Traceback" not in second.output and "IntegrityError" not in second.output
+        os.kill(first.pid, signal.SIGKILL)  # a stale mark: the next --resume takes over
+        first.wait()
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+    stored = rows_in(db, "games")
+    again = runner.invoke(app, [*args[:-3], str(stored + 3), "--db", str(db), "--resume",
+                                "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["games"] == stored + 3
+
+
+# --- a rule-base player is its content -------------------------------------------------
+
+def test_resume_refuses_a_match_whose_rule_base_changed_but_not_for_comments(
+        tmp_path: Path) -> None:
+    mine = tmp_path / "my.yaml"
+    text = (ROOT / "rulebases" / "cribbage_linguistic.yaml").read_text()
+    mine.write_text(text)
+    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={mine}", "-o", "random", "--db",
+            str(tmp_path / "m.sqlite")]
+    assert runner.invoke(app, [*args, "-n", "3"]).exit_code == 0
+    mine.write_text("# a new comment changes nothing the player does\n" + text)
+    assert runner.invoke(app, [*args, "-n", "4", "--resume"]).exit_code == 0
+    mine.write_text(text.replace("pair_to_them: -2", "pair_to_them: -3"))
+    changed = runner.invoke(app, [*args, "-n", "5", "--resume"])
+    assert changed.exit_code == 1 and "has changed since match 1 was stored" in changed.output
+    fresh = runner.invoke(app, [*args, "-n", "2", "--json"])  # without --resume: a new match
+    assert fresh.exit_code == 0 and json.loads(fresh.stdout)["match_id"] == 2
+
+
+# --- damaged, old and read-only histories ----------------------------------------------
+
+def _history_with_games(db: Path) -> None:
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "30",
+                              "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def test_a_damaged_history_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    _history_with_games(db)
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    assert pages > 6
+    data = bytearray(db.read_bytes())
+    data[page * (pages // 2): page * (pages // 2) + page] = b"\xa5" * page  # garbage page
+    db.write_bytes(bytes(data))
+    before = db.read_bytes()
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
+                              "--db", str(db), "--seed", "9"])
+    assert res.exit_code == 1 and "damaged" in res.output, res.output
+    assert "Traceback" not in res.output and db.read_bytes() == before
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("DROP TABLE decisions", "table 'decisions' is missing"),
+    ("ALTER TABLE decisions DROP COLUMN features", "lost column(s) features"),
+])
+def test_a_history_whose_schema_was_damaged_is_refused(tmp_path: Path, damage: str,
+                                                       message: str) -> None:
+    db = tmp_path / "m.sqlite"
+    _history_with_games(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute(damage)
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
+                              "--db", str(db), "--seed", "9"])
+    assert res.exit_code == 1 and message in res.output, res.output
+    with sqlite3.connect(db) as conn:
+        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master")} \
+            .isdisjoint({"decisions"} if "DROP TABLE" in damage else set())
+
+
+def test_readers_open_read_only_and_change_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    _history_with_games(db)
+    with sqlite3.connect(db) as conn:  # as if written by a fuzzeval before tuning existed
+        conn.execute("DROP TABLE tuning_generations")
+        conn.execute("DROP TABLE tunings")
+    for extra in ("-wal", "-shm"):
+        Path(f"{db}{extra}").unlink(missing_ok=True)
+    before = db.read_bytes()
+    assert len(read_decisions(db)) > 0 and len(read_games(db)) == 30
+    assert db.read_bytes() == before  # no table created, no WAL switched on
+    with History(db, readonly=True) as h, pytest.raises(sqlite3.OperationalError,
+                                                        match="readonly"):
+        h.conn.execute("CREATE TABLE x (a)")
+
+
+# --- memory and records ------------------------------------------------------------------
+
+def test_games_stream_lazily_whatever_the_match_length() -> None:
+    spec = MatchSpec("cribbage", PlayerSpec("random"), PlayerSpec("random"), 10**12, 3)
+    t0 = time.time()
+    with executor_for(2) as pool:
+        first = list(itertools.islice(run_games(GAME, spec, range(10**12), pool,
+                                                count=10**12), 5))
+    assert len(first) == 5 and time.time() - t0 < 30
+
+
+def test_a_match_of_a_billion_games_does_not_grow_in_memory(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    proc = _start(["match", "cribbage", "-p", "random", "-o", "random", "-n", "1000000000",
+                   "-w", "2", "--db", str(db)], tmp_path)
+    try:
+        _wait_for_games(db, proc, 50)
+        rss = psutil.Process(proc.pid).memory_info().rss
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert rss < 400 * 2**20, rss  # the parent; before: gigabytes of game indices
+    assert proc.returncode == 143
+
+
+def test_resume_with_fewer_games_never_shrinks_the_record(tmp_path: Path) -> None:
+    args = ["match", "cribbage", "-p", "greedy", "-o", "random", "--db",
+            str(tmp_path / "m.sqlite")]
+    assert runner.invoke(app, [*args, "-n", "20"]).exit_code == 0
+    res = runner.invoke(app, [*args, "-n", "10", "--resume"])
+    assert res.exit_code == 0 and "the stored match has 20 games" in res.output
+    with sqlite3.connect(tmp_path / "m.sqlite") as conn:
+        assert conn.execute("SELECT games FROM matches").fetchone()[0] == 20
+
+
+def test_calibrate_resume_with_fewer_rounds_keeps_them_all(tmp_path: Path) -> None:
+    args = ["calibrate", "cribbage", "-o", "greedy", "--games-per-round", "4", "--workers",
+            "1", "--deals", "0", "--db", str(tmp_path / "c.sqlite"), "--plot",
+            str(tmp_path / "d.png")]
+    assert runner.invoke(app, [*args, "--rounds", "2"]).exit_code == 0
+    res = runner.invoke(app, [*args, "--rounds", "1", "--resume"])
+    assert res.exit_code == 0 and "2 rounds are stored" in res.output, res.output
+    with sqlite3.connect(tmp_path / "c.sqlite") as conn:
+        assert conn.execute("SELECT rounds FROM calibrations").fetchone()[0] == 2
+
+
+# --- files made or named -----------------------------------------------------------------
+
+def test_plot_without_an_extension_writes_png_and_says_where(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(tmp_path / "pic")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "pic.png").stat().st_size > 1000
+    assert str(tmp_path / "pic.png") in res.output.replace("\n", "")
+    bad = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(tmp_path / "p.txt")])
+    assert bad.exit_code == 1 and ".png, .svg, .pdf" in bad.output
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "2"],
+    ["calibrate", "cribbage", "--rounds", "1", "--games-per-round", "2"],
+    ["tune", "cribbage", "--deals", "20", "--budget", "20"],
+])
+def test_resume_with_nothing_to_resume_makes_no_file(tmp_path: Path,
+                                                     command: list[str]) -> None:
+    db = tmp_path / "runs" / "none.sqlite"
+    res = runner.invoke(app, [*command, "--db", str(db), "--resume"])
+    assert res.exit_code == 1 and "nothing to resume" in res.output, res.output
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_rule_base_for_another_game_is_refused_naming_it_before_any_file(
+        tmp_path: Path) -> None:
+    tipping = ROOT / "rulebases" / "tipping.yaml"
+    db = tmp_path / "runs" / "c.sqlite"
+    for command in (["calibrate", "cribbage", "--rulebase", str(tipping), "--db", str(db)],
+                    ["tune", "cribbage", "--rulebase", str(tipping), "--db", str(db)],
+                    ["match", "cribbage", "-p", f"fuzzy:rulebase={tipping}", "--db", str(db)]):
+        res = runner.invoke(app, command)
+        assert res.exit_code == 1, res.output
+        assert str(tipping) in res.output.replace("\n", "") and "quality" in res.output
+        assert "_rulebases" not in res.output
+        assert not (tmp_path / "runs").exists(), command
+
+
+def test_seeds_out_of_range_are_refused() -> None:
+    for seed in ("9223372036854775808", "-1"):
+        res = runner.invoke(app, ["match", "cribbage", "-n", "1", "--seed", seed])
+        assert res.exit_code == 2 and "--seed" in res.output

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -131,7 +132,9 @@ def _no_files(folder: Path) -> bool:
 
 def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -> None:
     fixed = tmp_path / "fixed.yaml"
-    fixed.write_text(TIPPING.read_text().replace(", adjust: [peak]", ""))
+    fixed.write_text(re.sub(r"\{points: (\[[^]]*\]), adjust: \[[^]]*\]\}", r"\1",
+                            LINGUISTIC.read_text()))
+    assert not load_rulebase(fixed).adjustable_points()
     db = ["--db", str(tmp_path / "runs" / "t.sqlite")]
     cases = [
         (["tune", "cribbage", "--budget", "0", *db], "--budget must be at least 1"),

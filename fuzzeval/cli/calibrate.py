@@ -21,6 +21,7 @@ from fuzzeval.calibration import (
 )
 from fuzzeval.cli.common import (
     GAME_HELP,
+    SEED_MAX,
     console,
     err_console,
     measures_table,
@@ -31,10 +32,10 @@ from fuzzeval.cli.common import (
 )
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_measures
-from fuzzeval.match import parse_options
+from fuzzeval.match import check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
-from fuzzeval.store import History
+from fuzzeval.store import History, require_for_resume
 
 
 def calibrate(
@@ -47,7 +48,8 @@ def calibrate(
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
-    seed: Annotated[int, typer.Option(help="Seed; round k plays with SeedSequence([seed, k]).")]
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed; round k plays with SeedSequence([seed, k]).")]
     = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_calibration.sqlite.")] = None,
@@ -78,6 +80,7 @@ def calibrate(
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = source_path.read_text()
+        check_rulebase_player(game, source_path)  # before any file is made
         settings = CalibrationSettings(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
@@ -85,6 +88,8 @@ def calibrate(
         if win_unit not in ("game", "deal") or window not in ("round", "all"):
             raise typer.BadParameter("--win-unit is game or deal; --window is round or all")
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
+        if resume:
+            require_for_resume(path)
         with History(path) as history:
             bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                            TimeRemainingColumn(), console=err_console, disable=as_json,
@@ -144,6 +149,10 @@ def calibrate(
         table.add_row(str(row["round"] + 1), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
                       str(row["points_moved"]), f"{row['mean_abs_shift']:.4f}")
     console.print(table)
+    if len(rows) > rounds:
+        console.print(f"({len(rows)} rounds are stored, more than the {rounds} asked for: all "
+                      "are shown, and the calibrated rule base is the last one's)",
+                      highlight=False)
     if held_out:
         console.print(measures_table(
             f"{cal.rulebase_name} before and after calibration, on {deals:,} held-out deals",

@@ -24,6 +24,8 @@ from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
+#: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works
+SEED_MAX = 2**63 - 1
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 #: the GAME argument's help, naming the games installed (entry points, read once)

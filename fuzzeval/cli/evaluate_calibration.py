@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fuzzeval.calibration import load_calibration
-from fuzzeval.cli.common import console, err_console, print_json, user_errors
+from fuzzeval.cli.common import SEED_MAX, console, err_console, print_json, user_errors
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import evaluate_calibration as evaluate
 from fuzzeval.registry import load_game
@@ -25,7 +25,7 @@ def evaluate_calibration(
                                        help="Held-out games for each rule base.")] = 1000,
     deals: Annotated[int, typer.Option(min=1, help="Held-out deals for the game's own "
                                        "measure (cribbage: discard efficiency).")] = 2000,
-    seed: Annotated[int | None, typer.Option(
+    seed: Annotated[int | None, typer.Option(min=0, max=SEED_MAX,
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(
         help="Which calibration in the database (default: the latest).")] = None,

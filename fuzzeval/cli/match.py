@@ -12,6 +12,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    SEED_MAX,
     console,
     err_console,
     print_json,
@@ -19,9 +20,16 @@ from fuzzeval.cli.common import (
     user_errors,
 )
 from fuzzeval.executors import executor_for
-from fuzzeval.match import MatchSpec, MatchSummary, PlayerSpec, parse_options, summarize
+from fuzzeval.match import (
+    MatchSpec,
+    MatchSummary,
+    PlayerSpec,
+    check_players,
+    parse_options,
+    summarize,
+)
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, run_match
+from fuzzeval.store import History, require_for_resume, run_match
 
 
 def match(
@@ -35,7 +43,7 @@ def match(
                                  "reference opponent (cribbage: exhaustive, backgammon: "
                                  "pubeval).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option(
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
         help="Match seed; game i uses SeedSequence(seed).spawn(n)[i].")] = 1,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
                        ] = 1,
@@ -60,7 +68,10 @@ def match(
         spec = MatchSpec(game.name, PlayerSpec.parse(player),
                          PlayerSpec.parse(opponent or game.default_opponent), games, seed,
                          parse_options(option or [], game.name))
+        check_players(game, spec)  # a bad name or option fails before any file is made
         path = db or Path("runs") / f"{game.name}.sqlite"
+        if resume:
+            require_for_resume(path)
         with History(path) as history:
             progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(),
@@ -113,3 +124,6 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
     console.print(head)
     resumed = f" ({before} of them from before --resume)" if before else ""
     console.print(f"{s.units} {unit}s; history in {path}{resumed}", highlight=False)
+    if s.games > spec.games:
+        console.print(f"(the stored match has {s.games} games, more than the {spec.games} "
+                      "asked for: all are summarised)", highlight=False)

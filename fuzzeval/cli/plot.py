@@ -29,7 +29,7 @@ def _calibration(db: Path, calibration: int | None):  # type: ignore[no-untyped-
 
     if not db.is_file():
         raise HistoryError(f"{db}: no such database")
-    with History(db) as history:
+    with History(db, readonly=True) as history:
         return load_calibration(history, calibration)
 
 

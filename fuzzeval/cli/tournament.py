@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import GAME_HELP, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, err_console, print_json, user_errors
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
@@ -27,7 +27,8 @@ def tournament(
              "game's players.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pairing.")]
     = 2000,
-    seed: Annotated[int, typer.Option(help="Seed shared by every pairing (same deals).")] = 1,
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tournament.sqlite.")] = None,

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    SEED_MAX,
     console,
     err_console,
     measures_table,
@@ -24,9 +25,10 @@ from fuzzeval.cli.common import (
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_seed
 from fuzzeval.loading import load_rulebase
+from fuzzeval.match import check_rulebase_player
 from fuzzeval.measure import compare
 from fuzzeval.registry import load_game
-from fuzzeval.store import History
+from fuzzeval.store import History, require_for_resume
 from fuzzeval.tune import (
     Generation,
     Space,
@@ -60,7 +62,8 @@ def tune(
         help="CMA-ES's first step, as a share of each variable's range.")] = 0.1,
     popsize: Annotated[int, typer.Option(
         help="Rule bases a generation (0: CMA-ES's default, 4 + 3 ln d).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the training deals and of CMA-ES.")] = 1,
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed of the training deals and of CMA-ES.")] = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tune.sqlite.")] = None,
     out: Annotated[Path | None, typer.Option(
@@ -95,6 +98,8 @@ def tune(
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = source_path.read_text()
         start = load_rulebase(source_path)
+        if game.rulebase_player:
+            check_rulebase_player(game, source_path)  # before any file is made
         space = Space.of(start, outputs)
         if space.dimension == 0:
             raise _usage(f"{source_path}: rule base {start.name!r} has nothing to tune: mark "
@@ -105,6 +110,8 @@ def tune(
             raise _usage(f"--budget {budget} is less than one generation ({lam} rule bases)")
         path = db or Path("runs") / f"{game.name}_tune.sqlite"
         target = out or path.with_name(f"{path.stem}.tuned.yaml")
+        if resume:
+            require_for_resume(path)
         cache = path.resolve().parent / "cache"
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn(), console=err_console, disable=as_json,
