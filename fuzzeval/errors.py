@@ -12,6 +12,11 @@ class FuzzevalError(Exception):
     """Base of the errors that are the user's to fix (bad file, bad token)."""
 
 
+class UsageError(FuzzevalError):
+    """The command was asked for something that does not exist or cannot be (an unknown
+    game, player or option, a bad option value): exit status 2, like a bad flag."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (what ``timeout``, a CI cancel or a closed terminal send), raised in the main
     thread so that it stops a run the way Ctrl-C does: finished work saved, exit 143."""
@@ -55,5 +60,5 @@ class NotationError(FuzzevalError):
         super().__init__(f"{token!r}: {why}")
 
 
-class GameNotFound(FuzzevalError):
+class GameNotFound(UsageError):
     """No installed game plug-in has this name."""

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.game import Game, Outcome, Player
 from fuzzeval.stats import wilson
 
@@ -54,7 +54,7 @@ def parse_options(items: Iterable[str], what: str) -> Options:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise FuzzevalError(f"{what} option {item!r}: write it as key=value")
+            raise UsageError(f"{what} option {item!r}: write it as key=value")
         out[key.strip()] = parse_value(value)
     return tuple(sorted(out.items()))
 
@@ -70,7 +70,7 @@ class PlayerSpec:
     def parse(cls, text: str) -> PlayerSpec:
         name, _, rest = text.partition(":")
         if not name.strip():
-            raise FuzzevalError(f"player {text!r}: a player is written name or name:key=value,...")
+            raise UsageError(f"player {text!r}: a player is written name or name:key=value,...")
         items = [s for s in rest.split(",") if s.strip()] if rest else []
         return cls(name.strip(), parse_options(items, f"player {name.strip()!r}"))
 
@@ -201,12 +201,17 @@ def _exit_with_parent(parent: int, every: float = 0.2) -> None:
 
 
 def check_players(game: Game, spec: MatchSpec) -> None:
-    """Build both players here first, so a bad name or option fails before any worker starts."""
+    """Build both players and a first game here, so a bad name or option (of a player or of
+    the game) fails before any file is made or worker started."""
     for who in (spec.player, spec.opponent):
         try:
             game.make_player(who.name, **dict(who.options))
         except (ValueError, TypeError) as exc:
-            raise FuzzevalError(f"{game.name} player {str(who)!r}: {exc}") from exc
+            raise UsageError(f"{game.name} player {str(who)!r}: {exc}") from exc
+    try:
+        game.new_game(np.random.default_rng(0), 0, **dict(spec.options))
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"{game.name} --option: {exc}") from exc
 
 
 def check_rulebase_player(game: Game, path: Path) -> None:
@@ -216,7 +221,7 @@ def check_rulebase_player(game: Game, path: Path) -> None:
     try:
         game.make_player(game.rulebase_player, rulebase=str(path))
     except (ValueError, TypeError) as exc:
-        raise FuzzevalError(f"{path}: {exc}") from exc
+        raise UsageError(f"{path}: {exc}") from exc
 
 
 def play_block(game: Game, spec: MatchSpec,

@@ -62,8 +62,9 @@ def test_match_reports_user_errors_in_one_line(tmp_path: Path) -> None:
          "unknown cribbage options"),
     ]:
         result = runner.invoke(app, args)
-        assert result.exit_code == 1, (args, result.output)
+        assert result.exit_code == 2, (args, result.output)  # usage errors
         assert message in result.output and "Traceback" not in result.output
+        assert not Path(db).exists()  # refused before the history was made
 
 
 def _default_sigint() -> None:

@@ -290,7 +290,7 @@ def test_a_rule_base_for_another_game_is_refused_naming_it_before_any_file(
                     ["tune", "cribbage", "--rulebase", str(tipping), "--db", str(db)],
                     ["match", "cribbage", "-p", f"fuzzy:rulebase={tipping}", "--db", str(db)]):
         res = runner.invoke(app, command)
-        assert res.exit_code == 1, res.output
+        assert res.exit_code == 2, res.output  # the wrong file for this game: a usage error
         assert str(tipping) in res.output.replace("\n", "") and "quality" in res.output
         assert "_rulebases" not in res.output
         assert not (tmp_path / "runs").exists(), command

@@ -17,7 +17,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated
+from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
 from fuzzeval.loading import load_rulebase
 from fuzzeval.measure import Comparison
 from fuzzeval.registry import game_names
@@ -34,14 +34,15 @@ GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Print the user's mistakes as 'error: ...' lines and exit 1, without a traceback."""
+    """Print the user's mistakes as 'error: ...' lines without a traceback: exit 2 for a
+    usage error (unknown game, player or option), 1 for a failure (a file that will not do)."""
     try:
         yield
     except (FuzzevalError, OSError, ValueError, KeyError) as exc:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         for line in str(text).splitlines():
             err_console.print(f"error: {line}", markup=False, highlight=False)
-        raise typer.Exit(1) from None
+        raise typer.Exit(2 if isinstance(exc, UsageError) else 1) from None
 
 
 def resolve_rulebase(spec: str) -> Path:

@@ -54,6 +54,16 @@ class Position:
         """Checkers borne off: mine, the opponent's."""
         return CHECKERS - sum(self.me), CHECKERS - sum(self.opp)
 
+    @property
+    def finished(self) -> str | None:
+        """Who has won, when one side has borne off all fifteen (then there is no play to
+        make); None while the game goes on."""
+        if not any(self.me):
+            return "the side on roll"
+        if not any(self.opp):
+            return "the other side"
+        return None
+
     def pips(self) -> tuple[int, int]:
         """Pip counts: mine, the opponent's (the bar counts 25)."""
         return (sum((i + 1) * n for i, n in enumerate(self.me)),
@@ -61,6 +71,13 @@ class Position:
 
 
 START = Position(START_SIDE, START_SIDE)
+
+
+def check_not_finished(position: Position) -> None:
+    """A ValueError, "the game is over: ...", for a position where one side has won."""
+    who = position.finished
+    if who is not None:
+        raise ValueError(f"the game is over: {who} has borne off all {CHECKERS} checkers")
 
 
 def from_gnubg(board: Sequence[Sequence[int]]) -> Position:

@@ -14,7 +14,7 @@ from rich.table import Table
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.match import PlayerSpec
-from games.backgammon.board import from_position_id, position_id
+from games.backgammon.board import check_not_finished, from_position_id, position_id
 from games.backgammon.features import position_features
 from games.backgammon.moves import legal_moves, parse_dice
 from games.backgammon.players import FuzzyGrades, MoveView, make_player
@@ -42,9 +42,14 @@ def moves(
     = False,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
-    """Every legal play for the roll, best first by the player's grade."""
+    """Every legal play for the roll, best first by the player's grade (none once a side
+    has borne off all fifteen: the game is over)."""
     try:
         start = from_position_id(position)
+        try:
+            check_not_finished(start)
+        except ValueError as exc:
+            raise ValueError(f"position {position.strip()!r}: {exc}") from None
         roll = parse_dice(dice)
         spec = PlayerSpec.parse(player)
         options: dict[str, Any] = dict(spec.options)

@@ -19,6 +19,7 @@ from games.backgammon.board import BAR, START, Position, position_id
 from games.backgammon.features import FEATURE_NAMES, OptionFeatures
 from games.backgammon.moves import Play, plays
 from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
+from games.options import check_keys
 
 MAX_TURNS = 10_000  # a guard; real games end long before
 
@@ -91,8 +92,7 @@ class BackgammonGame:
         pass
 
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
-        if options:
-            raise ValueError(f"unknown backgammon options {sorted(options)}")
+        check_keys("unknown backgammon options", options, ())
         return State(START, first, opening_roll(rng))
 
     def to_move(self, state: State) -> int | None:

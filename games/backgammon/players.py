@@ -19,11 +19,12 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
-from games.backgammon.board import Position, to_gnubg
+from games.backgammon.board import Position, check_not_finished, to_gnubg
 from games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from games.backgammon.moves import legal_moves
 from games.backgammon.pubeval import pubeval
 from games.backgammon.selector import BoardSelector, history_record
+from games.options import as_fraction, as_int, as_text, check_keys
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -118,6 +119,7 @@ class BackgammonPlayer:
             view = first.view
             assert isinstance(view, MoveView)
             return self._pick(view, second, first)
+        check_not_finished(first)  # no play is graded or offered once a side has won
         options = tuple(p for _, p in legal_moves(first, tuple(second)))
         view = MoveView(first, tuple(second), options)
         return options[self._pick(view, rng or np.random.default_rng())]
@@ -158,14 +160,25 @@ def _gnubg() -> BackgammonPlayer:
     return BackgammonPlayer("gnubg", GnubgGrades())
 
 
-def _fuzzy(rulebase: str = "backgammon_simple", selector: str = "",
-           selector_games: str = "5", selector_win_rate: str = "0.25") -> BackgammonPlayer:
-    """``selector=DB`` turns on the board selector over that history database."""
+def _fuzzy(rulebase: Any = "backgammon_simple", selector: Any = None,
+           selector_games: Any = None, selector_win_rate: Any = None) -> BackgammonPlayer:
+    """``selector=DB`` turns on the board selector over that history database;
+    ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it."""
+    name = as_text("rulebase", rulebase, "a rule base name or path")
     chosen = None
-    if selector:
-        chosen = BoardSelector(history_record(selector), int(selector_games),
-                               float(selector_win_rate))
-    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(rulebase))),
+    if selector is None:
+        for key, value in (("selector_games", selector_games),
+                           ("selector_win_rate", selector_win_rate)):
+            if value is not None:
+                raise ValueError(f"{key} needs selector=DB (the history database the board "
+                                 "selector reads)")
+    else:
+        db = as_text("selector", selector, "the path of a history database")
+        games = as_int("selector_games", 5 if selector_games is None else selector_games, 1)
+        rate = as_fraction("selector_win_rate",
+                           0.25 if selector_win_rate is None else selector_win_rate)
+        chosen = BoardSelector(history_record(db), games, rate)
+    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(name))),
                             selector=chosen)
 
 
@@ -181,14 +194,24 @@ def player_names() -> tuple[str, ...]:
     return tuple(PLAYERS)
 
 
+#: each player's options
+PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "random": (),
+    "pubeval": (),
+    "gnubg": (),
+    "fuzzy": ("rulebase", "selector", "selector_games", "selector_win_rate"),
+}
+
+
 def make_player(name: str, **options: Any) -> BackgammonPlayer:
-    """A backgammon player by name: random, pubeval, gnubg (optional extra), fuzzy."""
+    """A backgammon player by name: random, pubeval, gnubg (optional extra), fuzzy
+    (rulebase=NAME|PATH, selector=DB, selector_games=N, selector_win_rate=0..1). An unknown
+    option or a bad value is a ValueError naming the valid ones."""
     if name not in PLAYERS:
         raise ValueError(f"unknown backgammon player {name!r} (players: {', '.join(PLAYERS)})")
+    check_keys(f"player {name!r} does not take options", options, PLAYER_OPTIONS[name])
     try:
-        return PLAYERS[name](**{k: str(v) for k, v in options.items()})
-    except TypeError:
-        raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+        return PLAYERS[name](**options)
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
 

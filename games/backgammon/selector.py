@@ -59,12 +59,16 @@ def history_record(db: Path | str, player: str = "fuzzy",
     path = Path(db)
     if not path.is_file():
         raise ValueError(f"{db}: no such history database for the board selector")
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-        rows = conn.execute(
-            "SELECT json_extract(context, '$.position'), json_extract(context, '$.dice'), "
-            "choice, game_won, match_id, game_idx FROM decisions "
-            "WHERE kind = 'move' AND seq < ? AND (player = ? OR player LIKE ?)",
-            (early, player, f"{player}:%")).fetchall()
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            rows = conn.execute(
+                "SELECT json_extract(context, '$.position'), json_extract(context, '$.dice'), "
+                "choice, game_won, match_id, game_idx FROM decisions "
+                "WHERE kind = 'move' AND seq < ? AND (player = ? OR player LIKE ?)",
+                (early, player, f"{player}:%")).fetchall()
+    except sqlite3.DatabaseError as exc:  # not SQLite, or not a history database
+        raise ValueError(f"{db}: not a history database for the board selector ({exc})"
+                         ) from None
     games: dict[str, set[tuple[int, int]]] = {}
     wins: dict[str, int] = {}
     for before, dice, play, won, match_id, game in rows:

@@ -1,16 +1,18 @@
 """``fuzzeval cribbage discard|score``: the discard advisor and the hand counter.
 
 Errors in cards give one line naming the token and exit code 2. ``--batch FILE`` reads one
-hand per line and writes one JSON object per line, so thousands of hands cost one start:
+hand per line and writes one JSON object per line (a bad line, or one that is not UTF-8, an
+error object naming its line; exit 2 after all lines), so thousands of hands cost one start:
 the player (a rule base loaded and compiled, a table read) is built once per run, and the
 fuzzy and ES players judge the hands of a batch together, with the same output as one by one.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,7 +38,7 @@ from games.cribbage.cards import card_str, parse_cards
 from games.cribbage.discard import THROWS, CribOwner, discard_table
 from games.cribbage.es import ESConfig, learning_curve, save_table, train
 from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import CribbagePlayer, player_from_spec
+from games.cribbage.players import CribbagePlayer, ExhaustiveDiscard, player_from_spec
 from games.cribbage.report import PLAYERS, run_report
 from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
 from games.cribbage.weights import Weighting
@@ -69,7 +71,7 @@ def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
     output); a bad line gives an error object, exit 2."""
     failed = False
     try:
-        lines: Iterator[str] = iter(path.read_text().splitlines())
+        data = path.read_bytes()
     except OSError as exc:
         raise _fail(f"{path}: {exc.strerror}") from None
     pending: list[tuple[int, str, list[str]]] = []
@@ -88,7 +90,15 @@ def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
                 write(number, line, out)
         pending.clear()
 
-    for number, line in enumerate(lines, 1):
+    for number, raw in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines(), 1):
+        try:  # line by line: one line that is not UTF-8 is that line's error
+            line = raw.decode()
+        except UnicodeDecodeError as exc:
+            flush()  # the lines before it first: the output keeps the file's order
+            write(number, raw.decode(errors="backslashreplace"),
+                  ValueError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                             f"{exc.start + 1})"))
+            continue
         tokens = line.replace(",", " ").split()
         if not tokens or tokens[0].startswith("#"):
             continue
@@ -117,6 +127,9 @@ def _one_or_batch(
     """Run ``handle`` on a batch file (``many`` on chunks of it, when given) or on one hand;
     None when the output is already written."""
     if batch is not None:
+        if cards:
+            raise _fail(f"give cards or --batch FILE, not both (got {' '.join(cards)} and "
+                        f"--batch {batch})")
         _batch(batch, handle, many)
         return None
     try:
@@ -171,12 +184,20 @@ def discard(
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
     owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
-    if player.split(":")[0] != "exhaustive":
+    try:
+        name = PlayerSpec.parse(player).name
+    except FuzzevalError as exc:
+        raise _fail(f"--player {player}: {exc}") from None
+    if name != "exhaustive":
         _player_discard(cards, owner, player, explain, json_out, batch)
         return
-    if ":" in player:
-        chosen = dict(PlayerSpec.parse(player).options).get("weights", weighting)
-        weighting = "expert" if chosen == "expert" else "uniform"
+    if ":" in player:  # its options checked as the player's (weights=uniform|expert)
+        try:
+            discarder = player_from_spec(player).discarder
+        except (FuzzevalError, ValueError) as exc:
+            raise _fail(f"--player {player}: {exc}") from None
+        assert isinstance(discarder, ExhaustiveDiscard)
+        weighting = discarder.weights
     data = _one_or_batch(cards, batch, json_out, lambda t: _discard_json(t, owner, weighting))
     if data is None:
         return

@@ -22,11 +22,13 @@ each batch is processed in rounds of the k-th occurrence of each (owner, hand).
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -240,14 +242,40 @@ def default_table() -> FloatArray:
     return load_table(DEFAULT_TABLE)
 
 
+#: what np.load raises on a file that is not an .npz holding arrays: a missing or unreadable
+#: file, another format, a truncated or corrupt archive, pickled objects, no ``values``
+_UNREADABLE = (OSError, EOFError, KeyError, ValueError, TypeError, zipfile.BadZipFile,
+               zlib.error)
+
+
 def load_table(path: str | Path) -> FloatArray:
+    """A table saved by ``save_table``, checked: a ValueError naming the file and what is
+    wrong when it cannot be read, or its values are not (2, 18395, 6) finite real numbers."""
     try:
         with np.load(path) as data:
-            values = np.asarray(data["values"], dtype=np.float64)
-    except (OSError, KeyError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read an ES table ({exc})") from None
-    if values.shape != (2, N_HANDS, 6):
-        raise ValueError(f"{path}: not an ES table (values shape {values.shape})")
+            raw = np.asarray(data["values"])
+    except _UNREADABLE as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValueError(f"{path}: cannot read an ES table ({why})") from None
+    return check_table(raw, path)
+
+
+def check_table(raw: npt.NDArray[Any], path: str | Path) -> FloatArray:
+    """The values of an ES table as float64, or a ValueError naming ``path`` and the fault."""
+    need = (2, N_HANDS, 6)
+    if raw.shape != need:
+        raise ValueError(f"{path}: not an ES table: values have shape {raw.shape}, need {need}")
+    if raw.dtype.kind != "f":
+        raise ValueError(f"{path}: not an ES table: values are {raw.dtype}, need floating-point "
+                         "numbers")
+    values = np.asarray(raw, dtype=np.float64)
+    nan = int(np.isnan(values).sum())
+    inf = int(np.isinf(values).sum())
+    if nan or inf:
+        faults = [f"{n} {what} value{'s' if n > 1 else ''}"
+                  for n, what in ((nan, "NaN"), (inf, "infinite")) if n]
+        raise ValueError(f"{path}: a broken ES table: {' and '.join(faults)} (every value must "
+                         "be a finite number)")
     return values
 
 

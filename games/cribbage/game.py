@@ -19,11 +19,15 @@ from games.cribbage.pegging import PegView
 from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
 from games.cribbage.rules import State
 from games.cribbage.scoring import rank_table
+from games.options import as_bool, check_keys
+
+GAME_OPTIONS = ("peg_counts",)
 
 
 class CribbageGame:
     """Two-player six-card cribbage to 121. Option ``peg_counts=False`` plays the pegging
-    but leaves its points off the board (seed 000's rematch), to compare discards alone."""
+    but leaves its points off the board (seed 000's rematch), to compare discards alone;
+    it is true or false (also yes/no, on/off, 1/0), anything else is refused."""
 
     name = "cribbage"
     logged_kinds = frozenset({"discard"})
@@ -37,10 +41,9 @@ class CribbageGame:
         rank_table()
 
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
-        unknown = set(options) - {"peg_counts"}
-        if unknown:
-            raise ValueError(f"unknown cribbage options {sorted(unknown)} (known: peg_counts)")
-        return rules.new_game(rng, first, peg_counts=bool(options.get("peg_counts", True)))
+        check_keys("unknown cribbage options", options, GAME_OPTIONS)
+        peg_counts = as_bool("peg_counts", options.get("peg_counts", True))
+        return rules.new_game(rng, first, peg_counts=peg_counts)
 
     def to_move(self, state: State) -> int | None:
         return None if state.phase == "over" else state.to_move

@@ -26,7 +26,10 @@ from games.cribbage.discard import (
 from games.cribbage.es import ESDiscard, default_table, load_table
 from games.cribbage.fuzzy import DEFAULT_RULEBASE, FuzzyDiscard, resolve_rulebase
 from games.cribbage.pegging import POLICIES, PegView
-from games.cribbage.weights import opponent_weights
+from games.cribbage.weights import Weighting, opponent_weights
+from games.options import as_choice, as_text, check_keys, shown
+
+WEIGHTINGS = ("uniform", "expert")
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,14 @@ def greedy_discard(view: DiscardView, rng: np.random.Generator) -> int:
 class ExhaustiveDiscard:
     """Best exact expected value: hand over every starter, crib over every opponent throw."""
 
-    weights: str = "uniform"  # how the opponent throws: uniform or expert
+    weights: Weighting = "uniform"  # how the opponent throws: uniform or expert
+
+    def __post_init__(self) -> None:
+        as_choice("weights", self.weights, WEIGHTINGS)  # never a silent uniform for a typo
 
     def __call__(self, view: DiscardView, rng: np.random.Generator) -> int:
         crib: CribOwner = "mine" if view.my_crib else "theirs"
-        w = opponent_weights("expert" if self.weights == "expert" else "uniform", view.my_crib)
+        w = opponent_weights(self.weights, view.my_crib)
         return int(np.argmax(evaluate_discards(view.hand, crib, w).ev))
 
 
@@ -71,6 +77,9 @@ class CribbagePlayer:
     name: str
     discarder: DiscardStrategy
     pegging: str = "greedy"
+
+    def __post_init__(self) -> None:
+        check_pegging(self.pegging)
 
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         view = candidates.view
@@ -96,18 +105,21 @@ class CribbagePlayer:
         return card_str(hand[a]), card_str(hand[b])
 
 
-def _fuzzy(rulebase: str = DEFAULT_RULEBASE) -> DiscardStrategy:
-    return FuzzyDiscard(resolve_rulebase(rulebase))
+def _fuzzy(rulebase: Any = DEFAULT_RULEBASE) -> DiscardStrategy:
+    return FuzzyDiscard(resolve_rulebase(as_text("rulebase", rulebase,
+                                                 "a rule base name or path")))
 
 
-def _es(table: str = "") -> DiscardStrategy:
-    return ESDiscard(load_table(table) if table else default_table())
+def _es(table: Any = None) -> DiscardStrategy:
+    if table is None:
+        return ESDiscard(default_table())
+    return ESDiscard(load_table(as_text("table", table, "the path of an ES table (.npz)")))
 
 
-def _exhaustive(weights: str = "uniform") -> DiscardStrategy:
-    if weights not in ("uniform", "expert"):
-        raise ValueError(f"weights must be 'uniform' or 'expert' (got {weights!r})")
-    return ExhaustiveDiscard(weights)
+def _exhaustive(weights: Any = "uniform") -> DiscardStrategy:
+    chosen: Weighting = "expert" if as_choice("weights", weights, WEIGHTINGS) == "expert" \
+        else "uniform"
+    return ExhaustiveDiscard(chosen)
 
 
 DISCARDERS: dict[str, Callable[..., DiscardStrategy]] = {
@@ -117,23 +129,39 @@ DISCARDERS: dict[str, Callable[..., DiscardStrategy]] = {
     "fuzzy": _fuzzy,
     "exhaustive": _exhaustive,
 }
+#: each player's options besides ``pegging`` (every player takes that one)
+PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "random": (),
+    "greedy": (),
+    "es": ("table",),
+    "fuzzy": ("rulebase",),
+    "exhaustive": ("weights",),
+}
 
 
-def make_player(name: str, pegging: str = "greedy", **options: Any) -> CribbagePlayer:
+def check_pegging(pegging: Any) -> str:
+    """A pegging policy's name, or a ValueError listing them."""
+    if not isinstance(pegging, str) or pegging not in POLICIES:
+        raise ValueError(f"unknown pegging policy {shown(pegging)} "
+                         f"(policies: {', '.join(POLICIES)})")
+    return pegging
+
+
+def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbagePlayer:
     """A player by name (``random``, ``greedy``, ``es``, ``fuzzy``, ``exhaustive``) and
-    pegging policy; options go to the discard strategy (``fuzzy``: rulebase=NAME|PATH;
-    ``es``: table=PATH.npz; ``exhaustive``: weights=uniform|expert)."""
+    pegging policy (``basic``, ``greedy``); options go to the discard strategy (``fuzzy``:
+    rulebase=NAME|PATH; ``es``: table=PATH.npz; ``exhaustive``: weights=uniform|expert).
+    An unknown option or a bad value is a ValueError naming the valid ones."""
     if name not in DISCARDERS:
         raise ValueError(f"unknown cribbage player {name!r} (players: {', '.join(DISCARDERS)})")
-    if pegging not in POLICIES:
-        raise ValueError(f"unknown pegging policy {pegging!r} (policies: {', '.join(POLICIES)})")
+    check_keys(f"player {name!r} does not take options", options,
+               (*PLAYER_OPTIONS[name], "pegging"))
+    policy = check_pegging(pegging)
     try:
-        discarder = DISCARDERS[name](**{k: str(v) for k, v in options.items()})
-    except TypeError:
-        raise ValueError(f"player {name!r} does not take options {sorted(options)}") from None
+        discarder = DISCARDERS[name](**options)
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
-    return CribbagePlayer(name, discarder, pegging)
+    return CribbagePlayer(name, discarder, policy)
 
 
 def player_from_spec(text: str) -> CribbagePlayer:
