@@ -300,3 +300,10 @@ def test_seeds_out_of_range_are_refused() -> None:
     for seed in ("9223372036854775808", "-1"):
         res = runner.invoke(app, ["match", "cribbage", "-n", "1", "--seed", seed])
         assert res.exit_code == 2 and "--seed" in res.output
+
+
+def test_json_lines_are_strict_and_quick_when_finite() -> None:
+    from fuzzeval.cli.common import json_line
+
+    assert json_line({"a": 1.5, "b": [2]}) == '{"a": 1.5, "b": [2]}'
+    assert json_line({"a": float("inf"), "b": [float("nan")]}) == '{"a": "inf", "b": ["nan"]}'

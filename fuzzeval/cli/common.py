@@ -103,6 +103,14 @@ def strict_json_value(data: Any) -> Any:
     return data
 
 
+def json_line(data: Any) -> str:
+    """``data`` as one line of strict JSON (quick when every number is finite)."""
+    try:
+        return json.dumps(data, allow_nan=False)
+    except (ValueError, TypeError):
+        return json.dumps(strict_json_value(data), allow_nan=False)
+
+
 def print_json(data: Any) -> None:
     """Print ``data`` as strict JSON (non-finite numbers as "inf", "-inf", "nan")."""
     text = json.dumps(strict_json_value(data), indent=2, allow_nan=False)

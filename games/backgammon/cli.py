@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -11,6 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from fuzzeval.cli.common import print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.match import PlayerSpec
@@ -74,7 +73,7 @@ def moves(
         explanation = fuzzy.evaluator.explain(feats)
         data["explanation"] = explanation.to_dict()
     if json_out:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        print_json(data)
         return
     table = Table(title=f"{data['position_id']}, roll {data['dice']}: {len(plays)} plays "
                         f"ranked by {data['player']} (the resulting position's ID is from "

@@ -28,6 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from fuzzeval.cli.common import json_line, print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
@@ -81,7 +82,7 @@ def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
         if isinstance(out, (FuzzevalError, ValueError)):
             out = {"line": number, "input": line.strip(), "error": str(out)}
             failed = True
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(json_line(out) + "\n")
 
     def flush() -> None:
         if many is not None and pending:
@@ -137,7 +138,7 @@ def _one_or_batch(
     except (FuzzevalError, ValueError) as exc:
         raise _fail(str(exc)) from None
     if json_out:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        print_json(data)
         return None
     return data
 
@@ -435,7 +436,7 @@ def report(
                           "(EV − random) / (optimal − random), exact EV, uniform opponent throws",
               ylabel="discard efficiency")
     if json_out:
-        sys.stdout.write(json.dumps({**result.to_dict(), "plot": str(plot)}, indent=2) + "\n")
+        print_json({**result.to_dict(), "plot": str(plot)})
         return
     r, o = result.random, result.optimal
     console.print(f"{deals:,} deals (seed {seed}), each to my crib and to theirs; exact EV "
