@@ -134,8 +134,11 @@ class Space:
     def values(self, x: Sequence[float] | FloatArray) -> FloatArray:
         """The numbers at x, each within its floor and ceiling and right of the moving points
         it must follow, to four decimals (what the tuned YAML says was measured)."""
-        out = np.round([p.start + (float(xi) - x0) * (p.hi - p.lo) for p, xi, x0 in zip(
-            self.params, x, self.x0(), strict=True)], 4)
+        x = np.asarray(x, dtype=np.float64)
+        x0 = self.x0()
+        starts = np.array([p.start for p in self.params])
+        spans = np.array([p.hi - p.lo for p in self.params])
+        out = np.where(x == x0, starts, np.round(starts + (x - x0) * spans, 4))
         for g in sorted(range(len(self.params)), key=lambda i: self.params[i].start):
             p = self.params[g]
             floor = max([p.floor, *(out[a] for a, b in self.before if b == g)])

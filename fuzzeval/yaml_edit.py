@@ -33,6 +33,10 @@ def rewrite_points(text: str, rb: RuleBase) -> str:
 
     Raises ValueError when the text is not the same rule base apart from the points.
     """
+    if any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=yaml.SafeLoader)):
+        raise ValueError("the rule base uses YAML anchors and aliases (&name, *name), so one "
+                         "written number stands for several points; write the shared terms "
+                         "out in full to have its points moved")
     root = yaml.compose(text, Loader=yaml.SafeLoader)
     inputs = _value(root, "inputs")
     edits: list[tuple[int, int, str]] = []
@@ -64,6 +68,6 @@ def rewrite_points(text: str, rb: RuleBase) -> str:
         out = out[:start] + new + out[end:]
     back, problems = parse_rulebase(out)
     if back is None or back.inputs != rb.inputs or back.output != rb.output:
-        raise ValueError("the rewritten text does not give the calibrated rule base back: "
-                         + "; ".join(str(p) for p in problems))
+        raise ValueError("the rewritten text does not give the moved rule base back"
+                         + (": " + "; ".join(str(p) for p in problems) if problems else ""))
     return out

@@ -189,3 +189,34 @@ def test_dask_tunes_on_the_cluster_to_the_local_result(tmp_path: Path) -> None:
     assert remote.exit_code == 0, remote.output
     assert "score" in ran_there  # the rule bases were evaluated by the cluster's workers
     assert (tmp_path / "b.tuned.yaml").read_text() == (tmp_path / "a.tuned.yaml").read_text()
+
+
+def test_review_findings_fail_early_and_cleanly(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    db = ["--db", str(runs / "t.sqlite")]
+    # a budget that only pays for the start runs nothing: refused, not a NaN "result"
+    res = runner.invoke(app, ["tune", "cribbage", "--budget", "14", *db])
+    assert res.exit_code == 2 and "the start and one generation" in res.output, res.output
+    # --out naming a folder is refused before any work
+    (tmp_path / "adir").mkdir()
+    res = runner.invoke(app, ["tune", "cribbage", "--out", str(tmp_path / "adir"), *db])
+    assert res.exit_code == 2 and "not a file name" in res.output
+    # a rule base whose terms are YAML aliases cannot have its points written back
+    aliased = tmp_path / "alias.yaml"
+    aliased.write_text(LINGUISTIC.read_text().replace(
+        "    terms: {\"no\": [0, 0, 1], \"yes\": [0, 1, 1]}",
+        "    terms: &binary {\"no\": [0, 0, 1], \"yes\": [0, 1, 1]}", 1).replace(
+        "    terms: {\"no\": [0, 0, 1], \"yes\": [0, 1, 1]}", "    terms: *binary"))
+    assert load_rulebase(aliased)
+    res = runner.invoke(app, ["tune", "cribbage", "--rulebase", str(aliased), *db])
+    assert res.exit_code == 1 and "anchors and aliases" in res.output, res.output
+    assert not runs.exists()
+
+
+def test_a_start_with_more_decimals_is_still_the_start_exactly() -> None:
+    rb = load_rulebase(LINGUISTIC)
+    ref = PointRef("kept_points", "four", "right")
+    odd = rb.with_points({ref: 7.123456, PointRef("kept_points", "fair", "peak"): 7.123456,
+                          PointRef("kept_points", "good", "left"): 7.123456})
+    space = Space.of(odd, outputs=True)
+    assert space.at(space.x0()) == odd

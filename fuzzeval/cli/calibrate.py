@@ -25,6 +25,7 @@ from fuzzeval.cli.common import (
     console,
     err_console,
     measures_table,
+    open_rulebase,
     print_json,
     resolve_rulebase,
     stop_code,
@@ -36,6 +37,7 @@ from fuzzeval.match import check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
 from fuzzeval.store import History, require_for_resume
+from fuzzeval.yaml_edit import rewrite_points
 
 
 def calibrate(
@@ -81,6 +83,7 @@ def calibrate(
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = source_path.read_text()
         check_rulebase_player(game, source_path)  # before any file is made
+        rewrite_points(source, open_rulebase(str(source_path)))  # points can be written back
         settings = CalibrationSettings(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",

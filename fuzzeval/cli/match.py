@@ -72,13 +72,14 @@ def match(
         path = db or Path("runs") / f"{game.name}.sqlite"
         if resume:
             require_for_resume(path)
-        with History(path) as history:
+        # the executor first: an unreachable cluster fails before a database is made
+        with executor_for(workers, dask) as executor, History(path) as history:
             progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(),
                                 console=err_console, disable=as_json, transient=True)
             task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games)
             try:
-                with progress, executor_for(workers, dask) as executor:
+                with progress:
                     stored, before = run_match(history, game, spec, executor, resume,
                                                on_game=lambda _r: progress.advance(task))
             except KeyboardInterrupt as exc:

@@ -28,11 +28,12 @@ from fuzzeval.loading import load_rulebase
 from fuzzeval.match import check_rulebase_player
 from fuzzeval.measure import compare
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume
+from fuzzeval.store import History, HistoryError, require_for_resume
 from fuzzeval.tune import (
     Generation,
     Space,
     TuneSettings,
+    find_tuning,
     popsize_of,
     run_tuning,
 )
@@ -100,23 +101,33 @@ def tune(
         start = load_rulebase(source_path)
         if game.rulebase_player:
             check_rulebase_player(game, source_path)  # before any file is made
+        rewrite_points(source, start)  # its points can be written back (no YAML aliases)
         space = Space.of(start, outputs)
         if space.dimension == 0:
             raise _usage(f"{source_path}: rule base {start.name!r} has nothing to tune: mark "
                          "points 'adjust:'" + ("" if outputs else " or use --outputs"))
         settings = TuneSettings(game.name, deals, seed, outputs, sigma, popsize)
         lam = popsize_of(space, settings)
-        if budget < lam:
-            raise _usage(f"--budget {budget} is less than one generation ({lam} rule bases)")
+        if budget < lam + 1:
+            raise _usage(f"--budget {budget} is less than the start and one generation "
+                         f"({1 + lam} rule bases)")
         path = db or Path("runs") / f"{game.name}_tune.sqlite"
         target = out or path.with_name(f"{path.stem}.tuned.yaml")
+        if target.is_dir() or (target.parent.exists() and not target.parent.is_dir()):
+            raise _usage(f"--out {target}: not a file name (write e.g. {target / 'x.yaml'})"
+                         if target.is_dir() else f"--out {target}: {target.parent} is a file")
         if resume:
             require_for_resume(path)
+            with History(path) as history:  # before any costly work: is there one?
+                if find_tuning(history, settings, source) is None:
+                    raise HistoryError(f"{path}: no tuning to resume with these settings and "
+                                       "this rule base; run without --resume to start one")
         cache = path.resolve().parent / "cache"
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn(), console=err_console, disable=as_json,
                        transient=True)
-        with History(path) as history, executor_for(workers, dask) as pool, bar:
+        # the executor first: an unreachable cluster fails before a database is made
+        with executor_for(workers, dask) as pool, History(path) as history, bar:
             task = bar.add_task("training deals: exact values", total=2 * deals)
             measure = build(start.input_names, deals, seed, pool, cache,
                             lambda k: bar.advance(task, k))
