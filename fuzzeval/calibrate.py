@@ -85,11 +85,17 @@ def calibrate(rb: RuleBase, winning: Mapping[str, npt.ArrayLike],
                 if values.size:
                     new[which] = old[which] + rate * (aim - old[which])
             wanted = dict(new)
-            for which in POINT_NAMES:
+            for i, which in enumerate(POINT_NAMES):
                 if which not in mine:
                     continue
-                low = var.lo if which == "left" else new["left" if which == "peak" else "peak"]
-                high = var.hi if which == "right" else new["right" if which == "peak" else "peak"]
+                # Only the fixed points of the triangle (and the range) bound a moving one:
+                # they do not move, and clamping ordered points by bounds that grow in the
+                # same order keeps them ordered.
+                fixed_before = [old[p] for p in POINT_NAMES[:i] if p not in mine]
+                fixed_after = [old[p] for p in POINT_NAMES[i + 1:] if p not in mine]
+                low, high = max([var.lo, *fixed_before]), min([var.hi, *fixed_after])
+                if i > 0:  # rounding in the pull may leave a hair between close points
+                    low = max(low, new[POINT_NAMES[i - 1]])
                 new[which] = float(min(max(new[which], low), high))
                 moves[PointRef(var.name, term.name, which)] = new[which]
                 records.append(PointMove(var.name, term.name, which, old[which], target,

@@ -7,6 +7,8 @@
 
 ``and`` binds tighter than ``or``; ``not`` applies to the one condition (or
 parenthesised group) after it. Keywords are case-insensitive, names are not.
+``not`` and parentheses nest at most MAX_NESTING levels deep (the parser, and everything
+that walks a condition tree, recurses once per level).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from fuzzeval.rulebase import And, Condition, Is, Not, Or
 KEYWORDS = frozenset({"if", "then", "is", "and", "or", "not"})
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TOKEN = re.compile(r"\s*(?:([()])|([A-Za-z_][A-Za-z0-9_]*)|(\S+))")
+#: how deep ``not`` and parentheses may nest: far more than a person writes, far less than
+#: Python's recursion limit (the parser takes about 3 frames a level)
+MAX_NESTING = 100
 
 
 class RuleSyntaxError(ValueError):
@@ -51,7 +56,8 @@ class _Tok:
 def _tokens(text: str) -> list[_Tok]:
     toks = []
     pos = 0
-    while pos < len(text) and text[pos:].strip():
+    end = len(text.rstrip())  # (not text[pos:].strip() in the loop: quadratic in long rules)
+    while pos < end:
         m = _TOKEN.match(text, pos)
         assert m is not None  # the pattern accepts any non-blank text
         paren, word, bad = m.groups()
@@ -67,13 +73,26 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     @property
     def tok(self) -> _Tok:
         return self.toks[self.i]
 
     def fail(self, expected: str) -> RuleSyntaxError:
-        return RuleSyntaxError(f"expected {expected} (got {self.tok.text!r})", self.tok.column)
+        text = self.tok.text
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        return RuleSyntaxError(f"expected {expected} (got {shown!r})", self.tok.column)
+
+    def deeper(self) -> None:
+        """Enter one more level of ``not`` or parentheses (the current token opens it)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise RuleSyntaxError(
+                f"'not' and parentheses may nest at most {MAX_NESTING} levels deep "
+                f"(got level {self.depth})",
+                self.tok.column,
+            )
 
     def keyword(self, word: str) -> None:
         if self.tok.keyword != word:
@@ -113,14 +132,19 @@ class _Parser:
 
     def unary(self) -> Condition:
         if self.tok.keyword == "not":
+            self.deeper()
             self.i += 1
-            return Not(self.unary())
+            negated = Not(self.unary())
+            self.depth -= 1
+            return negated
         if self.tok.text == "(":
+            self.deeper()
             self.i += 1
             inner = self.or_expr()
             if self.tok.text != ")":
                 raise self.fail("')'")
             self.i += 1
+            self.depth -= 1
             return inner
         var = self.name("a condition 'variable is term'")
         self.keyword("is")

@@ -3,12 +3,19 @@
 Reading walks the composed YAML node tree (safe loader only) so that every
 problem carries its line, and collects *all* problems before failing:
 ``file:line: key: what must hold (got value)``.
+
+Whatever the text, reading answers with a RuleBase or with problems, never with another
+exception: numbers are bounded (``fuzzeval.membership``: MAX_MAGNITUDE, RESOLUTION,
+MIN_WEIGHT) and read without Python's big-integer pitfalls, YAML nesting and rule nesting
+are bounded (MAX_YAML_DEPTH, ``fuzzeval.grammar.MAX_NESTING``), and a file is read only if
+it is a regular file of at most MAX_RULEBASE_BYTES (``read_rulebase_text``).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import stat
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +27,16 @@ from yaml.constructor import SafeConstructor
 
 from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning
 from fuzzeval.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
-from fuzzeval.membership import POINT_NAMES, Triangle, triangle_problem
+from fuzzeval.membership import (
+    MAX_MAGNITUDE,
+    MIN_WEIGHT,
+    POINT_NAMES,
+    Triangle,
+    number_text,
+    range_problem,
+    resolution_problem,
+    triangle_problem,
+)
 from fuzzeval.rulebase import (
     DEFUZZIFIERS,
     PointName,
@@ -48,6 +64,15 @@ TERM_KEYS = ("points", "adjust")
 RULE_KEYS = ("rule", "weight")
 DEFAULT_RESOLUTION = 1001
 MIN_RESOLUTION = 11
+#: the most a rule-base file may hold: far above any real rule base (the largest shipped one
+#: is ~10 kB), far below what would exhaust memory or take minutes to parse
+MAX_RULEBASE_BYTES = 10_000_000
+#: how deep YAML lists and mappings may nest (a rule base needs 6); PyYAML composes nodes
+#: recursively, a few frames a level, so this stays well inside Python's recursion limit
+MAX_YAML_DEPTH = 100
+#: the longest text read as a number: a double needs at most 24 characters; the cap keeps
+#: PyYAML's big-integer arithmetic (base-60 numbers such as 1:30:00 are quadratic) quick
+MAX_NUMBER_CHARS = 100
 
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
@@ -69,11 +94,20 @@ class _Ctx:
         self, node: yaml.Node | None, key: str, message: str, sev: Literal["error", "warning"]
     ) -> None:
         line = node.start_mark.line + 1 if node is not None else None
-        self.problems.append(Problem(self.path, line, key, message, sev))
+        self.problems.append(Problem(self.path, line, _one_line(key, 80), _one_line(message), sev))
 
     @property
     def failed(self) -> bool:
         return any(p.severity == "error" for p in self.problems)
+
+
+def _one_line(text: str, limit: int | None = None) -> str:
+    """``text`` on one line (line breaks and other control characters escaped), shortened."""
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "..."
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _shown(node: yaml.Node) -> str:
@@ -111,11 +145,26 @@ def _mapping(ctx: _Ctx, node: yaml.Node, key: str, allowed: tuple[str, ...]) -> 
 
 
 def _number(ctx: _Ctx, node: yaml.Node, key: str) -> float | None:
+    """A number within +-MAX_MAGNITUDE, or None (and a problem)."""
     if isinstance(node, yaml.ScalarNode) and node.tag in (_INT, _FLOAT):
-        value = float(SafeConstructor().construct_object(node))
-        if math.isfinite(value):
+        if len(str(node.value)) > MAX_NUMBER_CHARS:
+            ctx.error(
+                node,
+                key,
+                f"must be a number written in at most {MAX_NUMBER_CHARS} characters "
+                f"(got {_shown(node)}, {len(str(node.value)):,} characters)",
+            )
+            return None
+        try:
+            value = float(SafeConstructor().construct_object(node))
+        except (ArithmeticError, ValueError, IndexError):
+            # a number beyond float (OverflowError), an explicit !!int or !!float tag on
+            # text that is not one (ValueError, IndexError for an empty !!int)
+            value = math.nan
+        if abs(value) <= MAX_MAGNITUDE:
             return value
-    ctx.error(node, key, f"must be a finite number (got {_shown(node)})")
+    bound = f"{MAX_MAGNITUDE:.0e}".replace("e+", "e")
+    ctx.error(node, key, f"must be a number from -{bound} to {bound} (got {_shown(node)})")
     return None
 
 
@@ -153,12 +202,22 @@ def _range(ctx: _Ctx, node: yaml.Node, key: str) -> tuple[float, float] | None:
     if not values[0] < values[1]:
         ctx.error(node, key, f"must be [low, high] with low < high (got {values})")
         return None
+    problem = range_problem(values[0], values[1])
+    if problem:
+        ctx.error(node, key, problem)
+        return None
     return values[0], values[1]
 
 
 def _term(
-    ctx: _Ctx, node: yaml.Node, key: str, name: str, rng: tuple[float, float], is_output: bool
+    ctx: _Ctx,
+    node: yaml.Node,
+    key: str,
+    name: str,
+    rng: tuple[float, float] | None,
+    is_output: bool,
 ) -> Term | None:
+    """The term; with a broken range (``rng`` None) only its own numbers are checked."""
     adjust: tuple[PointName, ...] = ()
     pts_node = node
     if isinstance(node, yaml.MappingNode):
@@ -177,10 +236,10 @@ def _term(
         points = None if v is None else [v, v, v]
     else:
         points = _numbers(ctx, pts_node, key, 3)
-    if points is None:
+    if points is None or rng is None:
         return None
     tri = (points[0], points[1], points[2])
-    problem = triangle_problem(tri, *rng)
+    problem = triangle_problem(tri, *rng) or resolution_problem(tri, *rng, is_output)
     if problem:
         ctx.error(pts_node, key, problem)
         return None
@@ -231,7 +290,7 @@ def _variable(
     for tname, (tk, tv) in (tnodes or {}).items():
         tkey = f"{key}.terms.{tname}"
         term_nodes[tname] = tk
-        if _identifier(ctx, tk, tkey, tname) and rng is not None:
+        if _identifier(ctx, tk, tkey, tname):
             term = _term(ctx, tv, tkey, tname, rng, is_output)
             if term is not None:
                 terms.append(term)
@@ -276,13 +335,21 @@ def _rules(
                 if weight is not None and not 0 < weight <= 1:
                     ctx.error(wnode, f"{key}.weight", f"must be in (0, 1] (got {weight:g})")
                     weight = None
+                elif weight is not None and weight < MIN_WEIGHT:
+                    ctx.error(
+                        wnode,
+                        f"{key}.weight",
+                        f"must be at least {MIN_WEIGHT:g} (got {number_text(weight)})",
+                    )
+                    weight = None
         text = _string(ctx, text_node, key)
         if text is None or weight is None:
             continue
         try:
             parsed = parse_rule(text)
         except RuleSyntaxError as exc:
-            ctx.error(text_node, key, f"rule syntax: {exc} in {text!r}")
+            shown = text if len(text) <= 80 else text[:80] + "..."
+            ctx.error(text_node, key, f"rule syntax: {exc} in {shown!r}")
             continue
         ok = True
         for cond in conditions_used(parsed.condition):
@@ -326,16 +393,71 @@ def _rules(
     return rules, located
 
 
+class _TooDeep(yaml.MarkedYAMLError):
+    pass
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing lists and mappings nested deeper than MAX_YAML_DEPTH (the
+    document's own list or mapping is level 1)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.depth = 0
+        self.mark: Any = None  # a yaml.Mark: where the list or mapping being composed starts
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if not isinstance(event, yaml.CollectionStartEvent):
+            return super().compose_node(parent, index)
+        self.mark = event.start_mark
+        if self.depth >= MAX_YAML_DEPTH:
+            raise _TooDeep(
+                problem=f"lists and mappings may nest at most {MAX_YAML_DEPTH} levels deep "
+                f"(got level {self.depth + 1})",
+                problem_mark=self.mark,
+            )
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """yaml.compose with the depth limit; running out of stack anyway is _TooDeep too."""
+    loader = _Loader(text)
+    try:
+        node: yaml.Node | None = loader.get_single_node()
+        return node
+    except RecursionError:
+        # Out of stack before MAX_YAML_DEPTH: the caller was already deep.
+        raise _TooDeep(
+            problem="nested too deeply to read (ran out of stack)", problem_mark=loader.mark
+        ) from None
+    finally:
+        loader.dispose()
+
+
 def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; not "marked"
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        char = exc.character
+        what = f"character #x{char:04x}" if isinstance(char, int) else f"{char!r}"
+        ctx.problems.append(
+            Problem(ctx.path, line, "(yaml)", f"not valid YAML: {exc.reason} (got {what})")
+        )
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        ctx.problems.append(Problem(ctx.path, line, "(yaml)", f"not valid YAML: {exc.problem}"))
+        message = exc.problem if isinstance(exc, _TooDeep) else f"not valid YAML: {exc.problem}"
+        ctx.problems.append(Problem(ctx.path, line, "(yaml)", _one_line(str(message))))
         return None
     except yaml.YAMLError as exc:
-        ctx.problems.append(Problem(ctx.path, None, "(yaml)", f"not valid YAML: {exc}"))
+        ctx.problems.append(Problem(ctx.path, None, "(yaml)", _one_line(f"not valid YAML: {exc}")))
         return None
     if node is None:
         ctx.problems.append(
@@ -490,13 +612,78 @@ def _warn_unused(
             )
 
 
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _read_text(path: Path) -> tuple[str | None, Problem | None]:
+    """The text of a rule-base file, or the one problem that keeps it from being read."""
+
+    def problem(message: str) -> tuple[None, Problem]:
+        return None, Problem(str(path), None, "(file)", _one_line(message))
+
+    def cannot(exc: OSError) -> tuple[None, Problem]:
+        return problem(f"cannot be read: {exc.strerror or exc}")
+
+    cap = MAX_RULEBASE_BYTES
+    try:
+        info = os.stat(path)  # before opening: opening a FIFO waits for a writer
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        return cannot(exc) if isinstance(exc, OSError) else problem(f"cannot be read: {exc}")
+    if not stat.S_ISREG(info.st_mode):
+        return problem(f"must be a regular file (got {_kind(info.st_mode)})")
+    if info.st_size > cap:
+        return problem(f"must be at most {cap:,} bytes (got {info.st_size:,})")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since, opening it does not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                return problem(f"must be a regular file (got {_kind(mode)})")
+            data = f.read(cap + 1)  # a file still growing is cut here
+    except OSError as exc:
+        return cannot(exc)
+    if len(data) > cap:
+        return problem(f"must be at most {cap:,} bytes (got more)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return problem(f"must be UTF-8 text (got {exc.reason} at byte {exc.start})")
+    # as Path.read_text: universal newlines
+    return text.replace("\r\n", "\n").replace("\r", "\n"), None
+
+
+def read_rulebase_text(path: str | os.PathLike[str]) -> str:
+    """The text of a rule-base file, read the way the loader reads it.
+
+    Only a regular file of at most MAX_RULEBASE_BYTES (10 MB), in UTF-8, is read: a device
+    (``/dev/zero``), a FIFO, a directory or a larger file raises RuleBaseError at once, with
+    one problem ``path: (file): what must hold (got what it is)``. Read a rule base's text
+    with this, not ``Path.read_text``, wherever a user names the file.
+    """
+    text, problem = _read_text(Path(path))
+    if text is None:
+        assert problem is not None
+        raise RuleBaseError([problem])
+    return text
+
+
 def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule-base file; every problem (errors and warnings), never an exception."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(str(p), None, "(file)", f"cannot be read: {exc}")]
+    text, problem = _read_text(p)
+    if text is None:
+        return None, [problem] if problem is not None else []
     return parse_rulebase(text, str(p))
 
 

@@ -7,6 +7,7 @@ coincide the side between them is vertical: [0, 0, 4] is a left shoulder at 0,
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,20 +33,32 @@ TINY = 1e-12
 #: coordinates, widths and slopes stay far from overflow (1.8e308).
 MAX_MAGNITUDE = 1e15
 #: Relative resolution of a variable: its range is at least this times max(1, |lo|, |hi|)
-#: wide, and two points of one triangle are equal or at least that far apart. Numbers that
-#: far apart differ by millions of units in the last place, so a side's slope is finite and
-#: exact, a term's peak is distinguishable from its feet, the centroid's "steeper than 1e9 /
-#: width means vertical" (fuzzeval/defuzzify.py) meets only genuinely vertical sides (to
-#: within a factor 2), and, with the floor of 1, products of coordinates cannot underflow.
+#: wide, and two points of one *output* triangle are equal or at least that far apart.
+#: Numbers that far apart differ by millions of units in the last place; the centroid
+#: (fuzzeval/defuzzify.py) takes a side steeper than 1e9 / width for vertical, and crosses
+#: side lines by products of slopes and coordinates, which then stay exact and finite; with
+#: the floor of 1, products of coordinates cannot underflow (a range scaled by 1e-200 did).
 RESOLUTION = 1e-9
+#: Two points of one *input* triangle are equal or at least this far apart (the smallest
+#: normal double, ~2.2e-308), so that 1 / (peak - left) is finite: closer, the slope is
+#: infinite and the membership at the peak is 0 * inf = NaN. Any finite slope is evaluated
+#: exactly (no double lies strictly between points a few units in the last place apart), and
+#: the calibrator may pull two points of one input triangle arbitrarily close.
+MIN_INPUT_SIDE = sys.float_info.min
 #: Smallest rule weight: a strength is weight x degree, and a degree that is not 0 is at
 #: least TINY, so strengths stay >= 1e-21, far above the doubles that lose precision
 #: (subnormals, < 2.2e-308), which make the centroid wrong.
 MIN_WEIGHT = RESOLUTION
 
 
+def number_text(x: float) -> str:
+    """The shortest text that reads back as ``x``, without a trailing ".0" (5e-324, 10)."""
+    return repr(float(x)).removesuffix(".0")
+
+
 def resolution(lo: float, hi: float) -> float:
-    """The smallest distance between distinct points of a variable with range [lo, hi]."""
+    """The smallest width of a range [lo, hi], and the smallest distance between distinct
+    points of one output triangle in it."""
     return RESOLUTION * max(1.0, abs(lo), abs(hi))
 
 
@@ -57,21 +70,28 @@ def range_problem(lo: float, hi: float) -> str | None:
     eps = resolution(lo, hi)
     if hi - lo < eps:
         return (f"must be at least {RESOLUTION:g} * max(1, |low|, |high|) = {eps:.3g} wide "
-                f"(got [{lo:g}, {hi:g}])")
+                f"(got [{number_text(lo)}, {number_text(hi)}])")
     return None
 
 
-def resolution_problem(points: tuple[float, float, float], lo: float, hi: float) -> str | None:
-    """Why two points of a valid triangle inside [lo, hi] are too close to tell apart, or None.
+def resolution_problem(
+    points: tuple[float, float, float], lo: float, hi: float, is_output: bool
+) -> str | None:
+    """Why two points of a valid triangle inside [lo, hi] are too close together, or None.
 
-    Kept apart from ``triangle_problem``, which ``RuleBase.with_points`` (calibration,
-    tuning) uses: a calibrated point may creep toward its neighbour; the loader refuses it.
+    Kept out of ``triangle_problem``, which ``RuleBase.with_points`` (calibration, tuning)
+    uses: only the loader refuses these.
     """
     left, peak, right = points
-    eps = resolution(lo, hi)
-    if 0 < peak - left < eps or 0 < right - peak < eps:
-        return (f"points must be equal or at least {RESOLUTION:g} * max(1, |low|, |high|) = "
-                f"{eps:.3g} apart (got {list(points)})")
+    shown = f"[{', '.join(map(number_text, points))}]"
+    if is_output:
+        eps = resolution(lo, hi)
+        if 0 < peak - left < eps or 0 < right - peak < eps:
+            return (f"points must be equal or at least {RESOLUTION:g} * max(1, |low|, |high|) "
+                    f"= {eps:.3g} apart (got {shown})")
+    elif 0 < peak - left < MIN_INPUT_SIDE or 0 < right - peak < MIN_INPUT_SIDE:
+        return (f"points must be equal or at least {MIN_INPUT_SIDE:.3g} apart, so that a "
+                f"side's slope is finite (got {shown})")
     return None
 
 

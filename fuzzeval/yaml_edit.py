@@ -14,7 +14,15 @@ from fuzzeval.rulebase import RuleBase
 
 
 def _number(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    """As YAML 1.1 reads it back as the same float: 1e-05 would be a string there, so an
+    exponent always comes with a decimal point (1.0e-05)."""
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    text = repr(float(x))
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
 
 
 def _value(mapping: yaml.Node | None, key: str) -> yaml.Node | None:

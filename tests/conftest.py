@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 RULEBASES = ROOT / "rulebases"
 
+# Locally hypothesis keeps exploring new examples; CI (.ci/run sets HYPOTHESIS_PROFILE=ci)
+# runs a fixed, derandomised set, so a red build is the same red build when run again.
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
 )
-settings.load_profile("default")
+settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True,
+                          print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -141,7 +142,7 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -
         (["tune", "backgammon", *db], "offers no measure"),
         (["tune", "cribbage", "--rulebase", str(fixed), "--points-only", *db],
          "has nothing to tune"),
-        (["tune", "cribbage", "--budget", "3", *db], "less than one generation"),
+        (["tune", "cribbage", "--budget", "3", *db], "less than the start and one generation"),
         (["tune", "cribbage", "--sigma", "0", *db], "--sigma must be in (0, 1]"),
     ]
     for args, message in cases:
@@ -220,3 +221,10 @@ def test_a_start_with_more_decimals_is_still_the_start_exactly() -> None:
                           PointRef("kept_points", "good", "left"): 7.123456})
     space = Space.of(odd, outputs=True)
     assert space.at(space.x0()) == odd
+
+
+def test_small_moved_numbers_are_written_as_yaml_floats() -> None:
+    from fuzzeval.yaml_edit import _number
+
+    for x in (1e-05, -3e-09, 2.5e-07, 0.1, 1e20):
+        assert yaml.safe_load(_number(x)) == x and isinstance(yaml.safe_load(_number(x)), float)

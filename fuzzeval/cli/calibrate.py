@@ -33,6 +33,7 @@ from fuzzeval.cli.common import (
 )
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_measures
+from fuzzeval.loading import read_rulebase_text
 from fuzzeval.match import check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
@@ -81,7 +82,7 @@ def calibrate(
     with user_errors():
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
-        source = source_path.read_text()
+        source = read_rulebase_text(source_path)
         check_rulebase_player(game, source_path)  # before any file is made
         rewrite_points(source, open_rulebase(str(source_path)))  # points can be written back
         settings = CalibrationSettings(

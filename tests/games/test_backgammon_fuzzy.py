@@ -236,15 +236,25 @@ def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
     assert all(d.features == {} for d in rec.decisions if d.seat == 1)
     source = (ROOT / "rulebases" / "backgammon_simple.yaml").read_text()
     db = tmp_path / "bg.sqlite"
+    # Seed 2: the fuzzy player wins 2 of the 4 games against pubeval (seed 1 wins none, and
+    # with no winning decisions nothing would move).
     with History(db) as h:
-        cal = run_calibration(h, GAME, CalibrationSettings("backgammon", "pubeval", 4, 1),
+        cal = run_calibration(h, GAME, CalibrationSettings("backgammon", "pubeval", 4, 2),
                               source, rounds=1)
     (first,) = cal.finished_rounds
     won = read_decisions(db)
     won = won[(won.match_id == first.match_id) & (won.seat == 0) & won.game_won]
+    assert first.wins == won.game.nunique() > 0
     assert {m.samples for m in first.moves} == {len(won)}
-    if len(won):
-        assert first.moves[0].target == pytest.approx(won["SinglePieces"].mean())
+    target = won["SinglePieces"].mean()
+    # Eq. 1 by hand on both adjustable points (Few ends at 4, Many starts at 2).
+    want = {("Few", "right"): 4 + 0.1 * (target - 4), ("Many", "left"): 2 + 0.1 * (target - 2)}
+    assert {(m.term, m.point): m.after for m in first.moves} == pytest.approx(want)
+    assert all(m.variable == "SinglePieces" and m.target == pytest.approx(target)
+               and m.shift != 0 and not m.stopped for m in first.moves)
+    blots = cal.final_rulebase().input("SinglePieces")
+    assert (blots.term("Few").triangle.right, blots.term("Many").triangle.left) == \
+        pytest.approx((want[("Few", "right")], want[("Many", "left")]))
 
 
 def test_the_board_selector_sets_aside_plays_that_lost_and_never_all() -> None:

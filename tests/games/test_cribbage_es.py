@@ -15,6 +15,7 @@ from games.cribbage.es import (
     HIGH,
     LOW,
     N_HANDS,
+    Deals,
     ESConfig,
     ESDiscard,
     deal,
@@ -137,12 +138,55 @@ def test_bounded_values_collapse_toward_the_upper_bound() -> None:
     assert np.std(free.values[moved_f]) > 2 * np.std(bounded.values[moved_b])
 
 
-def test_threshold_on_a_negative_best_is_a_margin_below_it() -> None:
+# Two deals found with deal(default_rng(0), 20000) (ranks 0..12 = A..K): into their crib
+# every throw loses points, the best -4; into my crib the best throw makes 8.
+NEGATIVE = Deals(np.array([[0, 2, 2, 5, 9, 12]]), np.array([3]), np.array([[2, 4]]),
+                 np.array([False]))
+POSITIVE = Deals(np.array([[5, 6, 6, 10, 11, 12]]), np.array([9]), np.array([[0, 1]]),
+                 np.array([True]))
+
+
+def _mutations_after_one_deal(monkeypatch: pytest.MonkeyPatch, d: Deals, throw: int,
+                              p: float) -> int:
+    """Train for one deal, ``d``, from a table whose lowest two values are ``throw``'s."""
+    monkeypatch.setattr("games.cribbage.es.deal", lambda rng, size, training=None: d)
+    values = np.full((2, N_HANDS, 6), 0.5)
+    a, b = THROWS[throw]
+    row = values[int(d.mine[0]), int(hand_index(d.six)[0])]
+    row[a], row[b] = 0.2, 0.3
+    result = train(ESConfig(p=p, crib=True), 1, seed=0, values=values)
+    assert THROWS[lowest_two(row[None, :])[0]] == (a, b)
+    moved = int(np.count_nonzero(result.values != values))
+    assert moved == 2 * result.mutations  # a failed throw mutates its two cards
+    return result.mutations
+
+
+@pytest.mark.parametrize(("deal_", "p", "throw", "points", "fails"), [
+    # Best -4 into their crib, p = 0.65: the bar is -4 - 0.35 x 4 = -5.4, so -4 and -5 pass
+    # and -6 fails ('below 0.65 x best' = -2.6 would fail even the best throw; 'below
+    # best / p' = -6.15 would pass the -6).
+    (NEGATIVE, 0.65, 12, -4, False),
+    (NEGATIVE, 0.65, 3, -5, False),
+    (NEGATIVE, 0.65, 2, -6, True),
+    # p = 0.75: the bar is -4 - 0.25 x 4 = -5; exactly on it is not below it.
+    (NEGATIVE, 0.75, 3, -5, False),
+    # Best 8 into my crib: the bar is 0.65 x 8 = 5.2, the paper's: 6 passes, 5 fails.
+    (POSITIVE, 0.65, 5, 8, False),
+    (POSITIVE, 0.65, 0, 6, False),
+    (POSITIVE, 0.65, 4, 5, True),
+    # p = 0.75: the bar is 6; the 6 passes, the 5 fails.
+    (POSITIVE, 0.75, 0, 6, False),
+    (POSITIVE, 0.75, 4, 5, True),
+])
+def test_threshold_on_a_negative_best_is_a_margin_below_it(
+        monkeypatch: pytest.MonkeyPatch, deal_: Deals, p: float, throw: int, points: int,
+        fails: bool) -> None:
     """When every throw loses points (their crib), 'below p x best' would fail even the
-    best throw; the documented bar is best - (1 - p)|best|."""
-    best, p = -4.0, 0.65
-    assert best - (1 - p) * abs(best) == pytest.approx(-5.4)
-    assert best - (1 - p) * abs(8.0) < best  # a positive best: p x best, as the paper
+    best throw; the documented bar is best - (1 - p)|best| (p x best when best > 0). The
+    training itself decides, on one deal whose throws score as listed."""
+    pts = throw_points(deal_, crib=True)[0]
+    assert pts[throw] == points and pts.max() == (8 if deal_ is POSITIVE else -4)
+    assert _mutations_after_one_deal(monkeypatch, deal_, throw, p) == int(fails)
 
 
 def test_trained_tables_save_load_and_play(tmp_path: Path) -> None:

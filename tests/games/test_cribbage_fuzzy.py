@@ -103,7 +103,6 @@ def test_linguistic_grade_worked_by_hand() -> None:
 def test_report_on_the_same_deals(exact: dict[bool, np.ndarray]) -> None:
     report = run_report(60, seed=5, players=("random", "greedy", "fuzzy", "exhaustive"))
     by = {p.player: p for p in report.players}
-    assert by["exhaustive"].mine.efficiency == 1.0 == by["exhaustive"].theirs.optimal_share
     assert by["fuzzy"].mine.efficiency >= 0.85 and by["fuzzy"].theirs.efficiency >= 0.85
     assert by["greedy"].mine.efficiency < by["fuzzy"].mine.efficiency
     assert abs(by["random"].mine.efficiency) < 0.3
@@ -166,14 +165,15 @@ def test_in_a_game_the_fuzzy_player_grades_the_games_features_alike() -> None:
     throw must be the one the player computes on its own from the hand."""
     player = make_player("fuzzy")
     rng = np.random.default_rng(4)
-    seen = 0
+    chosen = set()
     for k in range(40):
         state = GAME.new_game(np.random.default_rng(k), k % 2)
         cands = GAME.candidates(state)
         assert cands.kind == "discard"
-        assert player.choose(cands, rng) == player.discarder(cands.view, rng)
-        seen += 1
-    assert seen == 40
+        choice = player.choose(cands, rng)
+        assert choice == player.discarder(cands.view, rng)
+        chosen.add(choice)
+    assert len(chosen) > 3  # the throws differ from hand to hand: a real choice each time
 
 
 def test_the_renamed_shipped_rule_bases_still_load_with_a_warning() -> None:

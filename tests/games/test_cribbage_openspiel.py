@@ -58,10 +58,11 @@ def _play_one_deal(rng: np.random.Generator) -> dict[str, int]:
     starter = deck[12]
     _deal(state, hands, throws, starter)
     crib = throws[0] + throws[1]  # player 0 deals the first hand
-    checked = {"pegging": 0, "crib_flush_4": 0}
+    checked = {"pegging": 0, "crib_flush_4": 0, "last_card_31": 0, "last_go": 0}
     sequence: list[int] = []
     passed: set[int] = set()
     last_player = -1
+    last_count: list[int] = []  # the count as it stood when the last card was laid
     while True:
         player = state.current_player()
         action = int(rng.choice(state.legal_actions()))
@@ -70,7 +71,7 @@ def _play_one_deal(rng: np.random.Generator) -> dict[str, int]:
         show_done = state.is_chance_node() or state.is_terminal()
         if action != PASS:
             sequence.append(from_os(action))
-            last_player = player
+            last_player, last_count = player, list(sequence)
             if not show_done:
                 assert rewards[player] == score_pegging(sequence), sequence
                 checked["pegging"] += 1
@@ -90,18 +91,28 @@ def _play_one_deal(rng: np.random.Generator) -> dict[str, int]:
         assert crib_os_rule - score_hand(crib, starter, crib=True) == 4
     show[0] += crib_os_rule
     extra = [rewards[p] - show[p] for p in (0, 1)]
-    # What is left over is the last card's pegging: at most one side, and only that.
-    assert extra[1 - last_player] == 0 and extra[last_player] >= 1, (extra, last_player)
+    # What is left over is the last card's pegging, for the side that laid it and only it:
+    # one for last card, unless the count made 31 (two for the 31 instead, no go). When the
+    # last card itself ended the play (it made 31), its points for pairs, runs and fifteen
+    # come with the show; otherwise they came when it was laid (checked above).
+    made_31 = sum(min(c // 4 + 1, 10) for c in last_count) == 31
+    ended_by_the_card = action != PASS
+    last = (score_pegging(last_count) if ended_by_the_card else 0) + (0 if made_31 else 1)
+    assert extra == [last if p == last_player else 0 for p in (0, 1)], (extra, last_player)
+    checked["last_card_31" if made_31 else "last_go"] += 1
     return checked
 
 
 def test_random_deals_agree_with_openspiel() -> None:
     rng = np.random.default_rng(2024)
-    totals = {"pegging": 0, "crib_flush_4": 0}
+    totals = {"pegging": 0, "crib_flush_4": 0, "last_card_31": 0, "last_go": 0}
     for _ in range(400):
         for key, n in _play_one_deal(rng).items():
             totals[key] += n
     assert totals["pegging"] > 2000  # every card laid before the show was checked
+    # Both endings of the play came up, so the last card was compared both ways.
+    assert totals["last_card_31"] > 0 and totals["last_go"] > 0
+    assert totals["last_card_31"] + totals["last_go"] == 400
 
 
 def test_openspiel_scores_a_four_card_crib_flush() -> None:

@@ -9,6 +9,7 @@ from games.cribbage.cards import parse_cards
 from games.cribbage.discard import discard_table
 from games.cribbage.pegging import PegView, basic, greedy
 from games.cribbage.players import make_player
+from games.cribbage.scoring import score_pegging
 
 RNG = np.random.default_rng(0)
 
@@ -34,7 +35,12 @@ def test_greedy_takes_points_and_avoids_handing_them_over() -> None:
     # Pairing a 7 and making fifteen with an 8 both score 2; the 8 also opens a run
     # (a 6 or a 9 back scores 3), so the pair is the better two.
     assert greedy(view("7D 8S", count="7H"), RNG) == 0
-    assert greedy(view("3C 4D KS", count="5H 6S"), RNG) in (0, 1)  # a run of three
+    # On 5-6 (count 11) only the 4 scores: the run 4-5-6 and fifteen-two (5 points); the
+    # 3 (count 14, 5-6-3 no run) and the king (21) score nothing.
+    assert score_pegging("5H 6S 4D") == 5
+    assert score_pegging("5H 6S 3C") == 0 == score_pegging("5H 6S KS")
+    assert greedy(view("3C 4D KS", count="5H 6S"), RNG) == 1
+    assert greedy(view("4D 3C KS", count="5H 6S"), RNG) == 0  # the same card, wherever it is
     # Leading: a five lets any of the sixteen ten-cards make fifteen; a nine only a six.
     assert greedy(view("5C 9D"), RNG) == 1
     # Leaving 21 lets a ten-card make 31: from count 12, lay 3 (15 for 2) not 9 (21).

@@ -1,15 +1,18 @@
-"""Cribbage scoring against hand-worked cases and the published census of all
-12,994,800 (hand, starter) pairs (Lumetta's table, cited by Wikipedia)."""
+"""Cribbage scoring against hand-worked cases, and the public scorer on a uniform sample of
+(hand, starter) pairs against the published census of all 12,994,800 (Lumetta's table,
+cited by Wikipedia)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations
+from functools import cache
+from math import comb
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.stats import chisquare
 
 from fuzzeval.errors import NotationError
 from games.cribbage import (
@@ -20,7 +23,6 @@ from games.cribbage import (
     score_pegging,
     spoken_count,
 )
-from games.cribbage.scoring import rank_index5, rank_table
 
 # Steven Lumetta, "Amusing Cribbage Facts": hands (4-card flush counts in the hand) per score.
 LUMETTA = {
@@ -65,41 +67,73 @@ def test_spoken_count() -> None:
     )
 
 
-def _census(crib: bool, flushes: bool = True) -> np.ndarray:
-    """Counts per score over every 5-card set and each of its 5 cards as the starter."""
-    five = np.fromiter(
-        (c for combo in combinations(range(52), 5) for c in combo), dtype=np.int8
-    ).reshape(-1, 5).astype(np.intp)
-    ranks, suits = five // 4, five % 4
-    base = rank_table()[rank_index5(ranks)].astype(np.intp)
-    counts = np.zeros(30, dtype=np.int64)
-    for k in range(5):
-        hand = [i for i in range(5) if i != k]
-        hs, hr, ss = suits[:, hand], ranks[:, hand], suits[:, k]
-        same = (hs == hs[:, :1]).all(axis=1)
-        flush = np.where(same & (hs[:, 0] == ss), 5, np.where(same & (not crib), 4, 0))
-        if not flushes:
-            flush = 0
-        nobs = ((hr == 10) & (hs == ss[:, None])).any(axis=1)
-        counts += np.bincount(base + flush + nobs, minlength=30)
-    return counts
+CENSUS = 12_994_800  # (hand of four, starter) pairs: C(52, 4) x 48
+SAMPLE = 150_000
+
+
+@cache
+def _sample() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Uniform (hand, starter) pairs: five distinct cards, the fifth the starter."""
+    rng = np.random.default_rng(2024)
+    five = rng.permuted(np.tile(np.arange(52), (SAMPLE, 1)), axis=1)[:, :5].tolist()
+    return tuple((tuple(c[:4]), c[4]) for c in five)
+
+
+@cache
+def _scores(crib: bool) -> np.ndarray:
+    """The public scorer on every sampled pair."""
+    return np.array([score_hand(hand, starter, crib=crib) for hand, starter in _sample()])
+
+
+def _within(got: float, want: float, sd: float) -> bool:
+    """A sample mean (or share) within 4 standard errors of the census figure."""
+    return bool(abs(got - want) <= 4 * sd / np.sqrt(SAMPLE))
 
 
 def test_census_matches_published_table() -> None:
-    counts = _census(crib=False)
-    assert counts.sum() == 12_994_800
-    assert dict(enumerate(counts.tolist())) == LUMETTA
-    mean = Fraction(int((np.arange(30) * counts).sum()), 12_994_800)
-    assert float(mean) == pytest.approx(4.7692, abs=1e-4)
+    """``score_hand`` on 150,000 uniform (hand, starter) pairs against Lumetta's census of
+    all 12,994,800: the score distribution (chi-square, scores of 22 and more pooled), the
+    mean 4.7692, and no sampled hand scoring what no hand can (19, 25, 26, 27)."""
+    counts = np.bincount(_scores(crib=False), minlength=30)
+    assert counts.size == 30  # nothing above 29
+    published = np.array([LUMETTA[k] for k in range(30)])
+    assert published.sum() == CENSUS
+    assert counts[[19, 25, 26, 27]].tolist() == [0, 0, 0, 0]
+    possible = [k for k in range(22) if published[k]]
+    observed = [*counts[possible], counts[22:].sum()]
+    expected = [*published[possible], published[22:].sum()]
+    fit = chisquare(observed, np.array(expected) * SAMPLE / CENSUS)
+    assert fit.pvalue > 1e-3, (fit, dict(enumerate(counts.tolist())))
+    points = np.arange(30)
+    mean = float(Fraction(int(points @ published), CENSUS))
+    sd = np.sqrt(((points - mean) ** 2) @ published / CENSUS)
+    assert mean == pytest.approx(4.7692, abs=1e-4)
+    assert _within(float(points @ counts) / SAMPLE, mean, sd)
 
 
 def test_census_crib_and_no_flush_figures() -> None:
-    crib = _census(crib=True)
-    assert crib[0] == 1_022_208  # Wikipedia, "Cribbage statistics": zero-point cribs
-    assert crib[19] == crib[25] == crib[26] == crib[27] == 0
-    no_flush = _census(crib=False, flushes=False)
-    mean = Fraction(int((np.arange(30) * no_flush).sum()), 12_994_800)
-    assert mean == Fraction(511661, 108290)  # the mean quoted without flushes (nobs counted)
+    """The same pairs as cribs: the share of zero-point cribs (1,022,208 of the census,
+    Wikipedia's "Cribbage statistics"); and as hands with the flush points of
+    ``score_breakdown`` taken off, the mean quoted without flushes (nobs counted)."""
+    crib = _scores(crib=True)
+    zero = 1_022_208 / CENSUS
+    assert _within(float(np.mean(crib == 0)), zero, np.sqrt(zero * (1 - zero)))
+    assert not np.isin(crib, [19, 25, 26, 27]).any() and crib.max() <= 29
+    hands = _scores(crib=False)
+    # A crib differs from a hand only by the four-card flush it does not count: four cards
+    # of one suit (4 x C(13, 4) hands) with a starter of another suit (39 cards).
+    assert set(np.unique(hands - crib)) == {0, 4}
+    four_flush = 4 * comb(13, 4) * 39 / CENSUS
+    assert _within(float(np.mean(hands - crib == 4)), four_flush,
+                   np.sqrt(four_flush * (1 - four_flush)))
+    no_flush = hands.astype(np.float64)
+    for i, (hand, starter) in enumerate(_sample()):
+        if len({c % 4 for c in hand}) == 1:  # only four cards of a suit can make a flush
+            no_flush[i] -= sum(item.points for item in score_breakdown(hand, starter)
+                               if item.kind == "flush")
+    mean = Fraction(511661, 108290)
+    assert _within(float(no_flush.mean()), float(mean), float(np.std(hands)))
+    assert not _within(float(hands.mean()), float(mean), float(np.std(hands)))
 
 
 def test_notation() -> None:
