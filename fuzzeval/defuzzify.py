@@ -28,14 +28,27 @@ def weighted_average(
 ) -> FloatArray:
     """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires.
 
-    Summed rule after rule (an accumulation is sequential by definition; a matrix product's
-    blocking, and numpy's pairwise ``sum``, depend on n), so a candidate's grade is the same
-    to the last bit however many candidates are graded with it."""
-    out = np.full(strengths.shape[1], default, dtype=np.float64)
+    Summed rule after rule, in rule order, whatever n is (a matrix product's blocking, and
+    numpy's pairwise sums along a contiguous axis, depend on n), so a candidate's grade is
+    the same to the last bit however many candidates are graded with it. Three ways to the
+    same sums: one column alone, a few columns at once, and many rule by rule in place.
+    """
+    n = strengths.shape[1]
+    out = np.full(n, default, dtype=np.float64)
     if strengths.shape[0] == 0:
         return out
-    num = np.add.accumulate(strengths * values[:, None], axis=0)[-1]
-    den = np.add.accumulate(strengths, axis=0)[-1]
+    if n == 1:
+        num = np.add.accumulate(strengths[:, 0] * values)[-1:]
+        den = np.add.accumulate(strengths[:, 0])[-1:]
+    elif n < 256:  # reduced along rules (not contiguous): sequential for n >= 2
+        num = (strengths * values[:, None]).sum(axis=0)
+        den = strengths.sum(axis=0)
+    else:
+        num = strengths[0] * values[0]
+        den = strengths[0].copy()
+        for r in range(1, strengths.shape[0]):
+            num += strengths[r] * values[r]
+            den += strengths[r]
     np.divide(num, den, out=out, where=den > 0)
     return out
 

@@ -257,6 +257,23 @@ def test_a_grade_does_not_depend_on_the_batch_it_is_graded_in(name: str) -> None
     rng = np.random.default_rng(5)
     x = np.stack([rng.uniform(v.lo, v.hi, 3000) for v in rb.inputs], axis=1)
     together = ev.grade(x)
-    for size in (1, 15, 20, 777):
+    for size in (1, 2, 15, 20, 255, 256, 257, 777):
         parts = np.concatenate([ev.grade(x[i:i + size]) for i in range(0, 3000, size)])
         np.testing.assert_array_equal(parts, together)
+
+
+@given(st.integers(1, 60), st.integers(1, 600), st.integers(0, 2**32 - 1))
+def test_the_weighted_average_sums_rule_after_rule(rules: int, n: int, seed: int) -> None:
+    """Every path (one column, a few, many) gives the plain sequential sums, bit for bit."""
+    from fuzzeval.defuzzify import weighted_average
+
+    rng = np.random.default_rng(seed)
+    s = rng.random((rules, n)) * (rng.random((rules, n)) < 0.7)
+    v = rng.normal(size=rules)
+    got = weighted_average(s, v, default=-1.0)
+    for j in range(n):
+        num = den = 0.0
+        for r in range(rules):
+            num += float(s[r, j]) * float(v[r])
+            den += float(s[r, j])
+        assert got[j] == (num / den if den > 0 else -1.0)
