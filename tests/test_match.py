@@ -41,7 +41,9 @@ def test_results_do_not_depend_on_workers_or_order() -> None:
     backwards = sorted(map(_key, run_games(GAME, SPEC, range(15, -1, -1))))
     with ProcessPoolExecutor(2) as pool:
         parallel = sorted(map(_key, run_games(GAME, SPEC, range(16), pool, window=3)))
-    assert serial == backwards == parallel
+    with ProcessPoolExecutor(3) as pool:  # "any number of workers": an odd one too
+        three = sorted(map(_key, run_games(GAME, SPEC, range(16), pool)))
+    assert serial == backwards == parallel == three
     assert len({r[2].scores for r in serial}) > 1  # type: ignore[attr-defined]
 
 

@@ -307,3 +307,31 @@ def test_json_lines_are_strict_and_quick_when_finite() -> None:
 
     assert json_line({"a": 1.5, "b": [2]}) == '{"a": 1.5, "b": [2]}'
     assert json_line({"a": float("inf"), "b": [float("nan")]}) == '{"a": "inf", "b": ["nan"]}'
+
+
+def test_a_killed_worker_in_a_calibration_loses_nothing(tmp_path: Path) -> None:
+    """A worker killed mid-round: exit 1 saying what is saved; --resume then finishes to the
+    uninterrupted run's rule base."""
+    common = ["calibrate", "cribbage", "-o", "greedy", "--rounds", "3", "--games-per-round",
+              "40", "--workers", "2", "--seed", "5", "--deals", "0"]
+    whole = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
+                                str(tmp_path / "a.png")])
+    assert whole.exit_code == 0, whole.output
+    db = tmp_path / "b.sqlite"
+    args = [*common, "--db", str(db), "--plot", str(tmp_path / "b.png")]
+    proc = _start(args, tmp_path)
+    try:
+        _wait_for_games(db, proc, 50)  # in the second round
+        psutil.Process(proc.pid).children(recursive=True)[0].kill()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 1, err
+    games = rows_in(db, "games")
+    assert f"a worker process died: 1 finished rounds and {games} games are saved" in \
+        err.decode().replace("\n", " "), err
+    again = runner.invoke(app, [*args, "--resume"])
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "b.calibrated.yaml").read_text() == \
+        (tmp_path / "a.calibrated.yaml").read_text()
