@@ -179,11 +179,13 @@ def play_indexed(game: Game, spec: MatchSpec, index: int) -> GameRecord:
 
 
 def ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C and SIGTERM are the parent's to handle (it keeps finished
-    games and shuts the pool), stdout is not the worker's to hold (so ``... | cat`` ends
-    when the parent does), and a worker whose parent died exits within a second."""
+    """Worker initializer: Ctrl-C is the parent's to handle (it keeps finished games and
+    shuts the pool), stdout is not the worker's to hold (so ``... | cat`` ends when the
+    parent does), and a worker whose parent died exits within a second. SIGTERM gets its
+    default back (a forked worker inherits the parent's handler, which would raise inside
+    the pool's own code): a broken pool terminates its surviving workers with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.close(devnull)

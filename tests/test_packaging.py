@@ -38,13 +38,20 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "fuzzeval = fuzzeval.cli:main" in text
 
 
-def test_installed_wheel_finds_its_rulebases(wheel: Path, tmp_path: Path) -> None:
-    target = tmp_path / "site"
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed once into a target folder (its console script in ``bin``)."""
+    target = tmp_path_factory.mktemp("site")
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
          str(wheel)],
         check=True,
     )
+    return target
+
+
+def test_installed_wheel_finds_its_rulebases(installed: Path, tmp_path: Path) -> None:
+    target = installed
     code = (
         "import fuzzeval.resources as r, fuzzeval; "
         "print(fuzzeval.__file__); print(r.rulebase_dir())"
@@ -76,3 +83,24 @@ def test_installed_wheel_finds_its_rulebases(wheel: Path, tmp_path: Path) -> Non
     assert calibrated.returncode == 0, calibrated.stderr
     assert (elsewhere / "runs" / "cribbage_calibration.calibrated.yaml").is_file()
     assert (elsewhere / "plots" / "cribbage_drift.png").stat().st_size > 10_000
+
+
+def test_the_installed_console_script_runs_from_anywhere(installed: Path, tmp_path: Path) -> None:
+    """The `fuzzeval` command itself, as pip writes it from the wheel's entry point, not
+    `python -m fuzzeval`: its help lists the commands and it grades the README's tip."""
+    script = installed / "bin" / "fuzzeval"
+    assert script.is_file()
+    env = {"PYTHONPATH": str(installed), "PATH": str(installed / "bin")}
+    helped = subprocess.run([str(script), "--help"], cwd=tmp_path, capture_output=True,
+                            text=True, env=env)
+    assert helped.returncode == 0, helped.stderr
+    assert "evaluate" in helped.stdout and "calibrate" in helped.stdout
+    graded = subprocess.run(
+        [str(script), "evaluate", "tipping", "-i", "quality=6.5", "-i", "service=9.8"],
+        cwd=tmp_path, capture_output=True, text=True, env=env,
+    )
+    assert graded.returncode == 0, graded.stderr
+    from fuzzeval import compile_rulebase, load_rulebase
+
+    source = compile_rulebase(load_rulebase(ROOT / "rulebases" / "tipping.yaml"))
+    assert float(graded.stdout) == pytest.approx(source.grade([[6.5, 9.8]])[0], rel=1e-5)
