@@ -11,7 +11,6 @@ which gives a paired 95 % interval. Nothing here knows a game.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -53,12 +52,6 @@ class Comparison:
     def difference(self) -> float:
         return self.after - self.before
 
-    @property
-    def significant(self) -> bool:
-        """The paired interval excludes 0."""
-        lo, hi = self.interval
-        return lo > 0 or hi < 0
-
     def to_dict(self) -> dict[str, object]:
         return {"measure": self.name, "units": self.units, "before": self.before,
                 "after": self.after, "difference": self.difference,
@@ -81,13 +74,3 @@ def compare(measure: RulebaseMeasure, before: RuleBase,
         Comparison(name, a.shape[1], float(a[i].mean()), float(b[i].mean()),
                    paired_interval(b[i] - a[i]))
         for i, name in enumerate(measure.names))
-
-
-def measure_values(measure: RulebaseMeasure,
-                   rulebases: Mapping[str, RuleBase]) -> dict[str, dict[str, float]]:
-    """Each rule base's measures by name."""
-    out = {}
-    for label, rb in rulebases.items():
-        c = measure.contributions(rb)
-        out[label] = {name: float(c[i].mean()) for i, name in enumerate(measure.names)}
-    return out
