@@ -689,11 +689,20 @@ def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[
 
 def load_rulebase(path: str | os.PathLike[str]) -> RuleBase:
     """Read a rule-base file; RuleBaseError lists every error, warnings go to ``warnings``."""
-    rb, problems = check_rulebase(path)
+    return _loaded(*check_rulebase(path))
+
+
+def load_rulebase_text(text: str, path: str = "<string>") -> RuleBase:
+    """``load_rulebase`` for text already read (``read_rulebase_text``): read once, parse
+    once, when the caller also needs the text (to rewrite its points in place)."""
+    return _loaded(*parse_rulebase(text, path))
+
+
+def _loaded(rb: RuleBase | None, problems: list[Problem]) -> RuleBase:
     if rb is None:
         raise RuleBaseError(problems)
     for p in problems:
-        warnings.warn(str(p), RuleBaseWarning, stacklevel=2)
+        warnings.warn(str(p), RuleBaseWarning, stacklevel=3)
     return rb
 
 

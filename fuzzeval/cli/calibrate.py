@@ -25,7 +25,6 @@ from fuzzeval.cli.common import (
     console,
     err_console,
     measures_table,
-    open_rulebase,
     print_json,
     resolve_rulebase,
     stop_code,
@@ -33,7 +32,7 @@ from fuzzeval.cli.common import (
 )
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_measures
-from fuzzeval.loading import read_rulebase_text
+from fuzzeval.loading import load_rulebase_text, read_rulebase_text
 from fuzzeval.match import check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
@@ -84,7 +83,7 @@ def calibrate(
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = read_rulebase_text(source_path)
         check_rulebase_player(game, source_path)  # before any file is made
-        rewrite_points(source, open_rulebase(str(source_path)))  # points can be written back
+        rewrite_points(source, load_rulebase_text(source, str(source_path)))  # writable back
         settings = CalibrationSettings(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",

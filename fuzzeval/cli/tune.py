@@ -24,7 +24,7 @@ from fuzzeval.cli.common import (
 )
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_seed
-from fuzzeval.loading import load_rulebase, read_rulebase_text
+from fuzzeval.loading import load_rulebase_text, read_rulebase_text
 from fuzzeval.match import check_rulebase_player
 from fuzzeval.measure import compare
 from fuzzeval.registry import load_game
@@ -98,7 +98,7 @@ def tune(
             raise _usage(f"{game.name} offers no measure of a rule base to tune for")
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = read_rulebase_text(source_path)
-        start = load_rulebase(source_path)
+        start = load_rulebase_text(source, str(source_path))
         if game.rulebase_player:
             check_rulebase_player(game, source_path)  # before any file is made
         rewrite_points(source, start)  # its points can be written back (no YAML aliases)
