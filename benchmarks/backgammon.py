@@ -19,8 +19,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import time  # noqa: E402
 
+from fuzzeval.games.backgammon.game import GAME  # noqa: E402
 from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed  # noqa: E402
-from games.backgammon.game import GAME  # noqa: E402
 
 
 def rate(player: str, opponent: str, games: int, repeats: int, seed: int) -> float:

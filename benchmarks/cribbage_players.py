@@ -16,10 +16,10 @@ import argparse
 from pathlib import Path
 
 from fuzzeval.executors import executor_for
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.report import run_report
 from fuzzeval.match import MatchSpec, PlayerSpec, summarize
 from fuzzeval.store import History, run_match
-from games.cribbage.game import GAME
-from games.cribbage.report import run_report
 
 PLAYERS = (
     ("random", "random"),

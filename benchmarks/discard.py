@@ -2,7 +2,7 @@
 
     python benchmarks/discard.py [--hands 500] [--baseline-hands 2]
 
-Prints the median over random hands of games.cribbage.discard.evaluate_discards and of a
+Prints the median over random hands of fuzzeval.games.cribbage.discard.evaluate_discards and of a
 straightforward per-combination loop (every throw x starter x opponent pair, scored one by
 one with score_hand) measured in the same run, and their ratio. One core. Target: <= 2 ms.
 """
@@ -21,8 +21,8 @@ from itertools import combinations  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from games.cribbage.discard import THROWS, evaluate_discards, uniform_weights  # noqa: E402
-from games.cribbage.scoring import score_hand  # noqa: E402
+from fuzzeval.games.cribbage.discard import THROWS, evaluate_discards, uniform_weights  # noqa: E402
+from fuzzeval.games.cribbage.scoring import score_hand  # noqa: E402
 
 
 def straightforward(cards6: tuple[int, ...]) -> list[float]:

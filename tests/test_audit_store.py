@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from fuzzeval.game import Outcome
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, fingerprint, play_indexed
 from fuzzeval.store import History, run_match
-from games.cribbage.game import GAME
 
 
 def spec(games: int) -> MatchSpec:

@@ -24,10 +24,10 @@ from fuzzeval.calibration import (
     run_calibration,
 )
 from fuzzeval.cli import app
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.report import run_report
 from fuzzeval.held_out import evaluate_calibration, held_out_seed, paired_difference
 from fuzzeval.store import History, HistoryError, read_decisions
-from games.cribbage.game import GAME
-from games.cribbage.report import run_report
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.executors import executor_for
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import MatchSpec, PlayerSpec
 from fuzzeval.store import History, read_games, run_match
-from games.cribbage.game import GAME
 
 runner = CliRunner()
 

@@ -10,6 +10,7 @@ from scipy.stats import binomtest
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Outcome
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import (
     GameRecord,
     MatchSpec,
@@ -20,7 +21,6 @@ from fuzzeval.match import (
     summarize,
 )
 from fuzzeval.stats import wilson
-from games.cribbage.game import GAME
 
 SPEC = MatchSpec("cribbage", PlayerSpec("greedy", (("pegging", "basic"),)), PlayerSpec("random"),
                  games=16, seed=11)

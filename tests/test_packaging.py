@@ -29,9 +29,12 @@ def test_wheel_contents(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {p.name for p in (ROOT / "rulebases").glob("*.yaml")}
     assert shipped and {f"fuzzeval/rulebases/{n}" for n in shipped} <= set(names)
-    assert "games/__init__.py" in names and "fuzzeval/engine.py" in names
+    assert "fuzzeval/games/__init__.py" in names and "fuzzeval/engine.py" in names
+    # No generic top-level name: everything installs under fuzzeval/ (and its dist-info).
+    tops = {n.split("/")[0] for n in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"fuzzeval"}
     for data in ("opponent_throws.json", "crib_pair_values.json", "es_table.npz"):
-        assert f"games/cribbage/data/{data}" in names
+        assert f"fuzzeval/games/cribbage/data/{data}" in names
     assert not any(n.startswith("tests/") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.executors import executor_for
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import MatchSpec, PlayerSpec, run_games
 from fuzzeval.store import History, read_decisions, read_games
-from games.cribbage.game import GAME
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fuzzeval.game import Outcome
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec
 from fuzzeval.store import History, HistoryError, read_decisions, read_games, run_match
-from games.cribbage.game import GAME
 
 
 def spec(games: int, seed: int = 3) -> MatchSpec:

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.match import MatchSpec, PlayerSpec, summarize
 from fuzzeval.store import History, run_match
 from fuzzeval.tournament import pairings, run_tournament
-from games.cribbage.game import GAME
 
 PLAYERS = ("random", "greedy", "fuzzy")
 

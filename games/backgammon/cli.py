@@ -12,11 +12,11 @@ from rich.table import Table
 from fuzzeval.cli.common import print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.games.backgammon.board import check_not_finished, from_position_id, position_id
+from fuzzeval.games.backgammon.features import position_features
+from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
+from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
 from fuzzeval.match import PlayerSpec
-from games.backgammon.board import check_not_finished, from_position_id, position_id
-from games.backgammon.features import position_features
-from games.backgammon.moves import legal_moves, parse_dice
-from games.backgammon.players import FuzzyGrades, MoveView, make_player
 
 app = typer.Typer(help="Backgammon: legal plays ranked by a player.", no_args_is_help=True)
 console = Console()

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.game import Feature
-from games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.board import BAR, Position
 
 FloatArray = npt.NDArray[np.float64]
 

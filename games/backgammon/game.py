@@ -15,11 +15,11 @@ from typing import Any, overload
 import numpy as np
 
 from fuzzeval.game import Candidates, Outcome
-from games.backgammon.board import BAR, START, Position, position_id
-from games.backgammon.features import FEATURE_NAMES, OptionFeatures
-from games.backgammon.moves import Play, plays
-from games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
-from games.options import check_keys
+from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
+from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures
+from fuzzeval.games.backgammon.moves import Play, plays
+from fuzzeval.games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
+from fuzzeval.games.options import check_keys
 
 MAX_TURNS = 10_000  # a guard; real games end long before
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from fuzzeval.errors import NotationError
-from games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.board import BAR, Position
 
 Step = tuple[int, int, bool, int]  # from index (24 = bar), to index (-1 = off), hit, die
 

@@ -17,14 +17,14 @@ from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates, compile_for_features
+from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
+from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
+from fuzzeval.games.backgammon.moves import legal_moves
+from fuzzeval.games.backgammon.pubeval import pubeval
+from fuzzeval.games.backgammon.selector import BoardSelector, history_record
+from fuzzeval.games.options import as_fraction, as_int, as_text, check_keys
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
-from games.backgammon.board import Position, check_not_finished, to_gnubg
-from games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
-from games.backgammon.moves import legal_moves
-from games.backgammon.pubeval import pubeval
-from games.backgammon.selector import BoardSelector, history_record
-from games.options import as_fraction, as_int, as_text, check_keys
 
 FloatArray = npt.NDArray[np.float64]
 

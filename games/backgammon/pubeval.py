@@ -17,7 +17,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.board import BAR, Position
 
 FloatArray = npt.NDArray[np.float64]
 WON = 99_999_999.0
@@ -25,7 +25,7 @@ WON = 99_999_999.0
 
 @cache
 def weights() -> dict[str, FloatArray]:
-    text = resources.files("games.backgammon").joinpath("data", "pubeval_weights.json")
+    text = resources.files(__package__).joinpath("data", "pubeval_weights.json")
     data = json.loads(text.read_text())
     out = {k: np.asarray(data[k], dtype=np.float64) for k in ("contact", "race")}
     for w in out.values():

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from games.backgammon.board import Position, from_position_id, position_id
-from games.backgammon.moves import legal_moves, parse_dice
+from fuzzeval.games.backgammon.board import Position, from_position_id, position_id
+from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ does (or, ``--fit equity``, reproduces gnubg's equity differences between the pl
 "Few" always concludes Neutral (a feature's three rules can all be shifted together without
 changing any choice).
 
-    python -m games.backgammon.teach --games 3000 --data runs/teach.npz \
+    python -m fuzzeval.games.backgammon.teach --games 3000 --data runs/teach.npz \
         --out rulebases/backgammon_refined.yaml
 
 Needs the optional ``gnubg`` package (in the ``dev`` and ``gnubg`` extras).
@@ -30,6 +30,11 @@ import numpy.typing as npt
 
 from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.games.backgammon.board import START
+from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
+from fuzzeval.games.backgammon.game import opening_roll, roll
+from fuzzeval.games.backgammon.moves import plays
+from fuzzeval.games.backgammon.players import GnubgGrades, MoveView, make_player
 from fuzzeval.match import PlayerSpec
 from fuzzeval.teach import (
     Normal,
@@ -39,11 +44,6 @@ from fuzzeval.teach import (
     snap_to_terms,
     taught_levels,
 )
-from games.backgammon.board import START
-from games.backgammon.features import FEATURE_NAMES, FEATURES, position_features
-from games.backgammon.game import opening_roll, roll
-from games.backgammon.moves import plays
-from games.backgammon.players import GnubgGrades, MoveView, make_player
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -300,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for extra in args.also:
         decisions = decisions + Decisions.load(extra)
     also = "".join(f" --also {p}" for p in args.also)
-    header = (f"# Taught by: python -m games.backgammon.teach --games {args.games} "
+    header = (f"# Taught by: python -m fuzzeval.games.backgammon.teach --games {args.games} "
               f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
               f"--fit {args.fit}{also}\n"
               f"# ({len(decisions.equity):,} candidate plays of "

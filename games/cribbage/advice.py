@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.games.cribbage.cards import card_str, parse_cards
+from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner
+from fuzzeval.games.cribbage.es import ESDiscard, hand_index
+from fuzzeval.games.cribbage.features import discard_features
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
 from fuzzeval.match import PlayerSpec
-from games.cribbage.cards import card_str, parse_cards
-from games.cribbage.discard import KEEPS, THROWS, CribOwner
-from games.cribbage.es import ESDiscard, hand_index
-from games.cribbage.features import discard_features
-from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
 
 
 def _all_labels(hand: tuple[int, ...]) -> list[tuple[str, str]]:

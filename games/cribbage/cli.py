@@ -32,17 +32,17 @@ from fuzzeval.cli.common import json_line, print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
+from fuzzeval.games.cribbage.advice import advice_many
+from fuzzeval.games.cribbage.cards import card_str, parse_cards
+from fuzzeval.games.cribbage.discard import THROWS, CribOwner, discard_table
+from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+from fuzzeval.games.cribbage.players import CribbagePlayer, ExhaustiveDiscard, player_from_spec
+from fuzzeval.games.cribbage.report import PLAYERS, run_report
+from fuzzeval.games.cribbage.scoring import score_breakdown, score_hand, spoken_count
+from fuzzeval.games.cribbage.weights import Weighting
 from fuzzeval.match import PlayerSpec
 from fuzzeval.plots import Curve, plot_bars, plot_curves
-from games.cribbage.advice import advice_many
-from games.cribbage.cards import card_str, parse_cards
-from games.cribbage.discard import THROWS, CribOwner, discard_table
-from games.cribbage.es import ESConfig, learning_curve, save_table, train
-from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import CribbagePlayer, ExhaustiveDiscard, player_from_spec
-from games.cribbage.report import PLAYERS, run_report
-from games.cribbage.scoring import score_breakdown, score_hand, spoken_count
-from games.cribbage.weights import Weighting
 
 app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.",
                   no_args_is_help=True)

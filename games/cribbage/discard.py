@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from games.cribbage.cards import JACK, Card, cards_str, parse_cards
-from games.cribbage.scoring import rank_table
-from games.cribbage.weights import Weighting, opponent_weights
+from fuzzeval.games.cribbage.cards import JACK, Card, cards_str, parse_cards
+from fuzzeval.games.cribbage.scoring import rank_table
+from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 
 CribOwner = Literal["mine", "theirs"]
 IntArray = npt.NDArray[np.intp]

@@ -33,8 +33,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from games.cribbage.discard import KEEPS, THROWS
-from games.cribbage.scoring import rank_index5, rank_table
+from fuzzeval.games.cribbage.discard import KEEPS, THROWS
+from fuzzeval.games.cribbage.scoring import rank_index5, rank_table
 
 Variant = Literal["threshold", "coevolution"]
 FloatArray = npt.NDArray[np.float64]

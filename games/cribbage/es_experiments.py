@@ -1,4 +1,6 @@
-"""Kendall & Shaw's experiments again, with our ES: ``python -m games.cribbage.es_experiments``.
+"""Kendall & Shaw's experiments again, with our ES.
+
+    python -m fuzzeval.games.cribbage.es_experiments
 
 1. Nine training hands, hand only, p = 0.75: bounded values (their Fig. 1) against
    unbounded ones (Fig. 2), and the share of trained values sitting at the 0.9 bound.
@@ -18,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from fuzzeval.games.cribbage.es import HIGH, ESConfig, learning_curve, train
 from fuzzeval.plots import Curve, plot_curves
-from games.cribbage.es import HIGH, ESConfig, learning_curve, train
 
 
 def main(argv: list[str] | None = None) -> None:

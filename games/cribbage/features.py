@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.game import Feature
-from games.cribbage.cards import JACK
-from games.cribbage.discard import KEEPS, THROWS
-from games.cribbage.scoring import rank_parts, rank_table
+from fuzzeval.games.cribbage.cards import JACK
+from fuzzeval.games.cribbage.discard import KEEPS, THROWS
+from fuzzeval.games.cribbage.scoring import rank_parts, rank_table
 
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
@@ -118,7 +118,7 @@ def crib_pair_table() -> FloatArray:
 
 @cache
 def _crib_pair_table() -> FloatArray:
-    text = resources.files("games.cribbage").joinpath("data", CRIB_TABLE_FILE).read_text()
+    text = resources.files(__package__).joinpath("data", CRIB_TABLE_FILE).read_text()
     table = np.array(json.loads(text)["average_crib"], dtype=np.float64)
     table.flags.writeable = False
     return table
@@ -253,8 +253,8 @@ def discard_features(hands: npt.ArrayLike, my_crib: npt.ArrayLike,
 
 
 def write_crib_table(path: Path | None = None) -> Path:
-    """Recompute the shipped crib table (``python -m games.cribbage.features``)."""
-    from games.cribbage.expert_weights import crib_averages
+    """Recompute the shipped crib table (``python -m fuzzeval.games.cribbage.features``)."""
+    from fuzzeval.games.cribbage.expert_weights import crib_averages
 
     out = path or Path(__file__).resolve().parent / "data" / CRIB_TABLE_FILE
     table = crib_averages(np.ones((13, 13, 2)))
@@ -262,7 +262,7 @@ def write_crib_table(path: Path | None = None) -> Path:
         "about": "Average crib (points) when one side throws ranks [r1][r2] (A=0 .. K=12) and "
                  "the other two crib cards and the starter come uniformly from the other 50 "
                  "cards; suited and unsuited throws in their natural 1:3 mix. Made by "
-                 "python -m games.cribbage.features.",
+                 "python -m fuzzeval.games.cribbage.features.",
         "average_crib": [[round(float(v), 6) for v in row] for row in table],
     }
     out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -1,6 +1,6 @@
 """The fuzzy discard player: a Mamdani rule base grades the 15 throws from their features.
 
-The rule base's input variables are feature names (``games.cribbage.features``); any
+The rule base's input variables are feature names (``fuzzeval.games.cribbage.features``); any
 subset may be used. Many hands are graded in one call, which is how the report measures
 decisions per second.
 """
@@ -16,9 +16,9 @@ import numpy.typing as npt
 from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator, Explanation
 from fuzzeval.game import Candidates, compile_for_features
+from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
-from games.cribbage.features import FEATURE_NAMES, discard_features
 
 DEFAULT_RULEBASE = "cribbage_linguistic"
 FloatArray = npt.NDArray[np.float64]

@@ -10,16 +10,16 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.game import Candidates, Outcome
-from games.cribbage import rules
-from games.cribbage.cards import card_str, cards_str
-from games.cribbage.discard import THROWS
-from games.cribbage.features import FEATURE_NAMES, discard_features
-from games.cribbage.measure import DiscardMeasure, discard_measure
-from games.cribbage.pegging import PegView
-from games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
-from games.cribbage.rules import State
-from games.cribbage.scoring import rank_table
-from games.options import as_bool, check_keys
+from fuzzeval.games.cribbage import rules
+from fuzzeval.games.cribbage.cards import card_str, cards_str
+from fuzzeval.games.cribbage.discard import THROWS
+from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
+from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
+from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
+from fuzzeval.games.cribbage.rules import State
+from fuzzeval.games.cribbage.scoring import rank_table
+from fuzzeval.games.options import as_bool, check_keys
 
 GAME_OPTIONS = ("peg_counts",)
 

@@ -18,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.game import compile_for_features
+from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
+from fuzzeval.games.cribbage.report import OWNERS, exact_ev, random_hands
 from fuzzeval.rulebase import RuleBase
-from games.cribbage.features import FEATURE_NAMES, discard_features
-from games.cribbage.report import OWNERS, exact_ev, random_hands
 
 FloatArray = npt.NDArray[np.float64]
 NAMES = ("discard efficiency, my crib", "discard efficiency, their crib")

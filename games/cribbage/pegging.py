@@ -14,8 +14,8 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from games.cribbage.cards import value
-from games.cribbage.scoring import peg_rank_points
+from fuzzeval.games.cribbage.cards import value
+from fuzzeval.games.cribbage.scoring import peg_rank_points
 
 PeggingName = Literal["basic", "greedy"]
 PEGGING: tuple[PeggingName, ...] = ("basic", "greedy")

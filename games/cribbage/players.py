@@ -15,19 +15,19 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates
-from fuzzeval.match import PlayerSpec
-from games.cribbage.cards import Card, card_str, parse_cards
-from games.cribbage.discard import (
+from fuzzeval.games.cribbage.cards import Card, card_str, parse_cards
+from fuzzeval.games.cribbage.discard import (
     THROWS,
     CribOwner,
     evaluate_discards,
     hand_scores_by_starter,
 )
-from games.cribbage.es import ESDiscard, default_table, load_table
-from games.cribbage.fuzzy import DEFAULT_RULEBASE, FuzzyDiscard, resolve_rulebase
-from games.cribbage.pegging import POLICIES, PegView
-from games.cribbage.weights import Weighting, opponent_weights
-from games.options import as_choice, as_text, check_keys, shown
+from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
+from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, FuzzyDiscard, resolve_rulebase
+from fuzzeval.games.cribbage.pegging import POLICIES, PegView
+from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
+from fuzzeval.games.options import as_choice, as_text, check_keys, shown
+from fuzzeval.match import PlayerSpec
 
 WEIGHTINGS = ("uniform", "expert")
 

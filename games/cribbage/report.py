@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.games.cribbage.discard import CribOwner, evaluate_discards
+from fuzzeval.games.cribbage.es import ESDiscard
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+from fuzzeval.games.cribbage.players import DiscardView, player_from_spec
+from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.match import PlayerSpec
-from games.cribbage.discard import CribOwner, evaluate_discards
-from games.cribbage.es import ESDiscard
-from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import DiscardView, player_from_spec
-from games.cribbage.weights import Weighting, opponent_weights
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from games.cribbage.cards import JACK, value
-from games.cribbage.discard import KEEPS, THROWS
-from games.cribbage.scoring import peg_points, show_points
+from fuzzeval.games.cribbage.cards import JACK, value
+from fuzzeval.games.cribbage.discard import KEEPS, THROWS
+from fuzzeval.games.cribbage.scoring import peg_points, show_points
 
 WIN = 121
 SKUNK = 91  # a loser below this is skunked

@@ -43,7 +43,7 @@ def weights_from_frequencies(freq: FloatArray) -> FloatArray:
 
 @cache
 def _expert() -> dict[str, FloatArray]:
-    text = resources.files("games.cribbage").joinpath("data", DATA_FILE).read_text()
+    text = resources.files(__package__).joinpath("data", DATA_FILE).read_text()
     data = json.loads(text)
     out = {}
     for thrower in ("dealer", "pone"):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.backgammon.board import START, Position
-from games.backgammon.moves import legal_moves
+from fuzzeval.games.backgammon.board import START, Position
+from fuzzeval.games.backgammon.moves import legal_moves
 
 
 def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:

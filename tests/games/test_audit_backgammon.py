@@ -9,11 +9,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from games.backgammon.board import START, Position
-from games.backgammon.game import GAME
-from games.backgammon.moves import legal_moves
-from games.backgammon.players import make_player
-from games.backgammon.pubeval import is_race, pubeval
+from fuzzeval.games.backgammon.board import START, Position
+from fuzzeval.games.backgammon.game import GAME
+from fuzzeval.games.backgammon.moves import legal_moves
+from fuzzeval.games.backgammon.players import make_player
+from fuzzeval.games.backgammon.pubeval import is_race, pubeval
 from tests.games.backgammon_helpers import side
 
 # A race: my last checkers on my 9 point, theirs on their 9 point (my 16). 3-4 to play.

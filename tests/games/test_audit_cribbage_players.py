@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.cribbage.cards import card_str
-from games.cribbage.discard import THROWS, evaluate_discards
-from games.cribbage.features import FEATURE_NAMES, discard_features
-from games.cribbage.game import GAME
-from games.cribbage.players import make_player
-from games.cribbage.report import random_hands, run_report
-from games.cribbage.weights import opponent_weights
+from fuzzeval.games.cribbage.cards import card_str
+from fuzzeval.games.cribbage.discard import THROWS, evaluate_discards
+from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.players import make_player
+from fuzzeval.games.cribbage.report import random_hands, run_report
+from fuzzeval.games.cribbage.weights import opponent_weights
 
 
 def test_in_a_game_the_fuzzy_player_throws_what_it_throws_on_its_own() -> None:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from games.backgammon.board import BAR, Position
-from games.backgammon.features import position_features
-from games.backgammon.moves import Play, plays
+from fuzzeval.games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.features import position_features
+from fuzzeval.games.backgammon.moves import Play, plays
 from tests.games.backgammon_helpers import random_positions
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]  # the 36, doubles once each

@@ -14,8 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzzeval.errors import NotationError
-from fuzzeval.testing import check_game
-from games.backgammon.board import (
+from fuzzeval.games.backgammon.board import (
     START,
     Position,
     from_gnubg,
@@ -23,10 +22,11 @@ from games.backgammon.board import (
     position_id,
     to_gnubg,
 )
-from games.backgammon.game import GAME, result_points
-from games.backgammon.moves import legal_moves, parse_dice
-from games.backgammon.players import make_player
-from games.backgammon.pubeval import inputs, is_race, pubeval
+from fuzzeval.games.backgammon.game import GAME, result_points
+from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
+from fuzzeval.games.backgammon.players import make_player
+from fuzzeval.games.backgammon.pubeval import inputs, is_race, pubeval
+from fuzzeval.testing import check_game
 from tests.games.backgammon_helpers import random_positions, side
 
 # --- GNU Backgammon: boards and position IDs -----------------------------------------

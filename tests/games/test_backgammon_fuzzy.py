@@ -13,16 +13,16 @@ from typer.testing import CliRunner
 
 from fuzzeval import load_rulebase
 from fuzzeval.cli import app
-from games.backgammon.board import BAR, START, Position, position_id
-from games.backgammon.features import (
+from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
+from fuzzeval.games.backgammon.features import (
     FEATURE_NAMES,
     FEATURES,
     ZONES,
     OptionFeatures,
     position_features,
 )
-from games.backgammon.moves import legal_moves, plays
-from games.backgammon.players import FuzzyGrades, MoveView, make_player
+from fuzzeval.games.backgammon.moves import legal_moves, plays
+from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
 from tests.games.backgammon_helpers import random_positions, side
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,9 +225,9 @@ def test_moves_command_ranks_every_play_and_explains() -> None:
 def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
         tmp_path: Path) -> None:
     from fuzzeval.calibration import CalibrationSettings, run_calibration
+    from fuzzeval.games.backgammon.game import GAME
     from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
     from fuzzeval.store import History, read_decisions
-    from games.backgammon.game import GAME
 
     rec = play_indexed(GAME, MatchSpec("backgammon", PlayerSpec("fuzzy"),
                                        PlayerSpec("pubeval"), 1, 2), 0)
@@ -258,7 +258,7 @@ def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
 
 
 def test_the_board_selector_sets_aside_plays_that_lost_and_never_all() -> None:
-    from games.backgammon.selector import BoardSelector
+    from fuzzeval.games.backgammon.selector import BoardSelector
 
     plays = legal_moves(START, (3, 1))
     options = [p for _, p in plays]
@@ -271,12 +271,12 @@ def test_the_board_selector_sets_aside_plays_that_lost_and_never_all() -> None:
 
 
 def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
+    from fuzzeval.games.backgammon.board import from_position_id
+    from fuzzeval.games.backgammon.game import GAME
+    from fuzzeval.games.backgammon.moves import parse_dice
+    from fuzzeval.games.backgammon.selector import history_record
     from fuzzeval.match import MatchSpec, PlayerSpec
     from fuzzeval.store import History, read_decisions, run_match
-    from games.backgammon.board import from_position_id
-    from games.backgammon.game import GAME
-    from games.backgammon.moves import parse_dice
-    from games.backgammon.selector import history_record
 
     db = tmp_path / "h.sqlite"
     with History(db) as h:

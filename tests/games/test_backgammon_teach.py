@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from games.backgammon.features import FEATURE_NAMES
-from games.backgammon.teach import Decisions, collect, main, teach
+from fuzzeval.games.backgammon.features import FEATURE_NAMES
+from fuzzeval.games.backgammon.teach import Decisions, collect, main, teach
 
 pytest.importorskip("gnubg")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from games.cribbage.discard import discard_table
+from fuzzeval.games.cribbage.discard import discard_table
 
 runner = CliRunner()
 

@@ -8,9 +8,9 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from games.cribbage.cards import parse_cards
-from games.cribbage.discard import THROWS, evaluate_discards, uniform_weights
-from games.cribbage.scoring import rank_index5, rank_table
+from fuzzeval.games.cribbage.cards import parse_cards
+from fuzzeval.games.cribbage.discard import THROWS, evaluate_discards, uniform_weights
+from fuzzeval.games.cribbage.scoring import rank_index5, rank_table
 
 
 def _score5(cards: np.ndarray, crib: bool) -> np.ndarray:

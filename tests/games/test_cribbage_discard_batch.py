@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import games.cribbage.advice
+import fuzzeval.games.cribbage.advice
 from fuzzeval import load_rulebase
 from fuzzeval.cli import app
 from fuzzeval.engine import compile_rulebase
-from games.cribbage.advice import player_advice
-from games.cribbage.cards import cards_str
-from games.cribbage.es import DEFAULT_TABLE, load_table
-from games.cribbage.fuzzy import FuzzyDiscard
-from games.cribbage.players import CribbagePlayer, player_from_spec
-from games.cribbage.report import random_hands
+from fuzzeval.games.cribbage.advice import player_advice
+from fuzzeval.games.cribbage.cards import cards_str
+from fuzzeval.games.cribbage.es import DEFAULT_TABLE, load_table
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+from fuzzeval.games.cribbage.players import CribbagePlayer, player_from_spec
+from fuzzeval.games.cribbage.report import random_hands
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,12 +58,14 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
             return f(*args, **kwargs)
         return wrapper
 
-    monkeypatch.setattr("games.cribbage.fuzzy.load_rulebase", counting("load", load_rulebase))
+    monkeypatch.setattr("fuzzeval.games.cribbage.fuzzy.load_rulebase",
+                        counting("load", load_rulebase))
     monkeypatch.setattr("fuzzeval.game.compile_rulebase",  # as compile_for_features sees it
                         counting("compile", compile_rulebase))
     monkeypatch.setattr(FuzzyDiscard, "__post_init__",
                         counting("fuzzy player", FuzzyDiscard.__post_init__))
-    monkeypatch.setattr("games.cribbage.players.load_table", counting("es table", load_table))
+    monkeypatch.setattr("fuzzeval.games.cribbage.players.load_table",
+                        counting("es table", load_table))
     return seen
 
 
@@ -147,7 +149,7 @@ def built_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
             cache[text] = player_from_spec(text)
         return cache[text]
 
-    monkeypatch.setattr(games.cribbage.advice, "player_from_spec", cached)
+    monkeypatch.setattr(fuzzeval.games.cribbage.advice, "player_from_spec", cached)
     yield
 
 
@@ -173,7 +175,7 @@ def test_chunks_of_a_long_batch_change_nothing(tmp_path: Path, monkeypatch: pyte
                                                player: str) -> None:
     path = _write(tmp_path, [*_lines(20, seed=8), "2C 3C 4C", *_lines(9, seed=9)])
     whole = _discard("--batch", str(path), "-p", player)
-    monkeypatch.setattr("games.cribbage.cli.BATCH_CHUNK", 4)
+    monkeypatch.setattr("fuzzeval.games.cribbage.cli.BATCH_CHUNK", 4)
     chunked = _discard("--batch", str(path), "-p", player)
     assert whole.exit_code == chunked.exit_code == 2
     assert chunked.stdout == whole.stdout and len(whole.stdout.splitlines()) == 32

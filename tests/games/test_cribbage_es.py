@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.cribbage.discard import THROWS
-from games.cribbage.es import (
+from fuzzeval.games.cribbage.discard import THROWS
+from fuzzeval.games.cribbage.es import (
     HIGH,
     LOW,
     N_HANDS,
@@ -27,7 +27,7 @@ from games.cribbage.es import (
     throw_points,
     train,
 )
-from games.cribbage.players import make_player
+from fuzzeval.games.cribbage.players import make_player
 
 
 def test_there_are_18395_rank_hands_as_the_paper_says() -> None:
@@ -149,7 +149,7 @@ POSITIVE = Deals(np.array([[5, 6, 6, 10, 11, 12]]), np.array([9]), np.array([[0,
 def _mutations_after_one_deal(monkeypatch: pytest.MonkeyPatch, d: Deals, throw: int,
                               p: float) -> int:
     """Train for one deal, ``d``, from a table whose lowest two values are ``throw``'s."""
-    monkeypatch.setattr("games.cribbage.es.deal", lambda rng, size, training=None: d)
+    monkeypatch.setattr("fuzzeval.games.cribbage.es.deal", lambda rng, size, training=None: d)
     values = np.full((2, N_HANDS, 6), 0.5)
     a, b = THROWS[throw]
     row = values[int(d.mine[0]), int(hand_index(d.six)[0])]

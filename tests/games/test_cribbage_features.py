@@ -11,11 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.cribbage.cards import parse_cards
-from games.cribbage.discard import KEEPS, THROWS, unseen
-from games.cribbage.expert_weights import crib_averages
-from games.cribbage.features import FEATURE_NAMES, FEATURES, crib_pair_table, discard_features
-from games.cribbage.scoring import score_hand
+from fuzzeval.games.cribbage.cards import parse_cards
+from fuzzeval.games.cribbage.discard import KEEPS, THROWS, unseen
+from fuzzeval.games.cribbage.expert_weights import crib_averages
+from fuzzeval.games.cribbage.features import (
+    FEATURE_NAMES,
+    FEATURES,
+    crib_pair_table,
+    discard_features,
+)
+from fuzzeval.games.cribbage.scoring import score_hand
 
 
 def _value(card: int) -> int:

@@ -10,16 +10,16 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.games.cribbage.cards import parse_cards
+from fuzzeval.games.cribbage.discard import THROWS, evaluate_discards
+from fuzzeval.games.cribbage.features import EXPECTATIONS, crib_pair_table
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.players import make_player
+from fuzzeval.games.cribbage.report import random_hands, run_report
+from fuzzeval.games.cribbage.weights import opponent_weights
 from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
 from fuzzeval.testing import check_game
-from games.cribbage.cards import parse_cards
-from games.cribbage.discard import THROWS, evaluate_discards
-from games.cribbage.features import EXPECTATIONS, crib_pair_table
-from games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
-from games.cribbage.game import GAME
-from games.cribbage.players import make_player
-from games.cribbage.report import random_hands, run_report
-from games.cribbage.weights import opponent_weights
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]

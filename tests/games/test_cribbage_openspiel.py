@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
-from games.cribbage import rules
-from games.cribbage.cards import JACK, parse_cards
-from games.cribbage.game import GAME
-from games.cribbage.scoring import score_hand, score_pegging
+from fuzzeval.games.cribbage import rules
+from fuzzeval.games.cribbage.cards import JACK, parse_cards
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.scoring import score_hand, score_pegging
 
 PASS = 2756
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.cribbage.discard import discard_table
+from fuzzeval.games.cribbage.discard import discard_table
 
 
 def _top(hand: str, crib: str, n: int = 2) -> list[tuple[str, float, float]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.cribbage.cards import parse_cards
-from games.cribbage.discard import discard_table
-from games.cribbage.pegging import PegView, basic, greedy
-from games.cribbage.players import make_player
-from games.cribbage.scoring import score_pegging
+from fuzzeval.games.cribbage.cards import parse_cards
+from fuzzeval.games.cribbage.discard import discard_table
+from fuzzeval.games.cribbage.pegging import PegView, basic, greedy
+from fuzzeval.games.cribbage.players import make_player
+from fuzzeval.games.cribbage.scoring import score_pegging
 
 RNG = np.random.default_rng(0)
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fuzzeval.games.cribbage import rules
+from fuzzeval.games.cribbage.cards import parse_cards
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.rules import State
+from fuzzeval.games.cribbage.scoring import score_hand
 from fuzzeval.testing import check_game
-from games.cribbage import rules
-from games.cribbage.cards import parse_cards
-from games.cribbage.game import GAME
-from games.cribbage.rules import State
-from games.cribbage.scoring import score_hand
 
 RNG = np.random.default_rng(0)
 

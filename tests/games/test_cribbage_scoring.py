@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from fuzzeval.errors import NotationError
-from games.cribbage import (
+from fuzzeval.games.cribbage import (
     parse_card,
     parse_cards,
     score_breakdown,

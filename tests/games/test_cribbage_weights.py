@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.cribbage.discard import discard_table
-from games.cribbage.expert_weights import crib_averages
-from games.cribbage.weights import opponent_weights, pair_type_counts
+from fuzzeval.games.cribbage.discard import discard_table
+from fuzzeval.games.cribbage.expert_weights import crib_averages
+from fuzzeval.games.cribbage.weights import opponent_weights, pair_type_counts
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "published_discard_tables.csv"
 NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -53,7 +53,8 @@ def test_expert_crib_averages_track_schell(averages: dict[str, np.ndarray]) -> N
 
 
 def test_expert_table_file_is_well_formed() -> None:
-    text = resources.files("games.cribbage").joinpath("data", "opponent_throws.json").read_text()
+    data_dir = resources.files("fuzzeval.games.cribbage") / "data"
+    text = (data_dir / "opponent_throws.json").read_text()
     data = json.loads(text)
     for thrower in ("dealer", "pone"):
         shares = np.array([row[3] for row in data[thrower]])

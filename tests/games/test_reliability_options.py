@@ -12,13 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from games.backgammon import players as bg_players
-from games.backgammon.board import START, Position, position_id
-from games.backgammon.game import GAME as BACKGAMMON
-from games.cribbage import players as cr_players
-from games.cribbage.es import DEFAULT_TABLE, N_HANDS, load_table
-from games.cribbage.game import GAME as CRIBBAGE
-from games.cribbage.players import ExhaustiveDiscard
+from fuzzeval.games.backgammon import players as bg_players
+from fuzzeval.games.backgammon.board import START, Position, position_id
+from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
+from fuzzeval.games.cribbage import players as cr_players
+from fuzzeval.games.cribbage.es import DEFAULT_TABLE, N_HANDS, load_table
+from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
+from fuzzeval.games.cribbage.players import ExhaustiveDiscard
 from tests.games.backgammon_helpers import side
 
 runner = CliRunner()
