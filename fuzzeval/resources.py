@@ -15,6 +15,11 @@ def rulebase_dir() -> Path:
     return _PACKAGED if _PACKAGED.is_dir() else _SOURCE
 
 
+def shipped_rulebases() -> list[Path]:
+    """The shipped rule-base files, by name."""
+    return sorted(rulebase_dir().glob("*.yaml"))
+
+
 #: shipped rule bases that were renamed: old name -> new name (the old one still works)
 RENAMED = {"cribbage_discard": "cribbage_expected_points",
            "cribbage_discard_beginner": "cribbage_expected_points_beginner"}
@@ -29,7 +34,7 @@ def default_rulebase(name: str) -> Path:
         stem = RENAMED[stem]
     path = rulebase_dir() / f"{stem}.yaml"
     if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in rulebase_dir().glob("*.yaml"))) or "none"
+        known = ", ".join(p.stem for p in shipped_rulebases()) or "none"
         raise FileNotFoundError(f"no shipped rule base {name!r} (shipped: {known})")
     return path
 

@@ -1,4 +1,4 @@
-"""``fuzzeval rulebase check|show|schema``."""
+"""``fuzzeval rulebase list|check|show|schema``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 import yaml
+from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -17,9 +18,27 @@ from fuzzeval.cli.common import (
     user_errors,
 )
 from fuzzeval.loading import check_rulebase, rulebase_to_yaml
+from fuzzeval.resources import shipped_rulebases
 from fuzzeval.rulebase import RuleBase, Variable
 
 app = typer.Typer(help="Check, show and describe rule-base files.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_shipped() -> None:
+    """The shipped rule bases: name, inputs, rules and what each is."""
+    table = Table(title="shipped rule bases", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("name", no_wrap=True)
+    table.add_column("inputs", justify="right")
+    table.add_column("rules", justify="right")
+    table.add_column("description", overflow="fold")
+    for path in shipped_rulebases():
+        rb, _ = check_rulebase(str(path))
+        if rb is None:  # a shipped file that does not load is a packaging fault: say so
+            table.add_row(path.stem, "", "", "does not load: fuzzeval rulebase check " + path.stem)
+            continue
+        table.add_row(path.stem, str(len(rb.inputs)), str(len(rb.rules)), rb.description or "")
+    console.print(table)
 
 
 @app.command()
