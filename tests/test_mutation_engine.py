@@ -1,0 +1,240 @@
+"""fuzzeval.engine on a small rule base worked by hand: explanations (and their dict form),
+rule strengths with weights, batches longer than a chunk, conditions nested deep enough
+to need temporaries, and the messages for bad input (gaps found by mutation testing)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from fuzzeval import compile_rulebase, parse_rulebase
+from fuzzeval.engine import CHUNK, Evaluator
+from fuzzeval.engine import compile_rulebase as compile_
+from fuzzeval.membership import Triangle
+from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
+
+# a on [0, 10]: lo = 1 - a/10, hi = a/10.  b on [0, 4]: s = 1 - b/4, l = b/4.
+TEXT = """\
+name: hand
+defuzzifier: weighted_average
+default: 0.5
+inputs:
+  a: {range: [0, 10], terms: {lo: [0, 0, 10], hi: [0, 10, 10]}}
+  b: {range: [0, 4], terms: {s: [0, 0, 4], l: [0, 4, 4]}}
+output: {name: y, range: [0, 1], terms: {nay: 0, aye: 1}}
+rules:
+  - if a is hi and b is l then y is aye
+  - rule: if a is lo or not b is l then y is nay
+    weight: 0.5
+  - if a is hi and not b is s then y is aye
+"""
+
+
+def _rb(text: str = TEXT) -> RuleBase:
+    rb, problems = parse_rulebase(text, "hand.yaml")
+    assert rb is not None, problems
+    return rb
+
+
+def _ev() -> Evaluator:
+    return compile_rulebase(_rb())
+
+
+def _hand(a: float, b: float) -> tuple[list[float], float]:
+    """Strengths (weights applied) and grade by eq. 2, from the definitions above."""
+    lo, hi = 1 - a / 10, a / 10
+    s, l_ = 1 - b / 4, b / 4
+    strengths = [min(hi, l_), 0.5 * max(lo, 1 - l_), min(hi, 1 - s)]
+    values = [1.0, 0.0, 1.0]
+    den = sum(strengths)
+    grade = sum(w * v for w, v in zip(strengths, values, strict=True)) / den if den else 0.5
+    return strengths, grade
+
+
+def test_explain_by_hand() -> None:
+    exp = _ev().explain({"b": 1.0, "a": 6.0})
+    assert exp.inputs == {"a": 6.0, "b": 1.0}
+    assert exp.used == {"a": 6.0, "b": 1.0}
+    assert exp.clipped == ()
+    assert exp.memberships == {"a": {"lo": pytest.approx(0.4), "hi": pytest.approx(0.6)},
+                               "b": {"s": pytest.approx(0.75), "l": pytest.approx(0.25)}}
+    strengths, grade = _hand(6.0, 1.0)  # 0.25, 0.375, 0.25
+    assert [r.strength for r in exp.rules] == pytest.approx(strengths)
+    assert [r.index for r in exp.rules] == [0, 1, 2]
+    assert [r.output_term for r in exp.rules] == ["aye", "nay", "aye"]
+    assert [r.weight for r in exp.rules] == [1.0, 0.5, 1.0]
+    assert [r.text for r in exp.rules] == [
+        "if a is hi and b is l then y is aye",
+        "if a is lo or not b is l then y is nay",
+        "if a is hi and not b is s then y is aye",
+    ]
+    assert exp.activations == pytest.approx({"nay": 0.375, "aye": 0.25})
+    assert exp.grade == pytest.approx(grade) and exp.grade == pytest.approx(0.5 / 0.875)
+    assert exp.fired
+
+
+def test_explain_of_an_array_equals_explain_of_a_mapping() -> None:
+    ev = _ev()
+    assert ev.explain(np.array([6.0, 1.0])) == ev.explain({"a": 6.0, "b": 1.0})
+    assert ev.explain([[6.0, 1.0]]).grade == ev.grade([[6.0, 1.0]])[0]
+
+
+def test_explain_clips_only_the_inputs_outside_their_range() -> None:
+    exp = _ev().explain({"a": 12.0, "b": 2.0})
+    assert exp.inputs == {"a": 12.0, "b": 2.0}
+    assert exp.used == {"a": 10.0, "b": 2.0}
+    assert exp.clipped == ("a",)
+    assert exp.memberships["a"] == {"lo": 0.0, "hi": 1.0}
+    exp = _ev().explain({"a": 3.0, "b": -1.0})
+    assert exp.clipped == ("b",) and exp.used == {"a": 3.0, "b": 0.0}
+
+
+def test_explanation_as_a_dict() -> None:
+    exp = _ev().explain({"a": 12.0, "b": 1.0})
+    d = exp.to_dict()
+    assert list(d) == ["inputs", "used", "clipped", "memberships", "rules", "activations",
+                       "grade", "fired"]
+    assert d["inputs"] == {"a": 12.0, "b": 1.0} and d["used"] == {"a": 10.0, "b": 1.0}
+    assert d["clipped"] == ["a"]
+    assert d["memberships"] == exp.memberships
+    assert d["rules"][1] == {"index": 1, "text": "if a is lo or not b is l then y is nay",
+                             "output_term": "nay", "weight": 0.5,
+                             "strength": pytest.approx(0.375)}
+    assert d["activations"] == exp.activations
+    assert d["grade"] == exp.grade and d["fired"] is True
+
+
+def test_nothing_fires_gives_the_default_and_says_so() -> None:
+    text = TEXT.replace("  - rule: if a is lo or not b is l then y is nay\n    weight: 0.5\n",
+                        "")
+    exp = compile_rulebase(_rb(text)).explain({"a": 0.0, "b": 0.0})
+    assert [r.strength for r in exp.rules] == [0.0, 0.0]
+    assert exp.activations == {"nay": 0.0, "aye": 0.0}
+    assert exp.grade == 0.5 and not exp.fired
+
+
+def test_explain_names_exactly_what_is_missing_and_unknown() -> None:
+    ev = _ev()
+    with pytest.raises(ValueError) as info:
+        ev.explain({"a": 1.0})
+    assert str(info.value) == "inputs must be exactly a, b; missing b"
+    with pytest.raises(ValueError) as info:
+        ev.explain({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0})
+    assert str(info.value) == "inputs must be exactly a, b; unknown c, d"
+    with pytest.raises(ValueError) as info:
+        ev.explain({"c": 3.0})
+    assert str(info.value) == "inputs must be exactly a, b; missing a, b; unknown c"
+
+
+def test_bad_shapes_and_nan_are_refused_with_where() -> None:
+    ev = _ev()
+    assert ev.n_inputs == 2
+    with pytest.raises(ValueError) as info:
+        ev.grade(np.zeros((3, 3)))
+    assert str(info.value) == ("expected an array of shape (n, 2) with columns a, b "
+                               "(got shape (3, 3))")
+    with pytest.raises(ValueError, match=r"got shape \(2,\)"):
+        ev.grade(np.zeros(2))  # one dimension, even of the right length
+    with pytest.raises(ValueError, match=r"got shape \(1, 1, 2\)"):
+        ev.strengths(np.zeros((1, 1, 2)))
+    with pytest.raises(ValueError) as info:
+        ev.grade([[1.0, 2.0], [3.0, 1.0], [2.0, float("nan")]])
+    assert str(info.value) == "input 'b' is NaN (row 2)"
+    with pytest.raises(ValueError, match=r"^input 'a' is NaN \(row 0\)$"):
+        ev.strengths([[float("nan"), 1.0]])
+
+
+def test_strengths_and_grades_over_more_than_a_chunk_by_hand() -> None:
+    ev = _ev()
+    rng = np.random.default_rng(3)
+    n = 2 * CHUNK + 5
+    xs = np.column_stack([rng.uniform(-1, 11, n), rng.uniform(-0.5, 4.5, n)])
+    got_s = ev.strengths(xs)
+    got_g = ev.grade(xs)
+    assert got_s.shape == (n, 3) and got_g.shape == (n,)
+    for i in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, n - 1]:
+        a, b = float(np.clip(xs[i, 0], 0, 10)), float(np.clip(xs[i, 1], 0, 4))
+        want_s, want_g = _hand(a, b)
+        assert got_s[i] == pytest.approx(want_s, abs=1e-12)
+        assert got_g[i] == pytest.approx(want_g, abs=1e-12)
+    assert ev.strengths(np.empty((0, 2))).shape == (0, 3)
+
+
+def _deep_rulebase(rules: int) -> RuleBase:
+    """Many rules whose conditions need temporaries: not (x is t_k and not y is u_k), and
+    (x is ... or y is ...) and not x is ...; enough of each to be gathered in waves."""
+    xs = Variable("x", 0.0, 8.0, tuple(
+        Term(f"t{k}", Triangle(float(k), float(k) + 1, float(k) + 2)) for k in range(7)))
+    ys = Variable("y", 0.0, 8.0, tuple(
+        Term(f"u{k}", Triangle(max(0.0, k - 1.5), float(k), min(8.0, k + 1.5)))
+        for k in range(9)))
+    out = Variable("g", 0.0, 1.0, (Term("lo", Triangle(0.0, 0.0, 0.0)),
+                                   Term("hi", Triangle(1.0, 1.0, 1.0))))
+    rs = []
+    for r in range(rules):
+        t, u = f"t{r % 7}", f"u{(3 * r) % 9}"
+        if r % 3 == 0:
+            cond: Condition = Not(And((Is("x", t), Not(Is("y", u)))))
+        elif r % 3 == 1:
+            cond = And((Or((Is("x", t), Is("y", u))), Not(Is("x", f"t{(r + 2) % 7}"))))
+        else:
+            cond = Or((Not(Not(Is("y", u))), And((Is("x", t), Is("y", u), Is("x", "t3")))))
+        rs.append(Rule(cond, "hi" if r % 2 else "lo", 1.0 if r % 4 else 0.5))
+    return RuleBase("deep", "weighted_average", 0.5, (xs, ys), out, tuple(rs))
+
+
+def _tri(x: float, p: tuple[float, float, float]) -> float:
+    left, peak, right = p
+    if x == peak:
+        return 1.0
+    if left < x < peak:
+        return (x - left) / (peak - left)
+    if peak < x < right:
+        return (right - x) / (right - peak)
+    return 0.0
+
+
+def _deep_strengths(x: float, y: float, rules: int) -> list[float]:
+    def mx(k: int) -> float:
+        return _tri(x, (float(k), k + 1.0, k + 2.0))
+
+    def my(k: int) -> float:
+        return _tri(y, (max(0.0, k - 1.5), float(k), min(8.0, k + 1.5)))
+
+    out = []
+    for r in range(rules):
+        t, u = r % 7, (3 * r) % 9
+        if r % 3 == 0:
+            d = 1 - min(mx(t), 1 - my(u))
+        elif r % 3 == 1:
+            d = min(max(mx(t), my(u)), 1 - mx((r + 2) % 7))
+        else:
+            d = max(my(u), min(mx(t), my(u), mx(3)))
+        out.append(d * (1.0 if r % 4 else 0.5))
+    return out
+
+
+@pytest.mark.parametrize("rules", [5, 30])
+def test_deep_conditions_in_long_waves_by_hand(rules: int) -> None:
+    rb = _deep_rulebase(rules)
+    ev = compile_(rb)
+    grid = np.array([(x, y) for x in np.linspace(0, 8, 17) for y in np.linspace(0, 8, 13)])
+    got = ev.strengths(grid)
+    grades = ev.grade(grid)
+    for (x, y), row, g in zip(grid, got, grades, strict=True):
+        want = _deep_strengths(float(x), float(y), rules)
+        assert row == pytest.approx(want, abs=1e-12), (x, y)
+        hi = sum(w for r, w in enumerate(want) if r % 2)
+        den = sum(want)
+        assert g == pytest.approx(hi / den if den > 0 else 0.5, abs=1e-12)
+
+
+def test_a_rule_on_an_unknown_output_term_is_refused() -> None:
+    rb = _rb()
+    bad = Rule(Is("a", "lo"), "maybe", 1.0)
+    broken = dataclasses.replace(rb, rules=(*rb.rules, bad))
+    with pytest.raises(ValueError) as info:
+        compile_(broken)
+    assert str(info.value) == "rule concludes on unknown output term 'maybe'"

@@ -1,0 +1,297 @@
+"""What ``--resume`` picks and plays (fuzzeval.store): the latest match of exactly the same
+spec, its stored length never shrinking, only the missing games played, and the errors
+that stop a resume (gaps found by mutation testing). Played on the toy game: quick."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fuzzeval.game import Candidates, Outcome, Player
+from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.store import History, HistoryError, StoredMatch, require_for_resume, run_match
+
+
+@dataclass(frozen=True)
+class ToyState:
+    turn: int  # 0..5; seats alternate, starting with ``first``
+    first: int
+    offers: tuple[int, ...]  # three numbers for the seat to move
+    sums: tuple[int, int]
+
+
+class ToyGame:
+    """Six turns; the seat to move takes one of three numbers drawn by chance; the larger
+    sum wins (as tests/test_toy_game.py's game, with random players only)."""
+
+    name = "toy"
+    logged_kinds = frozenset({"pick"})
+    unit_name = ""
+    player_names: tuple[str, ...] = ("random",)
+    rulebase_player = ""
+    default_rulebase = ""
+    default_opponent = "random"
+
+    def prepare(self) -> None:
+        pass
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> ToyState:
+        return ToyState(0, first, tuple(int(v) for v in rng.integers(0, 11, 3)), (0, 0))
+
+    def to_move(self, state: ToyState) -> int | None:
+        return None if state.turn == 6 else (state.first + state.turn) % 2
+
+    def candidates(self, state: ToyState) -> Candidates:
+        return Candidates("pick", tuple(map(str, state.offers)),
+                          np.array(state.offers, dtype=float)[:, None], ("value",))
+
+    def apply(self, state: ToyState, choice: int, rng: np.random.Generator) -> ToyState:
+        seat = (state.first + state.turn) % 2
+        sums = list(state.sums)
+        sums[seat] += state.offers[choice]
+        return ToyState(state.turn + 1, state.first,
+                        tuple(int(v) for v in rng.integers(0, 11, 3)), (sums[0], sums[1]))
+
+    def unit(self, state: ToyState) -> int:
+        return 0
+
+    def outcome(self, state: ToyState) -> Outcome:
+        a, b = state.sums
+        winner = 0 if a > b or (a == b and state.first == 1) else 1
+        return Outcome(winner, (a, b), "single", 1, ((a, b),), {})
+
+    def make_player(self, name: str, **options: Any) -> Player:
+        if name == "random":
+            return RandomPlayer()
+        raise ValueError(f"unknown toy player {name!r}")
+
+
+class RandomPlayer:
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return int(rng.integers(len(candidates)))
+
+
+def spec(games: int, seed: int = 5, player: str = "random", opponent: str = "random",
+         options: tuple[tuple[str, Any], ...] = ()) -> MatchSpec:
+    return MatchSpec("toy", PlayerSpec(player), PlayerSpec(opponent), games, seed, options)
+
+
+class CountingToy(ToyGame):
+    """The toy game, counting the calls of ``prepare``."""
+
+    def __init__(self) -> None:
+        self.prepared = 0
+
+    def prepare(self) -> None:
+        self.prepared += 1
+
+
+# --- require_for_resume ----------------------------------------------------------------
+
+
+def test_resume_needs_an_existing_history_file(tmp_path: Path) -> None:
+    missing = tmp_path / "none.sqlite"
+    with pytest.raises(HistoryError) as info:
+        require_for_resume(missing)
+    assert str(info.value) == (f"{missing}: no such history database, so nothing to resume; "
+                               "run without --resume to start")
+    assert not missing.exists()
+    with pytest.raises(HistoryError):
+        require_for_resume(tmp_path)  # a directory is no history either
+    History(missing).close()
+    require_for_resume(missing)  # now there is one: no error
+
+
+# --- find_match ------------------------------------------------------------------------
+
+
+def test_find_match_gives_the_latest_match_of_the_same_spec_with_its_stored_fields(
+    tmp_path: Path,
+) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        assert h.find_match(spec(3)) is None
+        first = h.create_match(spec(3), "deal", "fp-a")
+        second = h.create_match(spec(7), "round", "fp-b")
+        # Matches differing in one field each are never picked.
+        h.create_match(spec(3, seed=6), "x", None)
+        h.create_match(spec(3, player="rulebase"), "x", None)
+        h.create_match(spec(3, opponent="rulebase"), "x", None)
+        h.create_match(spec(3, options=(("hands", 2),)), "x", None)
+        h.create_match(MatchSpec("other", PlayerSpec("random"), PlayerSpec("random"), 3, 5),
+                       "x", None)
+        found = h.find_match(spec(1))  # any length
+        assert found == StoredMatch(second.id, spec(1), "round", 7, "fp-b")
+        assert second.id > first.id
+        assert h.find_match(spec(3, options=(("hands", 2),))) is not None
+        assert h.find_match(spec(3, options=(("hands", 3),))) is None
+        assert h.find_match(spec(3, seed=9)) is None
+
+
+# --- extend_match and finished ----------------------------------------------------------
+
+
+def test_extend_match_never_shortens_and_keeps_the_rest(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(4), "deal", "fp")
+        other = h.create_match(spec(4, seed=8), "deal", None)
+        longer = h.extend_match(stored, 9)
+        assert longer == StoredMatch(stored.id, spec(4), "deal", 9, "fp")
+        assert h.find_match(spec(4)) == StoredMatch(stored.id, spec(4), "deal", 9, "fp")
+        shorter = h.extend_match(longer, 2)
+        assert shorter.games == 9
+        assert list(h.matches()["games"]) == [9, 4]  # the other match is untouched
+        assert h.find_match(spec(4, seed=8)) == StoredMatch(other.id, spec(4, seed=8), "deal",
+                                                              4, None)
+
+
+def test_finished_lists_the_stored_games_of_that_match_only(tmp_path: Path) -> None:
+    game = ToyGame()
+    with History(tmp_path / "h.sqlite") as h:
+        a = h.create_match(spec(6), "", None)
+        b = h.create_match(spec(6, seed=8), "", None)
+        assert h.finished(a.id) == set()
+        for i in (0, 2, 5):
+            h.save_game(a, play_indexed(game, spec(6), i))
+        h.save_game(b, play_indexed(game, spec(6, seed=8), 1))
+        assert h.finished(a.id) == {0, 2, 5}
+        assert h.finished(b.id) == {1}
+
+
+# --- run_match --------------------------------------------------------------------------
+
+
+def test_resume_without_a_match_names_the_spec(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        run_match(h, ToyGame(), spec(2))
+        s = spec(2, seed=4, options=(("hands", 2),))
+        with pytest.raises(HistoryError) as info:
+            run_match(h, ToyGame(), s, resume=True)
+        assert str(info.value) == (
+            f"{h.path}: no match to resume with game toy, player random, opponent random, "
+            "options {'hands': 2}, seed 4; run without --resume to start one")
+        assert len(h.matches()) == 1
+
+
+def test_resume_refuses_a_match_whose_player_files_changed(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(3), "", '{"player": {"rulebase": "0123"}}')
+        with pytest.raises(HistoryError) as info:
+            run_match(h, ToyGame(), spec(3), resume=True)
+        assert str(info.value) == (
+            f"{h.path}: a file a player reads (a rule base or a table) has changed since "
+            f"match {stored.id} was stored, so its games are another player's; run without "
+            "--resume to start a new match")
+        assert h.finished(stored.id) == set()
+
+
+def test_resume_accepts_a_match_stored_without_a_fingerprint(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(3), "", None)
+        match, before = run_match(h, ToyGame(), spec(3), resume=True)
+        assert match.id == stored.id and before == 0
+        assert h.finished(stored.id) == {0, 1, 2}
+
+
+def test_without_resume_a_new_match_is_started_and_stored_with_its_fingerprint(
+    tmp_path: Path,
+) -> None:
+    game = CountingToy()
+    with History(tmp_path / "h.sqlite") as h:
+        first, before = run_match(h, game, spec(2))
+        assert before == 0 and first == StoredMatch(first.id, spec(2), "", 2, "{}")
+        second, before = run_match(h, game, spec(2))
+        assert second.id != first.id and before == 0
+        assert h.finished(first.id) == h.finished(second.id) == {0, 1}
+        assert h.outcomes(first.id) == h.outcomes(second.id)
+    assert game.prepared >= 2  # the game is prepared before each match is played
+
+
+def test_resume_plays_exactly_the_missing_games_and_reports_the_stored_ones(
+    tmp_path: Path,
+) -> None:
+    game = CountingToy()
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(6), "", "{}")
+        for i in (1, 4):
+            h.save_game(stored, play_indexed(game, spec(6), i))
+        played: list[int] = []
+        before_prepared = game.prepared
+        match, before = run_match(h, game, spec(6), resume=True,
+                                  on_game=lambda r: played.append(r.index))
+        assert game.prepared > before_prepared
+        assert match == StoredMatch(stored.id, spec(6), "", 6, "{}")
+        assert before == 2 and played == [0, 2, 3, 5]
+        assert h.finished(stored.id) == set(range(6))
+        with History(tmp_path / "whole.sqlite") as whole:
+            ref, _ = run_match(whole, ToyGame(), spec(6))
+            assert h.outcomes(stored.id) == whole.outcomes(ref.id)
+
+
+def test_a_shorter_resume_plays_only_what_it_lacks_and_keeps_the_length(
+    tmp_path: Path,
+) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(8), "", "{}")
+        for i in (0, 5, 6, 7):
+            h.save_game(stored, play_indexed(ToyGame(), spec(8), i))
+        played: list[int] = []
+        match, before = run_match(h, ToyGame(), spec(3), resume=True,
+                                  on_game=lambda r: played.append(r.index))
+        assert played == [1, 2] and before == 4
+        assert match.games == 8 and list(h.matches()["games"]) == [8]
+        # A longer one extends the stored length and plays the rest.
+        played.clear()
+        match, before = run_match(h, ToyGame(), spec(10), resume=True,
+                                  on_game=lambda r: played.append(r.index))
+        assert played == [3, 4, 8, 9] and before == 6 and match.games == 10
+        assert list(h.matches()["games"]) == [10]
+
+
+class RecordingExecutor(Executor):
+    """Runs each task at once, here, and records the games of each task."""
+
+    def __init__(self) -> None:
+        self.blocks: list[list[int]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.blocks.append(list(args[2]))
+        fut: Future[Any] = Future()
+        fut.set_result(fn(*args, **kwargs))
+        return fut
+
+
+def test_resume_through_an_executor_plays_the_missing_games_once(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(12), "", "{}")
+        for i in range(0, 12, 2):
+            h.save_game(stored, play_indexed(ToyGame(), spec(12), i))
+        ex = RecordingExecutor()
+        records: list[GameRecord] = []
+        _, before = run_match(h, ToyGame(), spec(12), executor=ex, resume=True,
+                              on_game=records.append)
+        assert before == 6
+        assert sorted(i for b in ex.blocks for i in b) == [1, 3, 5, 7, 9, 11]
+        assert sorted(r.index for r in records) == [1, 3, 5, 7, 9, 11]
+
+
+def test_a_resume_sizes_its_tasks_by_the_games_it_still_has_to_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored: games 0, 20 and 21 of a match of 22; resumed as a match of 20, 19 games are
+    left (1..19). The first eight go one a task; then each task takes ceil(left / 8) of
+    them (a task time no game reaches makes that the binding limit, however busy the
+    machine): 11 left -> 2, 9 left -> 2, then single games."""
+    monkeypatch.setattr("fuzzeval.match.TASK_SECONDS", 1e9)
+    with History(tmp_path / "h.sqlite") as h:
+        stored = h.create_match(spec(22), "", "{}")
+        for i in (0, 20, 21):
+            h.save_game(stored, play_indexed(ToyGame(), spec(22), i))
+        ex = RecordingExecutor()
+        _, before = run_match(h, ToyGame(), spec(20), executor=ex, resume=True)
+        assert before == 3
+        assert [len(b) for b in ex.blocks] == [1] * 8 + [2, 2] + [1] * 7
+        assert [i for b in ex.blocks for i in b] == list(range(1, 20))
