@@ -4,9 +4,11 @@ parse arguments, call the library, print tables or JSON."""
 from __future__ import annotations
 
 import signal
+from typing import Annotated
 
 import typer
 
+from fuzzeval import __version__
 from fuzzeval.cli import (
     calibrate,
     evaluate,
@@ -17,16 +19,35 @@ from fuzzeval.cli import (
     tournament,
     tune,
 )
+from fuzzeval.cli.common import help_when_bare
 from fuzzeval.errors import Terminated
 from fuzzeval.registry import command_entry_points
 
 app = typer.Typer(
     name="fuzzeval",
     help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"fuzzeval {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """``fuzzeval`` alone prints the help (exit 0); ``--version`` the installed version."""
+    help_when_bare(ctx)
+
+
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)

@@ -32,6 +32,16 @@ err_console = Console(stderr=True, soft_wrap=True)
 GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 
 
+def help_when_bare(ctx: typer.Context) -> None:
+    """A group's callback: the group alone (``fuzzeval``, ``fuzzeval plot``) prints its help
+    and exits 0, since asking for the menu is not a mistake (Click's no_args_is_help exits 2)."""
+    if ctx.invoked_subcommand is None:
+        text = ctx.get_help()  # the rich formatter prints it and returns ""
+        if text:
+            typer.echo(text)
+        raise typer.Exit(0)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Print the user's mistakes as 'error: ...' lines without a traceback: exit 2 for a

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from fuzzeval.cli.common import console, open_rulebase, user_errors
+from fuzzeval.cli.common import console, help_when_bare, open_rulebase, user_errors
 
-app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).",
-                  no_args_is_help=True)
+app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Image file.")]
 CalibrationOpt = Annotated[int | None, typer.Option(

@@ -28,7 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from fuzzeval.cli.common import json_line, print_json
+from fuzzeval.cli.common import help_when_bare, json_line, print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
@@ -44,8 +44,8 @@ from fuzzeval.games.cribbage.weights import Weighting
 from fuzzeval.match import PlayerSpec
 from fuzzeval.plots import Curve, plot_bars, plot_curves
 
-app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
