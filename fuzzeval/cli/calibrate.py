@@ -51,7 +51,8 @@ def calibrate(
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
     seed: Annotated[int, typer.Option(
-        min=0, max=SEED_MAX, help="Seed; round k plays with SeedSequence([seed, k]).")]
+        min=0, max=SEED_MAX,
+        help="Seed; round N (from 1) plays with SeedSequence(\\[seed, N - 1]).")]
     = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_calibration.sqlite.")] = None,

@@ -44,7 +44,8 @@ def match(
                                  "pubeval).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
-        help="Match seed; game i uses SeedSequence(seed).spawn(n)[i].")] = 1,
+        help="Match seed; game i (from 0, as stored) uses SeedSequence(seed).spawn(n)\\[i].")]
+    = 1,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
                        ] = 1,
     dask: Annotated[str | None, typer.Option(

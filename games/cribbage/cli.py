@@ -350,7 +350,7 @@ def train_es(
     p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
                                      "throw's points for that starter.")] = 0.65,
     bounded: Annotated[bool, typer.Option("--bounded/--unbounded",
-                                          help="Keep values in [0.1, 0.9].")] = False,
+                                          help="Keep values in \\[0.1, 0.9].")] = False,
     crib: Annotated[bool, typer.Option("--crib/--no-crib", help="Count the crib (two random "
                                        "cards join the throw), for or against.")] = True,
     hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
