@@ -3,8 +3,10 @@ and their deprecated forms, exit codes, round numbers."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -60,3 +62,45 @@ def test_help_texts_keep_their_square_brackets() -> None:
                 assert _flat(paragraph) in shown, (path, paragraph)
         checked += 1
     assert checked >= 3  # calibrate's and match's --seed, match's --dask at least
+
+
+# --- -o is the output; the opponent is --opponent --------------------------------------
+
+
+def test_match_o_for_the_opponent_still_works_with_a_deprecation_line(tmp_path: Path) -> None:
+    base = ["match", "cribbage", "-p", "greedy", "-n", "2", "--json"]
+    new = runner.invoke(app, [*base, "--opponent", "random", "--db", str(tmp_path / "a.db")])
+    old = runner.invoke(app, [*base, "-o", "random", "--db", str(tmp_path / "b.db")])
+    assert new.exit_code == old.exit_code == 0, old.output
+    assert new.stderr == ""
+    assert old.stderr == "warning: -o for the opponent is deprecated; use --opponent\n"
+    drop = ("db", "match_id")
+    assert ({k: v for k, v in json.loads(old.stdout).items() if k not in drop}
+            == {k: v for k, v in json.loads(new.stdout).items() if k not in drop})
+    both = runner.invoke(app, [*base, "-o", "random", "--opponent", "greedy"])
+    assert both.exit_code == 2 and "--opponent given twice" in both.stderr
+    assert len(both.stderr.splitlines()) == 1
+
+
+def test_calibrate_o_for_the_opponent_still_works_with_a_deprecation_line(
+        tmp_path: Path) -> None:
+    res = runner.invoke(app, ["calibrate", "cribbage", "-o", "random", "--rounds", "1",
+                              "--games-per-round", "2", "--deals", "0", "--json", "--workers",
+                              "1", "--db", str(tmp_path / "c.db"), "--plot",
+                              str(tmp_path / "d.png")])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["opponent"] == "random"
+    assert res.stderr == "warning: -o for the opponent is deprecated; use --opponent\n"
+    help_text = runner.invoke(app, ["calibrate", "--help"]).stdout
+    assert "--opponent" in help_text and "-o " not in help_text
+
+
+def test_tune_output_is_o_and_out_is_deprecated(tmp_path: Path) -> None:
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    for spelling in ("-o", "--output", "--out"):  # refused before any work, naming --output
+        res = runner.invoke(app, ["tune", "cribbage", spelling, str(folder), "--db",
+                                  str(tmp_path / "t.db")])
+        assert res.exit_code == 2 and "--output" in res.stderr and "not a file name" in res.stderr
+        assert ("warning: --out is deprecated; use --output (-o)" in res.stderr) == (
+            spelling == "--out")

@@ -21,10 +21,12 @@ from fuzzeval.calibration import (
 )
 from fuzzeval.cli.common import (
     GAME_HELP,
+    OPPONENT_O,
     SEED_MAX,
     console,
     err_console,
     measures_table,
+    old_spelling,
     print_json,
     resolve_rulebase,
     stop_code,
@@ -45,8 +47,10 @@ def calibrate(
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
     opponent: Annotated[str | None, typer.Option(
-        "--opponent", "-o", help="Opponent: NAME or NAME:key=value,...; default: the "
-                                 "game's (cribbage: exhaustive, backgammon: pubeval).")] = None,
+        "--opponent", help="Opponent: NAME or NAME:key=value,...; default: the game's "
+                           "(cribbage: exhaustive, backgammon: pubeval).")] = None,
+    opponent_o: Annotated[str | None, typer.Option(
+        "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
@@ -79,6 +83,7 @@ def calibrate(
     Each round plays a match, then moves every 'adjust:' point toward the mean of its
     inputs in winning decisions. Stopped at any moment, run the same command with --resume.
     """
+    opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     with user_errors():
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)

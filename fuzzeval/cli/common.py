@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import typer
@@ -30,6 +30,35 @@ console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 #: the GAME argument's help, naming the games installed (entry points, read once)
 GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
+#: the help of every --workers/-w (all default to 2 and refuse less than 1)
+WORKERS_HELP = "Local worker processes."
+#: match and calibrate: -o was the opponent; -o is the output file everywhere else
+OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
+T = TypeVar("T")
+
+
+def usage_error(message: str) -> typer.Exit:
+    """Print a usage error as one line on stderr; raise the returned Exit (code 2)."""
+    err_console.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def deprecated(message: str) -> None:
+    """One line on stderr for an old spelling that still works, so that scripts keep
+    running and their authors learn the new one (docs/cli.md lists them)."""
+    err_console.print(f"warning: {message}", markup=False, highlight=False)
+
+
+def old_spelling(new: T | None, old: T | None, new_name: str, message: str) -> T | None:
+    """The value of an option given in its new or its deprecated spelling (``message`` is
+    printed for the old one); both at once is a usage error naming ``new_name``."""
+    if old is None:
+        return new
+    if new is not None:
+        raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
+                          f"give {new_name} only")
+    deprecated(message)
+    return old
 
 
 def help_when_bare(ctx: typer.Context) -> None:
