@@ -104,3 +104,22 @@ def test_tune_output_is_o_and_out_is_deprecated(tmp_path: Path) -> None:
         assert res.exit_code == 2 and "--output" in res.stderr and "not a file name" in res.stderr
         assert ("warning: --out is deprecated; use --output (-o)" in res.stderr) == (
             spelling == "--out")
+
+
+# --- --workers/-w ----------------------------------------------------------------------
+
+
+def test_every_workers_option_is_w_defaults_to_2_and_refuses_0() -> None:
+    found = []
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if param.name != "workers":
+                continue
+            found.append(path[-1])
+            assert sorted(param.opts) == ["--workers", "-w"] and param.default == 2, path
+            needs = ["cribbage"] if path[0] in ("match", "calibrate", "tournament", "tune") else (
+                ["x.sqlite"] if path[0] == "evaluate-calibration" else [])
+            res = runner.invoke(app, [*path, *needs, "--workers", "0"])
+            assert res.exit_code == 2 and "--workers" in res.output, (path, res.output)
+    assert sorted(found) == ["calibrate", "evaluate-calibration", "match", "report",
+                             "tournament", "tune"]

@@ -23,6 +23,7 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     OPPONENT_O,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
     measures_table,
@@ -60,7 +61,7 @@ def calibrate(
     = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_calibration.sqlite.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     win_unit: Annotated[str, typer.Option(
         help="Winning decisions are those of won games (the paper), or of won deals.")]
     = "game",

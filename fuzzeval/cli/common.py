@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
 import typer
@@ -30,8 +30,9 @@ console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 #: the GAME argument's help, naming the games installed (entry points, read once)
 GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
-#: the help of every --workers/-w (all default to 2 and refuse less than 1)
-WORKERS_HELP = "Local worker processes."
+#: every command's --workers/-w: the same spelling, default (2) and check (at least 1)
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, help="Local worker processes (1: all work in this process).")]
 #: match and calibrate: -o was the opponent; -o is the output file everywhere else
 OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
 T = TypeVar("T")

@@ -12,7 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fuzzeval.calibration import load_calibration
-from fuzzeval.cli.common import SEED_MAX, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    SEED_MAX,
+    WorkersOpt,
+    console,
+    err_console,
+    print_json,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import evaluate_calibration as evaluate
 from fuzzeval.registry import load_game
@@ -29,7 +36,7 @@ def evaluate_calibration(
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(
         help="Which calibration in the database (default: the latest).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Does calibration help? The initial and calibrated rule bases on held-out games.

@@ -14,6 +14,7 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     OPPONENT_O,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
     old_spelling,
@@ -50,8 +51,7 @@ def match(
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
         help="Match seed; game i (from 0, as stored) uses SeedSequence(seed).spawn(n)\\[i].")]
     = 1,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
-                       ] = 1,
+    workers: WorkersOpt = 2,
     dask: Annotated[str | None, typer.Option(
         help="Run the games on this Dask scheduler "
              "(extra: pip install 'fuzzeval\\[dask]').")] = None,

@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    SEED_MAX,
+    WorkersOpt,
+    console,
+    err_console,
+    print_json,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
@@ -29,7 +37,7 @@ def tournament(
     = 2000,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tournament.sqlite.")] = None,
     option: Annotated[list[str] | None, typer.Option(

@@ -14,6 +14,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
     measures_table,
@@ -73,8 +74,7 @@ def tune(
         help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Local worker processes.")]
-    = 2,
+    workers: WorkersOpt = 2,
     dask: Annotated[str | None, typer.Option(
         help="Evaluate on a running Dask cluster (scheduler address).")] = None,
     resume: Annotated[bool, typer.Option(
@@ -87,7 +87,7 @@ def tune(
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
     for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
-                             ("--held-out", held_out, 0), ("--workers", workers, 1),
+                             ("--held-out", held_out, 0),
                              ("--popsize", popsize, 0)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")

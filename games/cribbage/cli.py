@@ -28,7 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, json_line, print_json
+from fuzzeval.cli.common import WorkersOpt, help_when_bare, json_line, print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
@@ -401,8 +401,7 @@ def report(
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
     players: Annotated[str, typer.Option(help="Comma-separated players (NAME or "
                                          "NAME:key=value;...).")] = ",".join(PLAYERS),
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1,
-                                         help="Processes for the exact EV tables.")] = 2,
+    workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
     plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
     = Path("plots/cribbage_report.png"),
