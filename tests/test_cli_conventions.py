@@ -9,6 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -123,3 +124,38 @@ def test_every_workers_option_is_w_defaults_to_2_and_refuses_0() -> None:
             assert res.exit_code == 2 and "--workers" in res.output, (path, res.output)
     assert sorted(found) == ["calibrate", "evaluate-calibration", "match", "report",
                              "tournament", "tune"]
+
+
+# --- --crib says whose crib; score's switch is --as-crib, train-es's --with-crib ----------
+
+
+def test_score_as_crib_and_its_deprecated_crib_spelling() -> None:
+    hand = ["cribbage", "score", "5H", "6H", "7H", "8H", "KS", "--json"]  # a four-card flush
+    plain, as_crib, old = (runner.invoke(app, [*hand, *extra])
+                           for extra in ([], ["--as-crib"], ["--crib"]))
+    assert json.loads(plain.stdout)["points"] == json.loads(as_crib.stdout)["points"] + 4
+    assert as_crib.stdout == old.stdout and as_crib.stderr == ""
+    assert old.stderr == ("warning: score --crib is deprecated; use --as-crib (--crib says "
+                          "whose crib)\n")
+    help_text = _flat(runner.invoke(app, ["cribbage", "score", "--help"],
+                                    env={"COLUMNS": "250"}).stdout)
+    assert "--as-crib" in help_text and "--crib" not in help_text
+
+
+@pytest.mark.parametrize(("old", "new", "counted"), [("--no-crib", "--hand-only", False),
+                                                     ("--crib", "--with-crib", True)])
+def test_train_es_with_crib_and_its_deprecated_spelling(tmp_path: Path, old: str, new: str,
+                                                        counted: bool) -> None:
+    tables = []
+    for flag in (old, new):
+        out = tmp_path / f"{flag}.npz"
+        res = runner.invoke(app, ["cribbage", "train-es", "-n", "2000", "--hands", "9", flag,
+                                  "-o", str(out), "--plot", str(tmp_path / f"{flag}.png")])
+        assert res.exit_code == 0, res.output
+        assert ("deprecated; use --with-crib/--hand-only" in res.stderr) == (flag == old)
+        with np.load(out) as data:
+            assert bool(data["crib"]) is counted
+            tables.append(data["values"].copy())
+    assert np.array_equal(*tables)
+    both = runner.invoke(app, ["cribbage", "train-es", "-n", "10", old, new])
+    assert both.exit_code == 2 and "given twice" in both.stderr

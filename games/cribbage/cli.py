@@ -28,7 +28,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from fuzzeval.cli.common import WorkersOpt, help_when_bare, json_line, print_json
+from fuzzeval.cli.common import (
+    WorkersOpt,
+    deprecated,
+    help_when_bare,
+    json_line,
+    old_spelling,
+    print_json,
+)
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
@@ -49,6 +56,7 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
+#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib
 CribOpt = Annotated[str, typer.Option(help="Whose crib: mine or theirs.")]
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
@@ -329,12 +337,17 @@ def score(
     cards: Annotated[list[str] | None, typer.Argument(help="Four cards (or five, starter last).")]
     = None,
     starter: Annotated[str | None, typer.Option(help="The starter (cut) card.")] = None,
-    crib: Annotated[bool, typer.Option("--crib", help="Count as the crib (flush needs five).")]
-    = False,
+    as_crib: Annotated[bool, typer.Option(
+        "--as-crib", help="Count the hand as a crib (a flush needs all five).")] = False,
+    crib_old: Annotated[bool, typer.Option(
+        "--crib", hidden=True, help="Deprecated spelling of --as-crib.")] = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
 ) -> None:
     """Count a hand the way players do."""
+    if crib_old:
+        deprecated("score --crib is deprecated; use --as-crib (--crib says whose crib)")
+    crib = as_crib or crib_old
     data = _one_or_batch(cards, batch, json_out, lambda t: _score_json(t, starter, crib))
     if data is not None:
         console.print(f"{' '.join(data['hand'])} + {data['starter']}"
@@ -351,8 +364,12 @@ def train_es(
                                      "throw's points for that starter.")] = 0.65,
     bounded: Annotated[bool, typer.Option("--bounded/--unbounded",
                                           help="Keep values in \\[0.1, 0.9].")] = False,
-    crib: Annotated[bool, typer.Option("--crib/--no-crib", help="Count the crib (two random "
-                                       "cards join the throw), for or against.")] = True,
+    with_crib: Annotated[bool | None, typer.Option(
+        "--with-crib/--hand-only", help="Score the hand and the crib (two random cards join "
+        "the throw), for or against (the default), or the hand only.")] = None,
+    crib_old: Annotated[bool | None, typer.Option(
+        "--crib/--no-crib", hidden=True, help="Deprecated spelling of --with-crib/--hand-only.")]
+    = None,
     hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
                                        "(the paper's first experiments used 9); 0 = all.")] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the deals, mutations and start values.")]
@@ -363,6 +380,10 @@ def train_es(
                                               "plots/<output stem>_curve.png.")] = None,
 ) -> None:
     """Train Kendall & Shaw's evolution-strategy discard table; use it with -p es:table=FILE."""
+    crib = old_spelling(with_crib, crib_old, "--with-crib/--hand-only",
+                        "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
+                        "(--crib says whose crib)")
+    crib = True if crib is None else crib
     try:
         config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
                           p=p, bounded=bounded, crib=crib, hands=hands)
