@@ -159,3 +159,42 @@ def test_train_es_with_crib_and_its_deprecated_spelling(tmp_path: Path, old: str
     assert np.array_equal(*tables)
     both = runner.invoke(app, ["cribbage", "train-es", "-n", "10", old, new])
     assert both.exit_code == 2 and "given twice" in both.stderr
+
+
+# --- players: -p NAME[:key=value,...], once per player -----------------------------------
+
+
+def test_tournament_takes_repeated_p_and_players_still_works(tmp_path: Path) -> None:
+    base = ["tournament", "cribbage", "--games", "2", "--workers", "1", "--json",
+            "--plot", str(tmp_path / "t.png")]
+    new = runner.invoke(app, [*base, "-p", "random", "--player",
+                              "exhaustive:weights=expert,pegging=basic",
+                              "--db", str(tmp_path / "a.db")])
+    old = runner.invoke(app, [*base, "--players", "random,exhaustive:weights=expert;pegging=basic",
+                              "--db", str(tmp_path / "b.db")])
+    assert new.exit_code == old.exit_code == 0, old.output
+    assert new.stderr == ""
+    assert old.stderr == ("warning: --players is deprecated; use -p NAME[:key=value,...] once "
+                          "per player\n")
+    drop = ("db",)
+    assert ({k: v for k, v in json.loads(old.stdout).items() if k not in drop}
+            == {k: v for k, v in json.loads(new.stdout).items() if k not in drop})
+    assert json.loads(new.stdout)["players"] == ["random",
+                                                 "exhaustive:weights=expert,pegging=basic"]
+    for args, message in [(["-p", "random"], "at least two players (got 1)"),
+                          (["-p", "random", "--players", "greedy,random"], "not both")]:
+        res = runner.invoke(app, [*base, *args, "--db", str(tmp_path / "c.db")])
+        assert res.exit_code == 2 and message in res.stderr, res.output
+        assert len(res.stderr.splitlines()) == 1 and not (tmp_path / "c.db").exists()
+
+
+def test_cribbage_report_takes_repeated_p_and_players_still_works(tmp_path: Path) -> None:
+    base = ["cribbage", "report", "--deals", "20", "--workers", "1", "--json",
+            "--plot", str(tmp_path / "r.png")]
+    new = runner.invoke(app, [*base, "-p", "random", "-p", "exhaustive:weights=expert"])
+    old = runner.invoke(app, [*base, "--players", "random,exhaustive:weights=expert"])
+    assert new.exit_code == old.exit_code == 0, old.output
+    assert "--players is deprecated" in old.stderr and "deprecated" not in new.stderr
+    names = [p["player"] for p in json.loads(new.stdout)["players"]]
+    assert names == [p["player"] for p in json.loads(old.stdout)["players"]]
+    assert names == ["random", "exhaustive:weights=expert"]

@@ -36,6 +36,9 @@ WorkersOpt = Annotated[int, typer.Option(
 #: match and calibrate: -o was the opponent; -o is the output file everywhere else
 OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
 T = TypeVar("T")
+#: tournament and cribbage report: the deprecated list form of their repeated -p
+OldPlayersOpt = Annotated[str | None, typer.Option(
+    "--players", hidden=True, help="Deprecated: NAME,NAME:key=value;key=value,...")]
 
 
 def usage_error(message: str) -> typer.Exit:
@@ -70,6 +73,18 @@ def help_when_bare(ctx: typer.Context) -> None:
         if text:
             typer.echo(text)
         raise typer.Exit(0)
+
+
+def player_list(player: list[str] | None, players: str | None) -> list[str] | None:
+    """The players of repeated -p NAME[:key=value,...], or of the deprecated --players
+    (',' between players, ';' between one player's options); None if neither was given."""
+    if players is None:
+        return [p.strip() for p in player] if player else None
+    if player:
+        raise usage_error("give the players with -p only (--players is its deprecated "
+                          "spelling), not both")
+    deprecated("--players is deprecated; use -p NAME[:key=value,...] once per player")
+    return [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
 
 
 @contextmanager

@@ -29,11 +29,13 @@ from rich.progress import (
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    OldPlayersOpt,
     WorkersOpt,
     deprecated,
     help_when_bare,
     json_line,
     old_spelling,
+    player_list,
     print_json,
 )
 from fuzzeval.cli.evaluate import print_explanation
@@ -420,8 +422,10 @@ def report(
     deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
     = 20_000,
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
-    players: Annotated[str, typer.Option(help="Comma-separated players (NAME or "
-                                         "NAME:key=value;...).")] = ",".join(PLAYERS),
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help=f"A player, NAME or NAME:key=value,... as in match; give -p "
+                               f"once per player (default: {', '.join(PLAYERS)}).")] = None,
+    players: OldPlayersOpt = None,
     workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
     plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
@@ -432,7 +436,7 @@ def report(
     Exact EV achieved, efficiency (EV - random) / (optimal - random), share of optimal
     throws, decisions per second.
     """
-    names = [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
+    names = player_list(player, players) or list(PLAYERS)
     try:
         for name in names:
             player_from_spec(name)
