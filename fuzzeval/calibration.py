@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from fuzzeval.calibrate import RATE, PointMove, calibrate
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.game import Game
 from fuzzeval.loading import parse_rulebase
 from fuzzeval.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
@@ -66,6 +66,10 @@ class CalibrationSettings:
         d["player_options"] = [list(kv) for kv in self.player_options]
         d["options"] = [list(kv) for kv in self.options]
         return json.dumps(d, sort_keys=True)
+
+
+class NoSuchCalibration(HistoryError, UsageError):
+    """An ID asked for (--calibration N) that the database does not hold: a usage error."""
 
 
 def round_seed(seed: int, round_index: int) -> int:
@@ -147,7 +151,9 @@ def load_calibration(history: History, calibration_id: int | None = None) -> Cal
         "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
         (calibration_id,)).fetchone()
     if head is None:
-        raise HistoryError(f"{history.path}: no calibration {calibration_id}")
+        ids = [str(r[0]) for r in history.conn.execute("SELECT id FROM calibrations ORDER BY id")]
+        raise NoSuchCalibration(f"{history.path}: no calibration {calibration_id} (stored: "
+                                f"{', '.join(ids) or 'none'})")
     raw = json.loads(head[0])
     raw["player_options"] = tuple(tuple(kv) for kv in raw["player_options"])
     raw["options"] = tuple(tuple(kv) for kv in raw["options"])

@@ -198,3 +198,98 @@ def test_cribbage_report_takes_repeated_p_and_players_still_works(tmp_path: Path
     names = [p["player"] for p in json.loads(new.stdout)["players"]]
     assert names == [p["player"] for p in json.loads(old.stdout)["players"]]
     assert names == ["random", "exhaustive:weights=expert"]
+
+
+# --- exit codes: 2 for the command line, 1 for a failure --------------------------------
+
+
+@pytest.fixture(scope="module")
+def calibration_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished one-round calibration (rule bases 0 and 1 stored)."""
+    folder = tmp_path_factory.mktemp("cal")
+    db = folder / "cal.sqlite"
+    res = runner.invoke(app, ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "1",
+                              "--games-per-round", "2", "--deals", "0", "--workers", "1",
+                              "--db", str(db), "--plot", str(folder / "drift.png"), "--json"])
+    assert res.exit_code == 0, res.output
+    return db
+
+
+def _one_error_line(res: Any) -> str:
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    lines = [line for line in res.stderr.splitlines() if not line.startswith("warning: ")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+def test_usage_errors_exit_2_in_one_line_before_any_work(tmp_path: Path,
+                                                         calibration_db: Path) -> None:
+    """Each of these exited 1, printed a box, or a traceback (some after the whole run)."""
+    db, gif, none = str(tmp_path / "x.sqlite"), str(tmp_path / "x.gif"), str(tmp_path / "n.db")
+    cal = str(calibration_db)
+    cases = [
+        (["evaluate", "tipping", "--csv", str(tmp_path / "no.csv")], "--csv"),
+        (["evaluate", "tipping", "-i", "quality=1", "-i", "service=2", "-i", "x=3"],
+         "unknown x"),
+        (["rulebase", "show", "no_such.yaml"], "no such rule-base file"),
+        (["calibrate", "cribbage", "--rulebase", "no_such", "--db", db], "no shipped rule base"),
+        (["tune", "cribbage", "--rulebase", "no_such.yaml", "--db", db], "no such rule-base"),
+        (["calibrate", "cribbage", "--rate", "-1", "--db", db], "--rate"),
+        (["calibrate", "cribbage", "--rate", "nan", "--db", db], "--rate"),
+        (["calibrate", "cribbage", "--win-unit", "hand", "--db", db], "--win-unit"),
+        (["calibrate", "cribbage", "--window", "x", "--db", db], "--window"),
+        (["calibrate", "cribbage", "--plot", gif, "--db", db], "--plot"),
+        (["tournament", "cribbage", "-n", "1", "--plot", gif, "--db", db], "--plot"),
+        (["cribbage", "report", "--deals", "5", "--plot", gif], "--plot"),
+        (["cribbage", "report", "--deals", "5", "--plot", str(tmp_path)], "a folder"),
+        (["cribbage", "report", "--deals", "5", "--seed", "-1"], "--seed"),
+        (["cribbage", "train-es", "-n", "10", "--seed", "-1"], "--seed"),
+        (["cribbage", "train-es", "-n", "10", "--plot", gif], "--plot"),
+        (["cribbage", "train-es", "-n", "10", "--p", "3"], "--p must be"),
+        (["cribbage", "train-es", "-n", "10", "-o", str(tmp_path)], "--output"),
+        (["plot", "membership", "tipping", "-o", str(tmp_path)], "a folder"),
+        (["plot", "drift", none], "no such database"),
+        (["plot", "curve", cal, none], "no such database"),
+        (["evaluate-calibration", none], "no such database"),
+        (["evaluate-calibration", cal, "--calibration", "7"], "no calibration 7 (stored: 1)"),
+        (["plot", "drift", cal, "--calibration", "7"], "no calibration 7"),
+        (["plot", "membership", cal, "--round", "a,b"], "'a' is not first, last or a number"),
+        (["plot", "membership", cal, "--round", "1"], "give two rule bases as A,B"),
+        (["plot", "membership", cal, "--round", "0,1,2"], "give two rule bases as A,B"),
+        (["plot", "membership", cal, "--round", "0,2"], "0..1"),
+    ]
+    for args, message in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert message in _one_error_line(res), (args, res.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing was made
+
+
+def test_clicks_own_usage_errors_are_one_line_too() -> None:
+    """An unknown option, a value out of range, a missing argument: exit 2 and one line
+    naming the option and the command's help (Click printed a usage text and a box)."""
+    for args, message in [(["match", "cribbage", "--bogus"], "No such option: --bogus"),
+                          (["match", "cribbage", "-w", "0"], "'--workers' / '-w'"),
+                          (["tune", "cribbage", "--seed", "-1"], "'--seed'"),
+                          (["match"], "Missing argument 'GAME'"),
+                          (["nosuch"], "No such command 'nosuch'")]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        line = _one_error_line(res)
+        assert message in line and line.endswith("--help)"), (args, line)
+        assert res.stdout == ""
+
+
+def test_failures_still_exit_1(tmp_path: Path) -> None:
+    """What the command line names exists but will not do: exit 1."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\n")
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database")
+    for args, message in [(["evaluate", str(bad), "-i", "x=1"], "defuzzifier"),
+                          (["plot", "drift", str(junk)], "not a usable SQLite database"),
+                          (["match", "cribbage", "--resume", "--db", str(tmp_path / "no.db")],
+                           "nothing to resume")]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 1 and message in res.stderr, (args, res.output)

@@ -267,7 +267,7 @@ def test_plot_without_an_extension_writes_png_and_says_where(tmp_path: Path) -> 
     assert (tmp_path / "pic.png").stat().st_size > 1000
     assert str(tmp_path / "pic.png") in res.output.replace("\n", "")
     bad = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(tmp_path / "p.txt")])
-    assert bad.exit_code == 1 and ".png, .svg, .pdf" in bad.output
+    assert bad.exit_code == 2 and ".png, .svg, .pdf" in bad.output
 
 
 @pytest.mark.parametrize("command", [

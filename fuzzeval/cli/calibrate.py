@@ -28,9 +28,11 @@ from fuzzeval.cli.common import (
     err_console,
     measures_table,
     old_spelling,
+    picture_option,
     print_json,
     resolve_rulebase,
     stop_code,
+    usage_error,
     user_errors,
 )
 from fuzzeval.executors import executor_for
@@ -85,6 +87,13 @@ def calibrate(
     inputs in winning decisions. Stopped at any moment, run the same command with --resume.
     """
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
+    if win_unit not in ("game", "deal"):
+        raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")
+    if window not in ("round", "all"):
+        raise usage_error(f"--window must be round or all (got {window!r})")
+    if not 0 < rate <= 1:  # NaN fails too
+        raise usage_error(f"--rate must be in (0, 1] (got {rate:g})")
+    picture_option("--plot", plot)
     with user_errors():
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
@@ -95,8 +104,6 @@ def calibrate(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
             (), parse_options(option or [], game.name))
-        if win_unit not in ("game", "deal") or window not in ("round", "all"):
-            raise typer.BadParameter("--win-unit is game or deal; --window is round or all")
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
         if resume:
             require_for_resume(path)

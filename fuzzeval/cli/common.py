@@ -20,6 +20,7 @@ from rich.table import Table
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
 from fuzzeval.loading import load_rulebase
 from fuzzeval.measure import Comparison
+from fuzzeval.plots import image_path
 from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
@@ -73,6 +74,19 @@ def help_when_bare(ctx: typer.Context) -> None:
         if text:
             typer.echo(text)
         raise typer.Exit(0)
+
+
+def picture_option(name: str, path: Path | None) -> None:
+    """Refuse a picture name that cannot be written (a folder, an extension other than
+    .png, .svg or .pdf) as a usage error before any work, not after a long run."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise usage_error(f"{name} {path}: a folder; give a file name, e.g. {path / 'x.png'}")
+    try:
+        image_path(path)
+    except ValueError as exc:
+        raise usage_error(f"{name} {exc}") from None
 
 
 def player_list(player: list[str] | None, players: str | None) -> list[str] | None:

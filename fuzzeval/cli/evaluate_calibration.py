@@ -20,10 +20,11 @@ from fuzzeval.cli.common import (
     print_json,
     user_errors,
 )
+from fuzzeval.errors import NotFound
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import evaluate_calibration as evaluate
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, HistoryError
+from fuzzeval.store import History
 
 
 def evaluate_calibration(
@@ -46,7 +47,7 @@ def evaluate_calibration(
     """
     with user_errors():
         if not db.is_file():
-            raise HistoryError(f"{db}: no such database")
+            raise NotFound(f"{db}: no such database")
         with History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)

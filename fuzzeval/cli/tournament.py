@@ -18,6 +18,7 @@ from fuzzeval.cli.common import (
     WorkersOpt,
     console,
     err_console,
+    picture_option,
     player_list,
     print_json,
     usage_error,
@@ -55,6 +56,7 @@ def tournament(
     Each pair plays a stored match of --games games (resumable: run it again to finish);
     the table gives the row player's win rate against each column player.
     """
+    picture_option("--plot", plot)
     given = player_list(player, players)
     if given is not None and len(given) < 2:
         raise usage_error(f"a tournament needs at least two players (got {len(given)}); "

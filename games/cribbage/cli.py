@@ -29,12 +29,14 @@ from rich.progress import (
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    SEED_MAX,
     OldPlayersOpt,
     WorkersOpt,
     deprecated,
     help_when_bare,
     json_line,
     old_spelling,
+    picture_option,
     player_list,
     print_json,
 )
@@ -374,9 +376,10 @@ def train_es(
     = None,
     hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
                                        "(the paper's first experiments used 9); 0 = all.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the deals, mutations and start values.")]
-    = 1,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the table.")]
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed of the deals, mutations and start values.")] = 1,
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", help="Where to save the table (.npz is added if missing).")]
     = Path("es.npz"),
     plot: Annotated[Path | None, typer.Option(help="Learning-curve picture; default "
                                               "plots/<output stem>_curve.png.")] = None,
@@ -386,13 +389,16 @@ def train_es(
                         "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
                         "(--crib says whose crib)")
     crib = True if crib is None else crib
-    try:
-        config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
-                          p=p, bounded=bounded, crib=crib, hands=hands)
-        if variant not in ("threshold", "coevolution"):
-            raise ValueError(f"--variant must be threshold or coevolution (got {variant!r})")
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
+    if variant not in ("threshold", "coevolution"):
+        raise _fail(f"--variant must be threshold or coevolution (got {variant!r})")
+    if not 0 < p <= 1:  # NaN fails too
+        raise _fail(f"--p must be in (0, 1] (got {p:g})")
+    if output.is_dir():
+        raise _fail(f"--output {output}: a folder; give a file name, e.g. {output / 'es.npz'}")
+    output = output if output.suffix == ".npz" else output.with_name(output.name + ".npz")
+    picture_option("--plot", plot)
+    config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
+                      p=p, bounded=bounded, crib=crib, hands=hands)
     with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task("es", total=iterations)
@@ -421,7 +427,7 @@ def train_es(
 def report(
     deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
     = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     player: Annotated[list[str] | None, typer.Option(
         "--player", "-p", help=f"A player, NAME or NAME:key=value,... as in match; give -p "
                                f"once per player (default: {', '.join(PLAYERS)}).")] = None,
@@ -437,6 +443,7 @@ def report(
     throws, decisions per second.
     """
     names = player_list(player, players) or list(PLAYERS)
+    picture_option("--plot", plot)
     try:
         for name in names:
             player_from_spec(name)
