@@ -4,6 +4,8 @@ and their deprecated forms, exit codes, round numbers."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
@@ -293,3 +295,13 @@ def test_failures_still_exit_1(tmp_path: Path) -> None:
                            "nothing to resume")]:
         res = runner.invoke(app, args)
         assert res.exit_code == 1 and message in res.stderr, (args, res.output)
+
+
+def test_an_old_shipped_name_warns_in_one_line() -> None:
+    """Python's warnings print the file, line and source: the command prints one line."""
+    done = subprocess.run([sys.executable, "-m", "fuzzeval", "rulebase", "show",
+                           "cribbage_discard", "--json"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ("warning: the shipped rule base 'cribbage_discard' is now called "
+                           "'cribbage_expected_points'; the old name will go\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -102,6 +103,14 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated()
 
 
+def _one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+              line: str | None = None) -> str:
+    """A warning as the command prints its own (e.g. a renamed rule base's deprecation): one
+    'warning:' line, not Python's two lines of file, number and source."""
+    return f"warning: {message}\n"
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
+    warnings.formatwarning = _one_line
     app()
