@@ -17,7 +17,10 @@ import typer
 from typer.testing import CliRunner
 
 import fuzzeval
+from fuzzeval.calibration import load_calibration
 from fuzzeval.cli import app
+from fuzzeval.cli.plot import _label, _two_rounds
+from fuzzeval.store import History
 
 runner = CliRunner()
 
@@ -214,6 +217,7 @@ def calibration_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
                               "--games-per-round", "2", "--deals", "0", "--workers", "1",
                               "--db", str(db), "--plot", str(folder / "drift.png"), "--json"])
     assert res.exit_code == 0, res.output
+    (folder / "calibrate.json").write_text(res.stdout)
     return db
 
 
@@ -305,3 +309,34 @@ def test_an_old_shipped_name_warns_in_one_line() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ("warning: the shipped rule base 'cribbage_discard' is now called "
                            "'cribbage_expected_points'; the old name will go\n")
+
+
+# --- rounds count from 1; rule base N is the one after round N (0: the initial one) --------
+
+
+def test_rounds_count_from_1_and_rule_base_n_is_after_round_n(calibration_db: Path) -> None:
+    data = json.loads((calibration_db.parent / "calibrate.json").read_text())
+    assert [r["round"] for r in data["rounds"]] == [1]  # was 0
+    with History(calibration_db, readonly=True) as history:
+        cal = load_calibration(history)
+    initial, after_1 = (r.rulebase_yaml for r in cal.results)
+    assert Path(data["calibrated"]).read_text() == after_1 != initial
+    snapshots = calibration_db.parent / "cal_rulebases"
+    assert (snapshots / "calibration1_round000.yaml").read_text() == initial
+    # --round picks the same rule bases by the same numbers as before, now named as such
+    assert _two_rounds("first,last", 1) == _two_rounds("0,1", 1) == (0, 1)
+    assert (_label(0, 1), _label(1, 1)) == ("initial", "calibrated (after round 1)")
+    assert _label(2, 5) == "after round 2"
+    help_text = _flat(runner.invoke(app, ["plot", "membership", "--help"],
+                                    env={"COLUMNS": "250"}).stdout)
+    assert "the one after round N; rounds count from 1" in help_text
+    res = runner.invoke(app, ["calibrate", "--help"], env={"COLUMNS": "250"})
+    assert "round N (from 1) plays with SeedSequence([seed, N - 1])" in _flat(res.stdout)
+
+
+def test_the_documented_round_seed_is_the_one_played(calibration_db: Path) -> None:
+    """calibrate --seed's help: round N (from 1) plays with SeedSequence([seed, N - 1])."""
+    with History(calibration_db, readonly=True) as history:
+        seeds = history.matches()["seed"].tolist()
+    state = np.random.SeedSequence([1, 0]).generate_state(1, np.uint32)[0]
+    assert seeds == [int(state)]

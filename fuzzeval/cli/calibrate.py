@@ -163,7 +163,7 @@ def calibrate(
         table.add_column(col, justify="right")
     for row in rows:
         lo, hi = row["interval95"]
-        table.add_row(str(row["round"] + 1), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
+        table.add_row(str(row["round"]), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
                       str(row["points_moved"]), f"{row['mean_abs_shift']:.4f}")
     console.print(table)
     if len(rows) > rounds:

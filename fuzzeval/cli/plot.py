@@ -41,6 +41,13 @@ def _calibration(db: Path, calibration: int | None):  # type: ignore[no-untyped-
         return load_calibration(history, calibration)
 
 
+def _label(index: int, last: int) -> str:
+    """A rule base's legend: initial, after round N, or calibrated (after the last round)."""
+    if index == 0:
+        return "initial"
+    return f"calibrated (after round {index})" if index == last else f"after round {index}"
+
+
 def _two_rounds(spec: str, last: int) -> tuple[int, int]:
     """--round A,B: each first, last or a number from 0 to the last finished round; anything
     else is a usage error naming what is stored."""
@@ -65,8 +72,9 @@ def membership(
     source: Annotated[str, typer.Argument(
         help="Rule-base file or shipped name; or a calibration database.")],
     round_: Annotated[str, typer.Option(
-        "--round", help="With a database: the two rule bases to overlay, e.g. first,last "
-                        "or 0,5 (round k's rule base is the one it played with).")]
+        "--round", help="With a database: the two rule bases to overlay, A,B: first or 0 "
+                        "(the initial one), N (the one after round N; rounds count from 1) "
+                        "or last (the calibrated one), e.g. first,last or 0,5.")]
     = "first,last",
     calibration: CalibrationOpt = None,
     output: OutputOpt = None,
@@ -87,8 +95,7 @@ def membership(
             path = plot_membership_compare(
                 rbs[a].rulebase(), rbs[b].rulebase(),
                 output or Path("plots") / f"{cal.rulebase_name}_rounds_{a}_{b}.png",
-                (f"before round {a + 1}" if a < last else "calibrated",
-                 f"before round {b + 1}" if b < last else f"after round {b}"))
+                (_label(a, last), _label(b, last)))
     console.print(f"wrote {path}")
 
 
