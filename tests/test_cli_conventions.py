@@ -236,6 +236,7 @@ def test_usage_errors_exit_2_in_one_line_before_any_work(tmp_path: Path,
     cal = str(calibration_db)
     cases = [
         (["evaluate", "tipping", "--csv", str(tmp_path / "no.csv")], "--csv"),
+        (["evaluate", "tipping", "--csv", __file__, "-o", str(tmp_path)], "a folder"),
         (["evaluate", "tipping", "-i", "quality=1", "-i", "service=2", "-i", "x=3"],
          "unknown x"),
         (["rulebase", "show", "no_such.yaml"], "no such rule-base file"),

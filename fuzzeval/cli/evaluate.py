@@ -129,6 +129,9 @@ def evaluate(
                      "are for one grade, leave them out")
     if output is not None and csv is None:
         raise _usage("--output writes the table graded with --csv; give --csv FILE too")
+    if output is not None and output.is_dir():
+        raise _usage(f"--output {output}: a folder; give a file name, e.g. "
+                     f"{output / 'graded.csv'}")
     with user_errors():
         ev = compile_rulebase(open_rulebase(rulebase))
         if csv is not None:
