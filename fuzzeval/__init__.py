@@ -1,5 +1,8 @@
 """fuzzeval: a Mamdani fuzzy-rule engine that grades game positions and explains its grades."""
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from fuzzeval.engine import Evaluator, Explanation, RuleFiring, compile_rulebase
 from fuzzeval.errors import (
     FuzzevalError,
@@ -18,6 +21,11 @@ from fuzzeval.loading import (
 )
 from fuzzeval.rulebase import PointRef, Rule, RuleBase, Term, Variable
 
+try:  # the installed distribution's version: one source of truth, pyproject.toml
+    __version__: str = _version("fuzzeval")
+except PackageNotFoundError:  # a source tree on sys.path without an install
+    __version__ = "0+unknown"
+
 __all__ = [
     "Evaluator",
     "Explanation",
@@ -33,6 +41,7 @@ __all__ = [
     "RuleFiring",
     "Term",
     "Variable",
+    "__version__",
     "check_rulebase",
     "compile_rulebase",
     "dump_rulebase",

@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from fuzzeval.calibrate import RATE, PointMove, calibrate
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.game import Game
 from fuzzeval.loading import parse_rulebase
 from fuzzeval.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
@@ -68,13 +68,26 @@ class CalibrationSettings:
         return json.dumps(d, sort_keys=True)
 
 
+class NoSuchCalibration(HistoryError, UsageError):
+    """An ID asked for (--calibration N) that the database does not hold: a usage error."""
+
+
 def round_seed(seed: int, round_index: int) -> int:
     """The match seed of a round: drawn from SeedSequence([seed, round])."""
     return int(np.random.SeedSequence([seed, round_index]).generate_state(1, np.uint32)[0])
 
 
+def rulebase_label(index: int) -> str:
+    """What stored rule base ``index`` is, as users count: 0 the initial one, N the one
+    after round N (rounds count from 1; round N plays with rule base N - 1)."""
+    return "the initial rule base" if index == 0 else f"the rule base after round {index}"
+
+
 @dataclass(frozen=True)
 class RoundResult:
+    """Stored row ``round`` (from 0): rule base ``round`` (the initial one, or the one after
+    round ``round``) and, once finished, the match of round ``round + 1`` that played it."""
+
     round: int
     rulebase_yaml: str
     match_id: int | None = None
@@ -95,9 +108,9 @@ class RoundResult:
         return wilson(self.wins, self.games)
 
     def rulebase(self) -> RuleBase:
-        rb, problems = parse_rulebase(self.rulebase_yaml, f"<round {self.round}>")
+        rb, problems = parse_rulebase(self.rulebase_yaml, f"<rule base {self.round}>")
         if rb is None:
-            raise HistoryError(f"round {self.round}: stored rule base does not load: "
+            raise HistoryError(f"{rulebase_label(self.round)}: stored, it does not load: "
                                + "; ".join(map(str, problems)))
         return rb
 
@@ -147,7 +160,9 @@ def load_calibration(history: History, calibration_id: int | None = None) -> Cal
         "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
         (calibration_id,)).fetchone()
     if head is None:
-        raise HistoryError(f"{history.path}: no calibration {calibration_id}")
+        ids = [str(r[0]) for r in history.conn.execute("SELECT id FROM calibrations ORDER BY id")]
+        raise NoSuchCalibration(f"{history.path}: no calibration {calibration_id} (stored: "
+                                f"{', '.join(ids) or 'none'})")
     raw = json.loads(head[0])
     raw["player_options"] = tuple(tuple(kv) for kv in raw["player_options"])
     raw["options"] = tuple(tuple(kv) for kv in raw["options"])
@@ -163,7 +178,9 @@ def load_calibration(history: History, calibration_id: int | None = None) -> Cal
 
 
 def rulebase_file(history: History, calibration_id: int, round_index: int, text: str) -> Path:
-    """Where the players of a round read its rule base (next to the database)."""
+    """Where the players of a round read its rule base (next to the database):
+    ``..._round005.yaml`` is rule base 5, the one after round 5 (000: the initial one), as
+    ``plot membership --round`` counts; round 6 plays with it."""
     folder = history.path.resolve().parent / f"{history.path.stem}_rulebases"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"calibration{calibration_id}_round{round_index:03d}.yaml"
@@ -261,12 +278,13 @@ def calibrated_path(db: Path) -> Path:
 
 
 def summary_rows(cal: Calibration) -> list[dict[str, Any]]:
-    """One row per finished round: win rate, interval, how far the points moved."""
+    """One row per finished round, numbered from 1 as the tables are: win rate, interval,
+    how far the points moved."""
     rows = []
     for r in cal.finished_rounds:
         lo, hi = r.interval
         moved = [m for m in r.moves if m.shift != 0]
-        rows.append({"round": r.round, "games": r.games, "win_rate": r.win_rate,
+        rows.append({"round": r.round + 1, "games": r.games, "win_rate": r.win_rate,
                      "interval95": [lo, hi], "points_moved": len(moved),
                      "mean_abs_shift": float(np.mean([abs(m.shift) for m in r.moves]))
                      if r.moves else 0.0,

@@ -60,5 +60,10 @@ class NotationError(FuzzevalError):
         super().__init__(f"{token!r}: {why}")
 
 
+class NotFound(UsageError, FileNotFoundError):
+    """A file, database or shipped name given on the command line names nothing: a usage
+    error (exit 2, fix the command), still a FileNotFoundError to code that catches OSError."""
+
+
 class GameNotFound(UsageError):
     """No installed game plug-in has this name."""

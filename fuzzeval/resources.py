@@ -6,6 +6,8 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from fuzzeval.errors import NotFound
+
 _PACKAGED = Path(__file__).resolve().parent / "rulebases"
 _SOURCE = Path(__file__).resolve().parent.parent / "rulebases"
 
@@ -35,7 +37,7 @@ def default_rulebase(name: str) -> Path:
     path = rulebase_dir() / f"{stem}.yaml"
     if not path.is_file():
         known = ", ".join(p.stem for p in shipped_rulebases()) or "none"
-        raise FileNotFoundError(f"no shipped rule base {name!r} (shipped: {known})")
+        raise NotFound(f"no shipped rule base {name!r} (shipped: {known})")
     return path
 
 
@@ -44,6 +46,6 @@ def find_rulebase(spec: str) -> Path:
     path = Path(spec)
     if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
         if not path.exists():
-            raise FileNotFoundError(f"{spec}: no such rule-base file")
+            raise NotFound(f"{spec}: no such rule-base file")
         return path
     return default_rulebase(spec)

@@ -141,7 +141,7 @@ def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path
     res = CliRunner().invoke(app, [*args, "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert [r["round"] for r in data["rounds"]] == [0, 1]
+    assert [r["round"] for r in data["rounds"]] == [1, 2]  # as the table counts
     assert [m["measure"] for m in data["held_out"]] == ["discard efficiency, my crib",
                                                         "discard efficiency, their crib"]
     assert all(m["units"] == 30 for m in data["held_out"])

@@ -42,15 +42,16 @@ def test_evaluate_explain_table_names_rules_and_clipping() -> None:
 
 def test_evaluate_bad_input_is_one_line_error() -> None:
     code, _, err = run("evaluate", "tipping", "-i", "quality=lots", "-i", "service=3")
-    assert code == 1
+    assert code == 2  # a bad value on the command line: a usage error (docs/cli.md)
     assert err.strip() == "error: --input 'quality=lots': 'lots' is not a number"
     code, _, err = run("evaluate", "tipping", "-i", "quality=3")
-    assert code == 1 and "missing service" in err and "Traceback" not in err
+    assert code == 2 and "missing service" in err and "Traceback" not in err
+    assert len(err.splitlines()) == 1 and err.startswith("error: --input")
 
 
 def test_evaluate_unknown_rulebase() -> None:
     code, _, err = run("evaluate", "no_such_base", "-i", "x=1")
-    assert code == 1 and "no shipped rule base 'no_such_base'" in err and "tipping" in err
+    assert code == 2 and "no shipped rule base 'no_such_base'" in err and "tipping" in err
 
 
 def test_evaluate_csv(tmp_path: Path) -> None:
@@ -66,7 +67,7 @@ def test_evaluate_csv(tmp_path: Path) -> None:
     assert float(lines[1].split(",")[3]) == pytest.approx(single["grade"])
     src.write_text("service\n1\n")
     code, _, err = run("evaluate", "tipping", "--csv", str(src))
-    assert code == 1 and "missing column(s) quality" in err
+    assert code == 2 and "missing column(s) quality" in err
 
 
 def test_rulebase_check_reports_every_problem_without_traceback(tmp_path: Path) -> None:

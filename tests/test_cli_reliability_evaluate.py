@@ -100,7 +100,7 @@ def test_csv_bad_cell_names_file_line_and_column(tmp_path: Path) -> None:
         src.write_text(f"quality,service\n1,2\n{cell},3\n")
         code, _, err = run("evaluate", "tipping", "--csv", str(src))
         line = one_error_line(err)
-        assert code == 1 and f"{src}:3:" in line and "quality" in line and why in line
+        assert code == 2 and f"{src}:3:" in line and "quality" in line and why in line
 
 
 def test_csv_grades_the_right_columns_and_keeps_cells_verbatim(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_infinite_inputs_clip_to_the_range() -> None:
 
 def test_nan_input_is_refused_naming_the_option() -> None:
     code, out, err = run("evaluate", "tipping", "-i", "quality=nan", "-i", "service=3")
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     line = one_error_line(err)
     assert "--input 'quality=nan'" in line and "row 0" not in line
 

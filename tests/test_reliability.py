@@ -27,7 +27,8 @@ from tests.killing import rows_in
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
-LONG_MATCH = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "100000", "-w", "2"]
+LONG_MATCH = ["match", "cribbage", "-p", "greedy", "--opponent", "random",
+              "-n", "100000", "-w", "2"]
 
 
 def _start(args: list[str], tmp_path: Path) -> subprocess.Popen[bytes]:
@@ -89,7 +90,7 @@ def test_sigterm_stops_like_ctrl_c_saves_and_exits_143(tmp_path: Path) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_a_stopped_calibration_leaves_no_worker(tmp_path: Path, sig: signal.Signals) -> None:
     db = tmp_path / "c.sqlite"
-    proc = _start(["calibrate", "cribbage", "-o", "greedy", "--rounds", "50",
+    proc = _start(["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "50",
                    "--games-per-round", "200", "--db", str(db), "--deals", "0"], tmp_path)
     try:
         _wait_for_games(db, proc)
@@ -109,7 +110,7 @@ def test_a_stopped_calibration_leaves_no_worker(tmp_path: Path, sig: signal.Sign
 def test_a_second_resume_of_a_match_being_played_is_refused_then_takes_over(
         tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
-    args = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "100000", "--db",
+    args = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "100000", "--db",
             str(db)]
     first = _start(args, tmp_path)
     try:
@@ -137,7 +138,7 @@ def test_resume_refuses_a_match_whose_rule_base_changed_but_not_for_comments(
     mine = tmp_path / "my.yaml"
     text = (ROOT / "rulebases" / "cribbage_linguistic.yaml").read_text()
     mine.write_text(text)
-    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={mine}", "-o", "random", "--db",
+    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={mine}", "--opponent", "random", "--db",
             str(tmp_path / "m.sqlite")]
     assert runner.invoke(app, [*args, "-n", "3"]).exit_code == 0
     mine.write_text("# a new comment changes nothing the player does\n" + text)
@@ -152,8 +153,8 @@ def test_resume_refuses_a_match_whose_rule_base_changed_but_not_for_comments(
 # --- damaged, old and read-only histories ----------------------------------------------
 
 def _history_with_games(db: Path) -> None:
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "30",
-                              "--db", str(db)])
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
+                              "-n", "30", "--db", str(db)])
     assert res.exit_code == 0, res.output
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -170,8 +171,8 @@ def test_a_damaged_history_is_refused_before_anything_is_written(tmp_path: Path)
     data[page * (pages // 2): page * (pages // 2) + page] = b"\xa5" * page  # garbage page
     db.write_bytes(bytes(data))
     before = db.read_bytes()
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
-                              "--db", str(db), "--seed", "9"])
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
+                              "-n", "3", "--db", str(db), "--seed", "9"])
     assert res.exit_code == 1 and "damaged" in res.output, res.output
     assert "Traceback" not in res.output and db.read_bytes() == before
 
@@ -186,8 +187,8 @@ def test_a_history_whose_schema_was_damaged_is_refused(tmp_path: Path, damage: s
     _history_with_games(db)
     with sqlite3.connect(db) as conn:
         conn.execute(damage)
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
-                              "--db", str(db), "--seed", "9"])
+    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
+                              "-n", "3", "--db", str(db), "--seed", "9"])
     assert res.exit_code == 1 and message in res.output, res.output
     with sqlite3.connect(db) as conn:
         assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master")} \
@@ -223,7 +224,7 @@ def test_games_stream_lazily_whatever_the_match_length() -> None:
 
 def test_a_match_of_a_billion_games_does_not_grow_in_memory(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
-    proc = _start(["match", "cribbage", "-p", "random", "-o", "random", "-n", "1000000000",
+    proc = _start(["match", "cribbage", "-p", "random", "--opponent", "random", "-n", "1000000000",
                    "-w", "2", "--db", str(db)], tmp_path)
     try:
         _wait_for_games(db, proc, 50)
@@ -238,7 +239,7 @@ def test_a_match_of_a_billion_games_does_not_grow_in_memory(tmp_path: Path) -> N
 
 
 def test_resume_with_fewer_games_never_shrinks_the_record(tmp_path: Path) -> None:
-    args = ["match", "cribbage", "-p", "greedy", "-o", "random", "--db",
+    args = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "--db",
             str(tmp_path / "m.sqlite")]
     assert runner.invoke(app, [*args, "-n", "20"]).exit_code == 0
     res = runner.invoke(app, [*args, "-n", "10", "--resume"])
@@ -248,7 +249,7 @@ def test_resume_with_fewer_games_never_shrinks_the_record(tmp_path: Path) -> Non
 
 
 def test_calibrate_resume_with_fewer_rounds_keeps_them_all(tmp_path: Path) -> None:
-    args = ["calibrate", "cribbage", "-o", "greedy", "--games-per-round", "4", "--workers",
+    args = ["calibrate", "cribbage", "--opponent", "greedy", "--games-per-round", "4", "--workers",
             "1", "--deals", "0", "--db", str(tmp_path / "c.sqlite"), "--plot",
             str(tmp_path / "d.png")]
     assert runner.invoke(app, [*args, "--rounds", "2"]).exit_code == 0
@@ -266,11 +267,11 @@ def test_plot_without_an_extension_writes_png_and_says_where(tmp_path: Path) -> 
     assert (tmp_path / "pic.png").stat().st_size > 1000
     assert str(tmp_path / "pic.png") in res.output.replace("\n", "")
     bad = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(tmp_path / "p.txt")])
-    assert bad.exit_code == 1 and ".png, .svg, .pdf" in bad.output
+    assert bad.exit_code == 2 and ".png, .svg, .pdf" in bad.output
 
 
 @pytest.mark.parametrize("command", [
-    ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "2"],
+    ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "2"],
     ["calibrate", "cribbage", "--rounds", "1", "--games-per-round", "2"],
     ["tune", "cribbage", "--deals", "20", "--budget", "20"],
 ])
@@ -312,7 +313,7 @@ def test_json_lines_are_strict_and_quick_when_finite() -> None:
 def test_a_killed_worker_in_a_calibration_loses_nothing(tmp_path: Path) -> None:
     """A worker killed mid-round: exit 1 saying what is saved; --resume then finishes to the
     uninterrupted run's rule base."""
-    common = ["calibrate", "cribbage", "-o", "greedy", "--rounds", "3", "--games-per-round",
+    common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3", "--games-per-round",
               "40", "--workers", "2", "--seed", "5", "--deals", "0"]
     whole = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
                                 str(tmp_path / "a.png")])

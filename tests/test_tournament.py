@@ -40,7 +40,7 @@ def test_every_pair_once_and_the_matrix_reads_both_ways(tmp_path: Path) -> None:
 
 def test_tournament_cli_resumes_and_draws(tmp_path: Path) -> None:
     db, picture = tmp_path / "t.sqlite", tmp_path / "t.png"
-    args = ["tournament", "cribbage", "--players", "random,greedy", "--games", "4",
+    args = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "--games", "4",
             "--workers", "1", "--db", str(db), "--plot", str(picture), "--json"]
     first = CliRunner().invoke(app, args)
     assert first.exit_code == 0, first.output
@@ -48,11 +48,11 @@ def test_tournament_cli_resumes_and_draws(tmp_path: Path) -> None:
     assert data["matches"][0]["games"] == 4 and picture.stat().st_size > 10_000
     with History(db) as h:
         created = h.matches()["created"].tolist()
-    again = CliRunner().invoke(app, [*args[:5], "6", *args[6:]])
+    again = CliRunner().invoke(app, [*args[:7], "6", *args[8:]])
     assert again.exit_code == 0, again.output
     with History(db) as h:
         m = h.matches()
         assert m["created"].tolist() == created and m["finished"].tolist() == [6]
-    bad = CliRunner().invoke(app, ["tournament", "cribbage", "--players", "random,nobody",
+    bad = CliRunner().invoke(app, ["tournament", "cribbage", "-p", "random", "-p", "nobody",
                                    "--db", str(db)])
     assert bad.exit_code != 0 and "nobody" in bad.output

@@ -198,9 +198,9 @@ def test_review_findings_fail_early_and_cleanly(tmp_path: Path) -> None:
     # a budget that only pays for the start runs nothing: refused, not a NaN "result"
     res = runner.invoke(app, ["tune", "cribbage", "--budget", "14", *db])
     assert res.exit_code == 2 and "the start and one generation" in res.output, res.output
-    # --out naming a folder is refused before any work
+    # --output naming a folder is refused before any work
     (tmp_path / "adir").mkdir()
-    res = runner.invoke(app, ["tune", "cribbage", "--out", str(tmp_path / "adir"), *db])
+    res = runner.invoke(app, ["tune", "cribbage", "--output", str(tmp_path / "adir"), *db])
     assert res.exit_code == 2 and "not a file name" in res.output
     # a rule base whose terms are YAML aliases cannot have its points written back
     aliased = tmp_path / "alias.yaml"

@@ -4,9 +4,15 @@ parse arguments, call the library, print tables or JSON."""
 from __future__ import annotations
 
 import signal
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
+from fuzzeval import __version__
 from fuzzeval.cli import (
     calibrate,
     evaluate,
@@ -17,16 +23,70 @@ from fuzzeval.cli import (
     tournament,
     tune,
 )
+from fuzzeval.cli.common import err_console, help_when_bare
 from fuzzeval.errors import Terminated
 from fuzzeval.registry import command_entry_points
 
+
+class _OneLineErrors(TyperGroup):
+    """The root group: Click's own usage errors (an unknown option, a value out of range, a
+    missing argument) print as one 'error:' line with exit 2, like fuzzeval's own errors,
+    instead of a usage text and a box: one convention for scripts and for people."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args,
+                              **extra)
+        except typer.Abort:
+            err_console.print("aborted", markup=False, highlight=False)
+            sys.exit(1)
+        except Exception as exc:  # Click's exceptions, whichever click typer uses
+            message, code = getattr(exc, "format_message", None), getattr(exc, "exit_code", None)
+            if message is None or not isinstance(code, int):
+                raise
+            text = str(message())
+            if type(exc).__name__ == "NoArgsIsHelpError":  # the help text itself
+                if text:
+                    typer.echo(text, err=True)
+                sys.exit(code)
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+            err_console.print(f"error: {text}{hint}", markup=False, highlight=False)
+            sys.exit(code)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
 app = typer.Typer(
     name="fuzzeval",
+    cls=_OneLineErrors,
     help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"fuzzeval {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print the version and exit.")] = False,
+) -> None:
+    """``fuzzeval`` alone prints the help (exit 0); ``--version`` the installed version."""
+    help_when_bare(ctx)
+
+
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.command()(evaluate.evaluate)
@@ -43,6 +103,14 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated()
 
 
+def _one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+              line: str | None = None) -> str:
+    """A warning as the command prints its own (e.g. a renamed rule base's deprecation): one
+    'warning:' line, not Python's two lines of file, number and source."""
+    return f"warning: {message}\n"
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
+    warnings.formatwarning = _one_line
     app()

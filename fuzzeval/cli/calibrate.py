@@ -21,13 +21,18 @@ from fuzzeval.calibration import (
 )
 from fuzzeval.cli.common import (
     GAME_HELP,
+    OPPONENT_O,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
     measures_table,
+    old_spelling,
+    picture_option,
     print_json,
     resolve_rulebase,
     stop_code,
+    usage_error,
     user_errors,
 )
 from fuzzeval.executors import executor_for
@@ -45,17 +50,20 @@ def calibrate(
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
     opponent: Annotated[str | None, typer.Option(
-        "--opponent", "-o", help="Opponent: NAME or NAME:key=value,...; default: the "
-                                 "game's (cribbage: exhaustive, backgammon: pubeval).")] = None,
+        "--opponent", help="Opponent: NAME or NAME:key=value,...; default: the game's "
+                           "(cribbage: exhaustive, backgammon: pubeval).")] = None,
+    opponent_o: Annotated[str | None, typer.Option(
+        "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
     seed: Annotated[int, typer.Option(
-        min=0, max=SEED_MAX, help="Seed; round k plays with SeedSequence([seed, k]).")]
+        min=0, max=SEED_MAX,
+        help="Seed; round N (from 1) plays with SeedSequence(\\[seed, N - 1]).")]
     = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_calibration.sqlite.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     win_unit: Annotated[str, typer.Option(
         help="Winning decisions are those of won games (the paper), or of won deals.")]
     = "game",
@@ -78,6 +86,14 @@ def calibrate(
     Each round plays a match, then moves every 'adjust:' point toward the mean of its
     inputs in winning decisions. Stopped at any moment, run the same command with --resume.
     """
+    opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
+    if win_unit not in ("game", "deal"):
+        raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")
+    if window not in ("round", "all"):
+        raise usage_error(f"--window must be round or all (got {window!r})")
+    if not 0 < rate <= 1:  # NaN fails too
+        raise usage_error(f"--rate must be in (0, 1] (got {rate:g})")
+    picture_option("--plot", plot)
     with user_errors():
         game = load_game(game_name)
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
@@ -88,8 +104,6 @@ def calibrate(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
             (), parse_options(option or [], game.name))
-        if win_unit not in ("game", "deal") or window not in ("round", "all"):
-            raise typer.BadParameter("--win-unit is game or deal; --window is round or all")
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
         if resume:
             require_for_resume(path)
@@ -149,7 +163,7 @@ def calibrate(
         table.add_column(col, justify="right")
     for row in rows:
         lo, hi = row["interval95"]
-        table.add_row(str(row["round"] + 1), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
+        table.add_row(str(row["round"]), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
                       str(row["points_moved"]), f"{row['mean_abs_shift']:.4f}")
     console.print(table)
     if len(rows) > rounds:

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
 import typer
@@ -20,6 +20,7 @@ from rich.table import Table
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
 from fuzzeval.loading import load_rulebase
 from fuzzeval.measure import Comparison
+from fuzzeval.plots import image_path
 from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
@@ -30,6 +31,74 @@ console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 #: the GAME argument's help, naming the games installed (entry points, read once)
 GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
+#: every command's --workers/-w: the same spelling, default (2) and check (at least 1)
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", "-w", min=1, help="Local worker processes (1: all work in this process).")]
+#: match and calibrate: -o was the opponent; -o is the output file everywhere else
+OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
+T = TypeVar("T")
+#: tournament and cribbage report: the deprecated list form of their repeated -p
+OldPlayersOpt = Annotated[str | None, typer.Option(
+    "--players", hidden=True, help="Deprecated: NAME,NAME:key=value;key=value,...")]
+
+
+def usage_error(message: str) -> typer.Exit:
+    """Print a usage error as one line on stderr; raise the returned Exit (code 2)."""
+    err_console.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def deprecated(message: str) -> None:
+    """One line on stderr for an old spelling that still works, so that scripts keep
+    running and their authors learn the new one (docs/cli.md lists them)."""
+    err_console.print(f"warning: {message}", markup=False, highlight=False)
+
+
+def old_spelling(new: T | None, old: T | None, new_name: str, message: str) -> T | None:
+    """The value of an option given in its new or its deprecated spelling (``message`` is
+    printed for the old one); both at once is a usage error naming ``new_name``."""
+    if old is None:
+        return new
+    if new is not None:
+        raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
+                          f"give {new_name} only")
+    deprecated(message)
+    return old
+
+
+def help_when_bare(ctx: typer.Context) -> None:
+    """A group's callback: the group alone (``fuzzeval``, ``fuzzeval plot``) prints its help
+    and exits 0, since asking for the menu is not a mistake (Click's no_args_is_help exits 2)."""
+    if ctx.invoked_subcommand is None:
+        text = ctx.get_help()  # the rich formatter prints it and returns ""
+        if text:
+            typer.echo(text)
+        raise typer.Exit(0)
+
+
+def picture_option(name: str, path: Path | None) -> None:
+    """Refuse a picture name that cannot be written (a folder, an extension other than
+    .png, .svg or .pdf) as a usage error before any work, not after a long run."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise usage_error(f"{name} {path}: a folder; give a file name, e.g. {path / 'x.png'}")
+    try:
+        image_path(path)
+    except ValueError as exc:
+        raise usage_error(f"{name} {exc}") from None
+
+
+def player_list(player: list[str] | None, players: str | None) -> list[str] | None:
+    """The players of repeated -p NAME[:key=value,...], or of the deprecated --players
+    (',' between players, ';' between one player's options); None if neither was given."""
+    if players is None:
+        return [p.strip() for p in player] if player else None
+    if player:
+        raise usage_error("give the players with -p only (--players is its deprecated "
+                          "spelling), not both")
+    deprecated("--players is deprecated; use -p NAME[:key=value,...] once per player")
+    return [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
 
 
 @contextmanager

@@ -12,15 +12,12 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from fuzzeval.cli.common import console, err_console, open_rulebase, print_json, user_errors
+from fuzzeval.cli.common import console, open_rulebase, print_json, usage_error, user_errors
 from fuzzeval.engine import Evaluator, Explanation, compile_rulebase
+from fuzzeval.errors import NotFound
 from fuzzeval.membership import FloatArray
 
-
-def _usage(message: str) -> typer.Exit:
-    """Print a usage error as one line; raise the returned Exit (code 2)."""
-    err_console.print(f"error: {message}", markup=False, highlight=False)
-    return typer.Exit(2)
+_usage = usage_error  # every bad value given here, typed or in the --csv table, exits 2
 
 
 def _number(text: str, where: str) -> float:
@@ -38,22 +35,32 @@ def _number(text: str, where: str) -> float:
 
 
 def _parse_inputs(pairs: list[str], ev: Evaluator) -> dict[str, float]:
+    """The --input values, one per input variable; anything else is a usage error (exit 2)."""
     values: dict[str, float] = {}
     given: dict[str, str] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise ValueError(f"--input {pair!r}: write NAME=VALUE, e.g. --input "
-                             f"{ev.input_names[0]}=3")
+            raise _usage(f"--input {pair!r}: write NAME=VALUE, e.g. --input "
+                         f"{ev.input_names[0]}=3")
         if name in given:
             raise _usage(f"--input {name!r} given twice ({given[name]!r} and {pair!r}); "
                          "give each input once")
         given[name] = pair
         if not text.strip():
-            raise ValueError(f"--input {pair!r}: no value; write NAME=VALUE, e.g. "
-                             f"--input {name}=3")
-        values[name] = _number(text, f"--input {pair!r}")
+            raise _usage(f"--input {pair!r}: no value; write NAME=VALUE, e.g. "
+                         f"--input {name}=3")
+        try:
+            values[name] = _number(text, f"--input {pair!r}")
+        except ValueError as exc:
+            raise _usage(str(exc)) from None
+    missing = [n for n in ev.input_names if n not in values]
+    unknown = [n for n in values if n not in ev.input_names]
+    if missing or unknown:
+        raise _usage(f"--input: inputs must be exactly {', '.join(ev.input_names)}"
+                     + (f"; missing {', '.join(missing)}" if missing else "")
+                     + (f"; unknown {', '.join(unknown)}" if unknown else ""))
     return values
 
 
@@ -122,6 +129,9 @@ def evaluate(
                      "are for one grade, leave them out")
     if output is not None and csv is None:
         raise _usage("--output writes the table graded with --csv; give --csv FILE too")
+    if output is not None and output.is_dir():
+        raise _usage(f"--output {output}: a folder; give a file name, e.g. "
+                     f"{output / 'graded.csv'}")
     with user_errors():
         ev = compile_rulebase(open_rulebase(rulebase))
         if csv is not None:
@@ -140,8 +150,9 @@ def evaluate(
 def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], FloatArray]:
     """The header, the rows (cells verbatim) and the inputs of a CSV, or a one-line error.
 
-    Structure errors (ragged rows, a repeated column name, a column named like the
-    output) exit 2; a cell that is not a number raises ValueError naming file:line.
+    The table is input given in bulk, so whatever would be a usage error typed as --input
+    is one here (exit 2): a ragged row, a repeated or missing column, a column named like
+    the output, a cell that is not a number (named by file:line and column).
     """
     header: list[str] | None = None
     header_line = 0
@@ -165,13 +176,16 @@ def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], 
                     raise _usage(f"{path}:{start}: {_fields(len(fields))}, but the header "
                                  f"(line {header_line}) has {len(header)}; every row needs "
                                  "exactly one value per column")
-                x.append([_number(fields[c], f"{path}:{start}: column {header[c]!r}")
-                          for c in cols])
+                try:
+                    x.append([_number(fields[c], f"{path}:{start}: column {header[c]!r}")
+                              for c in cols])
+                except ValueError as exc:
+                    raise _usage(str(exc)) from None
                 rows.append(fields)
     except csv.Error as exc:
         raise _usage(f"{path}:{end + 1}: not a readable CSV line ({exc})") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text; save the CSV as UTF-8") from None
+        raise _usage(f"{path}: not UTF-8 text; save the CSV as UTF-8") from None
     if header is None:
         raise _usage(f"{path}: empty file; the first line must name the columns "
                      f"({', '.join(ev.input_names)})")
@@ -196,8 +210,8 @@ def _check_header(path: Path, line: int, header: list[str], ev: Evaluator) -> No
                      "evaluate adds; rename or drop that column (it is never overwritten)")
     missing = [n for n in ev.input_names if n not in seen]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {', '.join(missing)} "
-                         f"(the rule base's inputs are {', '.join(ev.input_names)})")
+        raise _usage(f"{path}: missing column(s) {', '.join(missing)} "
+                     f"(the rule base's inputs are {', '.join(ev.input_names)})")
 
 
 def _write_table(out: TextIO, header: list[str], rows: list[list[str]], name: str,
@@ -209,6 +223,9 @@ def _write_table(out: TextIO, header: list[str], rows: list[list[str]], name: st
 
 
 def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
+    if not path.is_file():
+        raise NotFound(f"--csv {path}: " + ("a folder, not a CSV file" if path.is_dir()
+                                             else "no such file"))
     header, rows, x = _read_table(path, ev)
     grades = ev.grade(x)
     name = ev.rulebase.output.name

@@ -12,11 +12,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fuzzeval.calibration import load_calibration
-from fuzzeval.cli.common import SEED_MAX, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    SEED_MAX,
+    WorkersOpt,
+    console,
+    err_console,
+    print_json,
+    user_errors,
+)
+from fuzzeval.errors import NotFound
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import evaluate_calibration as evaluate
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, HistoryError
+from fuzzeval.store import History
 
 
 def evaluate_calibration(
@@ -29,7 +37,7 @@ def evaluate_calibration(
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(
         help="Which calibration in the database (default: the latest).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Does calibration help? The initial and calibrated rule bases on held-out games.
@@ -39,7 +47,7 @@ def evaluate_calibration(
     """
     with user_errors():
         if not db.is_file():
-            raise HistoryError(f"{db}: no such database")
+            raise NotFound(f"{db}: no such database")
         with History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)

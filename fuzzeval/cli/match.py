@@ -12,9 +12,12 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    OPPONENT_O,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
+    old_spelling,
     print_json,
     stop_code,
     user_errors,
@@ -39,14 +42,16 @@ def match(
                                "(the game's fuzzy player on its default rule base).")
     ] = "fuzzy",
     opponent: Annotated[str | None, typer.Option(
-        "--opponent", "-o", help="Seat 1: NAME or NAME:key=value,...; default: the game's "
-                                 "reference opponent (cribbage: exhaustive, backgammon: "
-                                 "pubeval).")] = None,
+        "--opponent", help="Seat 1: NAME or NAME:key=value,...; default: the game's "
+                           "reference opponent (cribbage: exhaustive, backgammon: pubeval).")]
+    = None,
+    opponent_o: Annotated[str | None, typer.Option(
+        "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
-        help="Match seed; game i uses SeedSequence(seed).spawn(n)[i].")] = 1,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Local worker processes.")
-                       ] = 1,
+        help="Match seed; game i (from 0, as stored) uses SeedSequence(seed).spawn(n)\\[i].")]
+    = 1,
+    workers: WorkersOpt = 2,
     dask: Annotated[str | None, typer.Option(
         help="Run the games on this Dask scheduler "
              "(extra: pip install 'fuzzeval\\[dask]').")] = None,
@@ -63,6 +68,7 @@ def match(
     Seat 0 moves (deals) first in even games. Every game is committed as it ends; after a
     crash or Ctrl-C, run the same command with --resume.
     """
+    opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     with user_errors():
         game = load_game(game_name)
         spec = MatchSpec(game.name, PlayerSpec.parse(player),

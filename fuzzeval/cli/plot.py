@@ -7,10 +7,18 @@ from typing import Annotated
 
 import typer
 
-from fuzzeval.cli.common import console, open_rulebase, user_errors
+from fuzzeval.cli.common import (
+    console,
+    help_when_bare,
+    open_rulebase,
+    picture_option,
+    usage_error,
+    user_errors,
+)
+from fuzzeval.errors import NotFound
 
-app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).",
-                  no_args_is_help=True)
+app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Image file.")]
 CalibrationOpt = Annotated[int | None, typer.Option(
@@ -25,12 +33,38 @@ def _is_database(spec: str) -> bool:
 
 def _calibration(db: Path, calibration: int | None):  # type: ignore[no-untyped-def]
     from fuzzeval.calibration import load_calibration
-    from fuzzeval.store import History, HistoryError
+    from fuzzeval.store import History
 
     if not db.is_file():
-        raise HistoryError(f"{db}: no such database")
+        raise NotFound(f"{db}: no such database")
     with History(db, readonly=True) as history:
         return load_calibration(history, calibration)
+
+
+def _label(index: int, last: int) -> str:
+    """A rule base's legend: initial, after round N, or calibrated (after the last round)."""
+    if index == 0:
+        return "initial"
+    return f"calibrated (after round {index})" if index == last else f"after round {index}"
+
+
+def _two_rounds(spec: str, last: int) -> tuple[int, int]:
+    """--round A,B: each first, last or a number from 0 to the last finished round; anything
+    else is a usage error naming what is stored."""
+    words = [w.strip() for w in spec.split(",")]
+    if len(words) != 2:
+        raise usage_error(f"--round {spec}: give two rule bases as A,B, e.g. first,last or "
+                          f"0,{last}")
+    picked = []
+    for word in words:
+        k = {"first": 0, "last": last}.get(word)
+        if k is None:
+            k = int(word) if word.isdigit() else -1
+        if not 0 <= k <= last:
+            raise usage_error(f"--round {spec}: {word!r} is not first, last or a number "
+                              f"0..{last} (the rule bases stored)")
+        picked.append(k)
+    return picked[0], picked[1]
 
 
 @app.command()
@@ -38,8 +72,9 @@ def membership(
     source: Annotated[str, typer.Argument(
         help="Rule-base file or shipped name; or a calibration database.")],
     round_: Annotated[str, typer.Option(
-        "--round", help="With a database: the two rule bases to overlay, e.g. first,last "
-                        "or 0,5 (round k's rule base is the one it played with).")]
+        "--round", help="With a database: the two rule bases to overlay, A,B: first or 0 "
+                        "(the initial one), N (the one after round N; rounds count from 1) "
+                        "or last (the calibrated one), e.g. first,last or 0,5.")]
     = "first,last",
     calibration: CalibrationOpt = None,
     output: OutputOpt = None,
@@ -47,6 +82,7 @@ def membership(
     """Draw every variable's membership functions, or a calibration's before and after."""
     from fuzzeval.plots import plot_membership, plot_membership_compare
 
+    picture_option("--output", output)
     with user_errors():
         if not _is_database(source):
             rb = open_rulebase(source)
@@ -54,21 +90,12 @@ def membership(
         else:
             cal = _calibration(Path(source), calibration)
             last = len(cal.finished_rounds)
-
-            def pick(word: str) -> int:
-                k = {"first": 0, "last": last}.get(word.strip())
-                k = int(word) if k is None else k
-                if not 0 <= k <= last:
-                    raise ValueError(f"--round {word}: rounds 0..{last} are stored")
-                return k
-
-            a, b = (pick(w) for w in round_.split(","))
+            a, b = _two_rounds(round_, last)
             rbs = {r.round: r for r in cal.results}
             path = plot_membership_compare(
                 rbs[a].rulebase(), rbs[b].rulebase(),
                 output or Path("plots") / f"{cal.rulebase_name}_rounds_{a}_{b}.png",
-                (f"before round {a + 1}" if a < last else "calibrated",
-                 f"before round {b + 1}" if b < last else f"after round {b}"))
+                (_label(a, last), _label(b, last)))
     console.print(f"wrote {path}")
 
 
@@ -78,6 +105,7 @@ def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
     """Each adjustable point's position per round, with the winning mean it was pulled to."""
     from fuzzeval.plots import plot_drift
 
+    picture_option("--output", output)
     with user_errors():
         cal = _calibration(db, calibration)
         path = plot_drift(cal, output or Path("plots") / f"{cal.settings.game}_drift.png")
@@ -91,6 +119,7 @@ def curve(dbs: Annotated[list[Path], typer.Argument(help="Calibration database(s
     databases draw several lines."""
     from fuzzeval.plots import plot_win_curve
 
+    picture_option("--output", output)
     with user_errors():
         cals = [_calibration(db, calibration) for db in dbs]
         name = cals[0].settings.game

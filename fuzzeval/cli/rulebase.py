@@ -12,6 +12,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     console,
     err_console,
+    help_when_bare,
     open_rulebase,
     print_json,
     resolve_rulebase,
@@ -21,7 +22,8 @@ from fuzzeval.loading import check_rulebase, rulebase_to_yaml
 from fuzzeval.resources import shipped_rulebases
 from fuzzeval.rulebase import RuleBase, Variable
 
-app = typer.Typer(help="Check, show and describe rule-base files.", no_args_is_help=True)
+app = typer.Typer(help="Check, show and describe rule-base files.")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 
 
 @app.command("list")

@@ -11,7 +11,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    SEED_MAX,
+    OldPlayersOpt,
+    WorkersOpt,
+    console,
+    err_console,
+    picture_option,
+    player_list,
+    print_json,
+    usage_error,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
@@ -22,14 +34,15 @@ from fuzzeval.tournament import Tournament, pairings, run_tournament
 
 def tournament(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
-    players: Annotated[str | None, typer.Option(
-        help="Comma-separated players (NAME or NAME:key=value;...); default: all of the "
-             "game's players.")] = None,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help="A player, NAME or NAME:key=value,... as in match; give -p once "
+                               "per player (default: all of the game's players).")] = None,
+    players: OldPlayersOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pairing.")]
     = 2000,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 2,
+    workers: WorkersOpt = 2,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tournament.sqlite.")] = None,
     option: Annotated[list[str] | None, typer.Option(
@@ -43,12 +56,14 @@ def tournament(
     Each pair plays a stored match of --games games (resumable: run it again to finish);
     the table gives the row player's win rate against each column player.
     """
+    picture_option("--plot", plot)
+    given = player_list(player, players)
+    if given is not None and len(given) < 2:
+        raise usage_error(f"a tournament needs at least two players (got {len(given)}); "
+                          "give -p once per player")
     with user_errors():
         game = load_game(game_name)
-        names = ([p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
-                 if players else list(game.player_names))
-        if len(names) < 2:
-            raise typer.BadParameter("a tournament needs at least two players")
+        names = given if given is not None else list(game.player_names)
         options = parse_options(option or [], game.name)
         for name in names:
             check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),

@@ -14,9 +14,11 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    WorkersOpt,
     console,
     err_console,
     measures_table,
+    old_spelling,
     print_json,
     resolve_rulebase,
     stop_code,
@@ -67,11 +69,12 @@ def tune(
         min=0, max=SEED_MAX, help="Seed of the training deals and of CMA-ES.")] = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tune.sqlite.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o",
+        help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")]
-    = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Local worker processes.")]
-    = 2,
+        "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
+    workers: WorkersOpt = 2,
     dask: Annotated[str | None, typer.Option(
         help="Evaluate on a running Dask cluster (scheduler address).")] = None,
     resume: Annotated[bool, typer.Option(
@@ -82,8 +85,9 @@ def tune(
 
     Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values, on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
     for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
-                             ("--held-out", held_out, 0), ("--workers", workers, 1),
+                             ("--held-out", held_out, 0),
                              ("--popsize", popsize, 0)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")
@@ -112,10 +116,11 @@ def tune(
             raise _usage(f"--budget {budget} is less than the start and one generation "
                          f"({1 + lam} rule bases)")
         path = db or Path("runs") / f"{game.name}_tune.sqlite"
-        target = out or path.with_name(f"{path.stem}.tuned.yaml")
+        target = output or path.with_name(f"{path.stem}.tuned.yaml")
         if target.is_dir() or (target.parent.exists() and not target.parent.is_dir()):
-            raise _usage(f"--out {target}: not a file name (write e.g. {target / 'x.yaml'})"
-                         if target.is_dir() else f"--out {target}: {target.parent} is a file")
+            raise _usage(f"--output {target}: not a file name (write e.g. "
+                         f"{target / 'x.yaml'})" if target.is_dir()
+                         else f"--output {target}: {target.parent} is a file")
         if resume:
             require_for_resume(path)
             with History(path) as history:  # before any costly work: is there one?

@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import print_json
+from fuzzeval.cli.common import help_when_bare, print_json
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.backgammon.board import check_not_finished, from_position_id, position_id
@@ -18,7 +18,8 @@ from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
 from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
 from fuzzeval.match import PlayerSpec
 
-app = typer.Typer(help="Backgammon: legal plays ranked by a player.", no_args_is_help=True)
+app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 

@@ -28,7 +28,18 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from fuzzeval.cli.common import json_line, print_json
+from fuzzeval.cli.common import (
+    SEED_MAX,
+    OldPlayersOpt,
+    WorkersOpt,
+    deprecated,
+    help_when_bare,
+    json_line,
+    old_spelling,
+    picture_option,
+    player_list,
+    print_json,
+)
 from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.executors import executor_for
@@ -44,11 +55,12 @@ from fuzzeval.games.cribbage.weights import Weighting
 from fuzzeval.match import PlayerSpec
 from fuzzeval.plots import Curve, plot_bars, plot_curves
 
-app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
+#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib
 CribOpt = Annotated[str, typer.Option(help="Whose crib: mine or theirs.")]
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
@@ -329,12 +341,17 @@ def score(
     cards: Annotated[list[str] | None, typer.Argument(help="Four cards (or five, starter last).")]
     = None,
     starter: Annotated[str | None, typer.Option(help="The starter (cut) card.")] = None,
-    crib: Annotated[bool, typer.Option("--crib", help="Count as the crib (flush needs five).")]
-    = False,
+    as_crib: Annotated[bool, typer.Option(
+        "--as-crib", help="Count the hand as a crib (a flush needs all five).")] = False,
+    crib_old: Annotated[bool, typer.Option(
+        "--crib", hidden=True, help="Deprecated spelling of --as-crib.")] = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
 ) -> None:
     """Count a hand the way players do."""
+    if crib_old:
+        deprecated("score --crib is deprecated; use --as-crib (--crib says whose crib)")
+    crib = as_crib or crib_old
     data = _one_or_batch(cards, batch, json_out, lambda t: _score_json(t, starter, crib))
     if data is not None:
         console.print(f"{' '.join(data['hand'])} + {data['starter']}"
@@ -350,26 +367,38 @@ def train_es(
     p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
                                      "throw's points for that starter.")] = 0.65,
     bounded: Annotated[bool, typer.Option("--bounded/--unbounded",
-                                          help="Keep values in [0.1, 0.9].")] = False,
-    crib: Annotated[bool, typer.Option("--crib/--no-crib", help="Count the crib (two random "
-                                       "cards join the throw), for or against.")] = True,
+                                          help="Keep values in \\[0.1, 0.9].")] = False,
+    with_crib: Annotated[bool | None, typer.Option(
+        "--with-crib/--hand-only", help="Score the hand and the crib (two random cards join "
+        "the throw), for or against (the default), or the hand only.")] = None,
+    crib_old: Annotated[bool | None, typer.Option(
+        "--crib/--no-crib", hidden=True, help="Deprecated spelling of --with-crib/--hand-only.")]
+    = None,
     hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
                                        "(the paper's first experiments used 9); 0 = all.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the deals, mutations and start values.")]
-    = 1,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where to save the table.")]
+    seed: Annotated[int, typer.Option(
+        min=0, max=SEED_MAX, help="Seed of the deals, mutations and start values.")] = 1,
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", help="Where to save the table (.npz is added if missing).")]
     = Path("es.npz"),
     plot: Annotated[Path | None, typer.Option(help="Learning-curve picture; default "
                                               "plots/<output stem>_curve.png.")] = None,
 ) -> None:
     """Train Kendall & Shaw's evolution-strategy discard table; use it with -p es:table=FILE."""
-    try:
-        config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
-                          p=p, bounded=bounded, crib=crib, hands=hands)
-        if variant not in ("threshold", "coevolution"):
-            raise ValueError(f"--variant must be threshold or coevolution (got {variant!r})")
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
+    crib = old_spelling(with_crib, crib_old, "--with-crib/--hand-only",
+                        "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
+                        "(--crib says whose crib)")
+    crib = True if crib is None else crib
+    if variant not in ("threshold", "coevolution"):
+        raise _fail(f"--variant must be threshold or coevolution (got {variant!r})")
+    if not 0 < p <= 1:  # NaN fails too
+        raise _fail(f"--p must be in (0, 1] (got {p:g})")
+    if output.is_dir():
+        raise _fail(f"--output {output}: a folder; give a file name, e.g. {output / 'es.npz'}")
+    output = output if output.suffix == ".npz" else output.with_name(output.name + ".npz")
+    picture_option("--plot", plot)
+    config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
+                      p=p, bounded=bounded, crib=crib, hands=hands)
     with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task("es", total=iterations)
@@ -398,11 +427,12 @@ def train_es(
 def report(
     deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
     = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
-    players: Annotated[str, typer.Option(help="Comma-separated players (NAME or "
-                                         "NAME:key=value;...).")] = ",".join(PLAYERS),
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1,
-                                         help="Processes for the exact EV tables.")] = 2,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help=f"A player, NAME or NAME:key=value,... as in match; give -p "
+                               f"once per player (default: {', '.join(PLAYERS)}).")] = None,
+    players: OldPlayersOpt = None,
+    workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
     plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
     = Path("plots/cribbage_report.png"),
@@ -412,7 +442,8 @@ def report(
     Exact EV achieved, efficiency (EV - random) / (optimal - random), share of optimal
     throws, decisions per second.
     """
-    names = [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
+    names = player_list(player, players) or list(PLAYERS)
+    picture_option("--plot", plot)
     try:
         for name in names:
             player_from_spec(name)

@@ -211,12 +211,13 @@ def test_train_es_cli_saves_a_table_a_curve_and_the_player_uses_it(tmp_path: Pat
 
     out, plot = tmp_path / "t.npz", tmp_path / "curve.png"
     res = CliRunner().invoke(app, ["cribbage", "train-es", "-n", "20000", "--hands", "9",
-                                   "--no-crib", "--bounded", "--p", "0.75", "--seed", "2",
+                                   "--hand-only", "--bounded", "--p", "0.75", "--seed", "2",
                                    "-o", str(out), "--plot", str(plot)])
     assert res.exit_code == 0, res.output
     assert plot.stat().st_size > 10_000
     with np.load(out) as data:
         assert int(data["iterations"]) == 20_000 and bool(data["bounded"])
+        assert not bool(data["crib"])  # --hand-only
         assert data["curve_y"].size == 200
         assert data["random_level"] < data["best_level"]
     advice = CliRunner().invoke(app, ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S",

@@ -151,8 +151,8 @@ def test_discard_cli_fuzzy_explain_and_batch(tmp_path: Path) -> None:
 
 def test_report_cli_json_and_chart(tmp_path: Path) -> None:
     chart = tmp_path / "r.png"
-    res = runner.invoke(app, ["cribbage", "report", "--deals", "30", "--players",
-                              "random,fuzzy,exhaustive", "--workers", "1", "--json",
+    res = runner.invoke(app, ["cribbage", "report", "--deals", "30", "-p", "random", "-p",
+                              "fuzzy", "-p", "exhaustive", "--workers", "1", "--json",
                               "--plot", str(chart)])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)

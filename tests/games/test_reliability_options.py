@@ -63,8 +63,8 @@ def test_unknown_game_options_list_the_valid_ones() -> None:
 
 @pytest.mark.parametrize("value", ["flase", "maybe"])
 def test_match_refuses_a_peg_counts_typo_in_one_line(tmp_path: Path, value: str) -> None:
-    res = runner.invoke(app, ["match", "cribbage", "-n", "2", "-p", "random", "-o", "random",
-                              "--option", f"peg_counts={value}", "--db",
+    res = runner.invoke(app, ["match", "cribbage", "-n", "2", "-p", "random", "--opponent",
+                              "random", "--option", f"peg_counts={value}", "--db",
                               str(tmp_path / "m.sqlite")])
     assert res.exit_code == 2, res.output  # a usage error
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
