@@ -25,6 +25,7 @@ from fuzzeval.cli.common import (
     console,
     err_console,
     measures_table,
+    picture_for,
     print_json,
     resolve_rulebase,
     stop_code,
@@ -134,7 +135,7 @@ def calibrate(
                                              lambda k: bar2.advance(task2, k))
         final = calibrated_path(path)
         final.write_text(cal.final_yaml())
-        picture = plot_drift(cal, plot or Path("plots") / f"{game.name}_drift.png")
+        picture = plot_drift(cal, plot or picture_for(path, "drift", "_calibration", cal.id))
     rows = summary_rows(cal)
     if as_json:
         print_json({"calibration_id": cal.id, "db": str(path), "rulebase": cal.rulebase_name,

@@ -61,6 +61,15 @@ def open_rulebase(spec: str) -> RuleBase:
     return rb
 
 
+def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:
+    """The default picture of a run: plots/<database name>_<what>.png, so runs into other
+    databases keep their own pictures. The default database's suffix is dropped
+    (runs/cribbage_calibration.sqlite gives plots/cribbage_drift.png), and a database's
+    second calibration onwards gets its number (plots/x_drift_2.png)."""
+    stem = db.stem.removesuffix(default_suffix) or db.stem
+    return Path("plots") / f"{stem}_{what}{'' if number == 1 else f'_{number}'}.png"
+
+
 def measures_table(title: str, comparisons: tuple[Comparison, ...], before: str = "initial",
                    after: str = "calibrated") -> Table:
     """Before and after of a game's own measures, with the paired 95 % interval (80 columns)."""

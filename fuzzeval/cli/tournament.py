@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, err_console, print_json, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    SEED_MAX,
+    console,
+    err_console,
+    picture_for,
+    print_json,
+    user_errors,
+)
 from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
@@ -62,7 +70,7 @@ def tournament(
             task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total)
             result = run_tournament(history, game, names, games, seed, options, pool,
                                     on_game=lambda _pair, _rec: bar.advance(task))
-    picture = plot or Path("plots") / f"{game.name}_tournament.png"
+    picture = plot or picture_for(path, "tournament", "_tournament")
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
     plot_win_matrix(labels, cells, picture,
