@@ -55,3 +55,59 @@ def test_each_tournament_database_gets_its_own_matrix_picture(
         assert done.exit_code == 0, done.output
         assert json.loads(done.stdout)["plot"] == picture
         assert Path(picture).stat().st_size > 10_000
+
+
+# --- 2. a run already stored is not played a second time --------------------------------
+
+MATCH = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3", "--json"]
+
+
+def test_a_stored_match_is_not_played_again_without_resume(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.sqlite")
+    assert runner.invoke(app, [*MATCH, "--db", db]).exit_code == 0
+    again = runner.invoke(app, [*MATCH, "--db", db])
+    assert again.exit_code == 2 and "Traceback" not in again.output
+    (line,) = again.output.strip().splitlines()
+    assert line == (f"error: {db} already holds match 1 with these settings (3 of 3 games "
+                    "stored); run again with --resume to show it without playing again, or "
+                    "change --seed or --db for a new one")
+    longer = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db])
+    assert longer.exit_code == 2
+    assert "(3 of 5 games stored); run again with --resume to play only the 2 games it " \
+           "lacks" in longer.output
+    # what the message says works, and played only the games it lacked
+    resumed = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db, "--resume"])
+    assert resumed.exit_code == 0 and json.loads(resumed.stdout)["resumed_games"] == 3
+    # another seed is another match
+    assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
+    from fuzzeval.store import History
+
+    with History(db) as h:
+        assert h.matches()["finished"].tolist() == [5, 3]
+
+
+def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -> None:
+    rb = tmp_path / "mine.yaml"
+    source = Path(__file__).resolve().parents[1] / "rulebases" / "cribbage_linguistic.yaml"
+    rb.write_text(source.read_text())
+    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={rb}", "-o", "random", "-n", "2",
+            "--db", str(tmp_path / "m.sqlite")]
+    assert runner.invoke(app, args).exit_code == 0
+    rb.write_text(source.read_text().replace("range: [0, 20]", "range: [0, 21]", 1))
+    assert runner.invoke(app, args).exit_code == 0  # other content: other games
+
+
+def test_a_stored_calibration_is_not_run_again_without_resume(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite")
+    assert runner.invoke(app, [*CALIBRATE, "--db", db]).exit_code == 0
+    again = runner.invoke(app, [*CALIBRATE, "--db", db])
+    assert again.exit_code == 2
+    (line,) = again.output.strip().splitlines()
+    assert line == (f"error: {db} already holds calibration 1 with these settings (1 of 1 "
+                    "rounds stored); run again with --resume to show it without playing "
+                    "again, or change --seed or --db for a new one")
+    more = runner.invoke(app, [*CALIBRATE[:5], "3", *CALIBRATE[6:], "--db", db])
+    assert more.exit_code == 2 and "(1 of 3 rounds stored); run again with --resume to " \
+        "play only the 2 rounds it lacks" in more.output
+    shown = runner.invoke(app, [*CALIBRATE, "--db", db, "--resume"])
+    assert shown.exit_code == 0 and len(json.loads(shown.stdout)["rounds"]) == 1

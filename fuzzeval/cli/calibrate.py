@@ -15,6 +15,7 @@ from fuzzeval.calibration import (
     CalibrationSettings,
     RoundResult,
     calibrated_path,
+    find_calibration,
     load_calibration,
     run_calibration,
     summary_rows,
@@ -22,6 +23,7 @@ from fuzzeval.calibration import (
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    already_stored,
     console,
     err_console,
     measures_table,
@@ -95,6 +97,11 @@ def calibrate(
         if resume:
             require_for_resume(path)
         with History(path) as history:
+            stored = None if resume else find_calibration(history, settings, source)
+            if stored is not None:
+                done = len(load_calibration(history, stored).finished_rounds)
+                raise already_stored(path, f"calibration {stored}",
+                                     min(done, rounds), rounds, "round")
             bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                            TimeRemainingColumn(), console=err_console, disable=as_json,
                            transient=True)

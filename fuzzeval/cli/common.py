@@ -61,6 +61,16 @@ def open_rulebase(spec: str) -> RuleBase:
     return rb
 
 
+def already_stored(path: Path, what: str, done: int, wanted: int, unit: str) -> UsageError:
+    """A run the database already holds, with the same settings: refused (exit 2), naming
+    how to resume or extend it, because playing it again would only repeat the same games."""
+    todo = (f"play only the {wanted - done} {unit}s it lacks" if done < wanted
+            else "show it without playing again")
+    return UsageError(f"{path} already holds {what} with these settings ({done} of {wanted} "
+                      f"{unit}s stored); run again with --resume to {todo}, or change --seed "
+                      "or --db for a new one")
+
+
 def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:
     """The default picture of a run: plots/<database name>_<what>.png, so runs into other
     databases keep their own pictures. The default database's suffix is dropped

@@ -13,6 +13,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    already_stored,
     console,
     err_console,
     print_json,
@@ -25,6 +26,7 @@ from fuzzeval.match import (
     MatchSummary,
     PlayerSpec,
     check_players,
+    fingerprint,
     parse_options,
     summarize,
 )
@@ -74,6 +76,8 @@ def match(
             require_for_resume(path)
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
+            if not resume:
+                _refuse_a_duplicate(history, spec)
             progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(),
                                 console=err_console, disable=as_json, transient=True)
@@ -96,6 +100,16 @@ def match(
                         **summary.to_dict()})
         else:
             _print_summary(summary, spec, game.unit_name or "game", path, before)
+
+
+def _refuse_a_duplicate(history: History, spec: MatchSpec) -> None:
+    """The same match (players, the files they read, options, seed) already stored: say how
+    to resume or extend it instead of playing its games a second time."""
+    stored = history.find_match(spec)
+    if stored is not None and stored.fingerprint in (None, fingerprint(spec)):
+        done = sum(1 for i in history.finished(stored.id) if i < spec.games)
+        raise already_stored(history.path, f"match {stored.id}", done, spec.games,
+                             "game")
 
 
 def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
