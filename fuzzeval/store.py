@@ -315,6 +315,14 @@ class History:
             "COUNT(g.idx) AS finished, m.created FROM matches m "
             "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id", self.conn)
 
+    def stored_games(self, spec: MatchSpec) -> int:
+        """How many of a spec's games its latest stored match holds: what a resume (or a
+        tournament, or a calibration round) will not play again, for progress to count."""
+        stored = self.find_match(spec)
+        if stored is None:
+            return 0
+        return sum(1 for i in self.finished(stored.id) if i < spec.games)
+
     def finished(self, match_id: int) -> set[int]:
         return {r[0] for r in self.conn.execute(
             "SELECT idx FROM games WHERE match_id = ?", (match_id,))}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
+from rich.progress import Progress, TaskID
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -111,3 +113,91 @@ def test_a_stored_calibration_is_not_run_again_without_resume(tmp_path: Path) ->
         "play only the 2 rounds it lacks" in more.output
     shown = runner.invoke(app, [*CALIBRATE, "--db", db, "--resume"])
     assert shown.exit_code == 0 and len(json.loads(shown.stdout)["rounds"]) == 1
+
+
+# --- 3. progress counts the games stored as done -----------------------------------------
+
+class _Recorded(Progress):
+    """A progress bar that remembers where each of its tasks started and ended."""
+
+    bars: ClassVar[list[_Recorded]] = []
+
+    def __init__(self, *columns: Any, **options: Any) -> None:
+        super().__init__(*columns, **options)
+        self.starts: list[tuple[float, float | None]] = []
+        _Recorded.bars.append(self)
+
+    def add_task(self, *args: Any, **options: Any) -> TaskID:
+        task = super().add_task(*args, **options)
+        self.starts.append((self.tasks[-1].completed, self.tasks[-1].total))
+        return task
+
+    def reset(self, task_id: TaskID, **options: Any) -> None:
+        super().reset(task_id, **options)
+        self.starts.append((self._tasks[task_id].completed, self._tasks[task_id].total))
+
+    def ends(self) -> list[tuple[float, float | None]]:
+        return [(t.completed, t.total) for t in self.tasks]
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> list[_Recorded]:
+    import fuzzeval.cli.calibrate
+    import fuzzeval.cli.match
+    import fuzzeval.cli.tournament
+
+    _Recorded.bars = []
+    for module in (fuzzeval.cli.tournament, fuzzeval.cli.match, fuzzeval.cli.calibrate):
+        monkeypatch.setattr(module, "Progress", _Recorded)
+    return _Recorded.bars
+
+
+def test_an_extended_tournament_counts_its_stored_games_as_done(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    args = ["tournament", "cribbage", "--players", "random,greedy,random:pegging=basic",
+            "--workers", "1", "--json", "--db", str(tmp_path / "t.sqlite"), "--plot",
+            str(tmp_path / "t.png")]
+    first = runner.invoke(app, [*args, "--games", "2"])
+    assert first.exit_code == 0, first.output
+    assert recorded[-1].starts == [(0, 6)] and recorded[-1].ends() == [(6, 6)]
+    again = runner.invoke(app, [*args, "--games", "5"])
+    assert again.exit_code == 0, again.output
+    # 3 pairings: 6 games stored, 15 in all; the bar starts at 6 and ends full
+    assert recorded[-1].starts == [(6, 15)] and recorded[-1].ends() == [(15, 15)]
+
+
+def test_a_resumed_match_counts_its_stored_games_as_done(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    db = str(tmp_path / "m.sqlite")
+    assert runner.invoke(app, [*MATCH, "--db", db]).exit_code == 0
+    resumed = runner.invoke(app, [*MATCH[:-2], "7", "--json", "--db", db, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert recorded[-1].starts == [(3, 7)] and recorded[-1].ends() == [(7, 7)]
+
+
+def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    from fuzzeval.calibration import CalibrationSettings, run_calibration
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.resources import find_rulebase
+    from fuzzeval.store import History
+
+    db = tmp_path / "c.sqlite"
+    played: list[object] = []
+
+    def stop_after_three(record: object) -> None:
+        played.append(record)
+        if len(played) == 3:
+            raise KeyboardInterrupt
+
+    # what `calibrate cribbage -o random --games-per-round 2 --rounds 2` stores when stopped
+    # in its second round, after one game of it
+    with History(db) as h, pytest.raises(KeyboardInterrupt):
+        run_calibration(h, GAME, CalibrationSettings("cribbage", "random", 2, 1),
+                        find_rulebase("cribbage_linguistic").read_text(), 2,
+                        on_game=stop_after_three)
+    args = [*CALIBRATE[:5], "2", *CALIBRATE[6:], "--db", str(db), "--resume"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    bar = next(b for b in recorded if len(b.starts) > 1)
+    assert bar.starts == [(0, 2), (1, 2)] and bar.ends() == [(2, 2)]

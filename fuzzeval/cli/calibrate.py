@@ -36,7 +36,7 @@ from fuzzeval.cli.common import (
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_measures
 from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-from fuzzeval.match import check_rulebase_player, parse_options
+from fuzzeval.match import MatchSpec, check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
 from fuzzeval.store import History, require_for_resume
@@ -107,9 +107,9 @@ def calibrate(
                            transient=True)
             task = bar.add_task("calibration", total=games_per_round)
 
-            def start(k: int, _spec: object) -> None:
-                bar.reset(task, total=games_per_round,
-                          description=f"round {k + 1}/{rounds}")
+            def start(k: int, spec: MatchSpec) -> None:
+                bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
+                          completed=history.stored_games(spec))  # a resumed round's games
 
             def finished(r: RoundResult) -> None:
                 if not as_json:

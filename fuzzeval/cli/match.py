@@ -81,7 +81,8 @@ def match(
             progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(),
                                 console=err_console, disable=as_json, transient=True)
-            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games)
+            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
+                                     completed=history.stored_games(spec) if resume else 0)
             try:
                 with progress:
                     stored, before = run_match(history, game, spec, executor, resume,

@@ -25,7 +25,7 @@ from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
 from fuzzeval.registry import load_game
 from fuzzeval.store import History
-from fuzzeval.tournament import Tournament, pairings, run_tournament
+from fuzzeval.tournament import Tournament, pairings, run_tournament, tournament_specs
 
 
 def tournament(
@@ -67,7 +67,12 @@ def tournament(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TimeRemainingColumn(), console=err_console, disable=as_json,
                 transient=True) as bar, executor_for(workers) as pool:
-            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total)
+            # games stored by an earlier run count as done: the bar and its time left are
+            # for the games still to play
+            stored = sum(history.stored_games(spec) for spec in
+                         tournament_specs(game, names, games, seed, options).values())
+            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total,
+                                completed=stored)
             result = run_tournament(history, game, names, games, seed, options, pool,
                                     on_game=lambda _pair, _rec: bar.advance(task))
     picture = plot or picture_for(path, "tournament", "_tournament")
