@@ -315,14 +315,6 @@ class History:
             "COUNT(g.idx) AS finished, m.created FROM matches m "
             "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id", self.conn)
 
-    def stored_games(self, spec: MatchSpec) -> int:
-        """How many of a spec's games its latest stored match holds: what a resume (or a
-        tournament, or a calibration round) will not play again, for progress to count."""
-        stored = self.find_match(spec)
-        if stored is None:
-            return 0
-        return sum(1 for i in self.finished(stored.id) if i < spec.games)
-
     def finished(self, match_id: int) -> set[int]:
         return {r[0] for r in self.conn.execute(
             "SELECT idx FROM games WHERE match_id = ?", (match_id,))}
@@ -509,6 +501,22 @@ def _feature_set_column(conn: sqlite3.Connection, prefix: str = "") -> str:
     return f"{prefix}feature_set" if _has_column(conn, "decisions", "feature_set") else "NULL"
 
 
+def resumable(history: History, game: Game, spec: MatchSpec) -> StoredMatch | None:
+    """The latest stored match of a spec whose players still read what they read then
+    (rule bases, tables, the default rule base), or None: then a new match must start."""
+    stored = history.find_match(spec)
+    if stored is None or stored.fingerprint not in (None, fingerprint(spec, game)):
+        return None
+    return stored
+
+
+def stored_games(history: History, game: Game, spec: MatchSpec) -> int:
+    """How many of a spec's games a resume would not play again, for progress to count."""
+    stored = resumable(history, game, spec)
+    return 0 if stored is None else sum(1 for i in history.finished(stored.id)
+                                        if i < spec.games)
+
+
 def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
               resume: bool = False,
               on_game: Callable[[GameRecord], None] | None = None) -> tuple[StoredMatch, int]:
@@ -519,7 +527,7 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
     the stored match and how many games were already there.
     """
     check_players(game, spec)
-    prints = fingerprint(spec)
+    prints = fingerprint(spec, game)
     match = history.find_match(spec) if resume else None
     if resume and match is None:
         raise HistoryError(

@@ -15,7 +15,7 @@ from typing import Any
 
 from fuzzeval.game import Game
 from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
-from fuzzeval.store import History, run_match
+from fuzzeval.store import History, resumable, run_match
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,9 @@ def run_tournament(history: History, game: Game, players: Sequence[str], games: 
     specs = tournament_specs(game, players, games, seed, options)
     results = {}
     for pair, spec in specs.items():
-        stored = history.find_match(spec)
+        # a pairing stored with the same players (and the files they read) resumes; one
+        # whose rule base has changed since starts again
+        stored = resumable(history, game, spec)
         tick = None if on_game is None else (lambda r, p=pair: on_game(p, r))
         match, _ = run_match(history, game, spec, executor, resume=stored is not None,
                              on_game=tick)

@@ -39,7 +39,7 @@ from fuzzeval.loading import load_rulebase_text, read_rulebase_text
 from fuzzeval.match import MatchSpec, check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume
+from fuzzeval.store import History, require_for_resume, stored_games
 from fuzzeval.yaml_edit import rewrite_points
 
 
@@ -109,7 +109,7 @@ def calibrate(
 
             def start(k: int, spec: MatchSpec) -> None:
                 bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
-                          completed=history.stored_games(spec))  # a resumed round's games
+                          completed=stored_games(history, game, spec))  # a resumed round's games
 
             def finished(r: RoundResult) -> None:
                 if not as_json:

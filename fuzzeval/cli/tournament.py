@@ -24,7 +24,7 @@ from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
 from fuzzeval.registry import load_game
-from fuzzeval.store import History
+from fuzzeval.store import History, stored_games
 from fuzzeval.tournament import Tournament, pairings, run_tournament, tournament_specs
 
 
@@ -69,7 +69,7 @@ def tournament(
                 transient=True) as bar, executor_for(workers) as pool:
             # games stored by an earlier run count as done: the bar and its time left are
             # for the games still to play
-            stored = sum(history.stored_games(spec) for spec in
+            stored = sum(stored_games(history, game, spec) for spec in
                          tournament_specs(game, names, games, seed, options).values())
             task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total,
                                 completed=stored)

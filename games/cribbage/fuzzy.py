@@ -20,11 +20,16 @@ from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
+#: what calibration and tuning start from by default: the draft that reads only what a
+#: player sees
 DEFAULT_RULEBASE = "cribbage_linguistic"
+#: what the fuzzy player plays when no rule base is named: the strongest shipped one by the
+#: project's measure (discard efficiency 0.999 with either crib, docs/results.md)
+PLAY_RULEBASE = "cribbage_expected_points"
 FloatArray = npt.NDArray[np.float64]
 
 
-def resolve_rulebase(rulebase: str | Path | RuleBase = DEFAULT_RULEBASE) -> RuleBase:
+def resolve_rulebase(rulebase: str | Path | RuleBase = PLAY_RULEBASE) -> RuleBase:
     """A rule base object, a path, or the name of a shipped one."""
     if isinstance(rulebase, RuleBase):
         return rulebase
