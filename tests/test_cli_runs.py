@@ -14,6 +14,12 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default pictures (plots/...) go under the test's folder, not the checkout's."""
+    monkeypatch.chdir(tmp_path)
 CALIBRATE = ["calibrate", "cribbage", "-o", "random", "--rounds", "1", "--games-per-round",
              "2", "--workers", "1", "--deals", "0", "--json"]
 TOURNAMENT = ["tournament", "cribbage", "--players", "random,greedy", "--games", "2",
