@@ -47,7 +47,7 @@ def main() -> None:
     print(f"{'match':<36}{'games/s':>9}{'vs baseline':>13}  target")
     print(f"{'random vs random (baseline)':<36}{base:>9.1f}{1.0:>12.2f}x")
     ok = True
-    for player, target in (("pubeval", 60.0), ("fuzzy", 40.0),
+    for player, target in (("pubeval", 60.0), ("fuzzy:rulebase=backgammon_simple", 40.0),
                            ("fuzzy:rulebase=backgammon_refined", 40.0)):
         r = rate(player, "pubeval", args.games, args.repeats, args.seed)
         hit = r >= target

@@ -25,7 +25,7 @@ PLAYERS = (
     ("random", "random"),
     ("ES (Kendall & Shaw)", "es"),
     ("greedy (hand only)", "greedy"),
-    ("linguistic, as written", "fuzzy"),
+    ("linguistic, as written", "fuzzy:rulebase=cribbage_linguistic"),
     ("linguistic, calibrated (eq. 1)", "fuzzy:rulebase=cribbage_linguistic_calibrated"),
     ("linguistic, tuned (CMA-ES)", "fuzzy:rulebase=cribbage_linguistic_tuned"),
     ("expected points (fuzzy)", "fuzzy:rulebase=cribbage_expected_points"),

@@ -101,7 +101,12 @@ class Outcome:
 
 
 class Game(Protocol):
-    """A two-player game plug-in (exported as ``GAME`` through the ``fuzzeval.games`` group)."""
+    """A two-player game plug-in (exported as ``GAME`` through the ``fuzzeval.games`` group).
+
+    Optionally ``play_rulebase``: the shipped rule base the rule-base player reads when none
+    is named (its strongest), when that is not ``default_rulebase``; a stored match of that
+    player is tied to its content, so changing the default never mixes two players' games.
+    """
 
     name: str
     #: decision kinds kept in the history database (cribbage: the discard, not each card laid)

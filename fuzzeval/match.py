@@ -289,16 +289,22 @@ def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
             fut.cancel()
 
 
-def fingerprint(spec: MatchSpec) -> str:
+def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
     """What the two players read from files, by content: a rule base (option ``rulebase``)
     by the hash of its canonical form (comments and layout do not count), any other option
-    naming a file by its bytes. Two matches with one spec but edited files differ here."""
+    naming a file by its bytes. Two matches with one spec but edited files differ here; so
+    do two matches of the game's rule-base player on its default rule base when that
+    default (``play_rulebase``) has changed in between."""
     from fuzzeval.loading import load_rulebase, rulebase_to_yaml
     from fuzzeval.resources import find_rulebase
 
+    play = str(getattr(game, "play_rulebase", "") or "")
     parts: dict[str, dict[str, str]] = {}
     for seat, who in (("player", spec.player), ("opponent", spec.opponent)):
-        for key, value in who.options:
+        options = dict(who.options)
+        if play and game is not None and who.name == game.rulebase_player:
+            options.setdefault("rulebase", play)  # the default it reads is what it is
+        for key, value in options.items():
             if key == "rulebase":
                 text = rulebase_to_yaml(load_rulebase(find_rulebase(str(value))))
                 parts.setdefault(seat, {})[key] = _digest(text.encode())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,58 +28,133 @@ def _shape(var: Variable, tri: Triangle) -> tuple[list[float], list[float]]:
     return [left, peak, right], [0.0, 1.0, 0.0]
 
 
-def _draw_variable(axes: Axes, var: Variable, kind: str) -> None:
-    for term in var.terms:
-        peak = term.triangle.peak
-        xs, ys = _shape(var, term.triangle)
-        if term.triangle.is_singleton:  # a stem with a dot: its value, membership 1
-            (line,) = axes.plot(
-                [peak, peak], [0.0, 1.0], linewidth=2, label=f"{term.name} = {peak:g}"
-            )
-            axes.plot([peak], [1.0], "o", color=line.get_color(), markersize=7)
-            continue
-        (line,) = axes.plot(xs, ys, linewidth=2, label=term.name)
-        for which in term.adjust:
-            x = getattr(term.triangle, which)
-            axes.plot(
-                [x],
-                [1.0 if which == "peak" else 0.0],
-                "o",
-                color=line.get_color(),
-                markersize=7,
-                markerfacecolor="white",
-                markeredgewidth=2,
-            )
+#: a panel's size in inches, and the font sizes of its term labels and axis label
+PANEL = (4.6, 2.9)
+LABEL_FONT = 8
+AXIS_FONT = 7.5
+#: more singleton output terms than this are drawn as a dot chart, one row a term
+MAX_STEMS = 8
+
+
+def _text_width(text: str, fontsize: float, axes_inches: float, span: float) -> float:
+    """About how much of the x axis a label covers, with a space to spare (a generous
+    0.62 em a glyph)."""
+    return (len(text) + 1) * fontsize * 0.62 / 72 / axes_inches * span
+
+
+def _place_labels(axes: Axes, labels: list[tuple[str, float, Any]], axes_inches: float) -> int:
+    """Write each term's name over its peak, in its colour, kept inside the panel; a label
+    that would overprint one already placed goes a level higher. Returns the levels used."""
+    xmin, xmax = axes.get_xlim()
+    span = xmax - xmin
+    placed: list[list[tuple[float, float]]] = []  # per level: the x extents taken
+    for text, x, color in sorted(labels, key=lambda t: t[1]):
+        width = _text_width(text, LABEL_FONT, axes_inches, span)
+        # centred over the peak; at an edge, aligned to it (so never cut by the frame)
+        anchor, ha = x, "center"
+        if x - width / 2 < xmin:
+            anchor, ha = xmin + 0.01 * span, "left"
+        elif x + width / 2 > xmax:
+            anchor, ha = xmax - 0.01 * span, "right"
+        left = {"left": anchor, "center": anchor - width / 2, "right": anchor - width}[ha]
+        extent = (left, left + width)
+        level = next((k for k, taken in enumerate(placed)
+                      if all(extent[1] <= a or extent[0] >= b for a, b in taken)), len(placed))
+        if level == len(placed):
+            placed.append([])
+        placed[level].append(extent)
+        axes.text(anchor, 1.05 + 0.13 * level, text, color=color, fontsize=LABEL_FONT,
+                  ha=ha, va="bottom", clip_on=False)
+    return len(placed)
+
+
+def _axis_label(var: Variable, chars: int) -> str:
+    """The variable's description on at most two lines (``rulebase show`` has all of it)."""
+    lines = textwrap.wrap(var.description or var.name, chars)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), chars, placeholder=" …")]
+    return "\n".join(lines)
+
+
+def _draw_variable(axes: Axes, var: Variable, kind: str, axes_inches: float) -> None:
+    """A variable's terms with each name on its curve (no legend to cover them); hollow
+    dots mark the points the calibrator may move."""
     pad = 0.03 * (var.hi - var.lo)  # keeps shoulders and singletons at the edges visible
     axes.set_xlim(var.lo - pad, var.hi + pad)
-    axes.set_ylim(-0.03, 1.08)
-    axes.set_title(f"{kind} {var.name}", fontsize=10)
-    axes.set_xlabel(var.description or var.name, fontsize=8)
-    axes.set_ylabel("membership")
+    labels: list[tuple[str, float, Any]] = []  # name, x, colour
+    for term in var.terms:
+        peak = term.triangle.peak
+        if term.triangle.is_singleton:  # a stem with a dot: its value, membership 1
+            (line,) = axes.plot([peak, peak], [0.0, 1.0], linewidth=2)
+            axes.plot([peak], [1.0], "o", color=line.get_color(), markersize=6)
+            labels.append((f"{term.name} = {peak:g}", peak, line.get_color()))
+            continue
+        (line,) = axes.plot(*_shape(var, term.triangle), linewidth=2)
+        labels.append((term.name, peak, line.get_color()))
+        for which in term.adjust:
+            x = getattr(term.triangle, which)
+            axes.plot([x], [1.0 if which == "peak" else 0.0], "o", color=line.get_color(),
+                      markersize=7, markerfacecolor="white", markeredgewidth=2, zorder=3)
+    levels = _place_labels(axes, labels, axes_inches)
+    axes.set_ylim(-0.03, 1.05 + 0.13 * levels + 0.02)
+    axes.set_yticks([0, 0.5, 1])
+    axes.set_title(f"{kind} {var.name}", fontsize=10, loc="left")
+    axes.set_xlabel(_axis_label(var, int(axes_inches * 72 / (AXIS_FONT * 0.55))),
+                    fontsize=AXIS_FONT)
+    axes.set_ylabel("membership", fontsize=AXIS_FONT)
+    axes.tick_params(labelsize=AXIS_FONT)
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8, loc="best")
+
+
+def _draw_dots(axes: Axes, var: Variable, kind: str) -> None:
+    """Many singleton output terms: one row each, its name on the left, a dot at its value
+    (a singleton's membership is 1 at its value, so the rows lose nothing)."""
+    terms = sorted(var.terms, key=lambda t: t.triangle.peak)
+    ys = range(len(terms))
+    for y in ys:  # a light line a row, to follow a name to its dot
+        axes.axhline(y, color="0.9", linewidth=0.8, zorder=0)
+    axes.plot([t.triangle.peak for t in terms], ys, "o", markersize=5)
+    for y, t in zip(ys, terms, strict=True):
+        axes.text(t.triangle.peak, y, f"  {t.triangle.peak:g}", va="center",
+                  fontsize=AXIS_FONT)
+    axes.set_yticks(list(ys), [t.name for t in terms], fontsize=AXIS_FONT)
+    pad = 0.03 * (var.hi - var.lo)
+    axes.set_xlim(var.lo - pad, var.hi + 6 * pad)  # room for the values' labels
+    axes.set_ylim(-0.7, len(terms) - 0.3)
+    axes.set_title(f"{kind} {var.name}: {len(terms)} singleton terms, by value", fontsize=10,
+                   loc="left")
+    axes.set_xlabel(var.description or var.name, fontsize=AXIS_FONT)
+    axes.tick_params(axis="x", labelsize=AXIS_FONT)
+    axes.grid(axis="x", alpha=0.3)
 
 
 def plot_membership(rb: RuleBase, path: Path) -> Path:
-    """Every variable's terms, one panel each; hollow dots mark points the calibrator may move."""
-    import matplotlib
+    """Every variable's terms, one panel each, names on the curves; hollow dots mark points
+    the calibrator may move. An output of many singletons gets a dot chart of its own."""
+    return _save(membership_figure(rb), path)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    variables = [*((v, "input") for v in rb.inputs), (rb.output, "output")]
-    cols = min(3, len(variables))
-    rows = math.ceil(len(variables) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.3 * rows), squeeze=False)
-    for ax, (var, kind) in zip(axes.flat, variables, strict=False):
-        _draw_variable(ax, var, kind)
-    for ax in list(axes.flat)[len(variables) :]:
-        ax.set_visible(False)
-    fig.suptitle(
-        f"Membership functions of rule base '{rb.name}' ({rb.defuzzifier}; ○ = adjustable point)"
-    )
-    fig.tight_layout()
-    return _save(fig, path)
+def membership_figure(rb: RuleBase) -> Any:
+    """The figure of ``plot_membership``, not yet saved (to be measured)."""
+    plt = _pyplot()
+    out = rb.output
+    dots = len(out.terms) > MAX_STEMS and all(t.triangle.is_singleton for t in out.terms)
+    panels = [*((v, "input") for v in rb.inputs), *(() if dots else ((out, "output"),))]
+    cols = min(4 if len(panels) > 12 else 3, len(panels))
+    rows = math.ceil(len(panels) / cols)
+    dot_rows = math.ceil(len(out.terms) * 0.16 + 0.8) if dots else 0
+    width, height = PANEL[0] * cols, PANEL[1] * rows + dot_rows + 0.5
+    fig = plt.figure(figsize=(width, height), layout="constrained")
+    grid = fig.add_gridspec(rows + (1 if dots else 0), cols,
+                            height_ratios=[PANEL[1]] * rows + ([dot_rows] if dots else []))
+    axes_inches = PANEL[0] * 0.78  # the plotting area of a panel, without its labels
+    for k, (var, kind) in enumerate(panels):
+        _draw_variable(fig.add_subplot(grid[k // cols, k % cols]), var, kind, axes_inches)
+    if dots:
+        _draw_dots(fig.add_subplot(grid[rows, :]), out, "output")
+    fig.suptitle(f"Membership functions of rule base '{rb.name}' ({rb.defuzzifier}; "
+                 "○ = a point the calibrator may move)", fontsize=12)
+    return fig
 
 
 def _pyplot() -> Any:
@@ -107,7 +183,8 @@ def image_path(path: Path) -> Path:
 def _save(fig: Any, path: Path) -> Path:
     path = image_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:  # a constrained layout lays itself out
+        fig.tight_layout()
     fig.savefig(path, dpi=120)
     _pyplot().close(fig)
     return path
@@ -257,12 +334,14 @@ def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,
                              squeeze=False)
     for ax, var in zip(axes[:, 0], variables, strict=True):
         new = after.input(var.name)
+        ax.set_xlim(var.lo, var.hi)
+        names: list[tuple[str, float, Any]] = []
         for old_t, new_t in zip(var.terms, new.terms, strict=True):
             (line,) = ax.plot(*_shape(var, old_t.triangle), linestyle="--", linewidth=1.2)
-            ax.plot(*_shape(new, new_t.triangle), color=line.get_color(), linewidth=2,
-                    label=new_t.name)
-        ax.set(title=var.name, xlim=(var.lo, var.hi), ylim=(0, 1.08), ylabel="membership")
+            ax.plot(*_shape(new, new_t.triangle), color=line.get_color(), linewidth=2)
+            names.append((new_t.name, new_t.triangle.peak, line.get_color()))
+        levels = _place_labels(ax, names, 8.5 * 0.85)  # names on the curves, no legend
+        ax.set(title=var.name, ylim=(0, 1.05 + 0.13 * levels + 0.02), ylabel="membership")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, ncol=3)
     fig.suptitle(f"{before.name}: dashed = {labels[0]}, solid = {labels[1]}")
     return _save(fig, path)

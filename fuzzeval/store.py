@@ -5,6 +5,12 @@ its outcome), ``decisions`` (every logged decision with its context, the chosen 
 crisp features of the chosen candidate and the outcome of its deal and game). Each game is
 written in its own transaction, so a crash or Ctrl-C loses only games still being played;
 ``resume`` finds the match again from its spec and plays only the games not yet stored.
+
+Features are stored compactly (history version 2): the names once in ``feature_sets``, each
+decision's values as zlib-compressed float64 (exact, so a calibration read back is the one
+played), about a fifteenth of the JSON text version 1 wrote; a decision's ``player`` is
+left empty (its match names both seats). Version-1 rows (JSON features, the player written
+out) are still read, so old histories read, resume and calibrate as before.
 """
 
 from __future__ import annotations
@@ -13,13 +19,15 @@ import json
 import os
 import socket
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from fuzzeval.errors import FuzzevalError
@@ -27,7 +35,8 @@ from fuzzeval.game import Game, Outcome
 from fuzzeval.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
 APPLICATION = "fuzzeval history"
-VERSION = 1
+#: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text)
+VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS fuzzeval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,6 +66,7 @@ CREATE TABLE IF NOT EXISTS games (
     stats TEXT NOT NULL,
     PRIMARY KEY (match_id, idx)
 );
+CREATE TABLE IF NOT EXISTS feature_sets (id INTEGER PRIMARY KEY, names TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS decisions (
     match_id INTEGER NOT NULL,
     game_idx INTEGER NOT NULL,
@@ -76,7 +86,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     game_won INTEGER NOT NULL,
     PRIMARY KEY (match_id, game_idx, seq),
     FOREIGN KEY (match_id, game_idx) REFERENCES games(match_id, idx)
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS running (
     match_id INTEGER PRIMARY KEY,
     pid INTEGER NOT NULL,
@@ -207,10 +217,15 @@ class History:
             columns = {r[1] for r in self.conn.execute("PRAGMA table_info(matches)")}
             if "fingerprint" not in columns:  # histories written before it existed
                 self.conn.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
+            if not _has_column(self.conn, "decisions", "feature_set"):  # version 1
+                self.conn.execute("ALTER TABLE decisions ADD COLUMN feature_set INTEGER")
             self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
                               (APPLICATION,))
-            self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('version', ?)",
-                              (str(VERSION),))
+            # Raised, never lowered: an older fuzzeval must refuse rows it cannot read.
+            self.conn.execute(
+                "INSERT INTO fuzzeval_meta VALUES ('version', ?) ON CONFLICT(key) DO UPDATE "
+                "SET value = excluded.value WHERE CAST(value AS INTEGER) < ?",
+                (str(VERSION), VERSION))
 
     def _check_intact(self, tables: set[str]) -> None:
         """Refuse a damaged history before writing into it."""
@@ -305,27 +320,42 @@ class History:
             "SELECT idx FROM games WHERE match_id = ?", (match_id,))}
 
     # --- games ---------------------------------------------------------------------------
+    def _feature_set(self, names: tuple[str, ...]) -> int:
+        """The id of a list of feature names, stored once (a decision keeps only values)."""
+        text = json.dumps(names)
+        self.conn.execute("INSERT OR IGNORE INTO feature_sets (names) VALUES (?)", (text,))
+        row = self.conn.execute("SELECT id FROM feature_sets WHERE names = ?",
+                                (text,)).fetchone()
+        return int(row[0])
+
     def save_game(self, match: StoredMatch, record: GameRecord) -> None:
         """One game and its decisions, in one transaction."""
         o = record.outcome
-        names = (str(match.spec.player), str(match.spec.opponent))
-        rows = []
-        for seq, d in enumerate(record.decisions):
-            own, opp = (o.unit_points[d.unit][d.seat], o.unit_points[d.unit][1 - d.seat]) \
-                if d.unit < len(o.unit_points) else (0, 0)
-            rows.append((match.id, record.index, seq, d.seat, names[d.seat], d.unit, d.kind,
-                         d.choice, d.index, d.n_options, json.dumps(dict(d.record)),
-                         json.dumps(dict(d.features)), own, opp, int(own > opp),
-                         int(o.winner == d.seat)))
         with self.conn:
             self.conn.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, record.index, record.first, o.winner, o.scores[0], o.scores[1],
                  o.result, o.points, o.units, record.moves, json.dumps(o.unit_points),
                  json.dumps({k: list(v) for k, v in o.stats.items()})))
-            self.conn.executemany(
-                "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows)
+            sets: dict[tuple[str, ...], int] = {}
+            rows = []
+            for seq, d in enumerate(record.decisions):
+                own, opp = (o.unit_points[d.unit][d.seat], o.unit_points[d.unit][1 - d.seat]) \
+                    if d.unit < len(o.unit_points) else (0, 0)
+                names = tuple(d.features)
+                features: str | bytes = "{}"
+                feature_set = None
+                if names:
+                    if names not in sets:
+                        sets[names] = self._feature_set(names)
+                    feature_set = sets[names]
+                    features = pack_values(list(d.features.values()))
+                rows.append((match.id, record.index, seq, d.seat, "", d.unit, d.kind,
+                             d.choice, d.index, d.n_options, json.dumps(dict(d.record)),
+                             features, own, opp, int(own > opp), int(o.winner == d.seat),
+                             feature_set))
+            self.conn.executemany(f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES "
+                                  f"({', '.join('?' * 17)})", rows)
 
     def winning_features(self, match_ids: list[int], seat: int, kinds: frozenset[str],
                          unit: str = "game") -> dict[str, list[float]]:
@@ -334,13 +364,15 @@ class History:
         marks = ", ".join("?" * len(match_ids))
         kind_marks = ", ".join("?" * len(kinds))
         rows = self.conn.execute(
-            f"SELECT features FROM decisions WHERE match_id IN ({marks}) AND seat = ? AND "
-            f"kind IN ({kind_marks}) AND {column} = 1 ORDER BY match_id, game_idx, seq",
+            f"SELECT features, {_feature_set_column(self.conn)} FROM decisions WHERE "
+            f"match_id IN ({marks}) AND seat = ? AND kind IN ({kind_marks}) AND "
+            f"{column} = 1 ORDER BY match_id, game_idx, seq",
             (*match_ids, seat, *sorted(kinds))).fetchall()
+        decode = FeatureReader(self.conn, self.path)
         out: dict[str, list[float]] = {}
-        for (text,) in rows:
-            for name, value in json.loads(text).items():
-                out.setdefault(name, []).append(float(value))
+        for stored, feature_set in rows:
+            for name, value in decode(stored, feature_set).items():
+                out.setdefault(name, []).append(value)
         return out
 
     def outcomes(self, match_id: int) -> list[Outcome]:
@@ -394,20 +426,95 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     unit_points, unit_points_opponent, unit_won, game_won, then one column per feature.
     """
     with open_history(_require(db), readonly=True) as h:
-        where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
+        where, args = ("WHERE d.match_id = ?", (match_id,)) if match_id is not None \
+            else ("", ())
         raw = pd.read_sql_query(
-            f"SELECT match_id, game_idx AS game, seq, seat, player, unit, kind, choice, "
-            f"choice_index, options, context, features, unit_points, unit_points_opponent, "
-            f"unit_won, game_won FROM decisions {where} ORDER BY match_id, game_idx, seq",
+            f"SELECT d.match_id, d.game_idx AS game, d.seq, d.seat, {_PLAYER} AS player, "
+            f"d.unit, d.kind, d.choice, d.choice_index, d.options, d.context, d.features, "
+            f"d.unit_points, d.unit_points_opponent, d.unit_won, d.game_won, "
+            f"{_feature_set_column(h.conn, 'd.')} AS feature_set FROM decisions d JOIN "
+            f"matches m ON m.id = d.match_id {where} ORDER BY d.match_id, d.game_idx, d.seq",
             h.conn, params=args)
+        decode = FeatureReader(h.conn, h.path)
+        values = [decode(f, None if pd.isna(s) else int(s))  # NULLs make the column float
+                  for f, s in zip(raw.pop("features"), raw.pop("feature_set"), strict=True)]
     context = pd.DataFrame([json.loads(t) for t in raw.pop("context")], index=raw.index)
-    features = pd.DataFrame([json.loads(t) for t in raw.pop("features")], index=raw.index)
+    features = pd.DataFrame(values, index=raw.index)
     for col in ("unit_won", "game_won"):
         raw[col] = raw[col].astype(bool)
     at = list(raw.columns).index("options") + 1
     out: pd.DataFrame = pd.concat([raw.iloc[:, :at], context, raw.iloc[:, at:], features],
                                   axis=1)
     return out
+
+
+_DECISION_COLUMNS = ("match_id, game_idx, seq, seat, player, unit, kind, choice, choice_index, "
+                     "options, context, features, unit_points, unit_points_opponent, "
+                     "unit_won, game_won, feature_set")
+#: a decision's player: its match's, by seat (version-1 rows wrote it out as well)
+_PLAYER = "CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END"
+
+
+def pack_values(values: list[float]) -> bytes:
+    """Feature values as stored: float64, exact, compressed (integers and zeros shrink)."""
+    return zlib.compress(np.asarray(values, dtype="<f8").tobytes())
+
+
+@dataclass(frozen=True)
+class FeatureReader:
+    """A stored decision's features as a name -> value dict, either form: JSON text
+    (version 1) or packed values with their names in ``feature_sets`` (version 2)."""
+
+    conn: sqlite3.Connection
+    path: Path
+    names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def __call__(self, stored: str | bytes, feature_set: int | None) -> dict[str, float]:
+        if feature_set is None or isinstance(stored, str):
+            return {k: float(v) for k, v in json.loads(stored).items()}
+        names = self.names.get(feature_set)
+        if names is None:
+            row = self.conn.execute("SELECT names FROM feature_sets WHERE id = ?",
+                                    (feature_set,)).fetchone()
+            if row is None:
+                raise HistoryError(f"{self.path}: damaged history: feature set {feature_set} "
+                                   "is missing")
+            names = self.names.setdefault(feature_set, tuple(json.loads(row[0])))
+        try:
+            values = np.frombuffer(zlib.decompress(stored), dtype="<f8")
+        except zlib.error as exc:
+            raise HistoryError(f"{self.path}: damaged history: a decision's features do "
+                               f"not read ({exc})") from None
+        if len(values) != len(names):
+            raise HistoryError(f"{self.path}: damaged history: a decision has {len(values)} "
+                               f"feature values for {len(names)} names")
+        return dict(zip(names, values.tolist(), strict=True))
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(r[1] == column for r in conn.execute(f"PRAGMA table_info({table})"))
+
+
+def _feature_set_column(conn: sqlite3.Connection, prefix: str = "") -> str:
+    """The decisions' feature-set column, or NULL in a version-1 history opened read-only
+    (where it was never added)."""
+    return f"{prefix}feature_set" if _has_column(conn, "decisions", "feature_set") else "NULL"
+
+
+def resumable(history: History, game: Game, spec: MatchSpec) -> StoredMatch | None:
+    """The latest stored match of a spec whose players still read what they read then
+    (rule bases, tables, the default rule base), or None: then a new match must start."""
+    stored = history.find_match(spec)
+    if stored is None or stored.fingerprint not in (None, fingerprint(spec, game)):
+        return None
+    return stored
+
+
+def stored_games(history: History, game: Game, spec: MatchSpec) -> int:
+    """How many of a spec's games a resume would not play again, for progress to count."""
+    stored = resumable(history, game, spec)
+    return 0 if stored is None else sum(1 for i in history.finished(stored.id)
+                                        if i < spec.games)
 
 
 def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
@@ -420,7 +527,7 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
     the stored match and how many games were already there.
     """
     check_players(game, spec)
-    prints = fingerprint(spec)
+    prints = fingerprint(spec, game)
     match = history.find_match(spec) if resume else None
     if resume and match is None:
         raise HistoryError(

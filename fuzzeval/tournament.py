@@ -15,7 +15,7 @@ from typing import Any
 
 from fuzzeval.game import Game
 from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
-from fuzzeval.store import History, run_match
+from fuzzeval.store import History, resumable, run_match
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,25 @@ def pairings(n: int) -> list[tuple[int, int]]:
     return list(combinations(range(n), 2))
 
 
+def tournament_specs(game: Game, players: Sequence[str], games: int, seed: int,
+                     options: Options = ()) -> dict[tuple[int, int], MatchSpec]:
+    """Each pairing's match: the same seed for all, so every pair sees the same deals."""
+    return {(i, j): MatchSpec(game.name, PlayerSpec.parse(players[i]),
+                              PlayerSpec.parse(players[j]), games, seed, options)
+            for i, j in pairings(len(players))}
+
+
 def run_tournament(history: History, game: Game, players: Sequence[str], games: int,
                    seed: int, options: Options = (), executor: Executor | None = None,
                    on_game: Callable[[tuple[int, int], GameRecord], None] | None = None,
                    ) -> Tournament:
     """Play (or finish) every pairing; a pairing already stored is resumed, not replayed."""
-    specs = {(i, j): MatchSpec(game.name, PlayerSpec.parse(players[i]),
-                               PlayerSpec.parse(players[j]), games, seed, options)
-             for i, j in pairings(len(players))}
+    specs = tournament_specs(game, players, games, seed, options)
     results = {}
     for pair, spec in specs.items():
-        stored = history.find_match(spec)
+        # a pairing stored with the same players (and the files they read) resumes; one
+        # whose rule base has changed since starts again
+        stored = resumable(history, game, spec)
         tick = None if on_game is None else (lambda r, p=pair: on_game(p, r))
         match, _ = run_match(history, game, spec, executor, resume=stored is not None,
                              on_game=tick)

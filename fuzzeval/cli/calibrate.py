@@ -15,6 +15,7 @@ from fuzzeval.calibration import (
     CalibrationSettings,
     RoundResult,
     calibrated_path,
+    find_calibration,
     load_calibration,
     run_calibration,
     summary_rows,
@@ -24,10 +25,12 @@ from fuzzeval.cli.common import (
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
+    already_stored,
     console,
     err_console,
     measures_table,
     old_spelling,
+    picture_for,
     picture_option,
     print_json,
     resolve_rulebase,
@@ -38,10 +41,10 @@ from fuzzeval.cli.common import (
 from fuzzeval.executors import executor_for
 from fuzzeval.held_out import held_out_measures
 from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-from fuzzeval.match import check_rulebase_player, parse_options
+from fuzzeval.match import MatchSpec, check_rulebase_player, parse_options
 from fuzzeval.plots import plot_drift
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume
+from fuzzeval.store import History, require_for_resume, stored_games
 from fuzzeval.yaml_edit import rewrite_points
 
 
@@ -75,7 +78,7 @@ def calibrate(
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
-        help="Drift picture; default plots/GAME_drift.png.")] = None,
+        help="Drift picture; default plots/<db name>_drift.png (runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
     deals: Annotated[int, typer.Option(
         min=0, help="Held-out deals for the game's own measure of the rule base before and "
                     "after (cribbage: discard efficiency); 0 skips it.")] = 10_000,
@@ -108,14 +111,19 @@ def calibrate(
         if resume:
             require_for_resume(path)
         with History(path) as history:
+            stored = None if resume else find_calibration(history, settings, source)
+            if stored is not None:
+                done = len(load_calibration(history, stored).finished_rounds)
+                raise already_stored(path, f"calibration {stored}",
+                                     min(done, rounds), rounds, "round")
             bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                            TimeRemainingColumn(), console=err_console, disable=as_json,
                            transient=True)
             task = bar.add_task("calibration", total=games_per_round)
 
-            def start(k: int, _spec: object) -> None:
-                bar.reset(task, total=games_per_round,
-                          description=f"round {k + 1}/{rounds}")
+            def start(k: int, spec: MatchSpec) -> None:
+                bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
+                          completed=stored_games(history, game, spec))  # a resumed round's games
 
             def finished(r: RoundResult) -> None:
                 if not as_json:
@@ -148,7 +156,7 @@ def calibrate(
                                              lambda k: bar2.advance(task2, k))
         final = calibrated_path(path)
         final.write_text(cal.final_yaml())
-        picture = plot_drift(cal, plot or Path("plots") / f"{game.name}_drift.png")
+        picture = plot_drift(cal, plot or picture_for(path, "drift", "_calibration", cal.id))
     rows = summary_rows(cal)
     if as_json:
         print_json({"calibration_id": cal.id, "db": str(path), "rulebase": cal.rulebase_name,

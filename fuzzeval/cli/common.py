@@ -130,6 +130,25 @@ def open_rulebase(spec: str) -> RuleBase:
     return rb
 
 
+def already_stored(path: Path, what: str, done: int, wanted: int, unit: str) -> UsageError:
+    """A run the database already holds, with the same settings: refused (exit 2), naming
+    how to resume or extend it, because playing it again would only repeat the same games."""
+    todo = (f"play only the {wanted - done} {unit}s it lacks" if done < wanted
+            else "show it without playing again")
+    return UsageError(f"{path} already holds {what} with these settings ({done} of {wanted} "
+                      f"{unit}s stored); run again with --resume to {todo}, or change --seed "
+                      "or --db for a new one")
+
+
+def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:
+    """The default picture of a run: plots/<database name>_<what>.png, so runs into other
+    databases keep their own pictures. The default database's suffix is dropped
+    (runs/cribbage_calibration.sqlite gives plots/cribbage_drift.png), and a database's
+    second calibration onwards gets its number (plots/x_drift_2.png)."""
+    stem = db.stem.removesuffix(default_suffix) or db.stem
+    return Path("plots") / f"{stem}_{what}{'' if number == 1 else f'_{number}'}.png"
+
+
 def measures_table(title: str, comparisons: tuple[Comparison, ...], before: str = "initial",
                    after: str = "calibrated") -> Table:
     """Before and after of a game's own measures, with the paired 95 % interval (80 columns)."""

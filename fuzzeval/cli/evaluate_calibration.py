@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -62,22 +61,29 @@ def evaluate_calibration(
         print_json({"calibration_id": cal.id, "rounds": len(cal.finished_rounds),
                     "opponent": cal.settings.opponent, **result.to_dict()})
         return
+    measured = f" and {deals:,} held-out deals" if result.measures else ""
     table = Table(title=f"{cal.rulebase_name} before and after {len(cal.finished_rounds)} "
                         f"rounds of calibration, against {cal.settings.opponent}: {games:,} "
-                        f"held-out games each (same seed {result.seed})",
+                        f"held-out games{measured} each (seed {result.seed})",
                   title_justify="left", box=box.SIMPLE_HEAD)
+    # 80 columns: each interval on its own line, the paired ones as ± (they are symmetric)
     table.add_column("measure")
-    for col in ("initial", "calibrated", "calibrated − initial"):
-        table.add_column(col, justify="right")
+    for col in ("initial", "calibrated", "change (paired 95%)"):
+        table.add_column(col, justify="right", no_wrap=True)
     i, c = result.initial, result.calibrated
     lo, hi = result.interval
-    table.add_row("win rate (95%)", f"{i.win_rate:.1%} ({i.interval[0]:.1%}–{i.interval[1]:.1%})",
-                  f"{c.win_rate:.1%} ({c.interval[0]:.1%}–{c.interval[1]:.1%})",
-                  f"{result.difference:+.1%} ({lo:+.1%} to {hi:+.1%}, paired)")
+    table.add_row("win rate", f"{i.win_rate:.1%}", f"{c.win_rate:.1%}",
+                  f"{result.difference:+.1%} ± {(hi - lo) / 2:.1%}")
+    table.add_row("  95% interval", _span(i.interval), _span(c.interval), "", style="dim")
     table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
                   f"{c.mean_margin - i.mean_margin:+.2f}")
     for m in result.measures:
         lo, hi = m.interval
-        table.add_row(f"{m.name} ({deals:,} deals)", f"{m.before:.4f}", f"{m.after:.4f}",
-                      f"{m.difference:+.4f} ({lo:+.4f} to {hi:+.4f}, paired)")
-    Console(width=max(console.width, 120)).print(table)  # four wide columns
+        table.add_row(m.name, f"{m.before:.4f}", f"{m.after:.4f}",
+                      f"{m.difference:+.4f} ± {(hi - lo) / 2:.4f}")
+    console.print(table)
+
+
+def _span(interval: tuple[float, float]) -> str:
+    """A win rate's interval, short: 53.4–59.5%."""
+    return f"{interval[0]:.1%}".removesuffix("%") + f"–{interval[1]:.1%}"

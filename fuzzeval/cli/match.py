@@ -15,6 +15,7 @@ from fuzzeval.cli.common import (
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
+    already_stored,
     console,
     err_console,
     old_spelling,
@@ -23,6 +24,7 @@ from fuzzeval.cli.common import (
     user_errors,
 )
 from fuzzeval.executors import executor_for
+from fuzzeval.game import Game
 from fuzzeval.match import (
     MatchSpec,
     MatchSummary,
@@ -32,7 +34,7 @@ from fuzzeval.match import (
     summarize,
 )
 from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume, run_match
+from fuzzeval.store import History, require_for_resume, resumable, run_match, stored_games
 
 
 def match(
@@ -80,10 +82,13 @@ def match(
             require_for_resume(path)
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
+            if not resume:
+                _refuse_a_duplicate(history, game, spec)
             progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(),
                                 console=err_console, disable=as_json, transient=True)
-            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games)
+            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
+                                     completed=stored_games(history, game, spec) if resume else 0)
             try:
                 with progress:
                     stored, before = run_match(history, game, spec, executor, resume,
@@ -102,6 +107,16 @@ def match(
                         **summary.to_dict()})
         else:
             _print_summary(summary, spec, game.unit_name or "game", path, before)
+
+
+def _refuse_a_duplicate(history: History, game: Game, spec: MatchSpec) -> None:
+    """The same match (players, the files they read, options, seed) already stored: say how
+    to resume or extend it instead of playing its games a second time."""
+    stored = resumable(history, game, spec)
+    if stored is not None:
+        done = sum(1 for i in history.finished(stored.id) if i < spec.games)
+        raise already_stored(history.path, f"match {stored.id}", done, spec.games,
+                             "game")
 
 
 def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:

@@ -11,6 +11,7 @@ from fuzzeval.cli.common import (
     console,
     help_when_bare,
     open_rulebase,
+    picture_for,
     picture_option,
     usage_error,
     user_errors,
@@ -94,7 +95,7 @@ def membership(
             rbs = {r.round: r for r in cal.results}
             path = plot_membership_compare(
                 rbs[a].rulebase(), rbs[b].rulebase(),
-                output or Path("plots") / f"{cal.rulebase_name}_rounds_{a}_{b}.png",
+                output or picture_for(Path(source), f"rounds_{a}_{b}", "_calibration", cal.id),
                 (_label(a, last), _label(b, last)))
     console.print(f"wrote {path}")
 
@@ -108,7 +109,7 @@ def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
     picture_option("--output", output)
     with user_errors():
         cal = _calibration(db, calibration)
-        path = plot_drift(cal, output or Path("plots") / f"{cal.settings.game}_drift.png")
+        path = plot_drift(cal, output or picture_for(db, "drift", "_calibration", cal.id))
     console.print(f"wrote {path}")
 
 
@@ -122,6 +123,8 @@ def curve(dbs: Annotated[list[Path], typer.Argument(help="Calibration database(s
     picture_option("--output", output)
     with user_errors():
         cals = [_calibration(db, calibration) for db in dbs]
-        name = cals[0].settings.game
-        path = plot_win_curve(cals, output or Path("plots") / f"{name}_curve.png")
+        # one database: its own picture; several: one picture of the game's calibrations
+        default = picture_for(dbs[0], "curve", "_calibration", cals[0].id) if len(dbs) == 1 \
+            else Path("plots") / f"{cals[0].settings.game}_curve.png"
+        path = plot_win_curve(cals, output or default)
     console.print(f"wrote {path}")

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from fuzzeval.cli.common import (
     GAME_HELP,
@@ -18,6 +18,7 @@ from fuzzeval.cli.common import (
     WorkersOpt,
     console,
     err_console,
+    picture_for,
     picture_option,
     player_list,
     print_json,
@@ -28,8 +29,8 @@ from fuzzeval.executors import executor_for
 from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
 from fuzzeval.plots import plot_win_matrix
 from fuzzeval.registry import load_game
-from fuzzeval.store import History
-from fuzzeval.tournament import Tournament, pairings, run_tournament
+from fuzzeval.store import History, stored_games
+from fuzzeval.tournament import Tournament, pairings, run_tournament, tournament_specs
 
 
 def tournament(
@@ -48,7 +49,7 @@ def tournament(
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
-        help="Win-rate matrix picture; default plots/GAME_tournament.png.")] = None,
+        help="Win-rate matrix picture; default plots/<db name>_tournament.png.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Round robin: every pair of players, a win-rate matrix and its picture.
@@ -74,10 +75,15 @@ def tournament(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TimeRemainingColumn(), console=err_console, disable=as_json,
                 transient=True) as bar, executor_for(workers) as pool:
-            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total)
+            # games stored by an earlier run count as done: the bar and its time left are
+            # for the games still to play
+            stored = sum(stored_games(history, game, spec) for spec in
+                         tournament_specs(game, names, games, seed, options).values())
+            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total,
+                                completed=stored)
             result = run_tournament(history, game, names, games, seed, options, pool,
                                     on_game=lambda _pair, _rec: bar.advance(task))
-    picture = plot or Path("plots") / f"{game.name}_tournament.png"
+    picture = plot or picture_for(path, "tournament", "_tournament")
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
     plot_win_matrix(labels, cells, picture,
@@ -86,22 +92,49 @@ def tournament(
     if as_json:
         print_json({**result.to_dict(), "db": str(path), "plot": str(picture)})
         return
-    table = Table(title=f"{game.name} round robin, {games:,} games a pairing, seed {seed}: "
-                        "row player's win rate against the column player (95% interval)",
-                  title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("player")
-    for label in labels:
-        table.add_column(label, justify="right")
-    table.add_column("overall", justify="right")
-    for i, label in enumerate(labels):
-        row = []
-        for j in range(len(names)):
-            c = cells[i][j]
-            row.append("—" if c is None else f"{c[0]:.1%} ({c[1]:.0%}–{c[2]:.0%})")
-        overall = sum(c[0] for c in cells[i] if c is not None) / (len(names) - 1)
-        table.add_row(label, *row, f"{overall:.1%}")
-    Console(width=max(console.width, 30 + 22 * len(names))).print(table)
+    console.print(_table(game.name, games, seed, labels, cells))
     console.print(f"history: {path}  picture: {picture}")
+
+
+#: the width of one column of the matrix (100.0% and 34–100 with their gaps)
+_CELL = 8
+
+
+def _table(game: str, games: int, seed: int, labels: list[str],
+           cells: list[list[tuple[float, float, float] | None]]) -> Table:
+    """The win-rate matrix in 80 columns: players numbered, the columns headed by their
+    numbers, each cell the rate over its 95 % interval. With too many players for the
+    width, one row per pairing instead."""
+    n = len(labels)
+    title = f"{game} round robin, {games:,} games a pairing, seed {seed}: "
+    if 20 + _CELL * (n + 1) > console.width:  # the names need some 20 columns
+        table = Table(title=title + "each pairing's win rate with its 95% interval",
+                      title_justify="left", box=box.SIMPLE_HEAD)
+        for col in ("player", "opponent", "win rate", "95% interval"):
+            table.add_column(col, justify="right" if "%" in col or "rate" in col else "left")
+        for i in range(n):
+            for j in range(i + 1, n):
+                c = cells[i][j]
+                assert c is not None
+                table.add_row(labels[i], labels[j], f"{c[0]:.1%}", f"{_span(c)}%")
+        return table
+    table = Table(title=title + "the row player's win rate against each column's, over its "
+                                "95% interval", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("player", overflow="fold")
+    for j in range(n):
+        table.add_column(str(j + 1), justify="right", no_wrap=True)
+    table.add_column("overall", justify="right", no_wrap=True)
+    for i, label in enumerate(labels):
+        row = [Text("—") if c is None else Text.assemble(f"{c[0]:.1%}\n", (_span(c), "dim"))
+               for c in cells[i]]
+        overall = sum(c[0] for c in cells[i] if c is not None) / (n - 1)
+        table.add_row(f"{i + 1} {label}", *row, f"{overall:.1%}")
+    return table
+
+
+def _span(cell: tuple[float, float, float]) -> str:
+    """34–100: the interval in whole percent."""
+    return f"{cell[1] * 100:.0f}–{cell[2] * 100:.0f}"
 
 
 def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:

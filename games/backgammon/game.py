@@ -18,7 +18,13 @@ from fuzzeval.game import Candidates, Outcome
 from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures
 from fuzzeval.games.backgammon.moves import Play, plays
-from fuzzeval.games.backgammon.players import BackgammonPlayer, MoveView, make_player, player_names
+from fuzzeval.games.backgammon.players import (
+    PLAY_RULEBASE,
+    BackgammonPlayer,
+    MoveView,
+    make_player,
+    player_names,
+)
 from fuzzeval.games.options import check_keys
 
 MAX_TURNS = 10_000  # a guard; real games end long before
@@ -85,7 +91,8 @@ class BackgammonGame:
     unit_name = ""
     player_names = player_names()
     rulebase_player = "fuzzy"
-    default_rulebase = "backgammon_simple"
+    default_rulebase = "backgammon_simple"  # calibration starts from the paper's base
+    play_rulebase = PLAY_RULEBASE  # the fuzzy player plays the strongest
     default_opponent = "pubeval"
 
     def prepare(self) -> None:

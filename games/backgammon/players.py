@@ -160,7 +160,13 @@ def _gnubg() -> BackgammonPlayer:
     return BackgammonPlayer("gnubg", GnubgGrades())
 
 
-def _fuzzy(rulebase: Any = "backgammon_simple", selector: Any = None,
+#: what the fuzzy player plays when no rule base is named: the strongest shipped one (the
+#: taught refined base, 56.7 % of 10,000 games against pubeval; the paper's
+#: ``backgammon_simple`` wins 24.2 %)
+PLAY_RULEBASE = "backgammon_refined"
+
+
+def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
            selector_games: Any = None, selector_win_rate: Any = None) -> BackgammonPlayer:
     """``selector=DB`` turns on the board selector over that history database;
     ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it."""

@@ -50,6 +50,7 @@ def _after(before: str, dice: str, play: str) -> str | None:
 
 
 EARLY = 16  # decisions into a game after which positions hardly ever repeat
+_WHO = "(CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END)"
 
 
 def history_record(db: Path | str, player: str = "fuzzy",
@@ -61,10 +62,13 @@ def history_record(db: Path | str, player: str = "fuzzy",
         raise ValueError(f"{db}: no such history database for the board selector")
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            # A decision's player is its match's, by seat (newer histories leave the
+            # decision's own player column empty).
             rows = conn.execute(
-                "SELECT json_extract(context, '$.position'), json_extract(context, '$.dice'), "
-                "choice, game_won, match_id, game_idx FROM decisions "
-                "WHERE kind = 'move' AND seq < ? AND (player = ? OR player LIKE ?)",
+                "SELECT json_extract(d.context, '$.position'), json_extract(d.context, "
+                "'$.dice'), d.choice, d.game_won, d.match_id, d.game_idx FROM decisions d "
+                f"JOIN matches m ON m.id = d.match_id WHERE d.kind = 'move' AND d.seq < ? "
+                f"AND ({_WHO} = ? OR {_WHO} LIKE ?)",
                 (early, player, f"{player}:%")).fetchall()
     except sqlite3.DatabaseError as exc:  # not SQLite, or not a history database
         raise ValueError(f"{db}: not a history database for the board selector ({exc})"

@@ -475,24 +475,27 @@ def report(
                   f"{r['theirs']:.3f}, optimal {o['mine']:.3f} / {o['theirs']:.3f}. eff = "
                   "(EV - random) / (optimal - random); opt = share of optimal throws; "
                   "decisions per second in one call and one hand at a time.")
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    for col in ("player", "EV", "eff", "opt", "EV ", "eff ", "opt ", "dec/s", "1×1/s"):
-        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
-    table.add_row("crib:", "mine", "", "", "theirs", "", "", "", "", style="dim")
+    # 80 columns: numbers never wrap; a long player name folds onto a second line
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, collapse_padding=True)
+    table.add_column("player", overflow="fold")
+    for col in ("EV\nmine", "eff\nmine", "opt\nmine", "EV\ntheirs", "eff\ntheirs",
+                "opt\ntheirs", "dec/s", "1×1/s"):
+        table.add_column(col, justify="right", no_wrap=True)
     for p in result.players:
         table.add_row(_short(p.player), f"{p.mine.ev:.2f}", f"{p.mine.efficiency:.3f}",
                       f"{p.mine.optimal_share:.0%}", f"{p.theirs.ev:.2f}",
                       f"{p.theirs.efficiency:.3f}", f"{p.theirs.optimal_share:.0%}",
                       _rate(p.decisions_per_s), _rate(p.single_per_s))
-    Console(width=max(console.width, 96)).print(table)  # nine columns: wider than 80
+    console.print(table)
     console.print(f"chart: {plot}")
 
 
 def _short(player: str) -> str:
-    """exhaustive:weights=expert -> exhaustive (expert)."""
+    """exhaustive:weights=expert -> exhaustive (expert); fuzzy:rulebase=cribbage_linguistic
+    -> fuzzy (linguistic): in a cribbage report the game's prefix says nothing."""
     spec = PlayerSpec.parse(player)
-    return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options
-                        else "")
+    shown = [str(v).removeprefix("cribbage_") for _, v in spec.options]
+    return spec.name + (f" ({', '.join(shown)})" if shown else "")
 
 
 def _rate(per_s: float) -> str:

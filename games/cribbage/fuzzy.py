@@ -20,11 +20,19 @@ from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
+#: what calibration and tuning start from by default: the draft that reads only what a
+#: player sees
 DEFAULT_RULEBASE = "cribbage_linguistic"
+#: what the fuzzy player plays when no rule base is named: the strongest shipped base that
+#: reads only what a player sees (discard efficiency 0.979 and 0.976, docs/results.md), so
+#: its --explain speaks a player's language. cribbage_expected_points throws better (0.999)
+#: but only by reading the exhaustive evaluator's expected points back: it is the upper
+#: reference, named when wanted (-p fuzzy:rulebase=cribbage_expected_points).
+PLAY_RULEBASE = "cribbage_linguistic_tuned"
 FloatArray = npt.NDArray[np.float64]
 
 
-def resolve_rulebase(rulebase: str | Path | RuleBase = DEFAULT_RULEBASE) -> RuleBase:
+def resolve_rulebase(rulebase: str | Path | RuleBase = PLAY_RULEBASE) -> RuleBase:
     """A rule base object, a path, or the name of a shipped one."""
     if isinstance(rulebase, RuleBase):
         return rulebase

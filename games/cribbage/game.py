@@ -14,6 +14,7 @@ from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import card_str, cards_str
 from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
+from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, PLAY_RULEBASE
 from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
 from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
@@ -34,7 +35,8 @@ class CribbageGame:
     unit_name = "deal"
     player_names = tuple(DISCARDERS)
     rulebase_player = "fuzzy"
-    default_rulebase = "cribbage_linguistic"
+    default_rulebase = DEFAULT_RULEBASE  # calibration and tuning start from the draft
+    play_rulebase = PLAY_RULEBASE  # the fuzzy player plays the strongest
     default_opponent = "exhaustive"
 
     def prepare(self) -> None:

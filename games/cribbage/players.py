@@ -23,7 +23,7 @@ from fuzzeval.games.cribbage.discard import (
     hand_scores_by_starter,
 )
 from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
-from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, FuzzyDiscard, resolve_rulebase
+from fuzzeval.games.cribbage.fuzzy import PLAY_RULEBASE, FuzzyDiscard, resolve_rulebase
 from fuzzeval.games.cribbage.pegging import POLICIES, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_text, check_keys, shown
@@ -105,7 +105,7 @@ class CribbagePlayer:
         return card_str(hand[a]), card_str(hand[b])
 
 
-def _fuzzy(rulebase: Any = DEFAULT_RULEBASE) -> DiscardStrategy:
+def _fuzzy(rulebase: Any = PLAY_RULEBASE) -> DiscardStrategy:
     return FuzzyDiscard(resolve_rulebase(as_text("rulebase", rulebase,
                                                  "a rule base name or path")))
 

@@ -27,8 +27,10 @@ from fuzzeval.match import PlayerSpec
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
-PLAYERS = ("random", "greedy", "es", "fuzzy", "fuzzy:rulebase=cribbage_linguistic_tuned",
-           "fuzzy:rulebase=cribbage_expected_points", "exhaustive", "exhaustive:weights=expert")
+# each fuzzy player by its rule base's name: the plain "fuzzy" is whatever base plays by default
+PLAYERS = ("random", "greedy", "es", "fuzzy:rulebase=cribbage_linguistic",
+           "fuzzy:rulebase=cribbage_linguistic_tuned", "fuzzy:rulebase=cribbage_expected_points",
+           "exhaustive", "exhaustive:weights=expert")
 OWNERS = ("mine", "theirs")
 CHUNK = 250
 

@@ -22,7 +22,7 @@ def test_in_a_game_the_fuzzy_player_throws_what_it_throws_on_its_own() -> None:
     chosen from the game's features is the argmax of the player's own grades of the hand,
     and those throws differ from deal to deal (a player that always threw the same pair,
     or a count of deals seen, would not pass)."""
-    player = make_player("fuzzy")
+    player = make_player("fuzzy", rulebase="cribbage_linguistic")
     fuzzy = player.discarder
     inputs = fuzzy.rulebase.input_names  # type: ignore[attr-defined]
     assert list(inputs) != list(FEATURE_NAMES[:len(inputs)])  # the columns must be picked

@@ -211,7 +211,8 @@ def test_moves_command_ranks_every_play_and_explains() -> None:
     grades = [r["grade"] for r in data["plays"]]
     assert grades == sorted(grades, reverse=True)
     fuzzy = CliRunner().invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31",
-                                     "-p", "fuzzy", "--explain", "--json"])
+                                     "-p", "fuzzy:rulebase=backgammon_simple", "--explain",
+                                     "--json"])
     assert fuzzy.exit_code == 0, fuzzy.output
     assert len(json.loads(fuzzy.stdout)["explanation"]["rules"]) == 7
     for args, token in ((["4HPwATDgc/AB", "--dice", "31"], "4HPwATDgc/AB"),

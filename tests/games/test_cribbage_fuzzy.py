@@ -77,9 +77,10 @@ def test_linguistic_default_throws_well(
     assert min(eff.values()) >= 0.90, eff
 
 
-def test_linguistic_default_reads_no_expectation() -> None:
-    rb = resolve_rulebase()
-    assert rb.name == "cribbage_linguistic" == GAME.default_rulebase
+def test_linguistic_draft_reads_no_expectation() -> None:
+    """The calibration's default (the fuzzy player plays the strongest base, below)."""
+    rb = resolve_rulebase(GAME.default_rulebase)
+    assert rb.name == "cribbage_linguistic"
     assert not set(rb.input_names) & set(EXPECTATIONS)
     assert rb.adjustable_points()
 
@@ -91,7 +92,7 @@ def test_linguistic_grade_worked_by_hand() -> None:
     adding a run: ten and king (2): 2/3 some (worth 1/2). Nobs: 12 of 46 starters are
     diamonds: 12/46 certain (worth 1). No flush; nothing in the throw but a gap of 5: 1/8
     wide (worth 1/2 to their crib). Eleven groups of rules, each summing to 1."""
-    fz = FuzzyDiscard(resolve_rulebase())
+    fz = FuzzyDiscard(resolve_rulebase("cribbage_linguistic"))
     hand = tuple(sorted(parse_cards("5H 5S JD QC 4S 9C", 6)))
     grades = fz.grades([hand], [False])[0]
     t = THROWS.index((0, 3))  # 4S and 9C are the first and fourth of the sorted six
@@ -130,10 +131,11 @@ def test_the_game_logs_the_features_of_the_chosen_throw() -> None:
 
 def test_discard_cli_fuzzy_explain_and_batch(tmp_path: Path) -> None:
     hand = ["5H", "5S", "JD", "QC", "4S", "9C"]
-    out = runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs", "-p", "fuzzy",
-                              "--explain"])
+    out = runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs", "-p",
+                              "fuzzy:rulebase=cribbage_linguistic", "--explain"])
     assert out.exit_code == 0, out.output
-    assert "throw 4S 9C" in out.stdout and "memberships" in out.stdout
+    words = " ".join(out.stdout.split())  # the first line folds at 80 columns
+    assert "throw 4S 9C" in words and "memberships" in out.stdout
     assert "worth = 0.8627" in out.stdout  # worked by hand in test_linguistic_grade_...
     data = json.loads(runner.invoke(app, ["cribbage", "discard", *hand, "--crib", "theirs",
                                           "-p", "fuzzy", "--explain", "--json"]).stdout)
@@ -180,3 +182,24 @@ def test_the_renamed_shipped_rule_bases_still_load_with_a_warning() -> None:
     with pytest.warns(FutureWarning, match="now called 'cribbage_expected_points'"):
         rb = resolve_rulebase("cribbage_discard")
     assert rb.name == "cribbage_expected_points"
+
+
+def test_the_fuzzy_player_plays_the_strongest_shipped_rule_base(
+        exact: dict[bool, np.ndarray]) -> None:
+    """By the project's measure (discard efficiency with each crib owner, exact EVs from the
+    exhaustive evaluator): the default fuzzy player reads the best shipped cribbage base of
+    those that read only what a player sees (the expected-points base reads the exhaustive
+    evaluator's numbers back: the upper reference), while calibration still starts from the
+    linguistic draft."""
+    from fuzzeval.games.cribbage.features import EXPECTATIONS
+    from fuzzeval.resources import rulebase_dir
+
+    shipped = sorted(p.stem for p in rulebase_dir().glob("cribbage_*.yaml"))
+    seeing = [name for name in shipped
+              if not {v.name for v in resolve_rulebase(name).inputs} & set(EXPECTATIONS)]
+    assert "cribbage_expected_points" not in seeing and len(seeing) >= 3
+    worst_crib = {name: min(_efficiency(name, exact).values()) for name in seeing}
+    best = max(worst_crib, key=lambda name: worst_crib[name])
+    fuzzy = make_player("fuzzy").discarder
+    assert isinstance(fuzzy, FuzzyDiscard) and fuzzy.rulebase.name == best
+    assert GAME.default_rulebase == "cribbage_linguistic" != best

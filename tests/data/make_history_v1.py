@@ -1,0 +1,19 @@
+"""Makes tests/data/history_v1.sqlite: a version-1 history (JSON features, players written
+out), for tests/test_history_storage.py. Run it from a checkout of commit ab76fd8 (before
+the compact storage), in tests/data: python make_history_v1.py"""
+
+import sqlite3
+
+from fuzzeval.games.backgammon.game import GAME as BG
+from fuzzeval.games.cribbage.game import GAME as CR
+from fuzzeval.match import MatchSpec, PlayerSpec
+from fuzzeval.store import History, run_match
+
+with History("history_v1.sqlite") as h:
+    run_match(h, CR, MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 2, 7))
+    run_match(h, BG, MatchSpec("backgammon", PlayerSpec.parse("fuzzy:rulebase=backgammon_simple"),
+                               PlayerSpec("pubeval"), 1, 2))
+conn = sqlite3.connect("history_v1.sqlite")
+conn.execute("PRAGMA journal_mode=DELETE")
+conn.execute("VACUUM")
+conn.close()

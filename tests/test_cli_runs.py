@@ -1,0 +1,209 @@
+"""Runs into a history from the command line: pictures named after their database, a run
+already stored is not played again by mistake, progress counts what is left to play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from rich.progress import Progress, TaskID
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default pictures (plots/...) go under the test's folder, not the checkout's."""
+    monkeypatch.chdir(tmp_path)
+CALIBRATE = ["calibrate", "cribbage", "-o", "random", "--rounds", "1", "--games-per-round",
+             "2", "--workers", "1", "--deals", "0", "--json"]
+TOURNAMENT = ["tournament", "cribbage", "--players", "random,greedy", "--games", "2",
+              "--workers", "1", "--json"]
+
+
+# --- 1. default pictures follow the database ---------------------------------------------
+
+def test_each_calibration_database_gets_its_own_drift_picture(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for db in ("runs/x.sqlite", "runs/y_calibration.sqlite"):
+        done = runner.invoke(app, [*CALIBRATE, "--db", db])
+        assert done.exit_code == 0, done.output
+    x, y = Path("plots/x_drift.png"), Path("plots/y_drift.png")
+    assert x.stat().st_size > 10_000 and y.stat().st_size > 10_000
+    # the default database keeps the documented name (README: plots/cribbage_drift.png)
+    done = runner.invoke(app, CALIBRATE)
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["plot"] == str(Path("plots/cribbage_drift.png"))
+    # a second calibration in one database (other settings) does not overwrite the first
+    done = runner.invoke(app, [*CALIBRATE, "--db", "runs/x.sqlite", "--seed", "2"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["plot"] == str(Path("plots/x_drift_2.png"))
+    # `fuzzeval plot drift DB` redraws the picture calibrate wrote for that database
+    redrawn = runner.invoke(app, ["plot", "drift", "runs/y_calibration.sqlite"])
+    assert redrawn.exit_code == 0 and "plots/y_drift.png" in redrawn.output, redrawn.output
+    curve = runner.invoke(app, ["plot", "curve", "runs/x.sqlite", "--calibration", "1"])
+    assert curve.exit_code == 0 and "plots/x_curve.png" in curve.output, curve.output
+    rounds = runner.invoke(app, ["plot", "membership", "runs/x.sqlite"])
+    assert rounds.exit_code == 0 and "plots/x_rounds_0_1_2.png" in rounds.output, rounds.output
+
+
+def test_each_tournament_database_gets_its_own_matrix_picture(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for db, picture in (("runs/a.sqlite", "plots/a_tournament.png"),
+                        ("runs/b.sqlite", "plots/b_tournament.png"),
+                        (None, "plots/cribbage_tournament.png")):
+        done = runner.invoke(app, [*TOURNAMENT, *(["--db", db] if db else [])])
+        assert done.exit_code == 0, done.output
+        assert json.loads(done.stdout)["plot"] == picture
+        assert Path(picture).stat().st_size > 10_000
+
+
+# --- 2. a run already stored is not played a second time --------------------------------
+
+MATCH = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3", "--json"]
+
+
+def test_a_stored_match_is_not_played_again_without_resume(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.sqlite")
+    assert runner.invoke(app, [*MATCH, "--db", db]).exit_code == 0
+    again = runner.invoke(app, [*MATCH, "--db", db])
+    assert again.exit_code == 2 and "Traceback" not in again.output
+    (line,) = again.output.strip().splitlines()
+    assert line == (f"error: {db} already holds match 1 with these settings (3 of 3 games "
+                    "stored); run again with --resume to show it without playing again, or "
+                    "change --seed or --db for a new one")
+    longer = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db])
+    assert longer.exit_code == 2
+    assert "(3 of 5 games stored); run again with --resume to play only the 2 games it " \
+           "lacks" in longer.output
+    # what the message says works, and played only the games it lacked
+    resumed = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db, "--resume"])
+    assert resumed.exit_code == 0 and json.loads(resumed.stdout)["resumed_games"] == 3
+    # another seed is another match
+    assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
+    from fuzzeval.store import History
+
+    with History(db) as h:
+        assert h.matches()["finished"].tolist() == [5, 3]
+
+
+def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -> None:
+    rb = tmp_path / "mine.yaml"
+    source = Path(__file__).resolve().parents[1] / "rulebases" / "cribbage_linguistic.yaml"
+    rb.write_text(source.read_text())
+    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={rb}", "-o", "random", "-n", "2",
+            "--db", str(tmp_path / "m.sqlite")]
+    assert runner.invoke(app, args).exit_code == 0
+    rb.write_text(source.read_text().replace("range: [0, 20]", "range: [0, 21]", 1))
+    assert runner.invoke(app, args).exit_code == 0  # other content: other games
+
+
+def test_a_stored_calibration_is_not_run_again_without_resume(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite")
+    assert runner.invoke(app, [*CALIBRATE, "--db", db]).exit_code == 0
+    again = runner.invoke(app, [*CALIBRATE, "--db", db])
+    assert again.exit_code == 2
+    (line,) = again.output.strip().splitlines()
+    assert line == (f"error: {db} already holds calibration 1 with these settings (1 of 1 "
+                    "rounds stored); run again with --resume to show it without playing "
+                    "again, or change --seed or --db for a new one")
+    more = runner.invoke(app, [*CALIBRATE[:5], "3", *CALIBRATE[6:], "--db", db])
+    assert more.exit_code == 2 and "(1 of 3 rounds stored); run again with --resume to " \
+        "play only the 2 rounds it lacks" in more.output
+    shown = runner.invoke(app, [*CALIBRATE, "--db", db, "--resume"])
+    assert shown.exit_code == 0 and len(json.loads(shown.stdout)["rounds"]) == 1
+
+
+# --- 3. progress counts the games stored as done -----------------------------------------
+
+class _Recorded(Progress):
+    """A progress bar that remembers where each of its tasks started and ended."""
+
+    bars: ClassVar[list[_Recorded]] = []
+
+    def __init__(self, *columns: Any, **options: Any) -> None:
+        super().__init__(*columns, **options)
+        self.starts: list[tuple[float, float | None]] = []
+        _Recorded.bars.append(self)
+
+    def add_task(self, *args: Any, **options: Any) -> TaskID:
+        task = super().add_task(*args, **options)
+        self.starts.append((self.tasks[-1].completed, self.tasks[-1].total))
+        return task
+
+    def reset(self, task_id: TaskID, **options: Any) -> None:
+        super().reset(task_id, **options)
+        self.starts.append((self._tasks[task_id].completed, self._tasks[task_id].total))
+
+    def ends(self) -> list[tuple[float, float | None]]:
+        return [(t.completed, t.total) for t in self.tasks]
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> list[_Recorded]:
+    import fuzzeval.cli.calibrate
+    import fuzzeval.cli.match
+    import fuzzeval.cli.tournament
+
+    _Recorded.bars = []
+    for module in (fuzzeval.cli.tournament, fuzzeval.cli.match, fuzzeval.cli.calibrate):
+        monkeypatch.setattr(module, "Progress", _Recorded)
+    return _Recorded.bars
+
+
+def test_an_extended_tournament_counts_its_stored_games_as_done(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    args = ["tournament", "cribbage", "--players", "random,greedy,random:pegging=basic",
+            "--workers", "1", "--json", "--db", str(tmp_path / "t.sqlite"), "--plot",
+            str(tmp_path / "t.png")]
+    first = runner.invoke(app, [*args, "--games", "2"])
+    assert first.exit_code == 0, first.output
+    assert recorded[-1].starts == [(0, 6)] and recorded[-1].ends() == [(6, 6)]
+    again = runner.invoke(app, [*args, "--games", "5"])
+    assert again.exit_code == 0, again.output
+    # 3 pairings: 6 games stored, 15 in all; the bar starts at 6 and ends full
+    assert recorded[-1].starts == [(6, 15)] and recorded[-1].ends() == [(15, 15)]
+
+
+def test_a_resumed_match_counts_its_stored_games_as_done(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    db = str(tmp_path / "m.sqlite")
+    assert runner.invoke(app, [*MATCH, "--db", db]).exit_code == 0
+    resumed = runner.invoke(app, [*MATCH[:-2], "7", "--json", "--db", db, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert recorded[-1].starts == [(3, 7)] and recorded[-1].ends() == [(7, 7)]
+
+
+def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
+        tmp_path: Path, recorded: list[_Recorded]) -> None:
+    from fuzzeval.calibration import CalibrationSettings, run_calibration
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.resources import find_rulebase
+    from fuzzeval.store import History
+
+    db = tmp_path / "c.sqlite"
+    played: list[object] = []
+
+    def stop_after_three(record: object) -> None:
+        played.append(record)
+        if len(played) == 3:
+            raise KeyboardInterrupt
+
+    # what `calibrate cribbage -o random --games-per-round 2 --rounds 2` stores when stopped
+    # in its second round, after one game of it
+    with History(db) as h, pytest.raises(KeyboardInterrupt):
+        run_calibration(h, GAME, CalibrationSettings("cribbage", "random", 2, 1),
+                        find_rulebase("cribbage_linguistic").read_text(), 2,
+                        on_game=stop_after_three)
+    args = [*CALIBRATE[:5], "2", *CALIBRATE[6:], "--db", str(db), "--resume"]
+    done = runner.invoke(app, args)
+    assert done.exit_code == 0, done.output
+    bar = next(b for b in recorded if len(b.starts) > 1)
+    assert bar.starts == [(0, 2), (1, 2)] and bar.ends() == [(2, 2)]

@@ -1,0 +1,75 @@
+"""Every table the command line prints fits an 80-column terminal (long names fold onto a
+second line, numbers never wrap), as the commands run: a new process with COLUMNS=80."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+WIDTH = 80
+COMMANDS = {
+    "evaluate": ["evaluate", "fuzzeval_example", "-i", "SinglePieces=3", "-i",
+                 "OpponentOnBar=2", "-i", "SinglePiecesInHome=2", "--explain"],
+    "rulebase show": ["rulebase", "show", "backgammon_refined"],
+    "match cribbage": ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
+                       "--db", "{tmp}/m.sqlite"],
+    "match backgammon": ["match", "backgammon", "-p", "random", "-n", "2", "--db",
+                         "{tmp}/m.sqlite"],
+    "evaluate-calibration": ["evaluate-calibration", "{calibration}", "--games", "4",
+                             "--deals", "20", "-w", "1"],
+    "tournament, five players": ["tournament", "cribbage", "--games", "1", "-w", "1", "--db",
+                                 "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
+    "tournament, seven players (one row a pairing)": [
+        "tournament", "cribbage", "--players", "random,greedy,es,fuzzy,random:pegging=basic,"
+        "greedy:pegging=basic,fuzzy:rulebase=cribbage_linguistic", "--games", "1", "-w", "1",
+        "--db", "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
+    "tune": ["tune", "cribbage", "--budget", "15", "--deals", "20", "--held-out", "20",
+             "-w", "1", "--db", "{tmp}/tune.sqlite"],
+    "cribbage discard": ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C"],
+    "cribbage discard fuzzy": ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C",
+                               "-p", "fuzzy:rulebase=cribbage_linguistic", "--explain"],
+    "cribbage report": ["cribbage", "report", "--deals", "20", "-w", "1", "--plot",
+                        "{tmp}/r.png"],
+    "backgammon moves": ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31", "-p",
+                         "fuzzy:rulebase=backgammon_simple", "--explain"],
+}
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(WIDTH)}
+    return subprocess.run([sys.executable, "-m", "fuzzeval", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+@pytest.fixture(scope="module")
+def calibration(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A small calibration, and what `calibrate` printed making it."""
+    tmp = tmp_path_factory.mktemp("widths")
+    db = tmp / "c.sqlite"
+    done = _run(["calibrate", "cribbage", "-o", "random", "--rounds", "2",
+                 "--games-per-round", "4", "--deals", "30", "-w", "1", "--db", str(db)], tmp)
+    assert done.returncode == 0, done.stderr
+    return db, done.stdout
+
+
+def test_calibrate_fits_80_columns(calibration: tuple[Path, str]) -> None:
+    _, printed = calibration
+    assert "win rate" in printed and _widest(printed) <= WIDTH, printed
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_table_fits_80_columns(name: str, tmp_path: Path,
+                                     calibration: tuple[Path, str]) -> None:
+    args = [a.format(tmp=tmp_path, calibration=calibration[0]) for a in COMMANDS[name]]
+    done = _run(args, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "─" in done.stdout or "━" in done.stdout  # a table was printed
+    assert _widest(done.stdout) <= WIDTH, done.stdout
