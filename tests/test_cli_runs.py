@@ -20,9 +20,9 @@ runner = CliRunner()
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Default pictures (plots/...) go under the test's folder, not the checkout's."""
     monkeypatch.chdir(tmp_path)
-CALIBRATE = ["calibrate", "cribbage", "-o", "random", "--rounds", "1", "--games-per-round",
+CALIBRATE = ["calibrate", "cribbage", "--opponent", "random", "--rounds", "1", "--games-per-round",
              "2", "--workers", "1", "--deals", "0", "--json"]
-TOURNAMENT = ["tournament", "cribbage", "--players", "random,greedy", "--games", "2",
+TOURNAMENT = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "--games", "2",
               "--workers", "1", "--json"]
 
 
@@ -67,7 +67,7 @@ def test_each_tournament_database_gets_its_own_matrix_picture(
 
 # --- 2. a run already stored is not played a second time --------------------------------
 
-MATCH = ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3", "--json"]
+MATCH = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "3", "--json"]
 
 
 def test_a_stored_match_is_not_played_again_without_resume(tmp_path: Path) -> None:
@@ -98,7 +98,7 @@ def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -
     rb = tmp_path / "mine.yaml"
     source = Path(__file__).resolve().parents[1] / "rulebases" / "cribbage_linguistic.yaml"
     rb.write_text(source.read_text())
-    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={rb}", "-o", "random", "-n", "2",
+    args = ["match", "cribbage", "-p", f"fuzzy:rulebase={rb}", "--opponent", "random", "-n", "2",
             "--db", str(tmp_path / "m.sqlite")]
     assert runner.invoke(app, args).exit_code == 0
     rb.write_text(source.read_text().replace("range: [0, 20]", "range: [0, 21]", 1))
@@ -160,9 +160,9 @@ def recorded(monkeypatch: pytest.MonkeyPatch) -> list[_Recorded]:
 
 def test_an_extended_tournament_counts_its_stored_games_as_done(
         tmp_path: Path, recorded: list[_Recorded]) -> None:
-    args = ["tournament", "cribbage", "--players", "random,greedy,random:pegging=basic",
-            "--workers", "1", "--json", "--db", str(tmp_path / "t.sqlite"), "--plot",
-            str(tmp_path / "t.png")]
+    args = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "-p",
+            "random:pegging=basic", "--workers", "1", "--json", "--db",
+            str(tmp_path / "t.sqlite"), "--plot", str(tmp_path / "t.png")]
     first = runner.invoke(app, [*args, "--games", "2"])
     assert first.exit_code == 0, first.output
     assert recorded[-1].starts == [(0, 6)] and recorded[-1].ends() == [(6, 6)]

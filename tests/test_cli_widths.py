@@ -15,7 +15,7 @@ COMMANDS = {
     "evaluate": ["evaluate", "fuzzeval_example", "-i", "SinglePieces=3", "-i",
                  "OpponentOnBar=2", "-i", "SinglePiecesInHome=2", "--explain"],
     "rulebase show": ["rulebase", "show", "backgammon_refined"],
-    "match cribbage": ["match", "cribbage", "-p", "greedy", "-o", "random", "-n", "3",
+    "match cribbage": ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "3",
                        "--db", "{tmp}/m.sqlite"],
     "match backgammon": ["match", "backgammon", "-p", "random", "-n", "2", "--db",
                          "{tmp}/m.sqlite"],
@@ -24,8 +24,9 @@ COMMANDS = {
     "tournament, five players": ["tournament", "cribbage", "--games", "1", "-w", "1", "--db",
                                  "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
     "tournament, seven players (one row a pairing)": [
-        "tournament", "cribbage", "--players", "random,greedy,es,fuzzy,random:pegging=basic,"
-        "greedy:pegging=basic,fuzzy:rulebase=cribbage_linguistic", "--games", "1", "-w", "1",
+        "tournament", "cribbage", "-p", "random", "-p", "greedy", "-p", "es", "-p", "fuzzy",
+        "-p", "random:pegging=basic", "-p", "greedy:pegging=basic", "-p",
+        "fuzzy:rulebase=cribbage_linguistic", "--games", "1", "-w", "1",
         "--db", "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
     "tune": ["tune", "cribbage", "--budget", "15", "--deals", "20", "--held-out", "20",
              "-w", "1", "--db", "{tmp}/tune.sqlite"],
@@ -54,7 +55,7 @@ def calibration(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A small calibration, and what `calibrate` printed making it."""
     tmp = tmp_path_factory.mktemp("widths")
     db = tmp / "c.sqlite"
-    done = _run(["calibrate", "cribbage", "-o", "random", "--rounds", "2",
+    done = _run(["calibrate", "cribbage", "--opponent", "random", "--rounds", "2",
                  "--games-per-round", "4", "--deals", "30", "-w", "1", "--db", str(db)], tmp)
     assert done.returncode == 0, done.stderr
     return db, done.stdout
