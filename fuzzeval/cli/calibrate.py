@@ -78,7 +78,8 @@ def calibrate(
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
-        help="Drift picture; default plots/<db name>_drift.png (runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
+        help="Drift picture; default plots/<db name>_drift.png "
+             "(runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
     deals: Annotated[int, typer.Option(
         min=0, help="Held-out deals for the game's own measure of the rule base before and "
                     "after (cribbage: discard efficiency); 0 skips it.")] = 10_000,
