@@ -1,0 +1,145 @@
+"""fuzzeval.games.backgammon.moves: play notation against GNU Backgammon's own (movetupletostring),
+the steps of each play replayed by hand, and rules worked by hand: tests added by mutation
+testing."""
+
+from __future__ import annotations
+
+import gnubg
+import numpy as np
+import pytest
+
+from fuzzeval.errors import NotationError
+from fuzzeval.games.backgammon.board import START, Position, to_gnubg
+from fuzzeval.games.backgammon.moves import Step, legal_moves, notation, parse_dice, plays
+
+
+def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
+    """Checker counts from {point number: checkers}, in the owner's numbering."""
+    counts = [0] * 25
+    for p, n in points.items():
+        counts[p - 1] = n
+    counts[24] = bar
+    return tuple(counts)
+
+
+def random_positions(n: int, seed: int) -> list[Position]:
+    """Positions after each move of random games (from the mover's side)."""
+    rng = np.random.default_rng(seed)
+    out: list[Position] = []
+    pos = START
+    while len(out) < n:
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        options = legal_moves(pos, dice)
+        after = options[int(rng.integers(len(options)))][1]
+        out.append(after)
+        pos = START if sum(after.me) == 0 else after.flip()
+    return out
+
+
+def _gnubg_notation(position: Position, steps: tuple[Step, ...]) -> str:
+    """gnubg numbers points 1..24, the bar 25 and off 0."""
+    move: list[int] = []
+    for src, dst, _, _ in steps:
+        move += [25 if src == 24 else src + 1, 0 if dst < 0 else dst + 1]
+    return str(gnubg.movetupletostring(tuple(move), to_gnubg(position)))
+
+
+def _replay(position: Position, steps: tuple[Step, ...]) -> Position:
+    """The steps applied one by one, by the rules: a hit sends the lone checker to its bar."""
+    me, opp = list(position.me), list(position.opp)
+    for src, dst, hit, _ in steps:
+        assert me[src] > 0
+        me[src] -= 1
+        if dst >= 0:
+            assert opp[23 - dst] == (1 if hit else 0)
+            if hit:
+                opp[23 - dst] = 0
+                opp[24] += 1
+            me[dst] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+def test_notation_agrees_with_gnubg_and_steps_replay_to_the_position() -> None:
+    """Every play from positions of random games, opening to bear-off. gnubg writes two
+    checkers making the same move with a hit as ``13/9*(2)`` where we write ``13/9* 13/9``
+    (only one of them hits): those plays are left out of the comparison."""
+    rng = np.random.default_rng(0)
+    compared = 0
+    for p in random_positions(400, seed=5):
+        p = p.flip() if sum(p.me) else p
+        if not sum(p.me) or not sum(p.opp):
+            continue
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        used = 4 if dice[0] == dice[1] else 2
+        for play in plays(p, dice):
+            assert _replay(p, play.steps) == play.position
+            assert len(play.steps) <= used
+            assert all(d in dice for *_, d in play.steps)
+            moved = [(s, d) for s, d, _, _ in play.steps]
+            if any(hit and moved.count((s, d)) > 1 for s, d, hit, _ in play.steps):
+                continue
+            if play.steps:
+                assert play.notation == _gnubg_notation(p, play.steps), play.steps
+                compared += 1
+    assert compared > 5000
+
+
+@pytest.mark.parametrize(
+    ("me", "opp", "dice", "want"),
+    [
+        # one on the bar, hitting on entry or not: their 3 point is my 22
+        (side({13: 14}, bar=1), {3: 1, 6: 5}, (3, 1),
+         {"bar/22*/21", "bar/22* 13/12", "bar/21", "bar/24 13/10"}),
+        # the last checker borne off by a chain: 8/2/off or 8/6/off, one position
+        (side({8: 1}), {20: 2}, (6, 2), {"8/off"}),
+    ],
+)
+def test_notation_by_hand(me: tuple[int, ...], opp: dict[int, int], dice: tuple[int, int],
+                          want: set[str]) -> None:
+    p = Position(me, side(opp))
+    got = {n for n, _ in legal_moves(p, dice)}
+    assert got == want
+    for play in plays(p, dice):
+        assert play.notation == _gnubg_notation(p, play.steps)
+
+
+def test_notation_of_steps_given_directly() -> None:
+    assert notation([]) == "(no move)"
+    assert notation([(24, 21, False, 3), (21, 20, True, 1)]) == "bar/21*"
+    assert notation([(24, 21, True, 3), (21, 20, False, 1)]) == "bar/22*/21"
+    assert notation([(12, 10, False, 2), (12, 10, False, 2), (12, 10, False, 2)]) == "13/11(3)"
+    assert notation([(5, 3, False, 2), (23, 21, False, 2)]) == "24/22 6/4"
+    assert notation([(2, 0, False, 2), (0, -1, False, 1)]) == "3/off"
+    assert notation([(7, 1, False, 6), (1, -1, False, 2)]) == "8/off"
+
+
+def test_dice_must_be_dice() -> None:
+    for dice in ((7, 1), (0, 3), (3, 0), (2, 7)):
+        with pytest.raises(NotationError, match=r"dice are two numbers from 1 to 6"):
+            legal_moves(START, dice)
+    assert parse_dice(" 6, 5 ") == (6, 5) == parse_dice("6 5")
+    assert parse_dice("1-1") == (1, 1)
+    for text in ("3X1", "3x", "X3", "7 1", "311", "3", "0-1"):
+        with pytest.raises(NotationError) as info:
+            parse_dice(text)
+        assert str(info.value) == f"{text!r}: dice are two digits from 1 to 6, e.g. 31"
+
+
+def test_plays_by_hand() -> None:
+    # One checker left (on my 12); they hold my 1 and 6 points: 12/6 is closed, so only
+    # 12/7 plays the 5 and then the 6 cannot (7/1 closed): one die, the 5, forced.
+    p = Position(side({12: 1}), side({24: 2, 19: 2}))
+    assert legal_moves(p, (6, 5)) == [("12/7", Position(side({7: 1}), p.opp))]
+    # Doubles: four moves with the one checker when nothing blocks it.
+    q = Position(side({24: 1}), side({2: 2}))  # their 2 point is my 23
+    assert [n for n, _ in legal_moves(q, (2, 2))] == ["24/16"]
+    assert [n for n, _ in legal_moves(q, (6, 6))] == ["24/off"]  # home after three sixes
+    # A lone checker hit on the way: the opponent's checker goes to its bar.
+    r = Position(side({24: 1}), side({4: 1, 9: 2}))  # their 4 point is my 21
+    (hit,) = [pos for n, pos in legal_moves(r, (3, 1)) if n == "24/21*/20"]
+    assert hit.opp[24] == 1 and hit.opp[3] == 0 and hit.me[19] == 1
+    # Two on the bar against a board with one open point: the 6 enters one, and the 1
+    # cannot be played while the other is still on the bar.
+    s = Position(side({6: 13}, bar=2), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2}))
+    want = Position(side({6: 13, 19: 1}, bar=1), s.opp)
+    assert legal_moves(s, (6, 1)) == [("bar/19", want)] == legal_moves(s, (1, 6))
