@@ -1,0 +1,19 @@
+"""The mutation-testing setup (docs/checking.md) names files that exist: a renamed module or
+test file would otherwise make ``mutmut run`` mutate nothing or run nothing."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mutmut_names_existing_files() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    named = [*config["only_mutate"], *config["pytest_add_cli_args_test_selection"],
+             *config["source_paths"], *config["also_copy"]]
+    assert len(config["only_mutate"]) == 11
+    assert [n for n in named if not (ROOT / n).exists()] == []
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("mutmut") for d in extras["optional-dependencies"]["mutation"])
