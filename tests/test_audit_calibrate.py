@@ -14,8 +14,8 @@ from fuzzeval.calibrate import calibrate
 from fuzzeval.calibration import CalibrationSettings, load_calibration, round_seed, run_calibration
 from fuzzeval.rulebase import RuleBase
 from fuzzeval.store import History
-from tests.test_toy_game import RULEBASE as TOY_RULEBASE
-from tests.test_toy_game import ToyGame
+from tests.toy import RULEBASE as TOY_RULEBASE
+from tests.toy import ToyGame
 
 
 def _one_term(points: str, adjust: str) -> RuleBase:

@@ -13,7 +13,7 @@ import pytest
 
 from fuzzeval.game import Candidates, Outcome
 from fuzzeval.testing import ConformanceError, check_game
-from tests.test_toy_game import ToyGame, ToyState
+from tests.toy import ToyGame, ToyState
 
 
 @dataclass  # not frozen: a plug-in could change it in place

@@ -5,75 +5,14 @@ that stop a resume (gaps found by mutation testing). Played on the toy game: qui
 from __future__ import annotations
 
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from fuzzeval.game import Candidates, Outcome, Player
 from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
 from fuzzeval.store import History, HistoryError, StoredMatch, require_for_resume, run_match
-
-
-@dataclass(frozen=True)
-class ToyState:
-    turn: int  # 0..5; seats alternate, starting with ``first``
-    first: int
-    offers: tuple[int, ...]  # three numbers for the seat to move
-    sums: tuple[int, int]
-
-
-class ToyGame:
-    """Six turns; the seat to move takes one of three numbers drawn by chance; the larger
-    sum wins (as tests/test_toy_game.py's game, with random players only)."""
-
-    name = "toy"
-    logged_kinds = frozenset({"pick"})
-    unit_name = ""
-    player_names: tuple[str, ...] = ("random",)
-    rulebase_player = ""
-    default_rulebase = ""
-    default_opponent = "random"
-
-    def prepare(self) -> None:
-        pass
-
-    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> ToyState:
-        return ToyState(0, first, tuple(int(v) for v in rng.integers(0, 11, 3)), (0, 0))
-
-    def to_move(self, state: ToyState) -> int | None:
-        return None if state.turn == 6 else (state.first + state.turn) % 2
-
-    def candidates(self, state: ToyState) -> Candidates:
-        return Candidates("pick", tuple(map(str, state.offers)),
-                          np.array(state.offers, dtype=float)[:, None], ("value",))
-
-    def apply(self, state: ToyState, choice: int, rng: np.random.Generator) -> ToyState:
-        seat = (state.first + state.turn) % 2
-        sums = list(state.sums)
-        sums[seat] += state.offers[choice]
-        return ToyState(state.turn + 1, state.first,
-                        tuple(int(v) for v in rng.integers(0, 11, 3)), (sums[0], sums[1]))
-
-    def unit(self, state: ToyState) -> int:
-        return 0
-
-    def outcome(self, state: ToyState) -> Outcome:
-        a, b = state.sums
-        winner = 0 if a > b or (a == b and state.first == 1) else 1
-        return Outcome(winner, (a, b), "single", 1, ((a, b),), {})
-
-    def make_player(self, name: str, **options: Any) -> Player:
-        if name == "random":
-            return RandomPlayer()
-        raise ValueError(f"unknown toy player {name!r}")
-
-
-class RandomPlayer:
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        return int(rng.integers(len(candidates)))
+from tests.toy import ToyGame
 
 
 def spec(games: int, seed: int = 5, player: str = "random", opponent: str = "random",
