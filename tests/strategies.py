@@ -8,6 +8,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
+from fuzzeval.loading import parse_rulebase
 from fuzzeval.membership import Triangle
 from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
 
@@ -146,3 +147,21 @@ def oracle_grade(rb: RuleBase, x: list[float], grid_points: int = 400_001) -> fl
     w = np.full_like(y, y[1] - y[0])
     w[0] = w[-1] = w[0] / 2
     return float((w * y * agg).sum() / (w * agg).sum())
+
+
+def one_term(points: str, adjust: str) -> RuleBase:
+    """A rule base of one input with one term, its points and adjust list as YAML text."""
+    rb, problems = parse_rulebase(f"""\
+name: t
+defuzzifier: weighted_average
+default: 0
+inputs:
+  q:
+    range: [0, 10]
+    terms:
+      t: {{points: {points}, adjust: {adjust}}}
+output: {{name: y, range: [0, 1], terms: {{a: 0, b: 1}}}}
+rules: ["if q is t then y is b"]
+""")
+    assert rb is not None, problems
+    return rb

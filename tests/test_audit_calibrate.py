@@ -9,31 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fuzzeval import parse_rulebase
 from fuzzeval.calibrate import calibrate
 from fuzzeval.calibration import CalibrationSettings, load_calibration, round_seed, run_calibration
-from fuzzeval.rulebase import RuleBase
 from fuzzeval.store import History
+from tests.strategies import one_term
 from tests.toy import RULEBASE as TOY_RULEBASE
 from tests.toy import ToyGame
-
-
-def _one_term(points: str, adjust: str) -> RuleBase:
-    rb, problems = parse_rulebase(f"""\
-name: t
-defuzzifier: weighted_average
-default: 0
-inputs:
-  q:
-    range: [0, 10]
-    terms:
-      t: {{points: {points}, adjust: {adjust}}}
-output: {{name: y, range: [0, 1], terms: {{a: 0, b: 1}}}}
-rules: ["if q is t then y is b"]
-""")
-    assert rb is not None, problems
-    return rb
-
 
 # (points, adjust, winning inputs, rate, points after, which stopped), by hand:
 # shift = rate * (mean - point); a moving point stops at the fixed points of its triangle.
@@ -76,7 +57,7 @@ CASES = [
 def test_several_points_of_one_triangle_by_hand(points: str, adjust: str, winning: list[float],
                                                 rate: float, after: tuple[float, ...],
                                                 stopped: set[str]) -> None:
-    new, moves = calibrate(_one_term(points, adjust), {"q": winning}, rate)
+    new, moves = calibrate(one_term(points, adjust), {"q": winning}, rate)
     assert new.input("q").term("t").triangle.points == pytest.approx(after, abs=1e-12)
     assert {m.point: m.after for m in moves} == pytest.approx(
         {p: after[("left", "peak", "right").index(p)] for p in adjust.strip("[]").split(", ")},

@@ -11,45 +11,27 @@ import warnings
 import numpy as np
 import pytest
 
-from fuzzeval import parse_rulebase
 from fuzzeval.calibrate import PointMove, calibrate
-from fuzzeval.rulebase import RuleBase
-
-
-def _one_term(points: str, adjust: str) -> RuleBase:
-    rb, problems = parse_rulebase(f"""\
-name: t
-defuzzifier: weighted_average
-default: 0
-inputs:
-  q:
-    range: [0, 10]
-    terms:
-      t: {{points: {points}, adjust: {adjust}}}
-output: {{name: y, range: [0, 1], terms: {{a: 0, b: 1}}}}
-rules: ["if q is t then y is b"]
-""")
-    assert rb is not None, problems
-    return rb
+from tests.strategies import one_term
 
 
 @pytest.mark.parametrize("rate", [0.0, -0.1, 1.0000001, 1.5, 2.0])
 def test_a_rate_outside_0_to_1_is_refused(rate: float) -> None:
     with pytest.raises(ValueError) as info:
-        calibrate(_one_term("[2, 5, 8]", "[peak]"), {"q": [6.0]}, rate)
+        calibrate(one_term("[2, 5, 8]", "[peak]"), {"q": [6.0]}, rate)
     assert str(info.value) == f"rate must be in (0, 1] (got {rate})"
 
 
 @pytest.mark.parametrize("rate", [1e-9, 0.5, 1.0])
 def test_a_rate_in_0_to_1_is_accepted(rate: float) -> None:
-    _, moves = calibrate(_one_term("[2, 5, 8]", "[peak]"), {"q": [7.0]}, rate)
+    _, moves = calibrate(one_term("[2, 5, 8]", "[peak]"), {"q": [7.0]}, rate)
     assert moves[0].after == pytest.approx(5.0 + rate * 2.0)  # eq. 1 toward the mean 7
 
 
 def test_missing_values_among_the_winning_inputs_are_skipped() -> None:
     # None and nan are decisions without this feature: the mean is that of 6 and 8.
     winning: list[float | None] = [6.0, None, 8.0, float("nan")]
-    new, moves = calibrate(_one_term("[2, 5, 8]", "[peak]"),
+    new, moves = calibrate(one_term("[2, 5, 8]", "[peak]"),
                            {"q": np.array(winning, dtype=object)}, 0.5)
     assert moves[0].target == 7.0 and moves[0].samples == 2
     assert moves[0].after == 6.0  # 5 + 0.5 (7 - 5)
@@ -57,7 +39,7 @@ def test_missing_values_among_the_winning_inputs_are_skipped() -> None:
 
 
 def test_a_variable_without_samples_stays_put_without_a_warning() -> None:
-    rb = _one_term("[2, 5, 8]", "[left, peak]")
+    rb = one_term("[2, 5, 8]", "[left, peak]")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         same, moves = calibrate(rb, {})
@@ -73,7 +55,7 @@ def test_a_rounding_hair_between_two_moving_points_is_closed() -> None:
     # peak (3.677345192831768), so the peak stops at the left and the triangle stays valid.
     left, peak = 1.7324210837160359, 1.732421083716036
     assert left < peak
-    rb = _one_term(f"[{left!r}, {peak!r}, 5]", "[left, peak]")
+    rb = one_term(f"[{left!r}, {peak!r}, 5]", "[left, peak]")
     new, moves = calibrate(rb, {"q": [8.215501447435145]}, 0.3)
     after = new.input("q").term("t").triangle.points
     assert after[0] == after[1] == left + 0.3 * (8.215501447435145 - left)
@@ -82,7 +64,7 @@ def test_a_rounding_hair_between_two_moving_points_is_closed() -> None:
 
 
 def test_moves_as_dicts_write_a_missing_target_as_null_and_keep_stopped() -> None:
-    _, moves = calibrate(_one_term("[2, 5, 8]", "[peak]"), {})
+    _, moves = calibrate(one_term("[2, 5, 8]", "[peak]"), {})
     d = moves[0].to_dict()
     assert d == {"variable": "q", "term": "t", "point": "peak", "before": 5.0,
                  "target": None, "after": 5.0, "samples": 0, "stopped": False}
