@@ -41,6 +41,7 @@ def weighted_average(
         num = np.add.accumulate(strengths[:, 0] * values)[-1:]
         den = np.add.accumulate(strengths[:, 0])[-1:]
     elif n < 256:  # reduced along rules (not contiguous): sequential for n >= 2
+        strengths = np.ascontiguousarray(strengths)  # a Fortran-ordered one would be pairwise
         num = (strengths * values[:, None]).sum(axis=0)
         den = strengths.sum(axis=0)
     else:

@@ -206,3 +206,19 @@ def test_plans_are_in_float64_for_float32_points() -> None:
     plan = plan_centroid([Triangle(*pts)], 0.0, 10.0)
     for field in (plan.peak, plan.rise, plan.fall, plan.fixed, plan.var_base, plan.var_coef):
         assert field.dtype == np.float64
+
+
+def test_weighted_average_sums_rule_by_rule_for_fortran_ordered_strengths_below_256() -> None:
+    """Found while sorting survivors: a Fortran-ordered (R, n) array with n < 256 was summed
+    pairwise along the rules, not in rule order as the docstring says."""
+    from fuzzeval.defuzzify import weighted_average
+
+    rng = np.random.default_rng(3)
+    strengths = np.asfortranarray(rng.random((300, 255)))
+    values = rng.random(300)
+    num = np.zeros(255)
+    den = np.zeros(255)
+    for r in range(300):  # the plain sequential sum, rule after rule
+        num = num + strengths[r] * values[r]
+        den = den + strengths[r]
+    assert np.array_equal(weighted_average(strengths, values, 0.0), num / den)
