@@ -20,7 +20,8 @@ def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
 def random_positions(n: int, seed: int) -> list[Position]:
     """Positions after each move of random games (from the mover's side)."""
     rng = np.random.default_rng(seed)
-    out, pos = [], START
+    out: list[Position] = []
+    pos = START
     while len(out) < n:
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         plays = legal_moves(pos, dice)

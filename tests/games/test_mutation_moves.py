@@ -11,29 +11,7 @@ import pytest
 from fuzzeval.errors import NotationError
 from fuzzeval.games.backgammon.board import START, Position, to_gnubg
 from fuzzeval.games.backgammon.moves import Step, legal_moves, notation, parse_dice, plays
-
-
-def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
-    """Checker counts from {point number: checkers}, in the owner's numbering."""
-    counts = [0] * 25
-    for p, n in points.items():
-        counts[p - 1] = n
-    counts[24] = bar
-    return tuple(counts)
-
-
-def random_positions(n: int, seed: int) -> list[Position]:
-    """Positions after each move of random games (from the mover's side)."""
-    rng = np.random.default_rng(seed)
-    out: list[Position] = []
-    pos = START
-    while len(out) < n:
-        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        options = legal_moves(pos, dice)
-        after = options[int(rng.integers(len(options)))][1]
-        out.append(after)
-        pos = START if sum(after.me) == 0 else after.flip()
-    return out
+from tests.games.backgammon_helpers import random_positions, side
 
 
 def _gnubg_notation(position: Position, steps: tuple[Step, ...]) -> str:
