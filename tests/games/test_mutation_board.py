@@ -20,15 +20,7 @@ from fuzzeval.games.backgammon.board import (
     position_id,
     to_gnubg,
 )
-
-
-def side(points: dict[int, int], bar: int = 0) -> tuple[int, ...]:
-    """Checker counts from {point number: checkers}, in the owner's numbering."""
-    counts = [0] * 25
-    for p, n in points.items():
-        counts[p - 1] = n
-    counts[24] = bar
-    return tuple(counts)
+from tests.games.backgammon_helpers import side
 
 
 def _id_from_bits(bits: list[int]) -> str:
