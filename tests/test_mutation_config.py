@@ -3,6 +3,7 @@ test file would otherwise make ``mutmut run`` mutate nothing or run nothing."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -17,3 +18,17 @@ def test_mutmut_names_existing_files() -> None:
     assert [n for n in named if not (ROOT / n).exists()] == []
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert any(d.startswith("mutmut") for d in extras["optional-dependencies"]["mutation"])
+
+
+def test_mutmut_copies_what_the_selected_tests_read() -> None:
+    """mutmut runs the tests inside mutants/, holding only what it mutates and ``also_copy``:
+    a folder a selected test reads (``ROOT / "docs"``) and nobody copied fails every run."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    copied = {p.strip("/").split("/")[0] for p in [*config["also_copy"], *config["source_paths"]]}
+    read = {
+        m.split("/")[0]
+        for test in config["pytest_add_cli_args_test_selection"]
+        for m in re.findall(r'ROOT / "([^"]+)"', (ROOT / test).read_text())
+    }
+    assert read, "the pattern finds the folders the tests read"
+    assert read - copied == set()
