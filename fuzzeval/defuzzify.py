@@ -18,9 +18,11 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.kernels import centroid_rows, wa_rows
 from fuzzeval.membership import FloatArray, Triangle, side_slopes
 
 IntArray = np.ndarray[tuple[int, ...], np.dtype[np.intp]]
+BoolArray = npt.NDArray[np.bool_]
 
 
 def weighted_average(
@@ -28,29 +30,13 @@ def weighted_average(
 ) -> FloatArray:
     """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires.
 
-    Summed rule after rule, in rule order, whatever n is (a matrix product's blocking, and
-    numpy's pairwise sums along a contiguous axis, depend on n), so a candidate's grade is
-    the same to the last bit however many candidates are graded with it. Three ways to the
-    same sums: one column alone, a few columns at once, and many rule by rule in place.
+    Summed rule after rule, in rule order (a matrix product's blocking, and numpy's pairwise
+    sums, depend on n), so a candidate's grade is the same to the last bit however many
+    candidates are graded with it.
     """
-    n = strengths.shape[1]
-    out = np.full(n, default, dtype=np.float64)
-    if strengths.shape[0] == 0:
-        return out
-    if n == 1:
-        num = np.add.accumulate(strengths[:, 0] * values)[-1:]
-        den = np.add.accumulate(strengths[:, 0])[-1:]
-    elif n < 256:  # reduced along rules (not contiguous): sequential for n >= 2
-        strengths = np.ascontiguousarray(strengths)  # a Fortran-ordered one would be pairwise
-        num = (strengths * values[:, None]).sum(axis=0)
-        den = strengths.sum(axis=0)
-    else:
-        num = strengths[0] * values[0]
-        den = strengths[0].copy()
-        for r in range(1, strengths.shape[0]):
-            num += strengths[r] * values[r]
-            den += strengths[r]
-    np.divide(num, den, out=out, where=den > 0)
+    s = np.ascontiguousarray(np.asarray(strengths, dtype=np.float64).T)
+    out = np.empty(s.shape[0], dtype=np.float64)
+    wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default), out)
     return out
 
 
@@ -68,30 +54,50 @@ class CentroidPlan:
     # range. So beyond a vertical side the membership is set to exactly 0.
     vertical_rise: npt.NDArray[np.bool_]  # (T,)
     vertical_fall: npt.NDArray[np.bool_]  # (T,)
-    fixed: FloatArray  # (F,) breakpoints that do not move
+    fixed: FloatArray  # (F,) breakpoints that do not move, sorted
+    fixed_owner: IntArray  # (F, 2) the terms whose lines make each one (-1: the range's ends)
     var_base: FloatArray  # (J,) a side reaches level a at base + coef * a
     var_coef: FloatArray  # (J,)
     var_term: IntArray  # (J,) whose activation sets the level
+    var_side: IntArray  # (J,) whose side it is
+
+    def kernel_args(self) -> tuple[float, float, FloatArray, FloatArray, FloatArray,
+                                   BoolArray, BoolArray, FloatArray, IntArray, FloatArray,
+                                   FloatArray, IntArray, IntArray]:
+        """The plan as ``centroid_row`` takes it, after ``act``."""
+        return (self.lo, self.hi, self.peak, self.rise, self.fall, self.vertical_rise,
+                self.vertical_fall, self.fixed, self.fixed_owner, self.var_base,
+                self.var_coef, self.var_term, self.var_side)
 
 
 def plan_centroid(triangles: list[Triangle], lo: float, hi: float) -> CentroidPlan:
     """Precompute the breakpoints of max_t min(a_t, mu_t) over [lo, hi] for these terms."""
     width = hi - lo
+    n = len(triangles)
     slopes = [side_slopes(t, width) for t in triangles]
     peak = np.array([t.peak for t in triangles], dtype=np.float64)
     rise = np.array([s[0] for s in slopes], dtype=np.float64)
     fall = np.array([s[1] for s in slopes], dtype=np.float64)
     left, right = peak - 1.0 / rise, peak + 1.0 / fall
-    # Lines 1 + k (y - p): rising sides (k = rise) and falling sides (k = -fall).
-    lines = [(r, p) for r, p in zip(rise, peak, strict=True)]
-    lines += [(-f, p) for f, p in zip(fall, peak, strict=True)]
-    fixed = [lo, hi, *peak, *left, *right]
-    for (k1, p1), (k2, p2) in combinations(lines, 2):
+    # Sides as lines 1 + k (y - p) over their segments: rising (k = rise) on [left, peak],
+    # falling (k = -fall) on [peak, right].
+    lines = [(r, p, t, a, p) for t, (r, p, a) in enumerate(zip(rise, peak, left, strict=True))]
+    lines += [(-f, p, t, p, b) for t, (f, p, b) in enumerate(zip(fall, peak, right, strict=True))]
+    # Each point with the terms that make it: a kink of the aggregated set only where they
+    # are all active, so a candidate's centroid skips the points of terms that did not fire.
+    fixed = {(float(lo), -1, -1), (float(hi), -1, -1)}
+    fixed |= {(float(np.clip(x, lo, hi)), t, t) for t in range(n)
+              for x in (peak[t], left[t], right[t])}
+    eps = 1e-9 * width
+    for (k1, p1, t1, a1, b1), (k2, p2, t2, a2, b2) in combinations(lines, 2):
         if k1 != k2:
-            fixed.append((k1 * p1 - k2 * p2) / (k1 - k2))
-    fixed_arr = np.unique(np.clip(np.array(fixed), lo, hi))
+            x = (k1 * p1 - k2 * p2) / (k1 - k2)
+            # Two sides cross where the set can kink only on both their segments.
+            if max(a1, a2) - eps <= x <= min(b1, b2) + eps:
+                fixed.add((float(np.clip(x, lo, hi)), min(t1, t2), max(t1, t2)))
+    ordered = sorted(fixed)
     steep = 1e9 / width  # sides steeper than this are vertical: their level points are vertices
-    base, coef, term = [], [], []
+    base, coef, term, side = [], [], [], []
     for s in range(len(triangles)):
         sides = []
         if rise[s] < steep:
@@ -104,50 +110,19 @@ def plan_centroid(triangles: list[Triangle], lo: float, hi: float) -> CentroidPl
                     base.append(b0)
                     coef.append(c0)
                     term.append(t)
+                    side.append(s)
     return CentroidPlan(
-        lo, hi, peak, rise, fall, rise >= steep, fall >= steep, fixed_arr,
+        float(lo), float(hi), peak, rise, fall, rise >= steep, fall >= steep,
+        np.array([x for x, _, _ in ordered], dtype=np.float64),
+        np.array([[a, b] for _, a, b in ordered], dtype=np.intp).reshape(-1, 2),
         np.array(base, dtype=np.float64), np.array(coef, dtype=np.float64),
-        np.array(term, dtype=np.intp),
+        np.array(term, dtype=np.intp), np.array(side, dtype=np.intp),
     )
 
 
 def centroid(plan: CentroidPlan, act: FloatArray, default: float) -> FloatArray:
     """Exact centroids for activations ``act`` of shape (n, T); ``default`` where all are 0."""
-    n = act.shape[0]
-    n_fixed = plan.fixed.size
-    y = np.empty((n, n_fixed + plan.var_base.size), dtype=np.float64)
-    y[:, :n_fixed] = plan.fixed
-    np.multiply(act[:, plan.var_term], plan.var_coef, out=y[:, n_fixed:])
-    y[:, n_fixed:] += plan.var_base
-    np.clip(y[:, n_fixed:], plan.lo, plan.hi, out=y[:, n_fixed:])
-    y.sort(axis=1)
-    f = np.zeros_like(y)
-    d = np.empty_like(y)
-    m = np.empty_like(y)
-    for t in range(plan.peak.size):
-        np.subtract(y, plan.peak[t], out=d)
-        np.multiply(d, -plan.rise[t], out=m)
-        d *= plan.fall[t]
-        np.maximum(m, d, out=m)
-        np.subtract(1.0, m, out=m)
-        if plan.vertical_rise[t]:
-            m[y < plan.peak[t]] = 0.0
-        if plan.vertical_fall[t]:
-            m[y > plan.peak[t]] = 0.0
-        np.minimum(m, act[:, t : t + 1], out=m)
-        np.maximum(f, m, out=f)
-    # Linear pieces: area = sum dy (f0 + f1) / 2,
-    # moment = sum dy ((y0 + y1)(f0 + f1) + y0 f0 + y1 f1) / 6.
-    dy = np.diff(y, axis=1)
-    fs = f[:, :-1] + f[:, 1:]
-    yf = y * f
-    ys = y[:, :-1] + y[:, 1:]
-    area2 = np.einsum("ij,ij->i", dy, fs)
-    ys *= fs
-    ys += yf[:, :-1]
-    ys += yf[:, 1:]
-    moment6 = np.einsum("ij,ij->i", dy, ys)
-    out = np.full(n, default, dtype=np.float64)
-    fired = act.max(axis=1, initial=0.0) > 0
-    np.divide(moment6, 3.0 * area2, out=out, where=fired & (area2 > 0))
+    a = np.ascontiguousarray(act, dtype=np.float64)
+    out = np.empty(a.shape[0], dtype=np.float64)
+    centroid_rows(a, *plan.kernel_args(), float(default), out)
     return out

@@ -1,32 +1,28 @@
-"""compile_rulebase(rb) -> Evaluator: the rule base as immutable numpy arrays and a
-tiny register program, so one call grades every candidate.
+"""compile_rulebase(rb) -> Evaluator: the rule base as immutable arrays and a tiny
+register program, run for every candidate by one compiled kernel (fuzzeval/jit.py).
 
-Layout: memberships and rule strengths are rows (one per term or rule) over a
-chunk of candidates, so every step is a contiguous numpy operation on a chunk
-that stays in cache.
+A game grades small batches (15 throws, ~20 plays), where numpy's fixed cost per call,
+not arithmetic, is the price; the kernel walks the candidates one by one with the rule
+base's numbers in registers, so a call costs about what its arithmetic does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.defuzzify import CentroidPlan, centroid, plan_centroid, weighted_average
-from fuzzeval.membership import TINY, FloatArray, side_slopes
+from fuzzeval import kernels
+from fuzzeval.defuzzify import CentroidPlan, plan_centroid
+from fuzzeval.kernels import COPY, MAX, MIN, NOT
+from fuzzeval.membership import FloatArray, membership, side_slopes
 from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
 
-CHUNK = 1024
-
-_MIN, _MAX, _NOT, _COPY = 0, 1, 2, 3
-Op = tuple[int, int, int, int]  # (opcode, destination, a, b) over workspace rows
+Op = tuple[int, int, int, int]  # (opcode, destination, a, b) over registers
 IntArray = npt.NDArray[np.intp]
-#: one opcode over many rows: (opcode, dst, a, b as arrays, the same steps as ints)
-Wave = tuple[int, IntArray, IntArray, IntArray, tuple[tuple[int, int, int], ...]]
-GATHER = 8  # from this many steps a wave gathers its rows; below, row by row is quicker
 
 
 def _frozen(a: npt.ArrayLike, dtype: Any = np.float64) -> Any:
@@ -78,19 +74,15 @@ class Evaluator:
     input_names: tuple[str, ...]
     lo: FloatArray
     hi: FloatArray
-    term_keys: tuple[tuple[str, str], ...]  # (variable, term) of each membership row
-    term_col: npt.NDArray[np.intp]
-    term_lo: FloatArray  # (terms, 1): the range of each term's variable, for clipping
-    term_hi: FloatArray
-    peak: FloatArray
-    neg_rise: FloatArray
-    fall: FloatArray
-    program: tuple[Wave, ...]
-    n_registers: int
-    rule_rows: npt.NDArray[np.intp]  # workspace row of each rule's strength (file order)
-    weights: FloatArray | None  # per strength row, None when all are 1
-    values: FloatArray  # output term peak per strength row (weighted average)
-    groups: npt.NDArray[np.intp]  # strength rows are grouped by output term; group starts
+    term_keys: tuple[tuple[str, str], ...]  # (variable, term) of each register a rule reads
+    term_col: IntArray  # input column of each of those terms
+    term_par: FloatArray  # (terms, 5): variable's lo, hi; peak, -rise slope, fall slope
+    program: IntArray  # (steps, 4): opcode, destination, a, b
+    n_registers: int  # terms, then rule strengths grouped by output term, then temporaries
+    rule_rows: IntArray  # register of each rule's strength (file order)
+    weights: FloatArray  # rule weight per strength register
+    values: FloatArray  # output term peak per strength register (weighted average)
+    groups: IntArray  # strength registers are grouped by output term; group starts
     plan: CentroidPlan | None
 
     @property
@@ -101,20 +93,21 @@ class Evaluator:
         """Grades of candidates ``x`` of shape (n, n_inputs), columns in ``input_names`` order."""
         xs = self._check(x)
         out = np.empty(xs.shape[0], dtype=np.float64)
-        for start in range(0, xs.shape[0], CHUNK):
-            stop = min(start + CHUNK, xs.shape[0])
-            work = self._forward(xs[start:stop])
-            out[start:stop] = self._defuzzify(work)
+        p = self._program()
+        if self.plan is None:
+            bad = kernels.grade_wa(xs, out, *p, self.values, float(self.rulebase.default))
+        else:
+            args = (xs, out, *p, self.groups, *self.plan.kernel_args(),
+                    float(self.rulebase.default))
+            bad = kernels.grade_centroid(*args)
+        self._raise_nan(xs, bad)
         return out
 
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
         """Firing strength of every rule (n, rules), rules in file order, weights applied."""
         xs = self._check(x)
         out = np.empty((xs.shape[0], len(self.rulebase.rules)), dtype=np.float64)
-        rows = self._strength_index()
-        for start in range(0, xs.shape[0], CHUNK):
-            stop = min(start + CHUNK, xs.shape[0])
-            out[start:stop] = self._strengths(self._forward(xs[start:stop]))[rows].T
+        self._raise_nan(xs, kernels.strengths(xs, out, *self._program(), self.rule_rows))
         return out
 
     def explain(self, x: Mapping[str, float] | npt.ArrayLike) -> Explanation:
@@ -132,18 +125,18 @@ class Evaluator:
         else:
             row = np.asarray(x, dtype=np.float64).reshape(1, -1)
         row = self._check(row)
-        work = self._forward(row)
-        grade = float(self._defuzzify(work)[0])
+        grade = float(self.grade(row)[0])
+        strengths = self.strengths(row)[0]
         used = np.clip(row[0], self.lo, self.hi)
-        memberships: dict[str, dict[str, float]] = {n: {} for n in self.input_names}
-        for (var, term), mu in zip(self.term_keys, work[: len(self.term_keys), 0], strict=True):
-            memberships[var][term] = float(mu)
         rb = self.rulebase
-        strengths = self._strengths(work)[:, 0]
+        memberships = {
+            v.name: {t.name: float(membership(u, t.triangle, v.width)) for t in v.terms}
+            for v, u in zip(rb.inputs, used, strict=True)
+        }
         firings = tuple(
-            RuleFiring(i, text, rule.output_term, rule.weight, float(strengths[row_i]))
-            for i, (rule, text, row_i) in enumerate(
-                zip(rb.rules, rb.rule_texts(), self._strength_index(), strict=True)
+            RuleFiring(i, text, rule.output_term, rule.weight, float(s))
+            for i, (rule, text, s) in enumerate(
+                zip(rb.rules, rb.rule_texts(), strengths, strict=True)
             )
         )
         activations = {t.name: 0.0 for t in rb.output.terms}
@@ -164,6 +157,11 @@ class Evaluator:
 
     # --- internals ----------------------------------------------------------
 
+    def _program(self) -> tuple[IntArray, FloatArray, IntArray, int, int, FloatArray]:
+        """What every kernel reads after (xs, out): how to fill the registers."""
+        return (self.term_col, self.term_par, self.program, self.n_registers,
+                len(self.term_keys), self.weights)
+
     def _check(self, x: npt.ArrayLike) -> FloatArray:
         xs = np.asarray(x, dtype=np.float64)
         if xs.ndim != 2 or xs.shape[1] != self.n_inputs:
@@ -171,58 +169,18 @@ class Evaluator:
                 f"expected an array of shape (n, {self.n_inputs}) with columns "
                 f"{', '.join(self.input_names)} (got shape {xs.shape})"
             )
-        if np.isnan(xs).any():
-            row, col = np.argwhere(np.isnan(xs))[0]
-            raise ValueError(f"input {self.input_names[col]!r} is NaN (row {row})")
+        if not (xs.flags.c_contiguous and xs.flags.writeable):  # one compiled variant
+            xs = np.array(xs, order="C")
         return xs
 
-    def _forward(self, xs: FloatArray) -> FloatArray:
-        """Workspace rows: memberships, temporaries, then rule strengths (weighted)."""
-        n = xs.shape[0]
-        work = np.empty((self.n_registers, n), dtype=np.float64)
-        m = len(self.term_keys)
-        # Clip each term's input to its variable's range (np.clip is slow on small arrays).
-        d = xs.T[self.term_col]
-        np.maximum(d, self.term_lo, out=d)
-        np.minimum(d, self.term_hi, out=d)
-        d -= self.peak[:, None]
-        up = work[:m]
-        np.multiply(d, self.neg_rise[:, None], out=up)
-        d *= self.fall[:, None]
-        np.maximum(up, d, out=up)
-        np.subtract(1.0, up, out=up)
-        # Rounding in (x - peak) * slope can leave ~1e-16 at a foot; a foot is 0.
-        up[up < TINY] = 0.0
-        for op, dst, a, b, steps in self.program:
-            if len(steps) < GATHER:
-                for d0, a0, b0 in steps:
-                    _apply(op, work[a0], work[b0], work[d0])
-            else:
-                d = np.empty((dst.size, n))
-                _apply(op, work[a], work[b], d)
-                work[dst] = d
-        if self.weights is not None:
-            self._strengths(work)[...] *= self.weights[:, None]
-        return work
-
-    def _strengths(self, work: FloatArray) -> FloatArray:
-        m = len(self.term_keys)
-        return work[m : m + self.values.size]
-
-    def _strength_index(self) -> npt.NDArray[np.intp]:
-        return self.rule_rows - len(self.term_keys)
-
-    def _defuzzify(self, work: FloatArray) -> FloatArray:
-        strengths = self._strengths(work)
-        default = self.rulebase.default
-        if self.plan is None:
-            return weighted_average(strengths, self.values, default)
-        act = np.maximum.reduceat(strengths, self.groups, axis=0)
-        return centroid(self.plan, np.ascontiguousarray(act.T), default)
+    def _raise_nan(self, xs: FloatArray, bad: int) -> None:
+        if bad >= 0:
+            row, col = divmod(bad, xs.shape[1])
+            raise ValueError(f"input {self.input_names[col]!r} is NaN (row {row})")
 
 
 class _ProgramBuilder:
-    """Turns condition trees into (op, dst, a, b) steps over workspace rows."""
+    """Turns condition trees into (op, dst, a, b) steps over registers."""
 
     def __init__(self, term_row: dict[tuple[str, str], int], first_temp: int) -> None:
         self.term_row = term_row
@@ -233,11 +191,11 @@ class _ProgramBuilder:
 
     def into(self, cond: Condition, dst: int) -> None:
         if isinstance(cond, Is):
-            self.ops.append((_COPY, dst, self.term_row[(cond.variable, cond.term)], 0))
+            self.ops.append((COPY, dst, self.term_row[(cond.variable, cond.term)], 0))
         elif isinstance(cond, Not):
-            self.ops.append((_NOT, dst, self.value(cond.operand), 0))
+            self.ops.append((NOT, dst, self.value(cond.operand), 0))
         else:
-            code = _MIN if isinstance(cond, And) else _MAX
+            code = MIN if isinstance(cond, And) else MAX
             regs = [self.value(c) for c in cond.operands]
             self.ops.append((code, dst, regs[0], regs[1]))
             self.ops.extend((code, dst, dst, r) for r in regs[2:])
@@ -257,79 +215,49 @@ class _ProgramBuilder:
         self.into(cond, dst)
 
 
-def _apply(op: int, x: FloatArray, y: FloatArray, out: FloatArray) -> None:
-    if op == _MIN:
-        np.minimum(x, y, out=out)
-    elif op == _MAX:
-        np.maximum(x, y, out=out)
-    elif op == _NOT:
-        np.subtract(1.0, x, out=out)
+def _terms_read(cond: Condition) -> Iterator[tuple[str, str]]:
+    if isinstance(cond, Is):
+        yield (cond.variable, cond.term)
+    elif isinstance(cond, Not):
+        yield from _terms_read(cond.operand)
     else:
-        out[...] = x
-
-
-def _waves(ops: list[Op]) -> tuple[Wave, ...]:
-    """Runs of steps with one opcode, none reading or writing a row an earlier step of its
-    run writes, done as one numpy call each: a rule base of many two-term rules is one
-    call instead of one per rule."""
-    waves: list[Wave] = []
-    run: list[Op] = []
-    written: set[int] = set()
-
-    def close() -> None:
-        if run:
-            cols = np.array([op[1:] for op in run], dtype=np.intp).T
-            steps = tuple((d, a, b) for _, d, a, b in run)
-            waves.append((run[0][0], cols[0], cols[1], cols[2], steps))
-
-    for op in ops:
-        code, dst, a, b = op
-        if run and (code != run[0][0] or {dst, a, b} & written):
-            close()
-            run, written = [], set()
-        run.append(op)
-        written.add(dst)
-    close()
-    return tuple(waves)
+        for c in cond.operands:
+            yield from _terms_read(c)
 
 
 def compile_rulebase(rb: RuleBase) -> Evaluator:
     """Compile once, grade many times."""
-    term_keys = tuple((v.name, t.name) for v in rb.inputs for t in v.terms)
+    read = {k for rule in rb.rules for k in _terms_read(rule.condition)}
+    term_keys = tuple((v.name, t.name) for v in rb.inputs for t in v.terms
+                      if (v.name, t.name) in read)  # terms no rule reads cost nothing
     term_row = {k: i for i, k in enumerate(term_keys)}
-    col, peak, neg_rise, fall = [], [], [], []
+    col, par = [], []
     for i, v in enumerate(rb.inputs):
         for t in v.terms:
-            rise_s, fall_s = side_slopes(t.triangle, v.width)
-            col.append(i)
-            peak.append(t.triangle.peak)
-            neg_rise.append(-rise_s)
-            fall.append(fall_s)
+            if (v.name, t.name) in read:
+                rise, fall = side_slopes(t.triangle, v.width)
+                col.append(i)
+                par.append((v.lo, v.hi, t.triangle.peak, -rise, fall))
 
     out_index = {t.name: i for i, t in enumerate(rb.output.terms)}
     for rule in rb.rules:
         if rule.output_term not in out_index:
             raise ValueError(f"rule concludes on unknown output term {rule.output_term!r}")
-    # Workspace rows: memberships, then rule strengths grouped by output term (stable,
-    # so one max-reduce per term gives the activations), then temporaries.
+    # Registers: memberships, then rule strengths grouped by output term (stable, so a
+    # term's activation is the max over one run of registers), then temporaries.
     order = sorted(range(len(rb.rules)), key=lambda r: out_index[rb.rules[r].output_term])
     first_strength = len(term_keys)
     builder = _ProgramBuilder(term_row, first_strength + len(order))
-    rule_rows = np.empty(len(rb.rules), dtype=np.intp)
     for pos, r in enumerate(order):
         builder.rule(rb.rules[r].condition, first_strength + pos)
-        rule_rows[r] = first_strength + pos
+    rule_rows = [first_strength + order.index(r) for r in range(len(rb.rules))]
 
     terms_sorted = [out_index[rb.rules[r].output_term] for r in order]
-    weights = [rb.rules[r].weight for r in order]
     starts = [i for i in range(len(order)) if i == 0 or terms_sorted[i] != terms_sorted[i - 1]]
-    group_terms = [terms_sorted[i] for i in starts]
     plan = None
     if rb.defuzzifier == "centroid":
-        plan = plan_centroid(
-            [rb.output.terms[t].triangle for t in group_terms], rb.output.lo, rb.output.hi
-        )
-    rule_rows.flags.writeable = False
+        plan = plan_centroid([rb.output.terms[terms_sorted[i]].triangle for i in starts],
+                             rb.output.lo, rb.output.hi)
     return Evaluator(
         rulebase=rb,
         input_names=rb.input_names,
@@ -337,15 +265,11 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
         hi=_frozen([v.hi for v in rb.inputs]),
         term_keys=term_keys,
         term_col=_frozen(col, np.intp),
-        term_lo=_frozen([[rb.inputs[c].lo] for c in col]),
-        term_hi=_frozen([[rb.inputs[c].hi] for c in col]),
-        peak=_frozen(peak),
-        neg_rise=_frozen(neg_rise),
-        fall=_frozen(fall),
-        program=_waves(builder.ops),
+        term_par=_frozen(np.array(par, dtype=np.float64).reshape(-1, 5)),
+        program=_frozen(np.array(builder.ops, dtype=np.intp).reshape(-1, 4), np.intp),
         n_registers=builder.max_temp,
-        rule_rows=rule_rows,
-        weights=None if all(w == 1.0 for w in weights) else _frozen(weights),
+        rule_rows=_frozen(rule_rows, np.intp),
+        weights=_frozen([rb.rules[r].weight for r in order]),
         values=_frozen([rb.output.terms[t].triangle.peak for t in terms_sorted]),
         groups=_frozen(starts, np.intp),
         plan=plan,

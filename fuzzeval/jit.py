@@ -18,8 +18,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def kernel(fn: F) -> F:
-    """``fn`` compiled with numba (no Python objects inside), cached when it can be."""
+    """``fn`` compiled with numba (no Python objects inside), cached when it can be.
+
+    Applied by a call (``_f = kernel(f)``), not as a decorator: mutation testing skips
+    decorated functions, and with ``NUMBA_DISABLE_JIT=1`` this returns ``fn`` itself, so
+    the mutants of a kernel run as plain Python (docs/checking.md). Floats divide as in
+    numpy (x / 0 is inf or nan, never an exception).
+    """
     try:
-        return cast(F, numba.njit(cache=True, nogil=True)(fn))
+        return cast(F, numba.njit(fn, cache=True, nogil=True, error_model="numpy"))
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return cast(F, numba.njit(cache=False, nogil=True)(fn))
+        return cast(F, numba.njit(fn, cache=False, nogil=True, error_model="numpy"))

@@ -19,6 +19,12 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
                           print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# Under mutation testing (the suite runs inside mutmut's mutants/ folder) the compiled kernels
+# must run as plain Python: numba cannot compile mutmut's trampolines, and every mutant would
+# count as caught by a crash (docs/checking.md).
+if ROOT.name == "mutants" and os.environ.get("NUMBA_DISABLE_JIT") != "1":
+    raise pytest.UsageError("mutation testing needs NUMBA_DISABLE_JIT=1 (docs/checking.md)")
+
 
 @pytest.fixture
 def rulebases_dir() -> Path:

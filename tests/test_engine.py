@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase, parse_rulebase
-from fuzzeval.engine import CHUNK, GATHER
 from fuzzeval.rulebase import RuleBase
 from tests.strategies import inputs_for, oracle_grade, oracle_strengths, rulebases
 
@@ -95,26 +94,33 @@ def test_many_rules_strengths_match_scalar_oracle(data: st.DataObject, rb: RuleB
         assert row == pytest.approx(oracle_strengths(rb, x), abs=1e-9)
 
 
-def test_a_wave_of_two_term_rules_is_one_gathered_step() -> None:
-    rules = "\n".join(f"  - if a is {t} and b is {u} then g is {v}"
-                      for t in ("L", "M", "H") for u in ("L", "M", "H") for v in ("Lo",))
-    text = f"""name: w
+def test_terms_no_rule_reads_are_not_computed() -> None:
+    """Only the terms a rule reads get a register (the issue measured 3.46 M -> 5.30 M
+    grades/s from dropping the others); explain still shows every term's membership."""
+    text = """name: w
 defuzzifier: weighted_average
 default: 0
 inputs:
-  a: {{range: [0, 10], terms: {{L: [0, 0, 5], M: [0, 5, 10], H: [5, 10, 10]}}}}
-  b: {{range: [0, 4], terms: {{L: [0, 0, 2], M: [0, 2, 4], H: [2, 4, 4]}}}}
-output: {{name: g, range: [0, 1], terms: {{Lo: 0.25}}}}
+  a: {range: [0, 10], terms: {L: [0, 0, 5], M: [0, 5, 10], H: [5, 10, 10]}}
+  b: {range: [0, 4], terms: {L: [0, 0, 2], M: [0, 2, 4], H: [2, 4, 4]}}
+  c: {range: [0, 1], terms: {x: [0, 0, 1]}}
+output: {name: g, range: [0, 1], terms: {Lo: 0.25, Hi: 0.75}}
 rules:
-{rules}
+  - if a is L and b is H then g is Lo
+  - if not a is H then g is Hi
 """
     rb, problems = parse_rulebase(text, "w.yaml")
     assert rb is not None, problems
     ev = compile_rulebase(rb)
-    assert [len(w[4]) for w in ev.program] == [9] and GATHER <= 9
-    xs = np.random.default_rng(7).uniform([0, 0], [10, 4], size=(50, 2))
-    for x, row in zip(xs, ev.strengths(xs), strict=True):
+    assert ev.term_keys == (("a", "L"), ("a", "H"), ("b", "H"))
+    assert ev.term_col.tolist() == [0, 0, 1]
+    xs = np.random.default_rng(7).uniform([0, 0, 0], [10, 4, 1], size=(50, 3))
+    for x, row, g in zip(xs, ev.strengths(xs), ev.grade(xs), strict=True):
         assert row == pytest.approx(oracle_strengths(rb, list(x)), abs=1e-12)
+        assert g == pytest.approx(oracle_grade(rb, list(x)), abs=1e-12)
+    exp = ev.explain(xs[0])
+    assert exp.memberships["a"]["M"] == pytest.approx(1 - abs(xs[0][0] - 5) / 5)
+    assert exp.memberships["c"]["x"] == pytest.approx(1 - xs[0][2])
 
 
 @given(data=st.data(), rb=rulebases())
@@ -144,16 +150,16 @@ def test_permuting_rules_changes_nothing(data: st.DataObject, rb: RuleBase) -> N
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
 
 
-def test_batches_longer_than_a_chunk_equal_row_by_row() -> None:
+def test_long_batches_equal_row_by_row() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rb = load_rulebase(ROOT / "rulebases" / "tipping.yaml")
     ev = compile_rulebase(rb)
     rng = np.random.default_rng(7)
-    xs = rng.uniform(-2, 12, size=(2 * CHUNK + 37, 2))
+    xs = rng.uniform(-2, 12, size=(2085, 2))
     whole = ev.grade(xs)
-    single = np.array([ev.grade(row[None, :])[0] for row in xs[:: CHUNK // 4]])
-    np.testing.assert_array_equal(whole[:: CHUNK // 4], single)
+    single = np.array([ev.grade(row[None, :])[0] for row in xs[::256]])
+    np.testing.assert_array_equal(whole[::256], single)
     assert ev.grade(np.empty((0, 2))).shape == (0,)
 
 
@@ -209,7 +215,9 @@ rules:
 def test_evaluator_arrays_are_read_only() -> None:
     ev = compile_rulebase(_example())
     with pytest.raises(ValueError):
-        ev.peak[0] = 1.0
+        ev.term_par[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        ev.program[0, 0] = 1
 
 
 def test_point_edits_are_pure_and_validated() -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.engine import CHUNK, Evaluator
+from fuzzeval.engine import Evaluator
 from fuzzeval.engine import compile_rulebase as compile_
 from fuzzeval.membership import Triangle
 from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
@@ -146,15 +146,15 @@ def test_bad_shapes_and_nan_are_refused_with_where() -> None:
         ev.strengths([[float("nan"), 1.0]])
 
 
-def test_strengths_and_grades_over_more_than_a_chunk_by_hand() -> None:
+def test_strengths_and_grades_of_a_long_batch_by_hand() -> None:
     ev = _ev()
     rng = np.random.default_rng(3)
-    n = 2 * CHUNK + 5
+    n = 2053
     xs = np.column_stack([rng.uniform(-1, 11, n), rng.uniform(-0.5, 4.5, n)])
     got_s = ev.strengths(xs)
     got_g = ev.grade(xs)
     assert got_s.shape == (n, 3) and got_g.shape == (n,)
-    for i in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, n - 1]:
+    for i in [0, 1, 1023, 1024, 1025, 2048, n - 1]:
         a, b = float(np.clip(xs[i, 0], 0, 10)), float(np.clip(xs[i, 1], 0, 4))
         want_s, want_g = _hand(a, b)
         assert got_s[i] == pytest.approx(want_s, abs=1e-12)

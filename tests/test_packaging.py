@@ -107,3 +107,46 @@ def test_the_installed_console_script_runs_from_anywhere(installed: Path, tmp_pa
 
     source = compile_rulebase(load_rulebase(ROOT / "rulebases" / "tipping.yaml"))
     assert float(graded.stdout) == pytest.approx(source.grade([[6.5, 9.8]])[0], rel=1e-5)
+
+
+_GRADE_AND_REPORT = (
+    "import fuzzeval, numpy as np; from fuzzeval import kernels; "
+    "from fuzzeval.resources import default_rulebase as d; "
+    "ev = fuzzeval.compile_rulebase(fuzzeval.load_rulebase(d('tipping'))); "
+    "print(ev.grade(np.array([[6.5, 9.8]]))[0], sum(kernels.grade_centroid.stats.cache_hits.values()))"
+)
+
+
+def test_compiled_kernels_are_cached_for_a_read_only_install(
+    installed: Path, tmp_path: Path
+) -> None:
+    """An installed wheel whose folder cannot be written (here: its ``__pycache__`` is a
+    file, which stops even root) caches the kernels in the user's cache folder: the
+    first process compiles, the next loads; with no writable folder at all they compile
+    in every process and still grade."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(installed, site)
+    for pkg in (site / "fuzzeval").rglob("__pycache__"):
+        shutil.rmtree(pkg)
+    (site / "fuzzeval" / "__pycache__").write_text("not a folder")
+    cache = tmp_path / "cache"
+    env = {"PYTHONPATH": str(site), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(cache),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", _GRADE_AND_REPORT], cwd=tmp_path,
+                              capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    first, second = run(), run()
+    assert float(first[0]) == pytest.approx(14.7982, abs=5e-5)  # docs/rulebase-format.md
+    assert first[1] == "0"  # compiled: nothing to load yet
+    assert second == [first[0], "1"]  # loaded from the user's cache
+    assert any(cache.rglob("*.nbi")), "the index of the cached kernels is in XDG_CACHE_HOME"
+    shutil.rmtree(cache)
+    cache.write_text("not a folder either")
+    third = run()
+    assert third == [first[0], "0"]
