@@ -4,6 +4,7 @@ that stop a resume (gaps found by mutation testing). Played on the toy game: qui
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,16 @@ from typing import Any
 import pytest
 
 from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
-from fuzzeval.store import History, HistoryError, StoredMatch, require_for_resume, run_match
-from tests.toy import ToyGame
+from fuzzeval.store import (
+    History,
+    HistoryError,
+    StoredMatch,
+    require_for_resume,
+    resumable,
+    run_match,
+    stored_games,
+)
+from tests.toy import RULEBASE, ToyGame
 
 
 def spec(games: int, seed: int = 5, player: str = "random", opponent: str = "random",
@@ -234,3 +243,70 @@ def test_a_resume_sizes_its_tasks_by_the_games_it_still_has_to_play(
         assert before == 3
         assert [len(b) for b in ex.blocks] == [1] * 8 + [2, 2] + [1] * 7
         assert [i for b in ex.blocks for i in b] == list(range(1, 20))
+
+
+# --- the default rule base in the fingerprint; resumable and stored_games -----------------
+
+
+class DefaultedToy(ToyGame):
+    """The toy game whose rule-base player reads a default rule base when none is named
+    (as backgammon's and cribbage's fuzzy players read ``play_rulebase``)."""
+
+    def __init__(self, play_rulebase: str) -> None:
+        self.play_rulebase = play_rulebase
+
+    def make_player(self, name: str, **options: Any) -> Any:
+        if name == "rulebase":
+            options.setdefault("rulebase", self.play_rulebase)
+        return super().make_player(name, **options)
+
+
+def test_a_match_stores_the_fingerprint_of_the_default_rulebase_it_reads(
+    tmp_path: Path,
+) -> None:
+    """Found by mutation testing: ``run_match`` fingerprinting without the game forgot the
+    default rule base, so a match of the old default would be extended with the new one."""
+    base = tmp_path / "toy.yaml"
+    base.write_text(RULEBASE)
+    game = DefaultedToy(str(base))
+    s = spec(2, player="rulebase")
+    with History(tmp_path / "h.sqlite") as h:
+        run_match(h, game, s)
+        stored = h.find_match(s)
+        assert stored is not None and stored.fingerprint is not None
+        assert set(json.loads(stored.fingerprint)) == {"player"}  # the default it read
+        base.write_text(RULEBASE.replace("[2, 10, 10]", "[3, 10, 10]"))  # a new default
+        with pytest.raises(HistoryError, match="has changed since match"):
+            run_match(h, game, s, resume=True)
+
+
+def test_resumable_is_the_latest_match_whose_players_read_the_same_files(
+    tmp_path: Path,
+) -> None:
+    game = ToyGame()
+    with History(tmp_path / "h.sqlite") as h:
+        assert resumable(h, game, spec(4)) is None
+        h.create_match(spec(4), "", "{}")
+        latest = h.create_match(spec(4), "", "{}")
+        assert resumable(h, game, spec(4)) == latest
+        assert resumable(h, game, spec(9)) == h.find_match(spec(9))  # any stored length
+        unknown = h.create_match(spec(4), "", None)  # version 1: no fingerprint, trusted
+        assert resumable(h, game, spec(4)) == unknown
+        h.create_match(spec(4), "", '{"player": {"rulebase": "0123456789abcdef"}}')
+        assert resumable(h, game, spec(4)) is None  # another player's games
+        assert resumable(h, game, spec(4, seed=6)) is None
+
+
+def test_stored_games_counts_the_finished_games_a_resume_keeps(tmp_path: Path) -> None:
+    game = ToyGame()
+    with History(tmp_path / "h.sqlite") as h:
+        assert stored_games(h, game, spec(6)) == 0
+        stored = h.create_match(spec(6), "", "{}")
+        for i in (0, 2, 5):
+            h.save_game(stored, play_indexed(game, spec(6), i))
+        assert stored_games(h, game, spec(6)) == 3
+        assert stored_games(h, game, spec(3)) == 2  # game 5 is beyond a 3-game match
+        assert stored_games(h, game, spec(1)) == 1
+        assert stored_games(h, game, spec(6, seed=6)) == 0
+        h.create_match(spec(6), "", '{"opponent": {"rulebase": "0123456789abcdef"}}')
+        assert stored_games(h, game, spec(6)) == 0  # the latest cannot be resumed
