@@ -19,6 +19,13 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
                           print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+if "MUTANT_UNDER_TEST" in os.environ:
+    # mutmut (docs/checking.md) mutates the source of the compiled move search and calls
+    # it through a Python trampoline that numba cannot compile: run the search as Python.
+    from fuzzeval.games.backgammon import moves
+
+    moves._SEARCH = moves._search
+
 
 @pytest.fixture
 def rulebases_dir() -> Path:
