@@ -69,9 +69,10 @@ class Notations(Sequence[str]):
 
     def __init__(self, found: Plays) -> None:
         self._plays = found
+        self._n = len(found)
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> str: ...

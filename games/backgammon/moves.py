@@ -284,7 +284,7 @@ class Plays(Sequence[Play]):
         self._lengths = lengths
 
     def __len__(self) -> int:
-        return len(self.boards)
+        return len(self._lengths)
 
     @overload
     def __getitem__(self, i: int) -> Play: ...

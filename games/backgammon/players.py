@@ -83,13 +83,15 @@ class FuzzyGrades:
 
     rulebase: RuleBase
     evaluator: Evaluator = field(init=False, repr=False, compare=False)
+    inputs: tuple[str, ...] = field(init=False, repr=False, compare=False)  # read once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evaluator",
                            compile_for_features(self.rulebase, FEATURE_NAMES, "backgammon"))
+        object.__setattr__(self, "inputs", self.rulebase.input_names)
 
     def features(self, view: MoveView) -> FloatArray:
-        return position_features(view.options, self.rulebase.input_names)
+        return position_features(view.options, self.inputs)
 
     def __call__(self, view: MoveView) -> FloatArray:
         return self.evaluator.grade(self.features(view))
@@ -97,7 +99,7 @@ class FuzzyGrades:
     def from_shared(self, features: OptionFeatures) -> FloatArray:
         """Grades from a decision's shared features (computed once, and reused by the
         history's log of the chosen play)."""
-        return self.evaluator.grade(features.columns(self.rulebase.input_names))
+        return self.evaluator.grade(features.columns(self.inputs))
 
 
 @dataclass(frozen=True)
