@@ -163,11 +163,13 @@ def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
     numbers). The 21 distinct rolls (a <= b) stand for 1 (doubles) or 2 of the 36."""
     n = me_all.shape[0]
     out = np.zeros((n, _N_FEATURES))
+    blot_points = np.zeros(15, np.int64)
     for p in range(n):
         me = me_all[p]
         opp = opp_all[p]
         row = out[p]
         blots = owned = their_points = 0  # bit sets, as above
+        n_blots = 0  # blot_points[:n_blots]: my blots' points, lowest first
         run = longest = pips = opp_pips = mine = 0
         opp_blots = opp_home_points = 0
         for i in range(24):
@@ -180,6 +182,8 @@ def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
                 mine = k
             if c == 1:
                 blots |= 1 << k
+                blot_points[n_blots] = k
+                n_blots += 1
                 row[z] += 1
             if c >= 2:
                 owned |= 1 << k
@@ -248,15 +252,16 @@ def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
                     hits = ((shooters << a) | (shooters << b)
                             | (((shooters << a) & open_) << b)
                             | (((shooters << b) & open_) << a)) & blots
-                for k in range(1, 25):  # every blot within reach: it loses 25 - k pips
-                    if (reach & blots) >> k & 1:
+                for j in range(n_blots):  # every blot within reach: it loses 25 - k pips
+                    k = blot_points[j]
+                    if reach >> k & 1:
                         hit_weight += weight * (25 - k)
                 if hits:
                     shots += weight
-                    k = 1
-                    while not hits >> k & 1:  # the hit that costs most: the lowest point
-                        k += 1
-                    pip_loss += weight * (25 - k)
+                    j = 0
+                    while not hits >> blot_points[j] & 1:  # the costliest: the lowest point
+                        j += 1
+                    pip_loss += weight * (25 - blot_points[j])
         # Percent of the 36 rolls (100 / 36) times the share of the race, (25 - k) / 24.
         row[_TO_BE_HIT_FACTOR] = min(hit_weight * 100.0 / 864.0, 50.0)
         row[_SHOTS] = shots
