@@ -110,8 +110,8 @@ def main() -> None:
         print(line + ("" if same else "  GAMES DIFFER"), flush=True)
         ok &= same
     base = rates["random"]["after"]
-    print("after, vs the random baseline: " + ", ".join(
-        f"{p.removeprefix('fuzzy:rulebase=')} {base / r['after']:.2f}x the time"
+    print("time a game, after, as a multiple of random vs random's: " + ", ".join(
+        f"{p.removeprefix('fuzzy:rulebase=')} {base / r['after']:.2f}"
         for p, r in rates.items() if p != "random"))
     print("all targets met, the same games" if ok else "some targets missed or games differ")
 
