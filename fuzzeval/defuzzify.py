@@ -18,7 +18,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.kernels import centroid_rows, wa_rows
+from fuzzeval import kernels
 from fuzzeval.membership import FloatArray, Triangle, side_slopes
 
 IntArray = np.ndarray[tuple[int, ...], np.dtype[np.intp]]
@@ -36,7 +36,7 @@ def weighted_average(
     """
     s = np.ascontiguousarray(np.asarray(strengths, dtype=np.float64).T)
     out = np.empty(s.shape[0], dtype=np.float64)
-    wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default), out)
+    kernels.wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default), out)
     return out
 
 
@@ -124,5 +124,5 @@ def centroid(plan: CentroidPlan, act: FloatArray, default: float) -> FloatArray:
     """Exact centroids for activations ``act`` of shape (n, T); ``default`` where all are 0."""
     a = np.ascontiguousarray(act, dtype=np.float64)
     out = np.empty(a.shape[0], dtype=np.float64)
-    centroid_rows(a, *plan.kernel_args(), float(default), out)
+    kernels.centroid_rows(a, *plan.kernel_args(), float(default), out)
     return out

@@ -20,10 +20,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 def kernel(fn: F) -> F:
     """``fn`` compiled with numba (no Python objects inside), cached when it can be.
 
-    Applied by a call (``_f = kernel(f)``), not as a decorator: mutation testing skips
-    decorated functions, and with ``NUMBA_DISABLE_JIT=1`` this returns ``fn`` itself, so
-    the mutants of a kernel run as plain Python (docs/checking.md). Floats divide as in
-    numpy (x / 0 is inf or nan, never an exception).
+    Applied by a call (``f = kernel(_f)``), not as a decorator: mutation testing skips
+    decorated functions, and runs the mutants of a kernel as its Python source, ``f.py_func``
+    (tests/conftest.py, docs/checking.md). Floats divide as in numpy (x / 0 is inf or nan,
+    never an exception).
     """
     try:
         return cast(F, numba.njit(fn, cache=True, nogil=True, error_model="numpy"))

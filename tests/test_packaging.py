@@ -113,7 +113,8 @@ _GRADE_AND_REPORT = (
     "import fuzzeval, numpy as np; from fuzzeval import kernels; "
     "from fuzzeval.resources import default_rulebase as d; "
     "ev = fuzzeval.compile_rulebase(fuzzeval.load_rulebase(d('tipping'))); "
-    "print(ev.grade(np.array([[6.5, 9.8]]))[0], sum(kernels.grade_centroid.stats.cache_hits.values()))"
+    "grade = ev.grade(np.array([[6.5, 9.8]]))[0]; "
+    "print(grade, sum(kernels.grade_centroid.stats.cache_hits.values()))"
 )
 
 

@@ -15,6 +15,10 @@ import base64
 import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
 
 from fuzzeval.errors import NotationError
 
@@ -71,6 +75,46 @@ class Position:
 
 
 START = Position(START_SIDE, START_SIDE)
+IntArray = npt.NDArray[np.int64]
+
+
+class Boards(Sequence[Position]):
+    """Positions held as two (n, 25) arrays of checker counts, ``me`` and ``opp`` (each in
+    its owner's numbering, as in Position), for code that reads many at once; a Position
+    is made only when one is read."""
+
+    __slots__ = ("_made", "me", "opp")
+
+    def __init__(self, me: IntArray, opp: IntArray) -> None:
+        self.me = me
+        self.opp = opp
+        self._made: list[Position | None] = [None] * me.shape[0]
+
+    @classmethod
+    def of(cls, positions: Sequence[Position]) -> Boards:
+        """``positions`` as Boards (themselves when they already are)."""
+        if isinstance(positions, Boards):
+            return positions
+        return cls(np.array([p.me for p in positions], np.int64).reshape(-1, 25),
+                   np.array([p.opp for p in positions], np.int64).reshape(-1, 25))
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, i: int) -> Position: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Position]: ...
+
+    def __getitem__(self, i: int | slice) -> Position | Sequence[Position]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(len(self))[i])
+        made = self._made[i]  # an IndexError past the end
+        if made is None:
+            made = Position.trusted(tuple(self.me[i].tolist()), tuple(self.opp[i].tolist()))
+            self._made[i] = made
+        return made
 
 
 def check_not_finished(position: Position) -> None:

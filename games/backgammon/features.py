@@ -14,15 +14,17 @@ checkers stand, zone by zone (blots, points and spares beyond three on a point).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.game import Feature
-from fuzzeval.games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.board import BAR, CHECKERS, Boards, Position
+from fuzzeval.jit import kernel
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -94,222 +96,263 @@ FEATURES += tuple(
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
 
-def _longest_run(owned: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """Longest run of True per row: as bits, ``x & (x >> 1)`` shortens every run by one."""
-    x = owned.astype(np.int64) @ (np.int64(1) << np.arange(owned.shape[1], dtype=np.int64))
-    best = np.zeros(owned.shape[0], dtype=np.int64)
-    while x.any():
-        best += x != 0
-        x &= x >> 1
-    return best
+_COLUMN = {name: j for j, name in enumerate(FEATURE_NAMES)}
+_N_FEATURES = len(FEATURE_NAMES)
+# Column numbers, read by the kernel as constants.
+_SINGLE_PIECES = _COLUMN["SinglePieces"]
+_OPPONENT_ON_BAR = _COLUMN["OpponentOnBar"]
+_SINGLE_PIECES_IN_HOME = _COLUMN["SinglePiecesInHome"]
+_TO_BE_HIT_FACTOR = _COLUMN["ToBeHitFactor"]
+_POINTS_OWNED = _COLUMN["PointsOwned"]
+_POINTS_OWNED_HOME = _COLUMN["PointsOwnedHome"]
+_BLOCKADE = _COLUMN["StrongestConsecutiveBlockade"]
+_CONTACT = _COLUMN["Contact"]
+_PIP_COUNT = _COLUMN["PipCount"]
+_RACE_LEAD = _COLUMN["RaceLead"]
+_BORNE_OFF = _COLUMN["BorneOff"]
+_ANCHORS = _COLUMN["Anchors"]
+_BACK_CHECKERS = _COLUMN["BackCheckers"]
+_OPPONENT_BLOTS = _COLUMN["OpponentBlots"]
+_PRIME_AGAINST = _COLUMN["PrimeAgainst"]
+_OPPONENT_HOME_POINTS = _COLUMN["OpponentHomePoints"]
+_SHOTS = _COLUMN["Shots"]
+_PIP_LOSS = _COLUMN["PipLoss"]
+_BACK_ESCAPES = _COLUMN["BackEscapes"]
+_OPPONENT_ESCAPES = _COLUMN["OpponentEscapes"]
+_STACKING = _COLUMN["Stacking"]
+_OPPONENT_BACK_CHECKERS = _COLUMN["OpponentBackCheckers"]
+_HOME_CHECKERS = _COLUMN["HomeCheckers"]
+_OUTFIELD_CHECKERS = _COLUMN["OutfieldCheckers"]
+#: the zone of each of my points (index 0..23), and the column of each zone's blots (its
+#: points and spares follow)
+_ZONE_OF = np.array([z for z, (_, lo, hi, _) in enumerate(ZONES) for _ in range(lo, hi + 1)],
+                    dtype=np.int64)
+_ZONE_COLUMN = np.array([_COLUMN[f"Blots{zone}"] for zone, _, _, _ in ZONES], dtype=np.int64)
+assert len(_ZONE_OF) == 24 and all(_COLUMN[f"Points{z}"] == _COLUMN[f"Blots{z}"] + 1
+                                   and _COLUMN[f"Spares{z}"] == _COLUMN[f"Blots{z}"] + 2
+                                   for z, _, _, _ in ZONES)
+
+
+@lru_cache(maxsize=64)
+def _columns(names: tuple[str, ...]) -> npt.NDArray[np.intp]:
+    """The columns of ``names`` among FEATURE_NAMES; unknown names are a ValueError."""
+    unknown = [n for n in names if n not in _COLUMN]
+    if unknown:
+        raise ValueError(f"unknown backgammon features {unknown} (features: "
+                         f"{', '.join(FEATURE_NAMES)})")
+    out = np.array([_COLUMN[n] for n in names], dtype=np.intp)
+    out.flags.writeable = False
+    return out
 
 
 def position_features(candidates: Sequence[Position],
                       names: tuple[str, ...] = FEATURE_NAMES) -> FloatArray:
     """Features of each candidate (n, k), one column per name."""
-    unknown = [n for n in names if n not in FEATURE_NAMES]
-    if unknown:
-        raise ValueError(f"unknown backgammon features {unknown} (features: "
-                         f"{', '.join(FEATURE_NAMES)})")
-    me = np.array([p.me for p in candidates], dtype=np.int64)  # (n, 25), my numbering
-    opp = np.array([p.opp for p in candidates], dtype=np.int64)  # the opponent's numbering
-    n = me.shape[0]
-    pts = me[:, :24]
-    theirs = opp[:, 23::-1]  # opponent checkers on my points 1..24 (index 0..23)
-    blots = pts == 1
-    owned = pts >= 2
-    pip = (me * np.arange(1, 26)).sum(axis=1)
-    opp_pip = (opp * np.arange(1, 26)).sum(axis=1)
-    mine_idx = np.where(me > 0, np.arange(25), -1).max(axis=1)  # my furthest-back checker
-    # Opponent checkers in my numbering, their bar at -1: contact while one is below mine.
-    behind = np.concatenate([opp[:, BAR:BAR + 1] > 0, theirs > 0], axis=1)
-    their_lowest = np.where(behind, np.arange(-1, 24), 99).min(axis=1)
-    contact = (mine_idx > their_lowest) & (mine_idx >= 0)
-    cols: dict[str, npt.ArrayLike] = {}
-    want = set(names)
-    if "SinglePieces" in want:
-        cols["SinglePieces"] = blots.sum(axis=1)
-    if "OpponentOnBar" in want:
-        cols["OpponentOnBar"] = opp[:, BAR]
-    if "SinglePiecesInHome" in want:
-        cols["SinglePiecesInHome"] = blots[:, :6].sum(axis=1)
-    if "ToBeHitFactor" in want:
-        cols["ToBeHitFactor"] = _to_be_hit(blots, theirs, opp[:, BAR])
-    if "PointsOwned" in want:
-        cols["PointsOwned"] = owned.sum(axis=1)
-    if "PointsOwnedHome" in want:
-        cols["PointsOwnedHome"] = owned[:, :6].sum(axis=1)
-    if "StrongestConsecutiveBlockade" in want:
-        cols["StrongestConsecutiveBlockade"] = _longest_run(owned)
-    if "Contact" in want:
-        cols["Contact"] = contact
-    if "PipCount" in want:
-        cols["PipCount"] = pip
-    if "RaceLead" in want:
-        cols["RaceLead"] = opp_pip - pip
-    if "BorneOff" in want:
-        cols["BorneOff"] = 15 - me.sum(axis=1)
-    if "Anchors" in want:
-        cols["Anchors"] = owned[:, 18:24].sum(axis=1)
-    if "BackCheckers" in want:
-        cols["BackCheckers"] = me[:, 18:25].sum(axis=1)
-    if "OpponentBlots" in want:
-        cols["OpponentBlots"] = (opp[:, :24] == 1).sum(axis=1)
-    if "PrimeAgainst" in want:
-        in_front = np.arange(24)[None, :] > their_lowest[:, None]
-        cols["PrimeAgainst"] = _longest_run(owned & in_front)
-    if "OpponentHomePoints" in want:
-        cols["OpponentHomePoints"] = (opp[:, :6] >= 2).sum(axis=1)
-    if want & {"Shots", "PipLoss"}:
-        hits = _hits(me, opp)
-        cols["Shots"] = ((hits != 0) * _ROLL_WEIGHT).sum(axis=1)
-        cols["PipLoss"] = _pip_loss(hits)
-    if want & {"BackEscapes", "OpponentEscapes"}:  # both sides in one call
-        both = _escapes(np.concatenate([me, opp]), np.concatenate([opp, me]))
-        cols["BackEscapes"], cols["OpponentEscapes"] = both[:n], both[n:]
-    if want - set(cols):  # the simple counts, cheap enough to take together
-        spares = np.maximum(pts - 3, 0)
-        cols["Stacking"] = spares.sum(axis=1)
-        cols["OpponentBackCheckers"] = opp[:, 18:25].sum(axis=1)
-        cols["HomeCheckers"] = pts[:, :6].sum(axis=1)
-        cols["OutfieldCheckers"] = pts[:, 6:18].sum(axis=1)
-        starts = [lo - 1 for _, lo, _, _ in ZONES]  # the zones tile points 1..24
-        per_zone = np.add.reduceat(np.stack([blots, owned, spares]).astype(np.int64), starts,
-                                   axis=2)  # (3, n, zones)
-        for k, (zone, _, _, _) in enumerate(ZONES):
-            cols[f"Blots{zone}"] = per_zone[0, :, k]
-            cols[f"Points{zone}"] = per_zone[1, :, k]
-            cols[f"Spares{zone}"] = per_zone[2, :, k]
-    out = np.empty((n, len(names)))
-    for j, name in enumerate(names):
-        out[:, j] = cols[name]
+    columns = _columns(names)
+    boards = Boards.of(candidates)
+    every = _features(boards.me, boards.opp)
+    return every if names == FEATURE_NAMES else every[:, columns]
+
+
+@kernel
+def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
+    """Every feature (FEATURE_NAMES order) of each board: ``me_all``, ``opp_all`` (n, 25).
+
+    Sets of points are bits: bit k is my point k (1..24) and bit 0, for the opposing
+    checkers, their bar, from which they enter as if from my point 0 (they move up my
+    numbers). The 21 distinct rolls (a <= b) stand for 1 (doubles) or 2 of the 36."""
+    n = me_all.shape[0]
+    out = np.zeros((n, _N_FEATURES))
+    blot_points = np.zeros(15, np.int64)
+    for p in range(n):
+        me = me_all[p]
+        opp = opp_all[p]
+        row = out[p]
+        blots = owned = their_points = 0  # bit sets, as above
+        n_blots = 0  # blot_points[:n_blots]: my blots' points, lowest first
+        run = longest = pips = opp_pips = mine = 0
+        opp_blots = opp_home_points = 0
+        for i in range(24):
+            k = i + 1
+            c = me[i]
+            z = _ZONE_COLUMN[_ZONE_OF[i]]
+            pips += k * c
+            opp_pips += k * opp[i]
+            if c > 0:
+                mine = k
+            if c == 1:
+                blots |= 1 << k
+                blot_points[n_blots] = k
+                n_blots += 1
+                row[z] += 1
+            if c >= 2:
+                owned |= 1 << k
+                row[z + 1] += 1
+                run += 1
+                longest = max(longest, run)
+            else:
+                run = 0
+            if c > 3:
+                row[z + 2] += c - 3
+                row[_STACKING] += c - 3
+            if opp[23 - i] > 0:
+                their_points |= 1 << k
+            if opp[i] == 1:
+                opp_blots += 1
+            if i < 6 and opp[i] >= 2:
+                opp_home_points += 1
+        pips += 25 * me[BAR]
+        opp_pips += 25 * opp[BAR]
+        if me[BAR] > 0:
+            mine = 25
+        their_bar = opp[BAR] > 0
+        # The opponent's rearmost checker on my numbering: 0 on the bar, 25 when none.
+        theirs = their_points | (1 if their_bar else 0)
+        rearmost = 25
+        for k in range(25):
+            if theirs >> k & 1:
+                rearmost = k
+                break
+        home = 0b1111110
+        row[_SINGLE_PIECES] = _count(blots)
+        row[_OPPONENT_ON_BAR] = opp[BAR]
+        row[_SINGLE_PIECES_IN_HOME] = _count(blots & home)
+        row[_POINTS_OWNED] = _count(owned)
+        row[_POINTS_OWNED_HOME] = _count(owned & home)
+        row[_BLOCKADE] = longest
+        row[_CONTACT] = 1.0 if mine > rearmost else 0.0
+        row[_PIP_COUNT] = pips
+        row[_RACE_LEAD] = opp_pips - pips
+        row[_BORNE_OFF] = CHECKERS - me.sum()
+        row[_ANCHORS] = _count(owned >> 19)
+        row[_BACK_CHECKERS] = me[18:].sum()
+        row[_OPPONENT_BLOTS] = opp_blots
+        row[_PRIME_AGAINST] = _longest_run(owned & ~((2 << rearmost) - 1))
+        row[_OPPONENT_HOME_POINTS] = opp_home_points
+        row[_OPPONENT_BACK_CHECKERS] = opp[18:].sum()
+        row[_HOME_CHECKERS] = me[:6].sum()
+        row[_OUTFIELD_CHECKERS] = me[6:18].sum()
+        # Per roll: what the opposing checkers reach. To be hit (blocks ignored): every
+        # checker, one die or the dice together; shots: while one is on the bar only the
+        # entering checker, a combination only through points I do not hold.
+        shooters = 1 if their_bar else their_points
+        open_ = ~owned
+        hit_weight = shots = pip_loss = 0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                weight = 1 if a == b else 2
+                if a == b:
+                    reach = ((theirs << a) | (theirs << 2 * a) | (theirs << 3 * a)
+                             | (theirs << 4 * a))
+                    two = ((shooters << a) & open_) << a
+                    three = (two & open_) << a
+                    hits = ((shooters << a) | two | three | ((three & open_) << a)) & blots
+                else:
+                    reach = (theirs << a) | (theirs << b) | (theirs << (a + b))
+                    hits = ((shooters << a) | (shooters << b)
+                            | (((shooters << a) & open_) << b)
+                            | (((shooters << b) & open_) << a)) & blots
+                for j in range(n_blots):  # every blot within reach: it loses 25 - k pips
+                    k = blot_points[j]
+                    if reach >> k & 1:
+                        hit_weight += weight * (25 - k)
+                if hits:
+                    shots += weight
+                    j = 0
+                    while not hits >> blot_points[j] & 1:  # the costliest: the lowest point
+                        j += 1
+                    pip_loss += weight * (25 - blot_points[j])
+        # Percent of the 36 rolls (100 / 36) times the share of the race, (25 - k) / 24.
+        row[_TO_BE_HIT_FACTOR] = min(hit_weight * 100.0 / 864.0, 50.0)
+        row[_SHOTS] = shots
+        row[_PIP_LOSS] = pip_loss / 36.0
+        row[_BACK_ESCAPES] = _escapes(me, opp)
+        row[_OPPONENT_ESCAPES] = _escapes(opp, me)
     return out
 
 
-# The 21 distinct rolls (a <= b) and how many of the 36 each stands for.
-_DIE_A = np.array([a for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-_DIE_B = np.array([b for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-_ROLL_WEIGHT = np.where(_DIE_A == _DIE_B, 1.0, 2.0)
-_DOUBLE = _DIE_A == _DIE_B
+@kernel
+def _count(bits: int) -> int:
+    """Set bits."""
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
 
 
-def _bits(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """Each row of booleans as one integer, column j as bit j."""
-    return mask.astype(np.int64) @ (np.int64(1) << np.arange(mask.shape[1], dtype=np.int64))
+@kernel
+def _longest_run(bits: int) -> int:
+    """Longest run of set bits: ``x & (x >> 1)`` shortens every run by one."""
+    n = 0
+    while bits:
+        bits &= bits >> 1
+        n += 1
+    return n
 
 
-def _hits(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """(n, 21): for each roll, my blots an opposing checker can hit, as bits (bit k = my
-    point k). Opposing checkers move up my numbers, entering from their bar at 0; a
-    combination shot needs each point it touches on the way open (not held by me)."""
-    # While on the bar only the entering checker moves (bit 0 = their bar).
-    s = np.where(opp[:, BAR] > 0, 1, _bits(opp[:, 23::-1] > 0) << 1)[:, None]
-    blot = (_bits(me[:, :24] == 1) << 1)[:, None]
-    open_ = ~(_bits(me[:, :24] >= 2) << 1)[:, None]
-    a, b = _DIE_A[None, :], _DIE_B[None, :]
-    one_die = (s << a) | (s << b)
-    both = (((s << a) & open_) << b) | (((s << b) & open_) << a)
-    two = ((s << a) & open_) << a
-    three = (two & open_) << a
-    four = (three & open_) << a
-    reach = np.where(_DOUBLE[None, :], one_die | two | three | four, one_die | both)
-    out: npt.NDArray[np.int64] = reach & blot
-    return out
-
-
-def _pip_loss(hits: npt.NDArray[np.int64]) -> FloatArray:
-    """Mean over the 36 rolls of the most pips a hit costs: the lowest hit point k loses
-    25 - k (lowest set bit, found as the bit length of ``x & -x``)."""
-    low = hits & -hits
-    k = np.frexp(low.astype(np.float64))[1] - 1  # exact for powers of two
-    loss = np.where(hits != 0, 25 - k, 0)
-    out: FloatArray = (loss * _ROLL_WEIGHT).sum(axis=1) / 36.0
-    return out
-
-
-def _escapes(me: npt.NDArray[np.int64], opp: npt.NDArray[np.int64]) -> FloatArray:
+@kernel
+def _escapes(me: IntArray, opp: IntArray) -> float:
     """Rolls of 36 that carry ``me``'s rearmost checker past the furthest point ``opp``
     holds among the 12 in front of it (36 when none is held there or no checker is left).
     Distances d from the checker are bits; points beyond my 1-point count as open."""
-    rear = np.where(me > 0, np.arange(25), -1).max(axis=1)  # index, 24 = the bar
-    # Bit j of `ahead` says the opponent holds my index 24 - j (its own index j - 1);
-    # shifted right by 24 - rear, bit d says it holds the point d in front of my rearmost.
-    ahead = _bits(opp[:, :24] >= 2) << 1  # bit 0: the bar, never held
-    blocked = (ahead >> (24 - rear)) & ((np.int64(1) << (rear + 1)) - 2)
+    rear = -1  # index, 24 = the bar
+    for i in range(24, -1, -1):
+        if me[i] > 0:
+            rear = i
+            break
+    if rear < 0:
+        return 36.0
+    blocked = 0  # bit d: the opponent holds the point d in front of my rearmost
+    for d in range(1, rear + 1):
+        if opp[23 - rear + d] >= 2:  # my index rear - d is its index 23 - rear + d
+            blocked |= 1 << d
     near = blocked & 0x1FFE  # distances 1..12
-    furthest = np.where(near > 0, np.frexp(near.astype(np.float64))[1] - 1, 0)
-    open_ = (~blocked)[:, None]
-    a, b = _DIE_A[None, :], _DIE_B[None, :]
-    one = np.int64(1)
-    first_a, first_b = (one << a) & open_, (one << b) & open_
-    both = np.where((first_a | first_b) != 0, (one << (a + b)) & open_, 0)
-    two = np.where(first_a != 0, (one << (2 * a)) & open_, 0)
-    three = np.where(two != 0, (one << (3 * a)) & open_, 0)
-    four = np.where(three != 0, (one << (4 * a)) & open_, 0)
-    reach = np.where(_DOUBLE[None, :], first_a | two | three | four, first_a | first_b | both)
-    passed = (reach >> (furthest[:, None] + 1)) != 0
-    counted = (passed * _ROLL_WEIGHT).sum(axis=1)
-    out: FloatArray = np.where((furthest == 0) | (rear < 0), 36.0, counted)
-    return out
-
-
-def _to_be_hit(blots: npt.NDArray[np.bool_], theirs: npt.NDArray[np.int64],
-               their_bar: npt.NDArray[np.int64]) -> FloatArray:
-    """Sum over my blots of P(hit) in percent x (25 - point) / 24, capped at 50 (blocks
-    ignored). Per roll, the points the opposing checkers reach are bits (bit 0 their bar,
-    bit k my point k); summing weight x P(hit) over blots is summing, over the rolls, the
-    weights of the blots hit, looked up a byte at a time."""
-    src = ((_bits(theirs > 0) << 1) | (their_bar > 0))[:, None]
-    blot = (_bits(blots) << 1)[:, None]
-    a, b = _DIE_A[None, :], _DIE_B[None, :]
-    reach = np.where(_DOUBLE[None, :],
-                     (src << a) | (src << 2 * a) | (src << 3 * a) | (src << 4 * a),
-                     (src << a) | (src << b) | (src << (a + b)))
-    hit = reach & blot  # (n, 21)
-    table = _blot_weight_bytes()
-    weight = (table[0][hit & 255] + table[1][(hit >> 8) & 255] + table[2][(hit >> 16) & 255]
-              + table[3][(hit >> 24) & 255])
-    total = (weight * _ROLL_WEIGHT).sum(axis=1) * (100.0 / 36.0)
-    out: FloatArray = np.minimum(total, 50.0)
-    return out
-
-
-@cache
-def _blot_weight_bytes() -> FloatArray:
-    """(4, 256): the summed (25 - k) / 24 of the points k whose bits are set in each byte
-    of a 32-bit set (bit k = my point k; bit 0, their bar, weighs nothing)."""
-    bit_weight = np.array([(25.0 - k) / 24.0 if 1 <= k <= 24 else 0.0 for k in range(32)])
-    byte_bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1
-    table = np.stack([byte_bits @ bit_weight[8 * i:8 * i + 8] for i in range(4)])
-    table.flags.writeable = False
-    return table
+    if near == 0:
+        return 36.0
+    furthest = 12
+    while not near >> furthest & 1:
+        furthest -= 1
+    open_ = ~blocked
+    count = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            first_a = (1 << a) & open_
+            if a == b:
+                two = (1 << 2 * a) & open_ if first_a else 0
+                three = (1 << 3 * a) & open_ if two else 0
+                four = (1 << 4 * a) & open_ if three else 0
+                if (first_a | two | three | four) >> (furthest + 1):
+                    count += 1
+            else:
+                first_b = (1 << b) & open_
+                both = (1 << (a + b)) & open_ if first_a | first_b else 0
+                if (first_a | first_b | both) >> (furthest + 1):
+                    count += 2
+    return float(count)
 
 
 class OptionFeatures:
-    """Features of one decision's options, computed column by column as they are asked for
-    and kept: a rule-base player asks for its inputs over every option, the history then
-    logs the chosen option's row of every feature from the same work; a player that reads
-    no features (pubeval, gnubg) costs nothing."""
+    """Features of one decision's options, every feature of every option in one call when
+    first asked for, and kept: a rule-base player asks for its inputs over every option, the
+    history then logs the chosen option's row from the same work; a player that reads no
+    features (pubeval, gnubg) costs nothing, and one with a single option costs one row."""
 
     def __init__(self, options: Sequence[Position]) -> None:
-        self._options = list(options)
-        self._cols: dict[str, FloatArray] = {}
+        self._boards = Boards.of(options)
+        self._every: FloatArray | None = None
 
     def columns(self, names: tuple[str, ...]) -> FloatArray:
         """(options, names) for every option."""
-        missing = tuple(n for n in names if n not in self._cols)
-        if missing:
-            got = position_features(self._options, missing)
-            self._cols.update(zip(missing, got.T, strict=True))
-        return np.stack([self._cols[n] for n in names], axis=1)
+        if self._every is None:
+            self._every = _features(self._boards.me, self._boards.opp)
+        out: FloatArray = self._every[:, _columns(names)]
+        return out
 
     def __call__(self, rows: Sequence[int]) -> FloatArray:
         """Every feature (FEATURE_NAMES order) of some options."""
         rows = list(rows)
-        missing = tuple(n for n in FEATURE_NAMES if n not in self._cols)
-        fresh_col = {}
-        if missing:
-            fresh = position_features([self._options[i] for i in rows], missing)
-            fresh_col = {n: fresh[:, k] for k, n in enumerate(missing)}
-        return np.stack([fresh_col[n] if n in fresh_col else self._cols[n][rows]
-                         for n in FEATURE_NAMES], axis=1)
+        if self._every is not None:
+            out: FloatArray = self._every[rows]
+            return out
+        return _features(self._boards.me[rows], self._boards.opp[rows])

@@ -17,7 +17,7 @@ import numpy as np
 from fuzzeval.game import Candidates, Outcome
 from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures
-from fuzzeval.games.backgammon.moves import Play, plays
+from fuzzeval.games.backgammon.moves import Plays, plays
 from fuzzeval.games.backgammon.players import (
     PLAY_RULEBASE,
     BackgammonPlayer,
@@ -67,11 +67,12 @@ RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 class Notations(Sequence[str]):
     """The plays' notation, written only for the plays someone reads (the chosen one)."""
 
-    def __init__(self, found: tuple[Play, ...]) -> None:
+    def __init__(self, found: Plays) -> None:
         self._plays = found
+        self._n = len(found)
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return self._n
 
     @overload
     def __getitem__(self, i: int) -> str: ...
@@ -109,7 +110,7 @@ class BackgammonGame:
         if state.winner >= 0:
             raise ValueError("the game is over: no candidates")
         found = plays(state.position, state.dice)
-        options = tuple(p.position for p in found)
+        options = found.boards
         return Candidates(
             kind="move",
             labels=Notations(found),
@@ -124,7 +125,7 @@ class BackgammonGame:
         found = plays(state.position, state.dice)
         if not 0 <= choice < len(found):
             raise ValueError(f"move choice {choice} is not in 0..{len(found) - 1}")
-        after = found[choice].position
+        after = found.boards[choice]
         if sum(after.me) == 0:
             return State(after, state.seat, state.dice, state.turn + 1, state.seat,
                          result_points(after))

@@ -6,7 +6,7 @@ runner calls ``player.choose(candidates, rng) -> index`` with the same rules beh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -19,7 +19,7 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
-from fuzzeval.games.backgammon.moves import legal_moves
+from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.pubeval import pubeval
 from fuzzeval.games.backgammon.selector import BoardSelector, history_record
 from fuzzeval.games.options import as_fraction, as_int, as_text, check_keys
@@ -31,11 +31,12 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class MoveView:
-    """What the side to move sees: the position, the dice, the legal resulting positions."""
+    """What the side to move sees: the position, the dice, the legal resulting positions
+    (in a game, Boards: the positions as arrays too)."""
 
     position: Position
     dice: tuple[int, int]
-    options: tuple[Position, ...]
+    options: Sequence[Position]
 
 
 #: grades of the options (higher is better); the player plays the best (first on ties)
@@ -47,7 +48,7 @@ def random_grades(view: MoveView) -> FloatArray:
 
 
 def pubeval_grades(view: MoveView) -> FloatArray:
-    return pubeval(view.position, list(view.options))
+    return pubeval(view.position, view.options)
 
 
 @dataclass(frozen=True)
@@ -82,13 +83,15 @@ class FuzzyGrades:
 
     rulebase: RuleBase
     evaluator: Evaluator = field(init=False, repr=False, compare=False)
+    inputs: tuple[str, ...] = field(init=False, repr=False, compare=False)  # read once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evaluator",
                            compile_for_features(self.rulebase, FEATURE_NAMES, "backgammon"))
+        object.__setattr__(self, "inputs", self.rulebase.input_names)
 
     def features(self, view: MoveView) -> FloatArray:
-        return position_features(list(view.options), self.rulebase.input_names)
+        return position_features(view.options, self.inputs)
 
     def __call__(self, view: MoveView) -> FloatArray:
         return self.evaluator.grade(self.features(view))
@@ -96,7 +99,7 @@ class FuzzyGrades:
     def from_shared(self, features: OptionFeatures) -> FloatArray:
         """Grades from a decision's shared features (computed once, and reused by the
         history's log of the chosen play)."""
-        return self.evaluator.grade(features.columns(self.rulebase.input_names))
+        return self.evaluator.grade(features.columns(self.inputs))
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ class BackgammonPlayer:
             assert isinstance(view, MoveView)
             return self._pick(view, second, first)
         check_not_finished(first)  # no play is graded or offered once a side has won
-        options = tuple(p for _, p in legal_moves(first, tuple(second)))
+        options = plays(first, tuple(second)).boards
         view = MoveView(first, tuple(second), options)
         return options[self._pick(view, rng or np.random.default_rng())]
 

@@ -11,15 +11,18 @@ all fifteen borne off scores 99999999. Many candidates are scored in one call.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.backgammon.board import BAR, Position
+from fuzzeval.games.backgammon.board import BAR, CHECKERS, Boards, Position
+from fuzzeval.jit import kernel
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 WON = 99_999_999.0
 
 
@@ -40,29 +43,35 @@ def is_race(position: Position) -> bool:
     return not mine or not theirs or max(mine) < min(theirs)
 
 
-def inputs(candidates: list[Position]) -> FloatArray:
+def inputs(candidates: Sequence[Position]) -> FloatArray:
     """The 122 pubeval inputs of each position (n, 122)."""
-    me = np.array([p.me for p in candidates], dtype=np.float64)  # (n, 25)
-    opp = np.array([p.opp for p in candidates], dtype=np.float64)
-    n = len(candidates)
+    boards = Boards.of(candidates)
+    return _inputs(boards.me, boards.opp)
+
+
+@kernel
+def _inputs(me: IntArray, opp: IntArray) -> FloatArray:
+    """The inputs of boards ``me``, ``opp`` (n, 25): block j is my point 24 - j."""
+    n = me.shape[0]
     x = np.zeros((n, 122))
-    pts = me[:, 23::-1]  # my points 24 .. 1
-    blot = opp[:, :24] == 1  # opposing blot on my point 24 - j is on its point j + 1
-    block = x[:, :120].reshape(n, 24, 5)
-    block[:, :, 0] = blot
-    block[:, :, 1] = pts == 1
-    block[:, :, 2] = pts >= 2
-    block[:, :, 3] = pts == 3
-    block[:, :, 4] = np.where(pts >= 4, (pts - 3) / 2, 0)
-    x[:, 120] = opp[:, BAR] / 2
-    x[:, 121] = (15 - me.sum(axis=1)) / 15
+    for p in range(n):
+        for j in range(24):
+            pts = me[p, 23 - j]
+            x[p, 5 * j] = opp[p, j] == 1  # an opposing blot on my 24 - j, its j + 1
+            x[p, 5 * j + 1] = pts == 1
+            x[p, 5 * j + 2] = pts >= 2
+            x[p, 5 * j + 3] = pts == 3
+            if pts >= 4:
+                x[p, 5 * j + 4] = (pts - 3) / 2
+        x[p, 120] = opp[p, BAR] / 2
+        x[p, 121] = (CHECKERS - me[p].sum()) / 15
     return x
 
 
-def pubeval(before: Position, candidates: list[Position]) -> FloatArray:
+def pubeval(before: Position, candidates: Sequence[Position]) -> FloatArray:
     """Scores of candidate positions (after my move, before the turn passes)."""
     w = weights()["race" if is_race(before) else "contact"]
-    scores: FloatArray = inputs(candidates) @ w
-    done = np.array([sum(p.me) == 0 for p in candidates])
-    scores[done] = WON
+    boards = Boards.of(candidates)
+    scores: FloatArray = _inputs(boards.me, boards.opp) @ w
+    scores[boards.me.sum(axis=1) == 0] = WON
     return scores

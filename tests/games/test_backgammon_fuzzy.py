@@ -3,12 +3,15 @@ through them, the fuzzy player, and the moves command."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fuzzeval import load_rulebase
@@ -18,16 +21,15 @@ from fuzzeval.games.backgammon.features import (
     FEATURE_NAMES,
     FEATURES,
     ZONES,
+    FloatArray,
     OptionFeatures,
     position_features,
 )
 from fuzzeval.games.backgammon.moves import legal_moves, plays
 from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
-from tests.games.backgammon_helpers import random_positions, side
+from tests.games.backgammon_helpers import random_boards, random_positions, side
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
 
 
 def _scalar(p: Position) -> dict[str, float]:
@@ -144,16 +146,53 @@ def _prime_in_front(me: tuple[int, ...], rearmost: int) -> int:
     return best
 
 
-
-
-def test_features_equal_scalar_counts_onrandom_positions() -> None:
-    positions = random_positions(300, seed=5)
+def _check_against_scalar(positions: list[Position]) -> FloatArray:
     got = position_features(positions)
     for row, p in zip(got, positions, strict=True):
         want = _scalar(p) | _scalar_more(p)
         assert row.tolist() == pytest.approx([want[n] for n in FEATURE_NAMES], abs=1e-9), p
-    for j, f in enumerate(FEATURES):
+    return got
+
+
+def test_features_equal_scalar_counts_on_random_positions() -> None:
+    """Positions of random games, from both sides, and boards no game need reach (many on
+    the bar, bear-offs, a side with every checker off)."""
+    played = random_positions(600, seed=5)
+    got = _check_against_scalar(played + [p.flip() for p in played])
+    for j, f in enumerate(FEATURES):  # the ranges the rule bases assume, in games
         assert f.lo <= got[:, j].min() and got[:, j].max() <= f.hi, f.name
+    _check_against_scalar(random_boards(600, seed=6))
+
+
+@st.composite
+def _boards(draw: st.DrawFn) -> Position:
+    """Any position: each side's checkers (up to 15) on points or the bar, the opponent's
+    only where none of mine stand."""
+    me, opp = [0] * 25, [0] * 25
+    for where in draw(st.lists(st.integers(0, BAR), max_size=15)):
+        me[where] += 1
+    for where in draw(st.lists(st.integers(0, BAR), max_size=15)):
+        if where == BAR or not me[23 - where]:
+            opp[where] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_boards(), min_size=1, max_size=3))
+def test_features_equal_scalar_counts_on_any_boards(positions: list[Position]) -> None:
+    """Several at once: one call computes every candidate of a decision."""
+    _check_against_scalar(positions)
+
+
+def test_features_of_no_positions_and_of_subsets() -> None:
+    assert position_features([]).shape == (0, len(FEATURE_NAMES))
+    positions = random_positions(30, seed=8)
+    every = position_features(positions)
+    names = ("Shots", "PipCount", "SinglePieces")
+    assert np.array_equal(position_features(positions, names),
+                          every[:, [FEATURE_NAMES.index(n) for n in names]])
+    with pytest.raises(ValueError, match=r"unknown backgammon features.*'Pips'"):
+        position_features(positions, ("PipCount", "Pips"))
 
 
 def test_shots_agree_with_the_opponents_legal_plays() -> None:
@@ -314,3 +353,33 @@ def test_option_features_computed_once_agree_with_a_fresh_computation() -> None:
     assert shared.columns(some) == pytest.approx(want[:, [FEATURE_NAMES.index(n) for n in some]])
     assert shared([3, 7]) == pytest.approx(want[[3, 7]])  # cached and fresh columns mixed
     assert shared.columns(FEATURE_NAMES) == pytest.approx(want)
+
+
+def _digest(player: str, opponent: str, seed: int, index: int) -> str:
+    from fuzzeval.games.backgammon.game import GAME
+    from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
+
+    spec = MatchSpec("backgammon", PlayerSpec.parse(player), PlayerSpec.parse(opponent),
+                     index + 1, seed)
+    rec = play_indexed(GAME, spec, index)
+    text = "\n".join(f"{d.seat} {d.record['position']} {d.record['dice']} {d.index} {d.choice}"
+                     for d in rec.decisions)
+    text += f"\n{rec.outcome.winner} {rec.outcome.points} {rec.moves}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("player", "opponent", "index", "digest"), [
+    ("fuzzy", "pubeval", 0, "0f0accedb3568cfa"),
+    ("fuzzy", "pubeval", 1, "cc6d0c52d4f2f44f"),
+    ("fuzzy", "pubeval", 2, "0efbfd827013abad"),
+    ("fuzzy", "pubeval", 3, "484df1657beb2531"),
+    ("fuzzy:rulebase=backgammon_simple", "pubeval", 0, "4543d76ce14e5c77"),
+    ("pubeval", "pubeval", 0, "3efc9cb7c75b6455"),
+    ("pubeval", "pubeval", 1, "a16616149bea7212"),
+])
+def test_seeded_games_are_the_games_played_before(player: str, opponent: str, index: int,
+                                                  digest: str) -> None:
+    """Every decision (position, dice, play chosen) and the result of a few seeded games,
+    as the pure-Python search and numpy features played them (seed 1): compiling them
+    changed no game (nor did it on 200 games of each match, compared in full)."""
+    assert _digest(player, opponent, 1, index) == digest

@@ -8,11 +8,13 @@ import base64
 import re
 
 import gnubg
+import numpy as np
 import pytest
 
 from fuzzeval.errors import NotationError
 from fuzzeval.games.backgammon.board import (
     START,
+    Boards,
     Position,
     check_not_finished,
     from_gnubg,
@@ -20,7 +22,7 @@ from fuzzeval.games.backgammon.board import (
     position_id,
     to_gnubg,
 )
-from tests.games.backgammon_helpers import side
+from tests.games.backgammon_helpers import random_positions, side
 
 
 def _id_from_bits(bits: list[int]) -> str:
@@ -131,3 +133,21 @@ def test_position_checks_and_arithmetic() -> None:
     assert p.flip() == Position(p.opp, p.me) and p.flip().flip() == p
     assert p.off == (11, 12)
     assert Position.trusted(p.me, p.opp) == p
+
+
+def test_boards_hold_positions_as_arrays() -> None:
+    positions = random_positions(12, seed=2)
+    boards = Boards.of(positions)
+    assert Boards.of(boards) is boards
+    assert len(boards) == 12 and boards.me.shape == boards.opp.shape == (12, 25)
+    assert boards.me.dtype == np.int64
+    assert np.array_equal(boards.me, [p.me for p in positions])
+    assert np.array_equal(boards.opp, [p.opp for p in positions])
+    assert list(boards) == positions and boards[-1] == positions[-1]
+    assert boards[3:5] == (positions[3], positions[4])
+    assert boards[2] is boards[2]  # made once
+    assert type(boards[0].me[0]) is int and type(boards[0]) is Position
+    with pytest.raises(IndexError):
+        boards[12]
+    empty = Boards.of([])
+    assert len(empty) == 0 and empty.me.shape == (0, 25) and list(empty) == []

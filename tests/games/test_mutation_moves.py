@@ -1,6 +1,7 @@
 """fuzzeval.games.backgammon.moves: play notation against GNU Backgammon's own (movetupletostring),
-the steps of each play replayed by hand, and rules worked by hand: tests added by mutation
-testing."""
+the steps of each play replayed by hand, rules worked by hand, and the compiled search against
+a plain recursive one (order and steps too): tests added by mutation testing. Under mutmut the
+search runs as Python (tests/conftest.py), so its mutants are what these tests see."""
 
 from __future__ import annotations
 
@@ -9,9 +10,17 @@ import numpy as np
 import pytest
 
 from fuzzeval.errors import NotationError
+from fuzzeval.games.backgammon import moves
 from fuzzeval.games.backgammon.board import START, Position, to_gnubg
 from fuzzeval.games.backgammon.moves import Step, legal_moves, notation, parse_dice, plays
-from tests.games.backgammon_helpers import random_positions, side
+from tests.games.backgammon_helpers import (
+    random_boards,
+    random_positions,
+    reference_plays,
+    side,
+)
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21, each one way
 
 
 def _gnubg_notation(position: Position, steps: tuple[Step, ...]) -> str:
@@ -121,3 +130,53 @@ def test_plays_by_hand() -> None:
     s = Position(side({6: 13}, bar=2), side({1: 2, 2: 2, 3: 2, 4: 2, 5: 2}))
     want = Position(side({6: 13, 19: 1}, bar=1), s.opp)
     assert legal_moves(s, (6, 1)) == [("bar/19", want)] == legal_moves(s, (1, 6))
+
+
+def _positions() -> list[Position]:
+    """From random games (both sides) and random boards (bars, bear-offs, crowded boards
+    with hundreds of plays), the game not over."""
+    played = random_positions(120, seed=21)
+    every = played + [p.flip() for p in played] + random_boards(60, seed=22)
+    return [p for p in every if sum(p.me) and sum(p.opp)]
+
+
+def test_plays_are_the_plain_searchs_in_its_order_with_its_steps() -> None:
+    """The order matters (the first of equal grades is played) and so do the steps (the
+    notation logged): both as the plain recursion finds them, for every roll either way
+    round."""
+    most = 0
+    for i, p in enumerate(_positions()):
+        for a, b in ROLLS:
+            dice = (a, b) if i % 2 else (b, a)
+            got = plays(p, dice)
+            assert [(q.steps, q.position) for q in got] == reference_plays(p, dice), (p, dice)
+            most = max(most, len(got))
+    assert most > 256  # the search's table grew several times
+
+
+def test_the_compiled_search_is_its_python_source() -> None:
+    """What the games run (compiled) and what mutation testing runs (the source as Python)
+    agree, boards and steps, to the last array element."""
+    for p in _positions()[::10]:
+        me, opp = np.array(p.me, np.int64), np.array(p.opp, np.int64)
+        for a, b in ROLLS:
+            for x, y in zip(moves._SEARCH(me, opp, a, b), moves._search(me, opp, a, b),
+                            strict=True):
+                assert np.array_equal(x, y), (p, a, b)
+
+
+def test_plays_read_as_a_sequence() -> None:
+    found = plays(START, (6, 5))
+    assert len(found) == len(found.boards) == 7
+    assert found[-1] == found[6] and found[1:3] == (found[1], found[2])
+    assert found[0].position is found.boards[0]  # made once, when first read
+    assert [q.position for q in found] == list(found.boards)
+    assert found[0].steps == ((23, 17, False, 6), (17, 12, False, 5))  # 24/13
+    with pytest.raises(IndexError):
+        found[7]
+    assert not found.boards.me.flags.writeable  # shared through the cache
+    # Hitting on the way and not: the hit is a bool, and only the step that hits has it.
+    r = Position(side({24: 1}), side({4: 1, 9: 2}))
+    assert [q.steps for q in plays(r, (3, 1))] == [
+        ((23, 20, True, 3), (20, 19, False, 1)), ((23, 22, False, 1), (22, 19, False, 3))]
+    assert all(type(step[2]) is bool for q in plays(r, (3, 1)) for step in q.steps)
