@@ -19,6 +19,7 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
+from fuzzeval.games.backgammon.lookahead import LookaheadGrades
 from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.pubeval import pubeval
 from fuzzeval.games.backgammon.selector import BoardSelector, history_record
@@ -170,10 +171,19 @@ PLAY_RULEBASE = "backgammon_refined"
 
 
 def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
-           selector_games: Any = None, selector_win_rate: Any = None) -> BackgammonPlayer:
+           selector_games: Any = None, selector_win_rate: Any = None, lookahead: Any = 0,
+           width: Any = None) -> BackgammonPlayer:
     """``selector=DB`` turns on the board selector over that history database;
-    ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it."""
+    ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it.
+    ``lookahead=1`` grades the ``width`` (default 4) best plays one ply deeper
+    (fuzzeval/games/backgammon/lookahead.py)."""
     name = as_text("rulebase", rulebase, "a rule base name or path")
+    depth = as_int("lookahead", lookahead, 0)
+    if depth > 1:
+        raise ValueError(f"lookahead must be 0 or 1 (got {depth})")
+    if width is not None and depth == 0:
+        raise ValueError("width needs lookahead=1 (how many plays to look at one ply deeper)")
+    wide = as_int("width", 4 if width is None else width, 1)
     chosen = None
     if selector is None:
         for key, value in (("selector_games", selector_games),
@@ -187,8 +197,10 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
         rate = as_fraction("selector_win_rate",
                            0.25 if selector_win_rate is None else selector_win_rate)
         chosen = BoardSelector(history_record(db), games, rate)
-    return BackgammonPlayer("fuzzy", FuzzyGrades(load_rulebase(find_rulebase(name))),
-                            selector=chosen)
+    grades = FuzzyGrades(load_rulebase(find_rulebase(name)))
+    if depth == 1:
+        return BackgammonPlayer("fuzzy", LookaheadGrades(grades, wide), selector=chosen)
+    return BackgammonPlayer("fuzzy", grades, selector=chosen)
 
 
 PLAYERS: dict[str, Callable[..., BackgammonPlayer]] = {
@@ -208,7 +220,8 @@ PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
     "pubeval": (),
     "gnubg": (),
-    "fuzzy": ("rulebase", "selector", "selector_games", "selector_win_rate"),
+    "fuzzy": ("rulebase", "selector", "selector_games", "selector_win_rate", "lookahead",
+              "width"),
 }
 
 
