@@ -1,31 +1,39 @@
-"""fuzzeval: a Mamdani fuzzy-rule engine that grades game positions and explains its grades."""
+"""fuzzeval: a Mamdani fuzzy-rule engine that grades game positions and explains its grades.
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
+The names below are the documented Python API (docs/python-api.md); each is imported from
+its module on first use, so ``import fuzzeval`` (and the CLI's start-up) costs no numpy,
+no compiled engine and no package metadata until a name is asked for.
+"""
 
-from fuzzeval.engine import Evaluator, Explanation, RuleFiring, compile_rulebase
-from fuzzeval.errors import (
-    FuzzevalError,
-    GameNotFound,
-    NotationError,
-    Problem,
-    RuleBaseError,
-    RuleBaseWarning,
-)
-from fuzzeval.loading import (
-    check_rulebase,
-    dump_rulebase,
-    load_rulebase,
-    parse_rulebase,
-    rulebase_to_yaml,
-)
-from fuzzeval.rulebase import PointRef, Rule, RuleBase, Term, Variable
+from __future__ import annotations
 
-try:  # the installed distribution's version: one source of truth, pyproject.toml
-    __version__: str = _version("fuzzeval")
-except PackageNotFoundError:  # a source tree on sys.path without an install
-    __version__ = "0+unknown"
+from typing import TYPE_CHECKING
 
+from fuzzeval.lazy import lazy_exports
+
+_WHERE = {
+    "Evaluator": "engine",
+    "Explanation": "engine",
+    "FuzzevalError": "errors",
+    "GameNotFound": "errors",
+    "NotationError": "errors",
+    "PointRef": "rulebase",
+    "Problem": "errors",
+    "Rule": "rulebase",
+    "RuleBase": "rulebase",
+    "RuleBaseError": "errors",
+    "RuleBaseWarning": "errors",
+    "RuleFiring": "engine",
+    "Term": "rulebase",
+    "Variable": "rulebase",
+    "__version__": "_version",
+    "check_rulebase": "loading",
+    "compile_rulebase": "engine",
+    "dump_rulebase": "loading",
+    "load_rulebase": "loading",
+    "parse_rulebase": "loading",
+    "rulebase_to_yaml": "loading",
+}
 __all__ = [
     "Evaluator",
     "Explanation",
@@ -49,3 +57,24 @@ __all__ = [
     "parse_rulebase",
     "rulebase_to_yaml",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
+
+if TYPE_CHECKING:
+    from fuzzeval._version import __version__
+    from fuzzeval.engine import Evaluator, Explanation, RuleFiring, compile_rulebase
+    from fuzzeval.errors import (
+        FuzzevalError,
+        GameNotFound,
+        NotationError,
+        Problem,
+        RuleBaseError,
+        RuleBaseWarning,
+    )
+    from fuzzeval.loading import (
+        check_rulebase,
+        dump_rulebase,
+        load_rulebase,
+        parse_rulebase,
+        rulebase_to_yaml,
+    )
+    from fuzzeval.rulebase import PointRef, Rule, RuleBase, Term, Variable

@@ -5,13 +5,15 @@ the caller never touches."""
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 
 def lazy_exports(package: str, where: Mapping[str, str]
                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """A module ``__getattr__`` and ``__dir__`` for ``package``: name -> submodule."""
+    """A module ``__getattr__`` and ``__dir__`` for ``package``: name -> submodule. The
+    ``__dir__`` lists the lazy names with what the module already holds."""
 
     def get(name: str) -> Any:
         if name not in where:
@@ -19,6 +21,6 @@ def lazy_exports(package: str, where: Mapping[str, str]
         return getattr(importlib.import_module(f"{package}.{where[name]}"), name)
 
     def names() -> list[str]:
-        return sorted(where)
+        return sorted(set(vars(sys.modules[package])) | set(where))
 
     return get, names

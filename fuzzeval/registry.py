@@ -7,9 +7,12 @@ Two groups: ``fuzzeval.games`` (each game's GAME object) and ``fuzzeval.commands
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from fuzzeval.errors import GameNotFound
-from fuzzeval.game import Game
+
+if TYPE_CHECKING:  # the game protocols import the engine: not needed to list names
+    from fuzzeval.game import Game
 
 GAMES_GROUP = "fuzzeval.games"
 COMMANDS_GROUP = "fuzzeval.commands"

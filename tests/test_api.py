@@ -24,7 +24,7 @@ def test_every_exported_name_resolves(package: str) -> None:
             assert home.startswith(package), (name, home)
 
 
-@pytest.mark.parametrize("package", GAME_PACKAGES)
+@pytest.mark.parametrize("package", ("fuzzeval", *GAME_PACKAGES))
 def test_lazy_exports_are_what_the_package_names(package: str) -> None:
     module = importlib.import_module(package)
     assert sorted(module._WHERE) == sorted(module.__all__)

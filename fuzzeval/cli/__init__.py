@@ -12,7 +12,6 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from fuzzeval import __version__
 from fuzzeval.cli import (
     calibrate,
     evaluate,
@@ -72,6 +71,8 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
+        from fuzzeval import __version__  # the package metadata: read when asked for
+
         typer.echo(f"fuzzeval {__version__}")
         raise typer.Exit(0)
 

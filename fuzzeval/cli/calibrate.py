@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.calibration import (
-    CalibrationSettings,
-    RoundResult,
-    calibrated_path,
-    find_calibration,
-    load_calibration,
-    run_calibration,
-    summary_rows,
-)
 from fuzzeval.cli.common import (
     GAME_HELP,
     OPPONENT_O,
@@ -38,14 +28,11 @@ from fuzzeval.cli.common import (
     usage_error,
     user_errors,
 )
-from fuzzeval.executors import executor_for
-from fuzzeval.held_out import held_out_measures
-from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-from fuzzeval.match import MatchSpec, check_rulebase_player, parse_options
-from fuzzeval.plots import plot_drift
-from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume, stored_games
-from fuzzeval.yaml_edit import rewrite_points
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.calibration import RoundResult
+    from fuzzeval.match import MatchSpec
+    from fuzzeval.store import History
 
 
 def calibrate(
@@ -90,6 +77,25 @@ def calibrate(
     Each round plays a match, then moves every 'adjust:' point toward the mean of its
     inputs in winning decisions. Stopped at any moment, run the same command with --resume.
     """
+    from concurrent.futures.process import BrokenProcessPool
+
+    from fuzzeval.calibration import (
+        CalibrationSettings,
+        calibrated_path,
+        find_calibration,
+        load_calibration,
+        run_calibration,
+        summary_rows,
+    )
+    from fuzzeval.executors import executor_for
+    from fuzzeval.held_out import held_out_measures
+    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.match import check_rulebase_player, parse_options
+    from fuzzeval.plots import plot_drift
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History, require_for_resume, stored_games
+    from fuzzeval.yaml_edit import rewrite_points
+
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     if win_unit not in ("game", "deal"):
         raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")

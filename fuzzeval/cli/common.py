@@ -9,21 +9,20 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-import numpy as np
 import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
-from fuzzeval.loading import load_rulebase
-from fuzzeval.measure import Comparison
-from fuzzeval.plots import image_path
 from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
-from fuzzeval.rulebase import RuleBase
+
+if TYPE_CHECKING:
+    from fuzzeval.measure import Comparison
+    from fuzzeval.rulebase import RuleBase
 
 #: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works
 SEED_MAX = 2**63 - 1
@@ -81,6 +80,8 @@ def picture_option(name: str, path: Path | None) -> None:
     .png, .svg or .pdf) as a usage error before any work, not after a long run."""
     if path is None:
         return
+    from fuzzeval.plots import image_path  # imported by the commands that draw only
+
     if path.is_dir():
         raise usage_error(f"{name} {path}: a folder; give a file name, e.g. {path / 'x.png'}")
     try:
@@ -121,6 +122,8 @@ def resolve_rulebase(spec: str) -> Path:
 
 def open_rulebase(spec: str) -> RuleBase:
     """Load a rule base, printing its warnings on stderr."""
+    from fuzzeval.loading import load_rulebase
+
     path = resolve_rulebase(spec)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuleBaseWarning)
@@ -180,7 +183,8 @@ def strict_json_value(data: Any) -> Any:
     Strict JSON has no Infinity or NaN, so they become strings that ``float()`` reads
     back; numpy scalars and arrays become plain Python numbers and lists.
     """
-    if isinstance(data, np.ndarray | np.generic):
+    np = sys.modules.get("numpy")  # no numpy loaded: no numpy values to convert
+    if np is not None and isinstance(data, np.ndarray | np.generic):
         data = data.tolist()
     if isinstance(data, float):
         return float(data) if math.isfinite(data) else repr(float(data))

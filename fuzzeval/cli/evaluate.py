@@ -6,16 +6,17 @@ import csv
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
-import numpy as np
 import typer
 from rich.table import Table
 
 from fuzzeval.cli.common import console, open_rulebase, print_json, usage_error, user_errors
-from fuzzeval.engine import Evaluator, Explanation, compile_rulebase
 from fuzzeval.errors import NotFound
-from fuzzeval.membership import FloatArray
+
+if TYPE_CHECKING:  # the engine is imported by the command that grades, not at start-up
+    from fuzzeval.engine import Evaluator, Explanation
+    from fuzzeval.membership import FloatArray
 
 _usage = usage_error  # every bad value given here, typed or in the --csv table, exits 2
 
@@ -132,6 +133,8 @@ def evaluate(
     if output is not None and output.is_dir():
         raise _usage(f"--output {output}: a folder; give a file name, e.g. "
                      f"{output / 'graded.csv'}")
+    from fuzzeval.engine import compile_rulebase
+
     with user_errors():
         ev = compile_rulebase(open_rulebase(rulebase))
         if csv is not None:
@@ -189,6 +192,8 @@ def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], 
     if header is None:
         raise _usage(f"{path}: empty file; the first line must name the columns "
                      f"({', '.join(ev.input_names)})")
+    import numpy as np
+
     inputs = np.array(x, dtype=np.float64).reshape(len(x), len(cols))
     return header, rows, inputs
 

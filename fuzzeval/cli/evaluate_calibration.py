@@ -10,7 +10,6 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fuzzeval.calibration import load_calibration
 from fuzzeval.cli.common import (
     SEED_MAX,
     WorkersOpt,
@@ -20,10 +19,6 @@ from fuzzeval.cli.common import (
     user_errors,
 )
 from fuzzeval.errors import NotFound
-from fuzzeval.executors import executor_for
-from fuzzeval.held_out import evaluate_calibration as evaluate
-from fuzzeval.registry import load_game
-from fuzzeval.store import History
 
 
 def evaluate_calibration(
@@ -44,6 +39,13 @@ def evaluate_calibration(
     Both play the calibration's opponent on the same held-out games (common random
     numbers), with a paired interval for the difference, plus the game's own measure.
     """
+    # the library is imported when the command runs, not at start-up
+    from fuzzeval.calibration import load_calibration
+    from fuzzeval.executors import executor_for
+    from fuzzeval.held_out import evaluate_calibration as evaluate
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History
+
     with user_errors():
         if not db.is_file():
             raise NotFound(f"{db}: no such database")

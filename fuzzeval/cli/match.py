@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -23,18 +22,11 @@ from fuzzeval.cli.common import (
     stop_code,
     user_errors,
 )
-from fuzzeval.executors import executor_for
-from fuzzeval.game import Game
-from fuzzeval.match import (
-    MatchSpec,
-    MatchSummary,
-    PlayerSpec,
-    check_players,
-    parse_options,
-    summarize,
-)
-from fuzzeval.registry import load_game
-from fuzzeval.store import History, require_for_resume, resumable, run_match, stored_games
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.game import Game
+    from fuzzeval.match import MatchSpec, MatchSummary
+    from fuzzeval.store import History
 
 
 def match(
@@ -70,6 +62,13 @@ def match(
     Seat 0 moves (deals) first in even games. Every game is committed as it ends; after a
     crash or Ctrl-C, run the same command with --resume.
     """
+    from concurrent.futures.process import BrokenProcessPool
+
+    from fuzzeval.executors import executor_for
+    from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History, require_for_resume, run_match, stored_games
+
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     with user_errors():
         game = load_game(game_name)
@@ -112,6 +111,8 @@ def match(
 def _refuse_a_duplicate(history: History, game: Game, spec: MatchSpec) -> None:
     """The same match (players, the files they read, options, seed) already stored: say how
     to resume or extend it instead of playing its games a second time."""
+    from fuzzeval.store import resumable
+
     stored = resumable(history, game, spec)
     if stored is not None:
         done = sum(1 for i in history.finished(stored.id) if i < spec.games)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-import yaml
 from rich import box
 from rich.table import Table
 
@@ -18,9 +17,10 @@ from fuzzeval.cli.common import (
     resolve_rulebase,
     user_errors,
 )
-from fuzzeval.loading import check_rulebase, rulebase_to_yaml
 from fuzzeval.resources import shipped_rulebases
-from fuzzeval.rulebase import RuleBase, Variable
+
+if TYPE_CHECKING:  # the loader is imported when a command runs, not at start-up
+    from fuzzeval.rulebase import RuleBase, Variable
 
 app = typer.Typer(help="Check, show and describe rule-base files.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -29,6 +29,8 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 @app.command("list")
 def list_shipped() -> None:
     """The shipped rule bases: name, inputs, rules and what each is."""
+    from fuzzeval.loading import check_rulebase
+
     table = Table(title="shipped rule bases", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("name", no_wrap=True)
     table.add_column("inputs", justify="right")
@@ -48,6 +50,8 @@ def check(
     files: Annotated[list[str], typer.Argument(help="Rule-base files (or shipped names).")],
 ) -> None:
     """Report every problem in each file; exit 1 if any file has an error."""
+    from fuzzeval.loading import check_rulebase
+
     failed = False
     for spec in files:
         try:
@@ -103,6 +107,10 @@ def show(
     json_out: Annotated[bool, typer.Option("--json", help="Print the rule base as JSON.")] = False,
 ) -> None:
     """Tables of the variables, terms and rules."""
+    import yaml
+
+    from fuzzeval.loading import rulebase_to_yaml
+
     with user_errors():
         rb = open_rulebase(file)
     if json_out:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -25,12 +25,9 @@ from fuzzeval.cli.common import (
     usage_error,
     user_errors,
 )
-from fuzzeval.executors import executor_for
-from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
-from fuzzeval.plots import plot_win_matrix
-from fuzzeval.registry import load_game
-from fuzzeval.store import History, stored_games
-from fuzzeval.tournament import Tournament, pairings, run_tournament, tournament_specs
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.tournament import Tournament
 
 
 def tournament(
@@ -57,6 +54,13 @@ def tournament(
     Each pair plays a stored match of --games games (resumable: run it again to finish);
     the table gives the row player's win rate against each column player.
     """
+    from fuzzeval.executors import executor_for
+    from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
+    from fuzzeval.plots import plot_win_matrix
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History, stored_games
+    from fuzzeval.tournament import pairings, run_tournament, tournament_specs
+
     picture_option("--plot", plot)
     given = player_list(player, players)
     if given is not None and len(given) < 2:
@@ -143,6 +147,8 @@ def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:
 
 
 def _label(player: str) -> str:
+    from fuzzeval.match import PlayerSpec
+
     spec = PlayerSpec.parse(player)
     return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options
                         else "")

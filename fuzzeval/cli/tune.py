@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -24,22 +23,9 @@ from fuzzeval.cli.common import (
     stop_code,
     user_errors,
 )
-from fuzzeval.executors import executor_for
-from fuzzeval.held_out import held_out_seed
-from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-from fuzzeval.match import check_rulebase_player
-from fuzzeval.measure import compare
-from fuzzeval.registry import load_game
-from fuzzeval.store import History, HistoryError, require_for_resume
-from fuzzeval.tune import (
-    Generation,
-    Space,
-    TuneSettings,
-    find_tuning,
-    popsize_of,
-    run_tuning,
-)
-from fuzzeval.yaml_edit import rewrite_points
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.tune import Generation
 
 
 def _usage(message: str) -> typer.Exit:
@@ -85,6 +71,18 @@ def tune(
 
     Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values, on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    from concurrent.futures.process import BrokenProcessPool
+
+    from fuzzeval.executors import executor_for
+    from fuzzeval.held_out import held_out_seed
+    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.match import check_rulebase_player
+    from fuzzeval.measure import compare
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History, HistoryError, require_for_resume
+    from fuzzeval.tune import Space, TuneSettings, find_tuning, popsize_of, run_tuning
+    from fuzzeval.yaml_edit import rewrite_points
+
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
     for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
                              ("--held-out", held_out, 0),

@@ -10,13 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import help_when_bare, print_json
-from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.games.backgammon.board import check_not_finished, from_position_id, position_id
-from fuzzeval.games.backgammon.features import position_features
-from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
-from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
-from fuzzeval.match import PlayerSpec
 
 app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -44,6 +38,18 @@ def moves(
 ) -> None:
     """Every legal play for the roll, best first by the player's grade (none once a side
     has borne off all fifteen: the game is over)."""
+    # imported when the command runs: the players import the engine
+    from fuzzeval.cli.evaluate import print_explanation
+    from fuzzeval.games.backgammon.board import (
+        check_not_finished,
+        from_position_id,
+        position_id,
+    )
+    from fuzzeval.games.backgammon.features import position_features
+    from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
+    from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
+    from fuzzeval.match import PlayerSpec
+
     try:
         start = from_position_id(position)
         try:

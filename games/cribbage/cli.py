@@ -10,22 +10,14 @@ fuzzy and ES players judge the hands of a batch together, with the same output a
 from __future__ import annotations
 
 import codecs
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -40,20 +32,16 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
 )
-from fuzzeval.cli.evaluate import print_explanation
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.executors import executor_for
-from fuzzeval.games.cribbage.advice import advice_many
-from fuzzeval.games.cribbage.cards import card_str, parse_cards
-from fuzzeval.games.cribbage.discard import THROWS, CribOwner, discard_table
-from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
-from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-from fuzzeval.games.cribbage.players import CribbagePlayer, ExhaustiveDiscard, player_from_spec
-from fuzzeval.games.cribbage.report import PLAYERS, run_report
-from fuzzeval.games.cribbage.scoring import score_breakdown, score_hand, spoken_count
-from fuzzeval.games.cribbage.weights import Weighting
-from fuzzeval.match import PlayerSpec
-from fuzzeval.plots import Curve, plot_bars, plot_curves
+from fuzzeval.games.cribbage.lineup import PLAYERS
+
+# Each command imports what it uses when it runs: ``fuzzeval --help`` and the exhaustive
+# ``discard`` of one hand start without the engine, pandas or matplotlib.
+if TYPE_CHECKING:
+    from fuzzeval.games.cribbage.discard import CribOwner
+    from fuzzeval.games.cribbage.players import CribbagePlayer
+    from fuzzeval.games.cribbage.weights import Weighting
+    from fuzzeval.match import PlayerSpec
 
 app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -155,16 +143,37 @@ def _one_or_batch(
     return data
 
 
+#: discard_table's columns: (name, float); floats are shown rounded to 6 decimals
+DISCARD_COLUMNS = (("hand_mean", True), ("crib_mean", True), ("ev", True), ("hand_min", False),
+                   ("hand_max", False), ("crib_min", False), ("crib_max", False),
+                   ("net_min", False), ("net_max", False))
+
+
 def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dict[str, Any]:
-    table = discard_table(tokens, crib, weights)
-    best = table.iloc[0]
+    """The rows of ``discard_table`` (best first, ties in THROWS order), built without
+    pandas: a command that advises one hand should not cost the DataFrame's import."""
+    import numpy as np
+
+    from fuzzeval.games.cribbage.cards import card_str, cards_str, parse_cards
+    from fuzzeval.games.cribbage.discard import KEEPS, THROWS, evaluate_discards
+    from fuzzeval.games.cribbage.weights import opponent_weights
+
+    cards = parse_cards(tokens, 6)
+    stats = evaluate_discards(cards, crib, opponent_weights(weights, crib == "mine"))
+    columns = {name: (np.round(getattr(stats, name), 6) if is_float
+                      else getattr(stats, name)).tolist() for name, is_float in DISCARD_COLUMNS}
+    ev = stats.ev.tolist()
+    order = sorted(range(len(THROWS)), key=lambda i: -ev[i])  # stable: pandas' descending
+    table = [{"discard": cards_str([cards[j] for j in THROWS[i]]),
+              "keep": cards_str([cards[j] for j in KEEPS[i]]),
+              **{name: values[i] for name, values in columns.items()}} for i in order]
     return {
-        "hand": " ".join(card_str(c) for c in parse_cards(tokens, 6)),
+        "hand": " ".join(card_str(c) for c in cards),
         "crib": crib,
         "weights": weights,
-        "discard": best["discard"].split(),
-        "ev": round(float(best["ev"]), 6),
-        "table": json.loads(table.round(6).to_json(orient="records")),
+        "discard": table[0]["discard"].split(),
+        "ev": round(ev[order[0]], 6),
+        "table": table,
     }
 
 
@@ -197,14 +206,21 @@ def discard(
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
     owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
-    try:
-        name = PlayerSpec.parse(player).name
-    except FuzzevalError as exc:
-        raise _fail(f"--player {player}: {exc}") from None
+    if player.strip() == "exhaustive":  # the default: no player module to import
+        name = "exhaustive"
+    else:
+        from fuzzeval.match import PlayerSpec
+
+        try:
+            name = PlayerSpec.parse(player).name
+        except FuzzevalError as exc:
+            raise _fail(f"--player {player}: {exc}") from None
     if name != "exhaustive":
         _player_discard(cards, owner, player, explain, json_out, batch)
         return
     if ":" in player:  # its options checked as the player's (weights=uniform|expert)
+        from fuzzeval.games.cribbage.players import ExhaustiveDiscard, player_from_spec
+
         try:
             discarder = player_from_spec(player).discarder
         except (FuzzevalError, ValueError) as exc:
@@ -237,6 +253,10 @@ def discard(
 
 def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, explain: bool,
                     json_out: bool, batch: Path | None) -> None:
+    from fuzzeval.games.cribbage.advice import advice_many
+    from fuzzeval.games.cribbage.players import player_from_spec
+    from fuzzeval.match import PlayerSpec
+
     try:
         built = player_from_spec(player)  # once: a rule base is loaded and compiled here
         spec = PlayerSpec.parse(player)
@@ -273,6 +293,11 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     if explain:
         if "explanation" not in data:
             raise _fail("--explain needs a fuzzy player")
+        from fuzzeval.cli.evaluate import print_explanation
+        from fuzzeval.games.cribbage.cards import parse_cards
+        from fuzzeval.games.cribbage.discard import THROWS
+        from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+
         fz = built.discarder
         assert isinstance(fz, FuzzyDiscard)
         hand = tuple(sorted(parse_cards(cards or [], 6)))
@@ -296,6 +321,8 @@ def _columns_that_fit(columns: list[str], width: int) -> tuple[list[str], list[s
 
 
 def _six(tokens: list[str]) -> tuple[int, ...]:
+    from fuzzeval.games.cribbage.cards import parse_cards
+
     return tuple(sorted(parse_cards(tokens, 6)))
 
 
@@ -303,6 +330,8 @@ def _advice_lines(player: CribbagePlayer, spec: PlayerSpec, lines: list[list[str
                   crib: CribOwner, explain: bool
                   ) -> list[dict[str, Any] | FuzzevalError | ValueError]:
     """``advice_many`` for the good lines of a batch, at once; a bad line gets its error."""
+    from fuzzeval.games.cribbage.advice import advice_many
+
     parsed: list[tuple[int, ...] | FuzzevalError | ValueError] = []
     for tokens in lines:
         try:
@@ -315,6 +344,9 @@ def _advice_lines(player: CribbagePlayer, spec: PlayerSpec, lines: list[list[str
 
 
 def _score_json(tokens: list[str], starter: str | None, crib: bool) -> dict[str, Any]:
+    from fuzzeval.games.cribbage.cards import card_str, parse_cards
+    from fuzzeval.games.cribbage.scoring import score_breakdown, score_hand, spoken_count
+
     cards = parse_cards(tokens)
     hand: tuple[int, ...]
     if starter is None:
@@ -385,6 +417,17 @@ def train_es(
                                               "plots/<output stem>_curve.png.")] = None,
 ) -> None:
     """Train Kendall & Shaw's evolution-strategy discard table; use it with -p es:table=FILE."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
+    from fuzzeval.plots import Curve, plot_curves
+
     crib = old_spelling(with_crib, crib_old, "--with-crib/--hand-only",
                         "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
                         "(--crib says whose crib)")
@@ -442,6 +485,19 @@ def report(
     Exact EV achieved, efficiency (EV - random) / (optimal - random), share of optimal
     throws, decisions per second.
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from fuzzeval.executors import executor_for
+    from fuzzeval.games.cribbage.players import player_from_spec
+    from fuzzeval.games.cribbage.report import run_report
+    from fuzzeval.plots import plot_bars
+
     names = player_list(player, players) or list(PLAYERS)
     picture_option("--plot", plot)
     try:
@@ -493,6 +549,8 @@ def report(
 def _short(player: str) -> str:
     """exhaustive:weights=expert -> exhaustive (expert); fuzzy:rulebase=cribbage_linguistic
     -> fuzzy (linguistic): in a cribbage report the game's prefix says nothing."""
+    from fuzzeval.match import PlayerSpec
+
     spec = PlayerSpec.parse(player)
     shown = [str(v).removeprefix("cribbage_") for _, v in spec.options]
     return spec.name + (f" ({', '.join(shown)})" if shown else "")

@@ -16,15 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from fuzzeval.games.cribbage.cards import JACK, Card, cards_str, parse_cards
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
+
+if TYPE_CHECKING:  # pandas is imported by discard_table only: the players never need it
+    import pandas as pd
 
 CribOwner = Literal["mine", "theirs"]
 IntArray = npt.NDArray[np.intp]
@@ -196,6 +198,8 @@ def discard_table(
     weights: Weighting = "uniform",
 ) -> pd.DataFrame:
     """All 15 throws, best first: hand, crib and net statistics, exact."""
+    import pandas as pd
+
     if crib not in ("mine", "theirs"):
         raise ValueError(f"crib must be 'mine' or 'theirs' (got {crib!r})")
     cards = parse_cards(cards6, 6)

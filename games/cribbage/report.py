@@ -21,16 +21,13 @@ import numpy.typing as npt
 from fuzzeval.games.cribbage.discard import CribOwner, evaluate_discards
 from fuzzeval.games.cribbage.es import ESDiscard
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
+from fuzzeval.games.cribbage.lineup import PLAYERS as PLAYERS
 from fuzzeval.games.cribbage.players import DiscardView, player_from_spec
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.match import PlayerSpec
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
-# each fuzzy player by its rule base's name: the plain "fuzzy" is whatever base plays by default
-PLAYERS = ("random", "greedy", "es", "fuzzy:rulebase=cribbage_linguistic",
-           "fuzzy:rulebase=cribbage_linguistic_tuned", "fuzzy:rulebase=cribbage_expected_points",
-           "exhaustive", "exhaustive:weights=expert")
 OWNERS = ("mine", "theirs")
 CHUNK = 250
 

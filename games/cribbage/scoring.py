@@ -44,9 +44,22 @@ def rank_parts(ranks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.int64], ...]
 
 @cache
 def rank_table() -> npt.NDArray[np.int8]:
-    """Points of fifteens, pairs and runs for every ordered 5-tuple of rank indices."""
-    ranks = np.indices((13,) * 5).reshape(5, -1).T  # (371293, 5)
-    table: npt.NDArray[np.int8] = np.asarray(sum(rank_parts(ranks)), dtype=np.int8)
+    """Points of fifteens, pairs and runs for every ordered 5-tuple of rank indices.
+
+    The points do not depend on the order of the ranks, so they are counted once for each
+    ascending tuple (6,188 of them) and every tuple reads its sorted tuple's: some 15 ms,
+    where counting all 13^5 tuples took 0.4 s, which a command advising one hand paid.
+    """
+    ranks = np.indices((13,) * 5, dtype=np.int8).reshape(5, -1)  # column i: rank_index5 i
+    ascending = (ranks[1:] >= ranks[:-1]).all(axis=0)
+    points = np.zeros(13**5, dtype=np.int8)
+    points[ascending] = sum(rank_parts(ranks[:, ascending].T.astype(np.intp)))
+    rows = list(ranks)
+    for i in range(1, 5):  # an insertion sort of the five rows, element by element
+        for j in range(i, 0, -1):
+            a, b = rows[j - 1], rows[j]
+            rows[j - 1], rows[j] = np.minimum(a, b), np.maximum(a, b)
+    table: npt.NDArray[np.int8] = points[rank_index5(np.stack(rows, axis=1))]
     table.flags.writeable = False
     return table
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.games.cribbage.cards import card_str, parse_cards
+from fuzzeval.games.cribbage.cli import _discard_json
 from fuzzeval.games.cribbage.discard import discard_table
+
+HAND = ["5H", "5S", "JD", "QC", "4S", "9C"]
 
 runner = CliRunner()
 
@@ -24,6 +31,33 @@ def test_discard_json_is_the_ranked_table() -> None:
     assert [r["discard"] for r in data["table"]] == list(table["discard"])
     evs = [r["ev"] for r in data["table"]]
     assert evs == sorted(evs, reverse=True) and len(evs) == 15
+
+
+def _pandas_json(tokens: list[str], crib: str, weights: str) -> dict[str, Any]:
+    """The command's JSON as it was built from discard_table's DataFrame."""
+    table = discard_table(tokens, crib, weights)  # type: ignore[arg-type]
+    best = table.iloc[0]
+    return {"hand": " ".join(card_str(c) for c in parse_cards(tokens, 6)), "crib": crib,
+            "weights": weights, "discard": best["discard"].split(),
+            "ev": round(float(best["ev"]), 6),
+            "table": json.loads(table.round(6).to_json(orient="records"))}
+
+
+@pytest.mark.parametrize("weights", ["uniform", "expert"])
+@pytest.mark.parametrize("crib", ["mine", "theirs"])
+def test_discard_json_is_discard_table_without_pandas(crib: str, weights: str) -> None:
+    """The same rows, numbers (rounded as DataFrame.round rounds) and order (ties in THROWS
+    order, as the stable sort leaves them) as the DataFrame gave, on hands with ties."""
+    rng = np.random.default_rng(18)
+    hands = [HAND, ["5H", "5D", "5C", "5S", "JH", "JD"], ["AH", "2H", "3H", "4H", "5H", "6H"]]
+    hands += [[card_str(int(c)) for c in rng.choice(52, 6, replace=False)] for _ in range(40)]
+    ties = 0
+    for tokens in hands:
+        ours = _discard_json(tokens, crib, weights)  # type: ignore[arg-type]
+        assert json.dumps(ours) == json.dumps(_pandas_json(tokens, crib, weights)), tokens
+        evs = [r["ev"] for r in ours["table"]]
+        ties += len(evs) - len(set(evs))
+    assert ties > 0
 
 
 def test_discard_table_printed() -> None:

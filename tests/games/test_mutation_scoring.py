@@ -95,6 +95,14 @@ def test_rank_table_against_the_rules_on_a_sample_of_rank_tuples() -> None:
     assert rank_table().shape == (13**5,) and not rank_table().flags.writeable
 
 
+def test_rank_table_is_every_tuple_counted_by_rank_parts() -> None:
+    """Counted once per sorted tuple, the table is what counting all 13^5 tuples gives."""
+    ranks = np.indices((13,) * 5).reshape(5, -1).T
+    table = rank_table()
+    assert table.dtype == np.int8
+    assert np.array_equal(table, sum(rank_parts(ranks)))
+
+
 def test_rank_index5_is_base_13_on_any_leading_shape() -> None:
     ranks = np.array([[[0, 0, 0, 0, 1], [1, 0, 0, 0, 0]], [[12, 12, 12, 12, 12], [3, 1, 4, 1, 5]]])
     idx = rank_index5(ranks)
