@@ -342,25 +342,46 @@ def peer_versions() -> dict[str, str | None]:
     return found
 
 
-def contenders(rb_wa: RuleBase, rb_c: RuleBase, peers: Sequence[str]) -> list[Contender]:
-    """fuzzeval with both defuzzifiers, then every installed peer with what it offers."""
+def ours(rb_wa: RuleBase, rb_c: RuleBase) -> list[Contender]:
+    ev_wa, ev_c = compile_rulebase(rb_wa), compile_rulebase(rb_c)
+    return [Contender("fuzzeval", WA, ev_wa.grade, ev_wa.grade, 0.0),
+            Contender("fuzzeval", CENTROID, ev_c.grade, ev_c.grade, 0.0)]
+
+
+#: the contenders of each peer, in table order (peer_contenders builds them)
+LABELS = {"pyfuzzylite": ("pyfuzzylite wavg", "pyfuzzylite centroid"),
+          "simpful": ("simpful wavg*", "simpful centroid"),
+          "scikit-fuzzy": ("scikit-fuzzy centroid",)}
+
+
+def peer_contenders(peer: str, rb_wa: RuleBase, rb_c: RuleBase) -> list[Contender]:
+    """A peer's translation of the rule base with each defuzzifier it offers."""
     ev_wa, ev_c = compile_rulebase(rb_wa), compile_rulebase(rb_c)
     width = rb_c.output.hi - rb_c.output.lo
-    out = [Contender("fuzzeval", WA, ev_wa.grade, ev_wa.grade, 0.0),
-           Contender("fuzzeval", CENTROID, ev_c.grade, ev_c.grade, 0.0)]
-    if "pyfuzzylite" in peers:
-        out += [Contender("pyfuzzylite", WA, fuzzylite_grader(rb_wa), ev_wa.grade, WA_LIMIT),
-                Contender("pyfuzzylite", CENTROID, fuzzylite_grader(rb_c), ev_c.grade,
-                          width / 1000)]
-    if "simpful" in peers:
-        out += [Contender("simpful", WA, simpful_grader(rb_wa), simpful_sugeno(rb_wa), WA_LIMIT,
+    if peer == "pyfuzzylite":
+        return [Contender(peer, WA, fuzzylite_grader(rb_wa), ev_wa.grade, WA_LIMIT),
+                Contender(peer, CENTROID, fuzzylite_grader(rb_c), ev_c.grade, width / 1000)]
+    if peer == "simpful":
+        return [Contender(peer, WA, simpful_grader(rb_wa), simpful_sugeno(rb_wa), WA_LIMIT,
                           "simpful's Sugeno: a rule weight scales only the numerator"),
-                Contender("simpful", CENTROID, simpful_grader(rb_c), ev_c.grade,
-                          width / 999)]
-    if "scikit-fuzzy" in peers:
-        out.append(Contender("scikit-fuzzy", CENTROID, skfuzzy_grader(rb_c), ev_c.grade,
-                             width / (rb_c.resolution - 1)))
-    return out
+                Contender(peer, CENTROID, simpful_grader(rb_c), ev_c.grade, width / 999)]
+    if peer == "scikit-fuzzy":
+        return [Contender(peer, CENTROID, skfuzzy_grader(rb_c), ev_c.grade,
+                          width / (rb_c.resolution - 1))]
+    raise ValueError(f"no peer {peer!r}")
+
+
+def contenders(rb_wa: RuleBase, rb_c: RuleBase, peers: Sequence[str]) -> list[Contender]:
+    """fuzzeval with both defuzzifiers, then every peer named with what it offers."""
+    return ours(rb_wa, rb_c) + [c for p in peers for c in peer_contenders(p, rb_wa, rb_c)]
+
+
+def predicted_build(done: list[tuple[int, int, float]], n_inputs: int, n_rules: int) -> float:
+    """Seconds a peer may take to build this size, from its earlier builds (inputs, rules,
+    seconds): quadratic in the rules (scikit-fuzzy's ControlSystem is worse than that), linear
+    in the inputs. Only decides what to skip."""
+    return min((t * max(1.0, n_rules / r) ** 2 * max(1.0, n_inputs / i) for i, r, t in done),
+               default=0.0)
 
 
 # --- measuring ----------------------------------------------------------------------------
@@ -436,7 +457,7 @@ def measure_base(cs: list[Contender], xs: FloatArray, s: Settings,
             checked_call(c, xb[0], cell)  # warm-up (and numba's compiling)
             once = checked_call(c, xb[-1], cell)
             cell.calls = max(1, min(10_000, math.ceil(s.min_time / max(once, 1e-9))))
-            if (s.repeat * cell.calls + 2) * once > s.budget and batch > 1:
+            if (s.repeat * cell.calls + 2) * once > s.budget:
                 cell.why_not = "over the budget"
                 continue
             running.append((c, xb))
@@ -670,23 +691,39 @@ def run(s: Settings, quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
                      "numpy": np.__version__, "python": platform.python_version()},
         "peers": versions, "bases": {}, "limits": {}, "notes": {},
     }
+    builds: dict[str, list[tuple[int, int, float]]] = {p: [] for p in peers}
     for n_inputs, n_rules in sizes:
         log(f"{n_inputs} inputs, {n_rules} rules")
         rb_wa, rb_c = rulebases(n_inputs, n_rules)
+        build: dict[str, float | None] = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # scikit-fuzzy's and pyfuzzylite's own noise
-            cs = contenders(rb_wa, rb_c, peers)
+            cs = ours(rb_wa, rb_c)
+            for peer in peers:
+                if predicted_build(builds[peer], n_inputs, n_rules) > s.budget:
+                    build[peer] = None
+                    log(f"  {peer}: not built (would take over the budget)")
+                    continue
+                t0 = time.perf_counter()
+                cs += peer_contenders(peer, rb_wa, rb_c)
+                build[peer] = time.perf_counter() - t0
+                builds[peer].append((n_inputs, n_rules, build[peer]))
             xs = bench.random_rows(rb_wa, max(s.big, s.variants * 20), seed=1)
             cells = measure_base(cs, xs, s, log)
+        for peer in peers:
+            for label in LABELS[peer]:
+                cells.setdefault(label, {b: Cell(why_not="building it: over the budget")
+                                         for b in (1, 20, s.big)})
+        order = ["fuzzeval wavg", "fuzzeval centroid", *(x for p in peers for x in LABELS[p])]
         results["bases"][size_key(n_inputs, n_rules)] = {
-            "inputs": n_inputs, "rules": n_rules,
+            "inputs": n_inputs, "rules": n_rules, "build_seconds": build,
             "cells": {label: {str(b): {"us_per_call": cell.us_per_call,
                                        "grades_per_s": None if cell.seconds is None
                                        else b / cell.seconds,
                                        "calls_per_sample": cell.calls,
                                        "why_not": cell.why_not, "max_diff": cell.max_diff}
-                              for b, cell in per.items() if b in (1, 20, s.big)}
-                      for label, per in cells.items()},
+                              for b, cell in cells[label].items() if b in (1, 20, s.big)}
+                      for label in order},
         }
         for c in cs:
             results["limits"][c.label] = c.limit

@@ -110,8 +110,8 @@ def test_rule_texts_in_each_peers_syntax(peers: ModuleType) -> None:
 def grades_agree(peers: ModuleType, peer: str, n_inputs: int = 5, n_rules: int = 30) -> None:
     rb_wa, rb_c = peers.rulebases(n_inputs, n_rules)
     with contextlib.redirect_stdout(io.StringIO()):
-        cs = [c for c in peers.contenders(rb_wa, rb_c, [peer]) if c.library == peer]
-    assert cs
+        cs = peers.peer_contenders(peer, rb_wa, rb_c)
+    assert tuple(c.label for c in cs) == peers.LABELS[peer]
     xs = peers.bench.random_rows(rb_wa, 8, seed=2)
     xs[0] = [v.lo for v in rb_wa.inputs]  # the edges of every range
     xs[1] = [v.hi for v in rb_wa.inputs]
@@ -161,3 +161,12 @@ def test_a_tiny_run_reports_in_80_columns_and_plots(peers: ModuleType, tmp_path:
     assert sum("not installed here: skipped" in line for line in lines) == 3
     peers.plot(results, tmp_path / "peers.png")
     assert (tmp_path / "peers.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_slow_build_is_foreseen_not_waited_for(peers: ModuleType) -> None:
+    """scikit-fuzzy took 7.5 s to build 100 rules and 100 s for 300 (1,000: not waited for)."""
+    assert peers.predicted_build([], 15, 1000) == 0
+    done = [(15, 30, 1.8), (15, 100, 7.5)]
+    assert peers.predicted_build(done, 15, 300) == pytest.approx(67.5)
+    assert peers.predicted_build(done, 45, 30) == pytest.approx(5.4)
+    assert peers.predicted_build(done, 5, 30) == pytest.approx(1.8)
