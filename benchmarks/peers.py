@@ -494,13 +494,16 @@ def _too_slow(c: Contender, done: dict[int, Cell], cell: Cell, batch: int, xs: F
     per_row = t0 / b0
     if batch <= 20:
         return "" if (s.repeat + 2) * per_row * batch <= s.budget else "over the budget"
-    # The big batch: an untimed probe of PROBE rows first, if even that is affordable.
+    # The big batch: two untimed calls on PROBE rows first, if even they are affordable;
+    # the cost then grows as a straight line through the last size and the probe.
     probe = min(PROBE, batch)
-    if (s.repeat + 2) * per_row * probe > s.budget:
+    if 2 * per_row * probe > s.budget:
         return "over the budget"
     x = xs[:probe]
     seconds = checked_call(c, x, cell)  # checked like every untimed call
-    if (s.repeat + 2) * seconds * batch / probe > s.budget:
+    slope = (seconds - t0) / (probe - b0) if probe > b0 else 0.0
+    predicted = seconds + slope * (batch - probe) if slope > 0 else seconds * batch / probe
+    if (s.repeat + 2) * predicted > s.budget:
         return "over the budget"
     need = peak_bytes(lambda: c.grade(x)) * batch / probe
     if need > s.max_memory * 2**30:
