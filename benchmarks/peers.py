@@ -1,6 +1,7 @@
 """fuzzeval beside the other Python fuzzy-logic engines, same rule bases, same run, one core.
 
-    python benchmarks/peers.py [--repeat 5] [--budget 30] [--quick] [--json] [--plot PATH]
+    python benchmarks/peers.py [--repeat 5] [--budget 30] [--quick] [--plot PATH]
+                               [--json | --markdown] [--from JSON]
 
 Peers, each used when it can be imported and reported as skipped when not: pyfuzzylite 8
 (``import fuzzylite``; numpy-vectorised), simpful (one row at a time) and scikit-fuzzy (a
@@ -49,6 +50,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import gc  # noqa: E402
+import importlib  # noqa: E402
 import importlib.metadata  # noqa: E402
 import importlib.util  # noqa: E402
 import io  # noqa: E402
@@ -565,6 +567,41 @@ def us_of(results: dict[str, Any], key: str, label: str, batch: int) -> float | 
     return us
 
 
+def markdown(results: dict[str, Any], out: Callable[[str], None] = print) -> None:
+    """The same tables in Markdown, for docs/benchmarks.md."""
+    meta, bases = results["settings"], results["bases"]
+    batches = (1, 20, meta["big"])
+    key = size_key(*BASE)
+    cells = bases[key]["cells"]
+    out(f"Benchmark base ({BASE[0]} inputs, {BASE[1]} rules); × fuzzeval: how many times as "
+        "long as fuzzeval with the same defuzzifier.")
+    out("")
+    out("| engine | batch | per call | grades/s | × fuzzeval |")
+    out("|---|---:|---:|---:|---:|")
+    for batch in batches:
+        for label in cells:
+            us = us_of(results, key, label, batch)
+            ours = us_of(results, key, f"fuzzeval {label.split()[1].rstrip('*')}", batch)
+            rate = "" if us is None else fmt_rate(batch / us * 1e6)
+            ratio = ("" if us is None or ours is None or label.startswith("fuzzeval")
+                     else fmt_ratio(us / ours).replace("x", "×"))
+            name = label.replace("*", "\\*")
+            out(f"| {name} | {batch:,} | {fmt_time(us)} | {rate} | {ratio} |")
+    for title, sizes, names in (
+            ("rules, at 15 inputs", [(BASE[0], r) for r in meta["rules"]], meta["rules"]),
+            ("inputs, at 30 rules", [(i, BASE[1]) for i in meta["inputs"]], meta["inputs"])):
+        for batch in batches:
+            out("")
+            out(f"Time per grade call of {rows_text(batch)}, by {title}:")
+            out("")
+            out("| engine | " + " | ".join(f"{n:,}" for n in names) + " |")
+            out("|---|" + "---:|" * len(names))
+            for label in cells:
+                row = " | ".join(fmt_time(us_of(results, size_key(*sz), label, batch))
+                                 for sz in sizes)
+                out(f"| {label.replace('*', chr(92) + '*')} | {row} |")
+
+
 def report(results: dict[str, Any], out: Callable[[str], None] = print) -> None:
     """Tables of at most 80 columns."""
     meta, bases = results["settings"], results["bases"]
@@ -695,6 +732,11 @@ def run(s: Settings, quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
         "peers": versions, "bases": {}, "limits": {}, "notes": {},
     }
     builds: dict[str, list[tuple[int, int, float]]] = {p: [] for p in peers}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for dist, module in PEERS:  # imported before the builds are timed
+            if dist in peers:
+                importlib.import_module(module if module != "skfuzzy" else "skfuzzy.control")
     for n_inputs, n_rules in sizes:
         log(f"{n_inputs} inputs, {n_rules} rules")
         rb_wa, rb_c = rulebases(n_inputs, n_rules)
@@ -747,7 +789,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="fewer and smaller rule bases, 10,000 rows, best of 2")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the tables in Markdown (for docs/benchmarks.md)")
     parser.add_argument("--plot", type=Path, metavar="PATH", help="write the figure here")
+    parser.add_argument("--from", dest="load", type=Path, metavar="JSON",
+                        help="measure nothing: show results saved with --json")
     args = parser.parse_args(argv)
     s = Settings(repeat=args.repeat, budget=args.budget, min_time=args.min_time,
                  max_memory=args.max_memory)
@@ -755,11 +801,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         s.repeat, s.big = min(s.repeat, 2), QUICK_BIG
         s.budget, s.min_time = min(s.budget, 3.0), min(s.min_time, 0.01)
     log = (lambda m: print(m, file=sys.stderr)) if args.json else print
-    results = run(s, args.quick, log)
+    if args.load:
+        results = json.loads(args.load.read_text())
+    else:
+        results = run(s, args.quick, log)
+        log("")
     if args.json:
         print(json.dumps(results, indent=2))
+    elif args.markdown:
+        markdown(results)
     else:
-        print()
         report(results)
     if args.plot:
         plot(results, args.plot)

@@ -159,6 +159,9 @@ def test_a_tiny_run_reports_in_80_columns_and_plots(peers: ModuleType, tmp_path:
     peers.report(results, lines.append)
     assert max(len(line) for line in lines) <= 80
     assert sum("not installed here: skipped" in line for line in lines) == 3
+    md: list[str] = []
+    peers.markdown(results, md.append)
+    assert sum(line.startswith("| fuzzeval wavg |") for line in md) == 3 + 6
     peers.plot(results, tmp_path / "peers.png")
     assert (tmp_path / "peers.png").read_bytes()[:4] == b"\x89PNG"
 
