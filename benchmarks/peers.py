@@ -32,12 +32,14 @@ size are compared with fuzzeval on the same inputs. A weighted average must agre
 a centroid within one step of the peer's grid (two for simpful's, whose sum gives both ends of
 the grid full weight); otherwise the run stops.
 
-Timing: grade calls of 1, 20 and 100,000 rows (--quick: 10,000), each call on other rows than
-the last (a cycle of distinct batches). A measurement is the mean of enough calls to last
---min-time seconds; the result is the best of --repeat measurements, taken in rounds across
-the engines (interleaved, the order rotating each round), pinned to one core. An engine whose
-measurement would take more than --budget seconds, or whose 100,000-row call would need more
-than --max-memory, is not run at that size and shown as such: nothing is extrapolated.
+Timing: grade calls of 1, 20 and 100,000 rows (--quick: 10,000); at 1 and 20 rows each call
+grades other rows than the last (a cycle of 64 batches). A measurement is the mean of enough
+calls to last --min-time seconds; the result is the best of --repeat measurements, taken in
+rounds across the engines (interleaved, the order rotating each round), pinned to one core.
+An engine whose measurement would take more than --budget seconds, or whose 100,000-row call
+would need more than --max-memory, is not run at that size and shown as such: nothing is
+extrapolated. Nor is a peer built whose translation would take more than --budget seconds
+to build (scikit-fuzzy's ControlSystem grows faster than the square of the rules).
 """
 
 from __future__ import annotations
