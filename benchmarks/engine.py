@@ -77,17 +77,32 @@ RANGES = ((0.0, 1.0), (0.0, 10.0), (-5.0, 5.0), (0.0, 100.0), (-1.0, 1.0), (0.0,
 # --- the rule base ------------------------------------------------------------------------
 
 
-def rulebase_yaml(defuzzifier: str, seed: int = 7, n_rules: int = 30) -> str:
-    """A realistic 15-input, 30-rule base as YAML text (the same text for the same seed)."""
+def input_names(n_inputs: int) -> tuple[str, ...]:
+    """INPUT_NAMES, then numbered rounds of them past 15 (material_2, mobility_2, ...)."""
+    k = len(INPUT_NAMES)
+    return tuple(INPUT_NAMES[i % k] + (f"_{i // k + 1}" if i >= k else "")
+                 for i in range(n_inputs))
+
+
+def rulebase_yaml(defuzzifier: str, seed: int = 7, n_rules: int = 30, n_inputs: int = 15) -> str:
+    """A realistic rule base as YAML text (the same text for the same arguments).
+
+    The default is the benchmark base: 15 inputs, 30 rules. Other sizes (benchmarks/peers.py)
+    are built the same way: a third-ish of the rules after the first three have one, two or
+    three conditions in the proportions 5:11:11, and one rule in six is weighted.
+    """
+    if n_inputs < 3 or n_rules < 3:
+        raise ValueError(f"need >= 3 inputs and >= 3 rules (got {n_inputs}, {n_rules})")
+    names_in = input_names(n_inputs)
     rng = random.Random(seed)
     lines = [
         f"name: bench_{defuzzifier}",
-        "description: Synthetic 15-input position grader for benchmarks/engine.py.",
+        f"description: Synthetic {n_inputs}-input position grader for benchmarks/engine.py.",
         f"defuzzifier: {defuzzifier}",
         "default: 0",
         "inputs:",
     ]
-    for i, name in enumerate(INPUT_NAMES):
+    for i, name in enumerate(names_in):
         lo, hi = RANGES[i % len(RANGES)]
         w = hi - lo
         mid = lo + w * rng.uniform(0.35, 0.65)
@@ -104,14 +119,17 @@ def rulebase_yaml(defuzzifier: str, seed: int = 7, n_rules: int = 30) -> str:
 
     # Every row fires a rule (the first input's three terms cover its range), every term is
     # used: the other inputs' terms are dealt out first, then random ones.
-    first = INPUT_NAMES[0]
+    # (With many inputs and few rules, some terms and inputs go unused.)
+    first = names_in[0]
     rules: list[tuple[str, str]] = [
         (f"{first} is low", "very_weak"), (f"{first} is mid", "average"),
         (f"{first} is high", "very_good"),
     ]
-    pool = [(v, t) for v in INPUT_NAMES[1:] for t in TERMS]
+    pool = [(v, t) for v in names_in[1:] for t in TERMS]
     rng.shuffle(pool)
-    sizes = [1] * 5 + [2] * 11 + [3] * (n_rules - 3 - 16)
+    rest = n_rules - 3
+    ones, twos = round(rest * 5 / 27), round(rest * 11 / 27)  # 5, 11 (and 11) of 27
+    sizes = [1] * ones + [2] * twos + [3] * (rest - ones - twos)
     rng.shuffle(sizes)
     names = list(OUTPUT_TERMS)
     for k in sizes:
@@ -122,13 +140,13 @@ def rulebase_yaml(defuzzifier: str, seed: int = 7, n_rules: int = 30) -> str:
             if pick is not None:
                 pool.remove(pick)
             else:
-                pick = (rng.choice([v for v in INPUT_NAMES if v not in used]), rng.choice(TERMS))
+                pick = (rng.choice([v for v in names_in if v not in used]), rng.choice(TERMS))
             conds.append(pick)
         text, polarity = _condition_text(conds, rng)
         level = polarity / k * 1.5 + rng.gauss(0.0, 0.6)
         term = names[min(4, max(0, round(level + 2)))]
         rules.append((text, term))
-    weighted = set(rng.sample(range(len(rules)), 5))
+    weighted = set(rng.sample(range(len(rules)), round(n_rules / 6)))  # 5 of 30
     lines.append("rules:")
     for i, (text, term) in enumerate(rules):
         rule = f"if {text} then grade is {term}"
@@ -161,11 +179,16 @@ def _condition_text(conds: list[tuple[str, str]], rng: random.Random) -> tuple[s
     return form, pol
 
 
-def load(defuzzifier: str, seed: int) -> RuleBase:
-    rb, problems = parse_rulebase(rulebase_yaml(defuzzifier, seed), f"<bench {defuzzifier}>")
-    if rb is None or problems:
+def load(defuzzifier: str, seed: int, n_rules: int = 30, n_inputs: int = 15) -> RuleBase:
+    """rulebase_yaml(...) read with parse_rulebase (the benchmark base by default).
+
+    Warnings are accepted (a small base over many inputs leaves terms unused), errors not.
+    """
+    text = rulebase_yaml(defuzzifier, seed, n_rules, n_inputs)
+    rb, problems = parse_rulebase(text, f"<bench {defuzzifier} {n_inputs}x{n_rules}>")
+    if rb is None or any(p.severity == "error" for p in problems):
         raise SystemExit("benchmark rule base is broken:\n" + "\n".join(map(str, problems)))
-    assert len(rb.inputs) == 15 and len(rb.rules) == 30
+    assert len(rb.inputs) == n_inputs and len(rb.rules) == n_rules
     return rb
 
 
