@@ -238,3 +238,23 @@ def test_a_rule_on_an_unknown_output_term_is_refused() -> None:
     with pytest.raises(ValueError) as info:
         compile_(broken)
     assert str(info.value) == "rule concludes on unknown output term 'maybe'"
+
+
+def test_explain_memberships_use_the_variables_width_for_a_vertical_side() -> None:
+    """Found by mutation testing: explain() computing memberships with the default width 1
+    drew a vertical side 1,000 times too steep. A vertical side is a slope of 1e12 / width:
+    just below the peak of [500, 500, 600] on a range 1,000 wide, at 500 - 1e-10, the
+    membership is 1 - 1e-10 * 1e12 / 1000 = 0.9, as the rule that reads it fires."""
+    rb, problems = parse_rulebase("""name: v
+defuzzifier: weighted_average
+default: 0
+inputs:
+  x: {range: [0, 1000], terms: {t: [500, 500, 600]}}
+output: {name: y, range: [0, 1], terms: {one: 1}}
+rules: ["if x is t then y is one"]
+""")
+    assert rb is not None, problems
+    ev = compile_rulebase(rb)
+    exp = ev.explain({"x": 500 - 1e-10})
+    assert exp.memberships["x"]["t"] == pytest.approx(0.9, abs=1e-4)  # 500 - 1e-10 rounds
+    assert exp.rules[0].strength == exp.memberships["x"]["t"]

@@ -307,6 +307,24 @@ def test_stored_games_counts_the_finished_games_a_resume_keeps(tmp_path: Path) -
         assert stored_games(h, game, spec(6)) == 3
         assert stored_games(h, game, spec(3)) == 2  # game 5 is beyond a 3-game match
         assert stored_games(h, game, spec(1)) == 1
+        assert stored_games(h, game, spec(5)) == 2  # game 5 is the sixth: not in five
         assert stored_games(h, game, spec(6, seed=6)) == 0
         h.create_match(spec(6), "", '{"opponent": {"rulebase": "0123456789abcdef"}}')
         assert stored_games(h, game, spec(6)) == 0  # the latest cannot be resumed
+
+
+def test_a_match_of_the_default_rulebase_is_resumable_and_its_games_counted(
+    tmp_path: Path,
+) -> None:
+    """Found by mutation testing: resumable() and stored_games() fingerprinting without the
+    game never matched a match whose player reads the game's default rule base."""
+    base = tmp_path / "toy.yaml"
+    base.write_text(RULEBASE)
+    game = DefaultedToy(str(base))
+    s = spec(3, player="rulebase")
+    with History(tmp_path / "h.sqlite") as h:
+        run_match(h, game, s)
+        assert resumable(h, game, s) == h.find_match(s) is not None
+        assert stored_games(h, game, s) == 3
+        base.write_text(RULEBASE.replace("[2, 10, 10]", "[3, 10, 10]"))
+        assert resumable(h, game, s) is None and stored_games(h, game, s) == 0
