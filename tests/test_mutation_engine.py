@@ -258,3 +258,23 @@ rules: ["if x is t then y is one"]
     exp = ev.explain({"x": 500 - 1e-10})
     assert exp.memberships["x"]["t"] == pytest.approx(0.9, abs=1e-4)  # 500 - 1e-10 rounds
     assert exp.rules[0].strength == exp.memberships["x"]["t"]
+
+
+@pytest.mark.parametrize("defuzzifier", ["weighted_average", "centroid"])
+def test_a_nan_in_the_very_first_input_is_refused(defuzzifier: str) -> None:
+    """Found by mutation testing: the kernels report the flat index of the first NaN, and
+    index 0 (row 0, first input) must count as found (``bad > 0`` missed it, grading on)."""
+    rb, problems = parse_rulebase(f"""name: n
+defuzzifier: {defuzzifier}
+default: 0
+inputs:
+  a: {{range: [0, 10], terms: {{lo: [0, 0, 10], hi: [0, 10, 10]}}}}
+  b: {{range: [0, 4], terms: {{l: [0, 0, 4]}}}}
+output: {{name: y, range: [0, 1], terms: {{bad: [0, 0, 1], good: [0, 1, 1]}}}}
+rules: ["if a is hi and b is l then y is good", "if a is lo then y is bad"]
+""")
+    assert rb is not None, problems
+    ev = compile_rulebase(rb)
+    for call in (ev.grade, ev.strengths):
+        with pytest.raises(ValueError, match=r"^input 'a' is NaN \(row 0\)$"):
+            call([[float("nan"), 1.0], [2.0, 3.0]])
