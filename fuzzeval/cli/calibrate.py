@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -23,6 +22,7 @@ from fuzzeval.cli.common import (
     picture_for,
     picture_option,
     print_json,
+    progress_bar,
     resolve_rulebase,
     stop_code,
     usage_error,
@@ -123,9 +123,7 @@ def calibrate(
                 done = len(load_calibration(history, stored).finished_rounds)
                 raise already_stored(path, f"calibration {stored}",
                                      min(done, rounds), rounds, "round")
-            bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                           TimeRemainingColumn(), console=err_console, disable=as_json,
-                           transient=True)
+            bar = progress_bar(disable=as_json)
             task = bar.add_task("calibration", total=games_per_round)
 
             def start(k: int, spec: MatchSpec) -> None:
@@ -154,9 +152,8 @@ def calibrate(
                                   f"{path}; run the same command with --resume", markup=False)
                 raise typer.Exit(1) from None
             cal = load_calibration(history, cal.id)
-            with Progress(TextColumn("held-out deals: exact values"), BarColumn(),
-                          MofNCompleteColumn(), console=err_console, disable=as_json,
-                          transient=True) as bar2, executor_for(workers) as pool:
+            with progress_bar("held-out deals: exact values", as_json, eta=False) as bar2, \
+                    executor_for(workers) as pool:
                 task2 = bar2.add_task("deals", total=2 * deals)
                 held_out = held_out_measures(game, cal, deals, None, pool,
                                              path.resolve().parent / "cache",

@@ -21,6 +21,8 @@ from fuzzeval.registry import game_names
 from fuzzeval.resources import find_rulebase
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from fuzzeval.measure import Comparison
     from fuzzeval.rulebase import RuleBase
 
@@ -39,6 +41,24 @@ T = TypeVar("T")
 #: tournament and cribbage report: the deprecated list form of their repeated -p
 OldPlayersOpt = Annotated[str | None, typer.Option(
     "--players", hidden=True, help="Deprecated: NAME,NAME:key=value;key=value,...")]
+
+
+def progress_bar(label: str = "{task.description}", disable: bool = False,
+                 eta: bool = True) -> Progress:
+    """The progress bar every long command shows on stderr: label, bar, done of total and,
+    with ``eta``, the time left; gone when done. rich.progress is imported here, on use."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
+    if eta:
+        columns.append(TimeRemainingColumn())
+    return Progress(*columns, console=err_console, disable=disable, transient=True)
 
 
 def usage_error(message: str) -> typer.Exit:

@@ -7,15 +7,14 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from fuzzeval.cli.common import (
     SEED_MAX,
     WorkersOpt,
     console,
-    err_console,
     print_json,
+    progress_bar,
     user_errors,
 )
 from fuzzeval.errors import NotFound
@@ -52,9 +51,7 @@ def evaluate_calibration(
         with History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)
-            with Progress(TextColumn("held-out games"), BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), console=err_console, disable=as_json,
-                          transient=True) as bar, executor_for(workers) as pool:
+            with progress_bar("held-out games", as_json) as bar, executor_for(workers) as pool:
                 task = bar.add_task("games", total=2 * games)
                 result = evaluate(history, game, cal, games, seed, pool, deals,
                                   db.resolve().parent / "cache",

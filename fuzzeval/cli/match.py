@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -19,6 +18,7 @@ from fuzzeval.cli.common import (
     err_console,
     old_spelling,
     print_json,
+    progress_bar,
     stop_code,
     user_errors,
 )
@@ -83,9 +83,7 @@ def match(
         with executor_for(workers, dask) as executor, History(path) as history:
             if not resume:
                 _refuse_a_duplicate(history, game, spec)
-            progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                                MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=err_console, disable=as_json, transient=True)
+            progress = progress_bar(disable=as_json)
             task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
                                      completed=stored_games(history, game, spec) if resume else 0)
             try:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -17,11 +16,11 @@ from fuzzeval.cli.common import (
     OldPlayersOpt,
     WorkersOpt,
     console,
-    err_console,
     picture_for,
     picture_option,
     player_list,
     print_json,
+    progress_bar,
     usage_error,
     user_errors,
 )
@@ -75,10 +74,8 @@ def tournament(
                                           PlayerSpec.parse(name), 1, seed, options))
         path = db or Path("runs") / f"{game.name}_tournament.sqlite"
         total = games * len(pairings(len(names)))
-        with History(path) as history, Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeRemainingColumn(), console=err_console, disable=as_json,
-                transient=True) as bar, executor_for(workers) as pool:
+        with History(path) as history, progress_bar(disable=as_json) as bar, \
+                executor_for(workers) as pool:
             # games stored by an earlier run count as done: the bar and its time left are
             # for the games still to play
             stored = sum(stored_games(history, game, spec) for spec in

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -19,6 +18,7 @@ from fuzzeval.cli.common import (
     measures_table,
     old_spelling,
     print_json,
+    progress_bar,
     resolve_rulebase,
     stop_code,
     user_errors,
@@ -126,9 +126,7 @@ def tune(
                     raise HistoryError(f"{path}: no tuning to resume with these settings and "
                                        "this rule base; run without --resume to start one")
         cache = path.resolve().parent / "cache"
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn(), console=err_console, disable=as_json,
-                       transient=True)
+        bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as pool, History(path) as history, bar:
             task = bar.add_task("training deals: exact values", total=2 * deals)
