@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine import _ProgramBuilder  # the same steps; only their running differs
 from fuzzeval.membership import TINY, FloatArray, Triangle, side_slopes
-from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
+from fuzzeval.rulebase import RuleBase
 
 CHUNK = 1024
 
@@ -254,42 +255,6 @@ class PlainEvaluator:
             return weighted_average(strengths, self.values, default)
         act = np.maximum.reduceat(strengths, self.groups, axis=0)
         return centroid(self.plan, np.ascontiguousarray(act.T), default)
-
-
-class _ProgramBuilder:
-    """Turns condition trees into (op, dst, a, b) steps over workspace rows."""
-
-    def __init__(self, term_row: dict[tuple[str, str], int], first_temp: int) -> None:
-        self.term_row = term_row
-        self.first_temp = first_temp
-        self.next_temp = first_temp
-        self.max_temp = first_temp
-        self.ops: list[Op] = []
-
-    def into(self, cond: Condition, dst: int) -> None:
-        if isinstance(cond, Is):
-            self.ops.append((_COPY, dst, self.term_row[(cond.variable, cond.term)], 0))
-        elif isinstance(cond, Not):
-            self.ops.append((_NOT, dst, self.value(cond.operand), 0))
-        else:
-            code = _MIN if isinstance(cond, And) else _MAX
-            regs = [self.value(c) for c in cond.operands]
-            self.ops.append((code, dst, regs[0], regs[1]))
-            self.ops.extend((code, dst, dst, r) for r in regs[2:])
-
-    def value(self, cond: Condition) -> int:
-        if isinstance(cond, Is):
-            return self.term_row[(cond.variable, cond.term)]
-        tmp = self.next_temp
-        self.next_temp += 1
-        self.max_temp = max(self.max_temp, self.next_temp)
-        self.into(cond, tmp)
-        return tmp
-
-    def rule(self, cond: Condition, dst: int) -> None:
-        """Steps that leave the condition's degree in row ``dst``; temporaries are reused."""
-        self.next_temp = self.first_temp
-        self.into(cond, dst)
 
 
 def _apply(op: int, x: FloatArray, y: FloatArray, out: FloatArray) -> None:
