@@ -148,13 +148,10 @@ class _Recorded(Progress):
 
 @pytest.fixture
 def recorded(monkeypatch: pytest.MonkeyPatch) -> list[_Recorded]:
-    import fuzzeval.cli.calibrate
-    import fuzzeval.cli.match
-    import fuzzeval.cli.tournament
-
     _Recorded.bars = []
-    for module in (fuzzeval.cli.tournament, fuzzeval.cli.match, fuzzeval.cli.calibrate):
-        monkeypatch.setattr(module, "Progress", _Recorded)
+    # every command's bar comes from fuzzeval.cli.common.progress_bar, which imports
+    # rich.progress's Progress when it makes one
+    monkeypatch.setattr("rich.progress.Progress", _Recorded)
     return _Recorded.bars
 
 
