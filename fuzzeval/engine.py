@@ -9,7 +9,7 @@ base's numbers in registers, so a call costs about what its arithmetic does.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -84,6 +84,21 @@ class Evaluator:
     values: FloatArray  # output term peak per strength register (weighted average)
     groups: IntArray  # strength registers are grouped by output term; group starts
     plan: CentroidPlan | None
+    #: the grading kernel and what it reads after (xs, out), fixed when compiled
+    _kernel: Any = field(init=False, repr=False, compare=False)
+    _kernel_args: tuple[Any, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        default = float(self.rulebase.default)
+        kernel: Any
+        args: tuple[Any, ...]
+        if self.plan is None:
+            kernel, args = kernels.grade_wa, (*self._program(), self.values, default)
+        else:
+            kernel = kernels.grade_centroid
+            args = (*self._program(), self.groups, *self.plan.kernel_args(), default)
+        object.__setattr__(self, "_kernel", kernel)
+        object.__setattr__(self, "_kernel_args", args)
 
     @property
     def n_inputs(self) -> int:
@@ -93,14 +108,7 @@ class Evaluator:
         """Grades of candidates ``x`` of shape (n, n_inputs), columns in ``input_names`` order."""
         xs = self._check(x)
         out = np.empty(xs.shape[0], dtype=np.float64)
-        p = self._program()
-        if self.plan is None:
-            bad = kernels.grade_wa(xs, out, *p, self.values, float(self.rulebase.default))
-        else:
-            args = (xs, out, *p, self.groups, *self.plan.kernel_args(),
-                    float(self.rulebase.default))
-            bad = kernels.grade_centroid(*args)
-        self._raise_nan(xs, bad)
+        self._raise_nan(xs, self._kernel(xs, out, *self._kernel_args))
         return out
 
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
