@@ -72,7 +72,8 @@ class CribbageGame:
                 labels=tuple(card_str(c) for c in options),
                 features=np.zeros((len(options), 0)),
                 view=PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,
-                             state.played, state.starter, seat == state.dealer),
+                             state.played, state.starter, seat == state.dealer,
+                             state.thrown[seat], (state.scores[seat], state.scores[1 - seat])),
             )
         raise ValueError("the game is over: no candidates")
 

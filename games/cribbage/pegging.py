@@ -32,6 +32,8 @@ class PegView:
     played: tuple[int, ...]  # every card laid this deal, both seats
     starter: int
     my_crib: bool
+    thrown: tuple[int, ...] = ()  # the two cards it threw to the crib
+    scores: tuple[int, int] = (0, 0)  # mine, the opponent's
 
     @property
     def count(self) -> int:
@@ -82,7 +84,7 @@ def greedy(view: PegView, rng: np.random.Generator) -> int:
             seq, count = (), 0
         room = 31 - count
         danger = sum(unseen[r] * peg_rank_points((*seq, r))
-                     for r in range(min(room, 13)) if unseen[r] and min(r + 1, 10) <= room)
+                     for r in range(13) if unseen[r] and min(r + 1, 10) <= room)
         score = gain - danger / total_unseen
         if score > best_score + 1e-12:
             best, best_score = i, score

@@ -53,6 +53,7 @@ class State:
     tally: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, points by SOURCES
     winner: int = -1
     peg_counts: bool = True  # False: pegging is played and tallied but not scored
+    thrown: Hands = ((), ())  # the two cards each seat threw to this deal's crib
 
     @property
     def pone(self) -> int:
@@ -102,7 +103,7 @@ def _deal(state: State, rng: np.random.Generator) -> State:
     return state.but(dealer=dealer, phase="discard", hands=(tuple(hands[0]),
                    tuple(hands[1])), crib=(), starter=deck[12], to_move=1 - dealer,
                    in_hand=empty, count_cards=(), count=0, played=(), last=-1,
-                   deal_points=(*state.deal_points, (0, 0)))
+                   deal_points=(*state.deal_points, (0, 0)), thrown=empty)
 
 
 def _score(state: State, seat: int, points: int, source: int) -> State:
@@ -134,8 +135,10 @@ def discard(state: State, throw: int, rng: np.random.Generator) -> State:
     kept = tuple(six[i] for i in KEEPS[throw])
     hands = list(state.hands)
     hands[seat] = kept
-    new = state.but(hands=(hands[0], hands[1]),
-                  crib=tuple(sorted((*state.crib, *(six[i] for i in THROWS[throw])))))
+    thrown = list(state.thrown)
+    thrown[seat] = tuple(six[i] for i in THROWS[throw])
+    new = state.but(hands=(hands[0], hands[1]), thrown=(thrown[0], thrown[1]),
+                  crib=tuple(sorted((*state.crib, *thrown[seat]))))
     if seat == state.pone:
         return new.but(to_move=state.dealer)
     # Both have thrown: cut the starter and begin the play, pone to lead.

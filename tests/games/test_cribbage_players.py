@@ -45,6 +45,10 @@ def test_greedy_takes_points_and_avoids_handing_them_over() -> None:
     assert greedy(view("5C 9D"), RNG) == 1
     # Leaving 21 lets a ten-card make 31: from count 12, lay 3 (15 for 2) not 9 (21).
     assert greedy(view("3C 9D", count="QS 2H"), RNG) == 0
+    # A king on 6-5 leaves 21, where any of the 15 unseen ten-cards makes 31 (J, Q and K
+    # count too: room 10 once let only the tens reply); the 3 leaves 14, where 15 unseen
+    # cards score (an ace for fifteen, a 3 for the pair, a 2 or 4 for a run).
+    assert greedy(view("KC 3D", count="6C 5C"), RNG) == 1
 
 
 def test_greedy_weighs_what_is_still_unseen() -> None:

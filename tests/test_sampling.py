@@ -1,0 +1,155 @@
+"""The game-agnostic selective-sampling framework: stop rules on hand-made trial values,
+the trial loop, and playouts with common random numbers on the toy game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fuzzeval.game import Candidates
+from fuzzeval.sampling import (
+    SamplingSettings,
+    obvious,
+    playout_simulator,
+    require_hooks,
+    simulate,
+    softmax_choice,
+)
+from tests.toy import RandomPlayer, ToyGame, ToyState
+
+
+def test_the_seeds_rule_needs_the_gap_to_exceed_both_deviations() -> None:
+    # Candidate 0: 4, 6 (mean 5, sd 1.414); candidate 1: 0, 2 (mean 1, sd 1.414):
+    # the gap 4 exceeds 2.83, so the seed calls it obvious.
+    wide = np.array([[4.0, 0.0], [6.0, 2.0]])
+    assert obvious(wide, "obvious")
+    # Means 5 and 3 with the same deviations: a gap of 2 is not more than 2.83.
+    close = np.array([[4.0, 2.0], [6.0, 4.0]])
+    assert not obvious(close, "obvious")
+    assert not obvious(wide, "none")
+
+
+def test_the_paired_rule_sees_a_steady_difference_the_seeds_rule_does_not() -> None:
+    # Values swing by 10 from trial to trial, but candidate 0 is always 1 point better:
+    # the paired differences have no spread at all.
+    swing = np.array([0.0, 10.0, 0.0, 10.0, 5.0, 5.0])
+    values = np.stack([swing + 1, swing], axis=1)
+    assert not obvious(values, "obvious")
+    assert obvious(values, "paired")
+    # Better on average but not on every trial: differences 3, -1, 3, -1 (mean 1, sd 2.31,
+    # standard error 1.15): 1 is not 2.5 standard errors.
+    noisy = np.array([[3.0, 0.0], [0.0, 1.0], [3.0, 0.0], [0.0, 1.0]])
+    assert not obvious(noisy, "paired")
+    # Every other candidate must be beaten, not only the second best.
+    three = np.stack([swing + 1, swing, swing + 1 - np.array([0, 0, 0, 0, 0, 0.5])], axis=1)
+    assert not obvious(three, "paired")
+
+
+def constant(means: list[float], calls: list[int]) -> Any:
+    def run(n: int, rng: np.random.Generator) -> np.ndarray:
+        calls.append(n)
+        return np.tile(means, (n, 1)) + rng.normal(0, 0.01, (n, len(means)))[:, :1]
+    return run
+
+
+def test_trials_run_in_batches_until_the_stop_rule_fires() -> None:
+    calls: list[int] = []
+    settings = SamplingSettings(trials=500, stop="paired", batch=40, min_trials=100)
+    result = simulate(constant([1.0, 3.0, 2.0], calls), 3, settings, np.random.default_rng(0))
+    # No stop before 100 trials: batches of 40 reach 120, where the steady gap of 1 stops it.
+    assert calls == [40, 40, 40]
+    assert result.trials == 120 and result.stopped
+    assert result.best == 1
+    assert result.means == pytest.approx([1.0, 3.0, 2.0], abs=0.05)
+    record = result.record()
+    assert record["trials"] == 120 and record["stopped"] == 1
+    assert len(record["means"].split()) == 3  # type: ignore[union-attr]
+
+
+def test_without_a_stop_every_trial_runs_and_the_last_batch_is_cut() -> None:
+    calls: list[int] = []
+    settings = SamplingSettings(trials=130, stop="none", batch=50)
+    result = simulate(constant([1.0, 3.0], calls), 2, settings, np.random.default_rng(0))
+    assert calls == [50, 50, 30]
+    assert result.trials == 130 and not result.stopped
+
+
+def test_a_single_candidate_needs_no_trial() -> None:
+    calls: list[int] = []
+    result = simulate(constant([1.0], calls), 1, SamplingSettings(), np.random.default_rng(0))
+    assert calls == [] and result.trials == 0 and result.best == 0
+
+
+def test_a_simulator_of_the_wrong_shape_is_refused() -> None:
+    def wrong(n: int, rng: np.random.Generator) -> np.ndarray:
+        return np.zeros((n, 2))
+    with pytest.raises(ValueError, match=r"shape \(50, 2\), not \(50, 3\)"):
+        simulate(wrong, 3, SamplingSettings(), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("trials", 0, "trials must be a whole number >= 1"),
+    ("trials", -5, "trials must be a whole number >= 1"),
+    ("batch", 2.5, "batch must be a whole number >= 1"),
+    ("stop", "sometimes", "stop must be one of obvious, paired, none"),
+])
+def test_bad_settings_are_refused(field: str, value: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SamplingSettings(**{field: value})
+
+
+def test_softmax_draws_in_proportion_and_temperature_zero_is_the_argmax() -> None:
+    grades = np.array([0.0, np.log(3.0)])  # exp: 1 and 3, so the second 3 times in 4
+    rng = np.random.default_rng(1)
+    picks = [softmax_choice(grades, 1.0, rng) for _ in range(4000)]
+    assert np.mean(picks) == pytest.approx(0.75, abs=0.03)
+    assert softmax_choice(np.array([0.2, 0.9, 0.5]), 0.0, rng) == 1
+
+
+class MaxPlayer:
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return int(np.argmax([int(label) for label in candidates.labels]))
+
+
+class ToyHooks:
+    """The toy game hides nothing: its 'determinization' is the state itself; a playout
+    runs to the end of the game and is worth the seat's lead."""
+
+    def __init__(self, state: ToyState) -> None:
+        self.state = state
+
+    def determinize(self, view: object, rng: np.random.Generator) -> ToyState:
+        return self.state
+
+    def finished(self, root: ToyState, state: ToyState) -> bool:
+        return state.turn == 6
+
+    def value(self, root: ToyState, state: ToyState, seat: int) -> float:
+        return float(state.sums[seat] - state.sums[1 - seat])
+
+
+def test_playouts_share_their_chance_across_candidates() -> None:
+    game = ToyGame()
+    root = ToyState(turn=2, first=0, offers=(3, 9, 5), sums=(4, 7))
+    sim = playout_simulator(game, ToyHooks(root), game.candidates(root),
+                            (MaxPlayer(), MaxPlayer()))
+    values = sim(200, np.random.default_rng(3))
+    assert values.shape == (200, 3)
+    # Same later offers and the same choices after the first: every trial's values differ
+    # by exactly the first pick's difference, although the games themselves vary.
+    assert np.all(values[:, 1] - values[:, 0] == 6)
+    assert np.all(values[:, 2] - values[:, 0] == 2)
+    assert values[:, 0].std() > 1
+    # Random players draw from the same stream too: their choices match across candidates.
+    noisy = playout_simulator(game, ToyHooks(root), game.candidates(root),
+                              (RandomPlayer(), RandomPlayer()))(100, np.random.default_rng(4))
+    assert np.all(noisy[:, 1] - noisy[:, 0] == 6)
+    result = simulate(sim, 3, SamplingSettings(stop="paired"), np.random.default_rng(5))
+    assert result.best == 1 and result.stopped and result.trials == 50
+
+
+def test_a_game_without_hooks_is_named() -> None:
+    with pytest.raises(ValueError, match="toy has no hidden-information hooks"):
+        require_hooks(ToyGame())  # type: ignore[arg-type]
