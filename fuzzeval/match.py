@@ -136,9 +136,17 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
     # False``): its decisions are logged without them, which spares games whose features
     # are computed on demand (backgammon) the cost.
     wants = [logs_features(p) for p in players]
+    # A player that can say how it decided (``decide``: the choice and a note, e.g. a
+    # simulation's trials and means) has that note kept with the decision.
+    deciders = [getattr(p, "decide", None) for p in players]
     while (seat := game.to_move(state)) is not None:
         cands = game.candidates(state)
-        choice = players[seat].choose(cands, seats[seat])
+        decide = deciders[seat]
+        note: Mapping[str, str | int | float] = {}
+        if decide is not None:
+            choice, note = decide(cands, seats[seat])
+        else:
+            choice = players[seat].choose(cands, seats[seat])
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
         if cands.kind in game.logged_kinds:
@@ -146,7 +154,8 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
             row = cands.feature_rows([choice])[0] if names else ()
             decisions.append(Decision(
                 seat=seat, unit=game.unit(state), kind=cands.kind, index=choice,
-                choice=cands.labels[choice], n_options=len(cands), record=dict(cands.record),
+                choice=cands.labels[choice], n_options=len(cands),
+                record={**cands.record, **note},
                 features={n: float(v) for n, v in zip(names, row, strict=True)},
             ))
         state = game.apply(state, choice, chance)

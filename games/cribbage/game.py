@@ -33,7 +33,7 @@ class CribbageGame:
     name = "cribbage"
     logged_kinds = frozenset({"discard"})
     unit_name = "deal"
-    player_names = tuple(DISCARDERS)
+    player_names = (*DISCARDERS, "sampling")
     rulebase_player = "fuzzy"
     default_rulebase = DEFAULT_RULEBASE  # calibration and tuning start from the draft
     play_rulebase = PLAY_RULEBASE  # the fuzzy player plays the strongest

@@ -7,8 +7,8 @@ one by name; ``player.discard(cards6, crib, rng)`` is the public one-hand interf
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,9 +24,9 @@ from fuzzeval.games.cribbage.discard import (
 )
 from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
 from fuzzeval.games.cribbage.fuzzy import PLAY_RULEBASE, FuzzyDiscard, resolve_rulebase
-from fuzzeval.games.cribbage.pegging import POLICIES, PegView
+from fuzzeval.games.cribbage.pegging import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
-from fuzzeval.games.options import as_choice, as_text, check_keys, shown
+from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
 from fuzzeval.match import PlayerSpec
 
 WEIGHTINGS = ("uniform", "expert")
@@ -72,25 +72,34 @@ class ExhaustiveDiscard:
 
 @dataclass(frozen=True)
 class CribbagePlayer:
-    """A named discard strategy with a named pegging policy."""
+    """A named discard strategy with a pegging policy (named, or built: ``policy``)."""
 
     name: str
     discarder: DiscardStrategy
     pegging: str = "greedy"
+    policy: PeggingPolicy | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        check_pegging(self.pegging)
+        if self.policy is None:
+            check_pegging(self.pegging)
 
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+    def decide(self, candidates: Candidates, rng: np.random.Generator
+               ) -> tuple[int, Mapping[str, str | int | float]]:
+        """The choice, and what the history keeps about how it was made (a simulation's
+        trials, stop, means and deviations; nothing for a player that does not simulate)."""
         view = candidates.view
         if isinstance(view, DiscardView):
             if isinstance(self.discarder, FuzzyDiscard) and candidates.feature_names:
                 # The game has computed every feature for the history: grade those.
-                return self.discarder.choose_from(candidates)
-            return self.discarder(view, rng)
+                return self.discarder.choose_from(candidates), {}
+            return _with_note(self.discarder, view, rng)
         if isinstance(view, PegView):
-            return POLICIES[self.pegging](view, rng)  # type: ignore[index]
+            policy = self.policy if self.policy is not None else POLICIES[self.pegging]  # type: ignore[index]
+            return _with_note(policy, view, rng)
         raise TypeError(f"not a cribbage decision: {candidates.kind!r}")
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return self.decide(candidates, rng)[0]
 
     def discard(self, cards6: Sequence[Card] | str, crib: CribOwner = "mine",
                 rng: np.random.Generator | None = None,
@@ -103,6 +112,16 @@ class CribbagePlayer:
                                 rng if rng is not None else np.random.default_rng())
         a, b = THROWS[choice]
         return card_str(hand[a]), card_str(hand[b])
+
+
+def _with_note(how: Any, view: object, rng: np.random.Generator
+               ) -> tuple[int, Mapping[str, str | int | float]]:
+    """A strategy's choice, with its simulation's record when it simulates."""
+    decide = getattr(how, "decide", None)
+    if decide is None:
+        return int(how(view, rng)), {}
+    choice, result = decide(view, rng)
+    return int(choice), result.record()
 
 
 def _fuzzy(rulebase: Any = PLAY_RULEBASE) -> DiscardStrategy:
@@ -129,6 +148,7 @@ DISCARDERS: dict[str, Callable[..., DiscardStrategy]] = {
     "fuzzy": _fuzzy,
     "exhaustive": _exhaustive,
 }
+PLAYER_NAMES = ", ".join((*DISCARDERS, "sampling"))
 #: each player's options besides ``pegging`` (every player takes that one)
 PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
@@ -148,12 +168,16 @@ def check_pegging(pegging: Any) -> str:
 
 
 def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbagePlayer:
-    """A player by name (``random``, ``greedy``, ``es``, ``fuzzy``, ``exhaustive``) and
-    pegging policy (``basic``, ``greedy``); options go to the discard strategy (``fuzzy``:
-    rulebase=NAME|PATH; ``es``: table=PATH.npz; ``exhaustive``: weights=uniform|expert).
-    An unknown option or a bad value is a ValueError naming the valid ones."""
+    """A player by name (``random``, ``greedy``, ``es``, ``fuzzy``, ``exhaustive``,
+    ``sampling``) and pegging policy (``basic``, ``greedy``); options go to the discard
+    strategy (``fuzzy``: rulebase=NAME|PATH; ``es``: table=PATH.npz; ``exhaustive``:
+    weights=uniform|expert; ``sampling``: see ``sampling_player``). An unknown option or a
+    bad value is a ValueError naming the valid ones."""
+    if name == "sampling":
+        return sampling_player(**({"pegging": pegging} if pegging != "greedy" else {}),
+                               **options)
     if name not in DISCARDERS:
-        raise ValueError(f"unknown cribbage player {name!r} (players: {', '.join(DISCARDERS)})")
+        raise ValueError(f"unknown cribbage player {name!r} (players: {PLAYER_NAMES})")
     check_keys(f"player {name!r} does not take options", options,
                (*PLAYER_OPTIONS[name], "pegging"))
     policy = check_pegging(pegging)
@@ -162,6 +186,37 @@ def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbageP
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
     return CribbagePlayer(name, discarder, policy)
+
+
+SAMPLING_OPTIONS = ("discard", "pegging", "rollout", "stop", "trials", "weights")
+ROLLOUTS = ("greedy",)
+
+
+def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
+                    rollout: Any = "greedy", stop: Any = "obvious", trials: Any = 500,
+                    weights: Any = "expert", **unknown: Any) -> CribbagePlayer:
+    """Seed 001's selective sampling: ``discard`` sampling (the deal simulated, pegging
+    included) or exhaustive; ``pegging`` sampling, greedy or basic; ``rollout``: the
+    policy both seats peg with inside the simulations; ``stop``: obvious (the seed's),
+    paired or none; ``trials``: at most this many a decision; ``weights``: the opponent's
+    throws, expert (the selective bias) or uniform."""
+    from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging
+    from fuzzeval.sampling import STOP_RULES, SamplingSettings, StopRule
+
+    check_keys("player 'sampling' does not take options", unknown, SAMPLING_OPTIONS)
+    how = as_choice("discard", discard, ("sampling", "exhaustive"))
+    peg = as_choice("pegging", pegging, ("sampling", *POLICIES))
+    as_choice("rollout", rollout, ROLLOUTS)
+    rule: StopRule = next(r for r in STOP_RULES if r == as_choice("stop", stop, STOP_RULES))
+    count = as_int("trials", trials, 1)
+    w: Weighting = "expert" if as_choice("weights", weights, WEIGHTINGS) == "expert" \
+        else "uniform"
+    settings = SamplingSettings(trials=count, stop=rule, min_trials=min(50, count))
+    discarder: DiscardStrategy = (SamplingDiscard(settings, w) if how == "sampling"
+                                  else ExhaustiveDiscard(w))
+    if peg == "sampling":
+        return CribbagePlayer("sampling", discarder, "sampling", SamplingPegging(settings, w))
+    return CribbagePlayer("sampling", discarder, peg)
 
 
 def player_from_spec(text: str) -> CribbagePlayer:

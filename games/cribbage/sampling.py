@@ -1,0 +1,294 @@
+"""Cribbage's hidden-information hooks for selective sampling (``fuzzeval.sampling``).
+
+A seat laying a card knows its own four, its two thrown cards, the starter and every card
+laid. It does not know the opponent's cards still in hand nor the two the opponent threw.
+A sample draws them consistently with what was seen: the cards still in hand among the
+unseen cards the opponent's gos allow (a go at a count leaves only cards worth more than
+what was left to 31), then the thrown pair among the rest, each pair weighted by how
+often a good player throws a pair of its kind (``weights``: the shipped expert throw
+shares, or uniform) -- the selective bias. The deal is then played out, the pegging to
+its end and the show, and valued by the seat's points less the opponent's, or as a win or
+a loss when the game ends in the deal (``peg_kernels.WIN_VALUE``).
+
+``pegging_simulator`` runs the trials compiled (``peg_kernels``); the three hooks of
+``HIDDEN`` play the same samples through the game's own rules, for any rollout policy and
+as the check of the compiled playouts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.games.cribbage import peg_kernels
+from fuzzeval.games.cribbage.cards import value
+from fuzzeval.games.cribbage.discard import THROWS, CribOwner, evaluate_discards
+from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.players import DiscardView
+from fuzzeval.games.cribbage.rules import State
+from fuzzeval.games.cribbage.scoring import rank_table
+from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
+from fuzzeval.sampling import SamplingResult, SamplingSettings, Simulator, simulate
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+#: uniforms a trial draws: up to four cards in the opponent's hand, then its thrown pair
+UNIFORMS = 5
+
+
+def opponent_go_room(view: PegView) -> int:
+    """The most room to 31 at which the opponent could not lay a card this deal (every
+    card it still holds is worth more), or -1 when it has never said go."""
+    mine = set(view.kept)
+    room = -1
+    count = 0
+    previous = -1  # who laid the last card of the current count: 0 me, 1 the opponent
+    for card in view.played:
+        who = 0 if card in mine else 1
+        v = value(card)
+        if count + v > 31:  # nobody could lay on the old count: both had only bigger cards
+            room = max(room, 31 - count)
+            count, previous = 0, -1
+        elif previous == who == 0:  # I laid twice running: the opponent had said go
+            room = max(room, 31 - count)
+        count += v
+        previous = who
+        if count == 31:
+            count, previous = 0, -1
+    if previous == 0:  # my turn again after my own card: the opponent says go now
+        room = max(room, 31 - count)
+    return room
+
+
+@dataclass(frozen=True)
+class PegSetup:
+    """Everything the trials of one pegging decision share, as arrays for the kernels."""
+
+    options: IntArray
+    my_hand: IntArray
+    my_kept: IntArray
+    my_thrown: IntArray
+    opp_laid: IntArray
+    pool: IntArray  # the cards this seat has not seen
+    eligible: IntArray  # positions in pool the opponent may still hold
+    pair_a: IntArray  # pairs of positions in pool the opponent may have thrown,
+    pair_b: IntArray
+    pair_w: FloatArray  # and their weights
+    seq: IntArray  # ranks of the current count
+    count: int
+    seen: IntArray  # (2, 13): what each seat has seen, the opponent's own four not yet
+    dealer: int  # 0: this seat deals
+    scores: IntArray
+    starter: int
+
+
+def peg_setup(view: PegView, weights: Weighting = "expert") -> PegSetup:
+    """The shared part of a pegging decision's trials."""
+    if len(view.thrown) != 2:
+        raise ValueError("the view does not say which two cards this seat threw")
+    mine = set(view.kept)
+    opp_laid = [c for c in view.played if c not in mine]
+    known = {*view.kept, *view.thrown, view.starter, *view.played}
+    pool = np.array([c for c in range(52) if c not in known], dtype=np.int64)
+    room = opponent_go_room(view)
+    eligible = np.array([i for i, c in enumerate(pool) if room < 0 or value(int(c)) > room],
+                        dtype=np.int64)
+    if eligible.size < 4 - len(opp_laid) or pool.size - (4 - len(opp_laid)) < 2:
+        raise ValueError("no cards the opponent could hold agree with this view (its gos "
+                         "and the cards seen)")
+    w = opponent_weights(weights, view.my_crib)
+    a, b = np.triu_indices(pool.size, k=1)
+    ra, rb = pool[a] // 4, pool[b] // 4
+    suited = (pool[a] % 4 == pool[b] % 4).astype(np.int64)
+    seen = np.zeros((2, 13), dtype=np.int64)
+    for card in (*view.kept, view.starter, *opp_laid):
+        seen[0, card // 4] += 1
+    for card in (view.starter, *(c for c in view.played if c in mine)):
+        seen[1, card // 4] += 1
+    return PegSetup(
+        options=np.array(view.options, dtype=np.int64),
+        my_hand=np.array(view.hand, dtype=np.int64),
+        my_kept=np.array(view.kept, dtype=np.int64),
+        my_thrown=np.array(view.thrown, dtype=np.int64),
+        opp_laid=np.array(opp_laid, dtype=np.int64),
+        pool=pool, eligible=eligible,
+        pair_a=a.astype(np.int64), pair_b=b.astype(np.int64),
+        pair_w=np.asarray(w[ra, rb, suited], dtype=np.float64),
+        seq=np.array([c // 4 for c in view.count_cards], dtype=np.int64),
+        count=view.count, seen=seen, dealer=0 if view.my_crib else 1,
+        scores=np.array(view.scores, dtype=np.int64), starter=view.starter)
+
+
+def pegging_values(setup: PegSetup, u: FloatArray) -> FloatArray:
+    """Values (n, k) of each option in the trials drawn from uniforms ``u`` (n, UNIFORMS),
+    greedy pegging on both sides after the option."""
+    return peg_kernels.pegging_trials(
+        np.ascontiguousarray(u, dtype=np.float64), setup.options, setup.my_hand,
+        setup.my_kept, setup.my_thrown, setup.opp_laid, setup.pool, setup.eligible,
+        setup.pair_a, setup.pair_b, setup.pair_w, setup.seq, setup.count, setup.seen,
+        setup.dealer, setup.scores, setup.starter, rank_table())
+
+
+def pegging_simulator(view: PegView, weights: Weighting = "expert") -> Simulator:
+    """The compiled simulator of a pegging decision (greedy rollouts)."""
+    setup = peg_setup(view, weights)
+
+    def run(n: int, rng: np.random.Generator) -> FloatArray:
+        return pegging_values(setup, rng.random((n, UNIFORMS)))
+
+    return run
+
+
+def sample_hidden(setup: PegSetup, u: FloatArray) -> tuple[tuple[int, ...], tuple[int, int]]:
+    """The opponent's cards still in hand and its thrown pair drawn from uniforms ``u``."""
+    need = 4 - setup.opp_laid.size
+    rest = np.empty(max(need, 1), dtype=np.int64)
+    crib2 = np.empty(2, dtype=np.int64)
+    peg_kernels.sample_opponent(setup.pool, setup.eligible, need, setup.pair_a, setup.pair_b,
+                                setup.pair_w, np.asarray(u, dtype=np.float64), rest, crib2,
+                                np.zeros(setup.pool.size, dtype=np.int64))
+    return tuple(sorted(int(c) for c in rest[:need])), (int(crib2[0]), int(crib2[1]))
+
+
+def determinized(view: PegView, setup: PegSetup, u: FloatArray) -> State:
+    """The full state of one trial: this seat is seat 0 and to move."""
+    rest, pair = sample_hidden(setup, u)
+    laid = tuple(int(c) for c in setup.opp_laid)
+    dealer = 0 if view.my_crib else 1
+    count_cards = view.count_cards
+    last = -1
+    if count_cards:
+        last = 0 if count_cards[-1] in view.kept else 1
+    return State(
+        scores=view.scores, dealer=dealer, phase="play",
+        hands=(view.kept, tuple(sorted((*laid, *rest)))),
+        crib=tuple(sorted((*view.thrown, *pair))), starter=view.starter, to_move=0,
+        in_hand=(view.hand, rest), count_cards=count_cards, count=view.count,
+        played=view.played, last=last, deal_points=((0, 0),),
+        tally=((0,) * 4, (0,) * 4), thrown=(view.thrown, pair))
+
+
+class CribbageHidden:
+    """The hooks of ``fuzzeval.sampling.HiddenInformation`` for pegging decisions."""
+
+    def __init__(self, weights: Weighting = "expert") -> None:
+        self.weights: Weighting = weights
+
+    def determinize(self, view: object, rng: np.random.Generator) -> State:
+        if not isinstance(view, PegView):
+            raise TypeError("cribbage samples pegging decisions (a PegView)")
+        return determinized(view, _setup(view, self.weights), rng.random(UNIFORMS))
+
+    def finished(self, root: Any, state: Any) -> bool:
+        return bool(state.phase != "play")
+
+    def value(self, root: Any, state: Any, seat: int) -> float:
+        if state.phase == "over":
+            won = state.winner == seat
+            return peg_kernels.WIN_VALUE if won else -peg_kernels.WIN_VALUE
+        deal = state.deal_points[len(root.deal_points) - 1]
+        before = root.deal_points[-1]
+        return float((deal[seat] - before[seat]) - (deal[1 - seat] - before[1 - seat]))
+
+
+@cache
+def _setup_cache() -> dict[tuple[PegView, str], PegSetup]:
+    return {}
+
+
+def _setup(view: PegView, weights: Weighting) -> PegSetup:
+    """One setup per view and weighting (a simulation determinizes one view many times)."""
+    store = _setup_cache()
+    key = (view, weights)
+    if key not in store:
+        if len(store) > 64:
+            store.clear()
+        store[key] = peg_setup(view, weights)
+    return store[key]
+
+
+HIDDEN = CribbageHidden()
+
+
+#: a deal cannot plausibly take a score this far below 121 to 121; nearer, the discard's
+#: trials play the show out too (a win is worth WIN_VALUE) instead of its exact expectation
+ENDGAME = 60
+THROW_POSITIONS = np.array(THROWS, dtype=np.int64)
+
+
+def discard_values(view: DiscardView, weights: Weighting, u: FloatArray,
+                   ev: FloatArray | None = None) -> FloatArray:
+    """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 8); ``ev``: the
+    throws' exact expected hand and crib, when already computed."""
+    w = opponent_weights(weights, view.my_crib)
+    six = np.array(view.hand, dtype=np.int64)
+    pool = np.array([c for c in range(52) if c not in view.hand], dtype=np.int64)
+    scores = np.array(view.scores, dtype=np.int64)
+    vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), six,
+                                      THROW_POSITIONS, pool, np.asarray(w, dtype=np.float64),
+                                      0 if view.my_crib else 1, scores, rank_table())
+    if max(view.scores) >= peg_kernels.WIN - ENDGAME:
+        whole: FloatArray = vals[:, :, 0]
+        return whole
+    if ev is None:
+        crib: CribOwner = "mine" if view.my_crib else "theirs"
+        ev = evaluate_discards(view.hand, crib, w).ev
+    play: FloatArray = vals[:, :, 1] + ev[None, :]
+    return play
+
+
+def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simulator:
+    """The compiled simulator of a discard: each trial an opponent six, its throw (the
+    selective bias: ``weights``) and a starter; each throw's deal is the play simulated with
+    greedy pegging plus the hand and crib at their exact expected value (a control variate:
+    the same expectation the exhaustive player maximises, without the noise of sampling
+    the show), or, near 121, the whole deal simulated."""
+    ev: FloatArray | None = None
+    if max(view.scores) < peg_kernels.WIN - ENDGAME:
+        crib: CribOwner = "mine" if view.my_crib else "theirs"
+        ev = evaluate_discards(view.hand, crib, opponent_weights(weights, view.my_crib)).ev
+
+    def run(n: int, rng: np.random.Generator) -> FloatArray:
+        return discard_values(view, weights, rng.random((n, DISCARD_UNIFORMS)), ev)
+
+    return run
+
+
+DISCARD_UNIFORMS = 8
+
+
+@dataclass(frozen=True)
+class SamplingPegging:
+    """Lay the card whose simulated deals are worth most (seed 001's framework)."""
+
+    settings: SamplingSettings = field(default_factory=SamplingSettings)
+    weights: Weighting = "expert"
+
+    def decide(self, view: PegView, rng: np.random.Generator) -> tuple[int, SamplingResult]:
+        result = simulate(pegging_simulator(view, self.weights), len(view.options),
+                          self.settings, rng)
+        return result.best, result
+
+    def __call__(self, view: PegView, rng: np.random.Generator) -> int:
+        return self.decide(view, rng)[0]
+
+
+@dataclass(frozen=True)
+class SamplingDiscard:
+    """Throw the two cards whose simulated deals, pegging included, are worth most."""
+
+    settings: SamplingSettings = field(default_factory=SamplingSettings)
+    weights: Weighting = "expert"
+
+    def decide(self, view: DiscardView, rng: np.random.Generator
+               ) -> tuple[int, SamplingResult]:
+        result = simulate(discard_simulator(view, self.weights), len(THROWS), self.settings,
+                          rng)
+        return result.best, result
+
+    def __call__(self, view: DiscardView, rng: np.random.Generator) -> int:
+        return self.decide(view, rng)[0]

@@ -1,0 +1,204 @@
+"""Cribbage's selective sampling: what a seat may infer, samples consistent with it, and
+the compiled playouts against the game's own rules on the same samples."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from fuzzeval.games.cribbage import rules
+from fuzzeval.games.cribbage import sampling as S
+from fuzzeval.games.cribbage.cards import parse_cards, value
+from fuzzeval.games.cribbage.discard import THROWS
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.pegging import PegView, greedy
+from fuzzeval.games.cribbage.players import DiscardView, make_player
+from fuzzeval.games.cribbage.rules import State
+from fuzzeval.games.cribbage.weights import opponent_weights
+
+
+def peg_view(kept: str, played: str, count: str, hand: str, thrown: str = "2C 2D",
+             starter: str = "AS", my_crib: bool = False,
+             scores: tuple[int, int] = (0, 0)) -> PegView:
+    k = parse_cards(kept)
+    h = parse_cards(hand)
+    c = parse_cards(count) if count else ()
+    return PegView(options=tuple(x for x in h if sum(value(y) for y in c) + value(x) <= 31),
+                   hand=h, kept=k, count_cards=c, played=parse_cards(played) if played else (),
+                   starter=parse_cards([starter])[0], my_crib=my_crib,
+                   thrown=parse_cards(thrown), scores=scores)
+
+
+def test_the_opponents_gos_are_read_from_the_play() -> None:
+    # I lead a king, they lay a 9 (19), I lay a 5 (24) and it is my turn again: they
+    # could not lay at 24, so every card they hold is worth more than 7.
+    v = peg_view("KS 5C 6C 3H", "KS 9H 5C", "KS 9H 5C", "6C 3H")
+    assert S.opponent_go_room(v) == 7
+    # No go yet: they answered every card.
+    assert S.opponent_go_room(peg_view("KS 5C 6C 3H", "KS 9H", "KS 9H", "5C 6C 3H")) == -1
+    # Two of my cards running earlier in the count: at 24 they said go (room 7); later,
+    # after 31 and a fresh count, nothing more is known.
+    v = peg_view("KS 5C 2C 3H", "KS 9H 5C 2C", "", "3H", thrown="4C 4D")
+    assert S.opponent_go_room(v) == 7
+    # K Q J = 30, then their 5 starts a new count: neither could lay at 30 (room 1).
+    v = peg_view("KS JS 6C 3H", "KS QH JS 5D", "5D", "6C 3H")
+    assert S.opponent_go_room(v) == 1
+
+
+@cache
+def game_views() -> tuple[list[tuple[PegView, State]], list[tuple[DiscardView, State]]]:
+    """Decisions of real games between greedy players, with the states behind them."""
+    rng = np.random.default_rng(7)
+    pegs: list[tuple[PegView, State]] = []
+    discards: list[tuple[DiscardView, State]] = []
+    player = make_player("greedy")
+    for g in range(12):
+        state = GAME.new_game(rng, g % 2)
+        while GAME.to_move(state) is not None:
+            cands = GAME.candidates(state)
+            if cands.kind == "play":
+                pegs.append((cands.view, state))
+            else:
+                discards.append((cands.view, state))
+            state = GAME.apply(state, player.choose(cands, rng), rng)
+    return pegs, discards
+
+
+def test_samples_are_consistent_with_what_the_seat_has_seen() -> None:
+    rng = np.random.default_rng(0)
+    pegs, _ = game_views()
+    for view, state in pegs[::3]:
+        seat = state.to_move
+        truth = state.in_hand[1 - seat]
+        room = S.opponent_go_room(view)
+        assert all(value(c) > room for c in truth)  # what the gos say holds for the truth
+        setup = S.peg_setup(view)
+        seen = {*view.kept, *view.thrown, view.starter, *view.played}
+        for u in rng.random((5, S.UNIFORMS)):
+            rest, pair = S.sample_hidden(setup, u)
+            assert len(rest) == len(truth) and len(set(rest) | set(pair)) == len(rest) + 2
+            assert not seen & {*rest, *pair}
+            assert all(value(c) > room for c in rest)
+
+
+def test_the_selective_bias_follows_the_expert_throw_shares() -> None:
+    # Dealing: the opponent throws into my crib as pone, and experts seldom give away a 5.
+    view = peg_view("KS QS JS TS", "", "", "KS QS JS TS", thrown="9C 9D", starter="AS",
+                    my_crib=True)
+    rng = np.random.default_rng(1)
+    fives = {}
+    for weights in ("uniform", "expert"):
+        setup = S.peg_setup(view, weights)
+        pairs = [S.sample_hidden(setup, u)[1] for u in rng.random((4000, S.UNIFORMS))]
+        fives[weights] = np.mean([any(c // 4 == 4 for c in p) for p in pairs])
+    # Uniformly, a pair holds one of the four fives out of 46 cards: 1 - C(42,2)/C(46,2).
+    assert fives["uniform"] == pytest.approx(1 - (42 * 41) / (46 * 45), abs=0.02)
+    w = opponent_weights("expert", True)
+    assert w[4, 4, 0] < 1 and w[4, 9, 0] < 1  # the shares themselves: fives are kept
+    assert fives["expert"] < fives["uniform"] - 0.05
+
+
+def rules_playout(root: State, choice: int) -> float:
+    """Seat 0 takes option ``choice`` at ``root``, then both peg greedily by the rules."""
+    chance = np.random.default_rng(0)
+    state = GAME.apply(root, choice, chance)
+    while not S.HIDDEN.finished(root, state):
+        cands = GAME.candidates(state)
+        state = GAME.apply(state, greedy(cands.view, chance), chance)
+    return S.HIDDEN.value(root, state, 0)
+
+
+def test_compiled_pegging_playouts_follow_the_rules() -> None:
+    rng = np.random.default_rng(2)
+    pegs, _ = game_views()
+    checked = 0
+    for view, _state in pegs[::2]:
+        setup = S.peg_setup(view)
+        u = rng.random((3, S.UNIFORMS))
+        values = S.pegging_values(setup, u)
+        for t in range(3):
+            root = S.determinized(view, setup, u[t])
+            for c in range(len(view.options)):
+                assert values[t, c] == rules_playout(root, c)
+                checked += 1
+    assert checked > 300
+
+
+def discard_root(view: DiscardView, u: np.ndarray, weights: str = "expert") -> State:
+    """The discard trial of uniforms ``u`` written out by hand: the opponent's six and the
+    starter by a partial shuffle of the unseen cards, its throw in proportion to weights;
+    seat 0 decides, the opponent has thrown when it is the pone."""
+    order = [c for c in range(52) if c not in view.hand]
+    for k in range(7):
+        j = min(k + int(u[k] * (len(order) - k)), len(order) - 1)
+        order[k], order[j] = order[j], order[k]
+    six, starter = tuple(sorted(order[:6])), order[6]
+    w = opponent_weights(weights, view.my_crib)  # type: ignore[arg-type]
+    ws = [w[six[a] // 4, six[b] // 4, int(six[a] % 4 == six[b] % 4)] for a, b in THROWS]
+    throw = int(np.searchsorted(np.cumsum(ws), u[7] * sum(ws), side="right"))
+    dealer = 0 if view.my_crib else 1
+    state = State(scores=view.scores, dealer=dealer, phase="discard", hands=(view.hand, six),
+                  crib=(), starter=starter, to_move=1 - dealer, in_hand=((), ()),
+                  count_cards=(), count=0, played=(), last=-1, deal_points=((0, 0),),
+                  tally=((0,) * 4, (0,) * 4))
+    if dealer == 0:  # the opponent, pone, has thrown already
+        state = rules.discard(state, min(throw, 14), np.random.default_rng(0))
+    return state.but(to_move=0), min(throw, 14)  # type: ignore[return-value]
+
+
+def test_compiled_discard_playouts_follow_the_rules() -> None:
+    rng = np.random.default_rng(3)
+    _, discards = game_views()
+    for view, _state in discards[::4]:
+        u = rng.random((2, S.DISCARD_UNIFORMS))
+        whole = S.discard_values(view.__class__(view.hand, view.my_crib, (100, 100)),
+                                 "expert", u)  # near 121: the whole deal is simulated
+        for t in range(2):
+            root, opp_throw = discard_root(DiscardView(view.hand, view.my_crib, (100, 100)),
+                                           u[t])
+            for c in range(15):
+                chance = np.random.default_rng(0)
+                state = rules.discard(root, c, chance)
+                if state.phase == "discard":  # I was pone: now the dealer throws
+                    state = rules.discard(state, opp_throw, chance)
+                while not S.HIDDEN.finished(root, state):
+                    cands = GAME.candidates(state)
+                    state = GAME.apply(state, greedy(cands.view, chance), chance)
+                assert whole[t, c] == S.HIDDEN.value(root, state, 0)
+
+
+def test_a_card_that_wins_the_game_is_worth_a_win_in_every_trial() -> None:
+    # Both at 119: the 5 on their king makes fifteen-two and the game at once; after any
+    # other card they may peg the two points first.
+    view = peg_view("5C 9D KS QH", "KH", "KH", "5C 9D KS QH", scores=(119, 119),
+                    my_crib=True)
+    values = S.pegging_simulator(view)(40, np.random.default_rng(0))
+    assert np.all(values[:, 0] == S.peg_kernels.WIN_VALUE)
+    assert np.all(np.abs(values) == S.peg_kernels.WIN_VALUE)  # nobody gets to the show
+    assert np.any(values[:, 1] == -S.peg_kernels.WIN_VALUE)
+    assert make_player("sampling").policy(view, np.random.default_rng(0)) == 0  # type: ignore[misc]
+
+
+def test_a_view_no_deal_could_give_is_refused() -> None:
+    # I laid a king and it is my turn again: they said go at 10 with four cards in hand,
+    # which no cards allow.
+    view = peg_view("5C 9D KS QH", "KS", "KS", "5C 9D QH")
+    with pytest.raises(ValueError, match="no cards the opponent could hold"):
+        S.peg_setup(view)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"trials": 0}, "trials must be a whole number >= 1"),
+    ({"trials": "many"}, "trials must be a whole number >= 1"),
+    ({"stop": "early"}, "stop must be"),
+    ({"rollout": "clever"}, "rollout must be"),
+    ({"discard": "fuzzy"}, "discard must be"),
+    ({"pegging": "random"}, "pegging must be"),
+    ({"weights": "heavy"}, "weights must be"),
+    ({"depth": 3}, "does not take options"),
+])
+def test_bad_sampling_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_player("sampling", **options)
