@@ -119,6 +119,14 @@ class GameRecord:
     moves: int
 
 
+def make_player(game: Game, name: str, **options: Any) -> Player:
+    """A player by name: the game's own, or the game-agnostic sampling player (imported
+    when asked for) for a game that has none of its own."""
+    from fuzzeval.sampling import make_player as make
+
+    return make(game, name, **options)
+
+
 def game_seed(seed: int, index: int) -> np.random.SeedSequence:
     """The seed sequence of game ``index``: equal to ``SeedSequence(seed).spawn(n)[index]``."""
     return np.random.SeedSequence(seed, spawn_key=(index,))
@@ -149,7 +157,7 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
             choice = players[seat].choose(cands, seats[seat])
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
-        if cands.kind in game.logged_kinds:
+        if cands.kind in game.logged_kinds or note:  # a note is always kept
             names = cands.feature_names if wants[seat] else ()
             row = cands.feature_rows([choice])[0] if names else ()
             decisions.append(Decision(
@@ -176,8 +184,8 @@ def _players(game: Game, player: PlayerSpec, opponent: PlayerSpec) -> tuple[Play
     key = (game.name, player, opponent)
     if key not in _PLAYERS:
         game.prepare()
-        _PLAYERS[key] = (game.make_player(player.name, **dict(player.options)),
-                         game.make_player(opponent.name, **dict(opponent.options)))
+        _PLAYERS[key] = (make_player(game, player.name, **dict(player.options)),
+                         make_player(game, opponent.name, **dict(opponent.options)))
     return _PLAYERS[key]
 
 
@@ -216,7 +224,7 @@ def check_players(game: Game, spec: MatchSpec) -> None:
     the game) fails before any file is made or worker started."""
     for who in (spec.player, spec.opponent):
         try:
-            game.make_player(who.name, **dict(who.options))
+            make_player(game, who.name, **dict(who.options))
         except (ValueError, TypeError) as exc:
             raise UsageError(f"{game.name} player {str(who)!r}: {exc}") from exc
     try:

@@ -185,3 +185,57 @@ def require_hooks(game: Game) -> HiddenInformation:
                          f"finished, value): the sampling player needs them")
     checked: HiddenInformation = hooks
     return checked
+
+
+#: the name of the game-agnostic sampling player (a game may offer its own, faster one)
+SAMPLING = "sampling"
+
+
+@dataclass(frozen=True)
+class SamplingPlayer:
+    """Seed 001's player for any game with hidden-information hooks: every decision is
+    simulated, playouts by the ``rollout`` players (index = seat), the best mean chosen."""
+
+    game: Game
+    hooks: HiddenInformation
+    rollout: tuple[Player, Player]
+    settings: SamplingSettings
+
+    def decide(self, candidates: Candidates, rng: np.random.Generator
+               ) -> tuple[int, dict[str, str | int | float]]:
+        simulator = playout_simulator(self.game, self.hooks, candidates, self.rollout)
+        result = simulate(simulator, len(candidates), self.settings, rng)
+        return result.best, result.record()
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return self.decide(candidates, rng)[0]
+
+
+def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
+                    stop: Any = "obvious", **unknown: Any) -> SamplingPlayer:
+    """The game-agnostic sampling player: ``rollout`` names the game's player both seats
+    play the simulations with (default: the game's reference opponent), ``trials`` the
+    most a decision gets, ``stop`` the stop rule. A ValueError names a bad option."""
+    hooks = require_hooks(game)
+    if unknown:
+        raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
+                         "(options: rollout, stop, trials)")
+    name = str(rollout).strip() or game.default_opponent
+    if name == SAMPLING or name not in game.player_names:
+        raise ValueError(f"rollout must be one of {', '.join(game.player_names)} "
+                         f"(got {rollout!r})")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ValueError(f"trials must be a whole number >= 1 (got {trials!r})")
+    if stop not in STOP_RULES:
+        raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} (got {stop!r})")
+    policy = game.make_player(name)
+    settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
+    return SamplingPlayer(game, hooks, (policy, policy), settings)
+
+
+def make_player(game: Game, name: str, **options: Any) -> Player:
+    """A player of ``game`` by name: the game's own, or the game-agnostic sampling player
+    when the game has none of that name."""
+    if name == SAMPLING and SAMPLING not in game.player_names:
+        return sampling_player(game, **options)
+    return game.make_player(name, **options)

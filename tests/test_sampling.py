@@ -153,3 +153,59 @@ def test_playouts_share_their_chance_across_candidates() -> None:
 def test_a_game_without_hooks_is_named() -> None:
     with pytest.raises(ValueError, match="toy has no hidden-information hooks"):
         require_hooks(ToyGame())  # type: ignore[arg-type]
+
+
+class VisibleToy(ToyGame):
+    """The toy game with the hooks: its view is the state (it hides nothing)."""
+
+    hidden_information = None  # set below: the hooks read the view
+
+    def candidates(self, state: ToyState) -> Candidates:
+        c = super().candidates(state)
+        return Candidates(c.kind, c.labels, c.features, c.feature_names, view=state)
+
+
+class ViewHooks(ToyHooks):
+    def __init__(self) -> None:
+        pass
+
+    def determinize(self, view: object, rng: np.random.Generator) -> ToyState:
+        assert isinstance(view, ToyState)
+        return view
+
+
+VisibleToy.hidden_information = ViewHooks()  # type: ignore[assignment]
+
+
+def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
+    from fuzzeval.match import make_player, play_game
+
+    game = VisibleToy()
+    player = make_player(game, "sampling", rollout="random", trials=60, stop="none")  # type: ignore[arg-type]
+    record = play_game(game, (player, game.make_player("random")), seed=3, index=0)  # type: ignore[arg-type]
+    mine = [d for d in record.decisions if d.seat == 0]
+    assert len(mine) == 3 and all(d.record["trials"] == 60 for d in mine)
+    assert all(len(str(d.record["means"]).split()) == 3 for d in mine)
+    # Common random numbers make each offer's lead exact: means differ as the offers do.
+    root = ToyState(turn=0, first=0, offers=(2, 8, 5), sums=(0, 0))
+    choice, note = player.decide(game.candidates(root), np.random.default_rng(0))  # type: ignore[attr-defined]
+    means = [float(x) for x in str(note["means"]).split()]
+    assert choice == 1
+    assert means[1] - means[0] == pytest.approx(6) and means[2] - means[0] == pytest.approx(3)
+    wins = sum(play_game(game, (player, game.make_player("random")), seed=4, index=i)  # type: ignore[arg-type]
+               .outcome.winner == 0 for i in range(20))
+    assert wins >= 17
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"trials": 0}, "trials must be a whole number >= 1"),
+    ({"stop": "soon"}, "stop must be one of"),
+    ({"rollout": "sampling"}, "rollout must be one of random, rulebase"),
+    ({"depth": 2}, "does not take options"),
+])
+def test_the_game_agnostic_player_refuses_bad_options(options: dict[str, Any],
+                                                      message: str) -> None:
+    from fuzzeval.match import make_player
+
+    with pytest.raises(ValueError, match=message):
+        make_player(VisibleToy(), "sampling", **options)  # type: ignore[arg-type]

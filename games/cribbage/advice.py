@@ -18,6 +18,7 @@ from fuzzeval.games.cribbage.es import ESDiscard, hand_index
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
+from fuzzeval.games.cribbage.sampling import SamplingDiscard
 from fuzzeval.match import PlayerSpec
 
 
@@ -76,6 +77,18 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
             out["table"] = [{"card": card_str(c), "value": round(v, 6)}
                             for c, v in sorted(zip(hand, vs, strict=True),
                                                key=lambda cv: cv[1])]
+    elif isinstance(discarder, SamplingDiscard):  # each throw's mean and deviation
+        choices = []
+        for hand, lab, out in zip(hands, labels, outs, strict=True):
+            choice, result = discarder.decide(DiscardView(hand, mine, (0, 0)),
+                                              np.random.default_rng(seed))
+            choices.append(int(choice))
+            out["sampling"] = {"trials": result.trials, "stopped": result.stopped,
+                               "stop": discarder.settings.stop}
+            out["table"] = [{"discard": lab[t][0], "keep": lab[t][1],
+                             "mean": round(float(result.means[t]), 6),
+                             "sd": round(float(result.sds[t]), 6)}
+                            for t in np.argsort(-result.means, kind="stable")]
     else:  # one hand at a time, as a game asks it
         choices = [discarder(DiscardView(hand, mine, (0, 0)), np.random.default_rng(seed))
                    for hand in hands]

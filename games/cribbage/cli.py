@@ -290,9 +290,18 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
         if hidden:
             console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} "
                           "(--json lists every input)", highlight=False)
+    if explain and "sampling" in data:
+        sim = data["sampling"]
+        early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
+                 else f"ran every trial (stop rule: {sim['stop']})")
+        console.print(f"why {' '.join(data['discard'])}: the highest mean over "
+                      f"{sim['trials']} simulated deals, {early}; a deal's value is the "
+                      "play simulated (greedy pegging on both sides) plus the exact expected "
+                      "hand and crib", highlight=False)
+        return
     if explain:
         if "explanation" not in data:
-            raise _fail("--explain needs a fuzzy player")
+            raise _fail("--explain needs a fuzzy or sampling player")
         from fuzzeval.cli.evaluate import print_explanation
         from fuzzeval.games.cribbage.cards import parse_cards
         from fuzzeval.games.cribbage.discard import THROWS
@@ -561,3 +570,67 @@ def _rate(per_s: float) -> str:
     if per_s >= 1e6:
         return f"{per_s / 1e6:.1f}M"
     return f"{per_s / 1e3:.0f}k" if per_s >= 1e4 else f"{per_s:,.0f}"
+
+
+@app.command()
+def pegging(
+    player: Annotated[str, typer.Option(
+        "--player", "-p", help="Player A, NAME or NAME:key=value,... as in match: only its "
+                               "pegging is used.")] = "sampling",
+    against: Annotated[str, typer.Option(
+        help="Player B (its pegging policy), as --player.")] = "exhaustive",
+    deals: Annotated[int, typer.Option(min=1, help="Deals, each played with both seatings.")]
+    = 1000,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Pegging of two players on the same deals and the same (exhaustive) discards.
+
+    Each deal is played with A in either seat; the differential is A's pegging points less
+    B's per deal, with its 95 % interval; a simulating player's stops, trials and time.
+    """
+    from fuzzeval.cli.common import progress_bar
+    from fuzzeval.games.cribbage.peg_report import compare_pegging
+    from fuzzeval.games.cribbage.players import player_from_spec
+
+    built = []
+    for option, spec in (("--player", player), ("--against", against)):
+        try:
+            built.append(player_from_spec(spec))
+        except (FuzzevalError, ValueError) as exc:
+            raise _fail(f"{option} {spec}: {exc}") from None
+    with progress_bar() as bar:
+        task = bar.add_task("deals", total=deals)
+        result = compare_pegging(built[0], built[1], deals, seed,
+                                 progress=lambda k: bar.advance(task, k))
+    rows = []
+    for name, points, side in zip((player, against), result.points, result.sides,
+                                  strict=True):
+        sim = side.simulated
+        rows.append({"player": name, "pegging_per_deal": round(points, 4),
+                     "decisions": side.decisions,
+                     "stopped_share": round(side.stopped / sim, 4) if sim else None,
+                     "mean_trials": round(side.trials / sim, 1) if sim else None,
+                     "ms_per_decision": round(1000 * side.seconds / max(side.decisions, 1),
+                                              3)})
+    if json_out:
+        print_json({"deals": deals, "seed": seed, "difference": round(result.mean, 4),
+                    "interval95": [round(x, 4) for x in result.interval], "players": rows})
+        return
+    low, high = result.interval
+    console.print(f"{deals:,} deals (seed {seed}), each with both seatings, exhaustive "
+                  f"discards: A pegs {result.mean:+.3f} points a deal against B "
+                  f"(95 %: {low:+.3f} to {high:+.3f}).", highlight=False)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("player", overflow="fold")
+    for col in ("pegging\n/deal", "decisions", "stopped\nearly", "trials\n(mean)",
+                "ms per\ndecision"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for tag, row in zip("AB", rows, strict=True):
+        share, trials = row["stopped_share"], row["mean_trials"]
+        table.add_row(tag, str(row["player"]), f"{row['pegging_per_deal']:.3f}",
+                      f"{row['decisions']:,}", "–" if share is None else f"{share:.1%}",
+                      "–" if trials is None else f"{trials:.0f}",
+                      f"{row['ms_per_decision']:.2f}")
+    console.print(table)

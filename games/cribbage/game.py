@@ -74,6 +74,9 @@ class CribbageGame:
                 view=PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,
                              state.played, state.starter, seat == state.dealer,
                              state.thrown[seat], (state.scores[seat], state.scores[1 - seat])),
+                record={"hand": cards_str(state.in_hand[seat]), "count": state.count,
+                        "score": state.scores[seat],
+                        "opponent_score": state.scores[1 - seat]},
             )
         raise ValueError("the game is over: no candidates")
 

@@ -3,6 +3,7 @@ the compiled playouts against the game's own rules on the same samples."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import numpy as np
@@ -202,3 +203,56 @@ def test_a_view_no_deal_could_give_is_refused() -> None:
 def test_bad_sampling_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_player("sampling", **options)
+
+
+def test_the_discard_command_shows_each_throws_simulated_mean() -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    runner = CliRunner()
+    args = ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C", "--crib", "theirs",
+            "-p", "sampling:trials=100,stop=none"]
+    shown = runner.invoke(app, [*args, "--explain"])
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.stdout.split())
+    assert "the highest mean over 100 simulated deals" in text
+    assert "ran every trial (stop rule: none)" in text
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert data["sampling"] == {"trials": 100, "stopped": False, "stop": "none"}
+    means = [row["mean"] for row in data["table"]]
+    assert len(means) == 15 and means == sorted(means, reverse=True)
+    assert data["discard"] == data["table"][0]["discard"].split()
+    # Keeping both fives with the jack: the best expectation, and the pegging agrees.
+    assert data["keep"] == ["5H", "5S", "JD", "QC"]
+    for bad in ("sampling:trials=0", "sampling:stop=early", "sampling:rollout=clever"):
+        refused = runner.invoke(app, [*args[:-1], bad])
+        assert refused.exit_code == 2
+        assert refused.output.count("\n") == 1 and bad in refused.output
+
+
+def test_the_pegging_command_compares_two_players_on_the_same_deals() -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    runner = CliRunner()
+    same = runner.invoke(app, ["cribbage", "pegging", "-p", "exhaustive", "--against",
+                               "greedy", "--deals", "30", "--json"])
+    assert same.exit_code == 0, same.output
+    data = json.loads(same.stdout)
+    # Greedy pegging against greedy pegging on the same discards: the same play, no gap.
+    assert data["difference"] == 0 and data["interval95"] == [0, 0]
+    assert data["players"][0]["pegging_per_deal"] == data["players"][1]["pegging_per_deal"]
+    basic = json.loads(runner.invoke(app, [
+        "cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--against", "exhaustive",
+        "--deals", "60", "--json"]).stdout)
+    assert basic["interval95"][1] < 0  # the basic policy gives points away
+    sim = json.loads(runner.invoke(app, [
+        "cribbage", "pegging", "-p", "sampling:trials=40,stop=paired", "--deals", "5",
+        "--json"]).stdout)
+    row = sim["players"][0]
+    assert row["decisions"] > 0 and 0 < row["mean_trials"] <= 40
+    assert sim["players"][1]["mean_trials"] is None
+    refused = runner.invoke(app, ["cribbage", "pegging", "--against", "sampling:trials=-1"])
+    assert refused.exit_code == 2 and "--against sampling:trials=-1" in refused.output
