@@ -133,8 +133,26 @@ def _lay(hands: IntArray, held: IntArray, seat: int, i: int, seq: IntArray, n: i
     return card
 
 
+def _ended(me: bool, ended: IntArray, wtab: FloatArray) -> float:
+    """The worth of a game that has just ended (``ended[0]`` is set): a win or a loss,
+    as points (+-WIN_VALUE) or, with a win table (``wtab.size > 0``), as 1 or 0."""
+    ended[0] = 1
+    if wtab.size > 0:
+        return 1.0 if me else 0.0
+    return WIN_VALUE if me else -WIN_VALUE
+
+
+def _deal_over(pts: IntArray, scores: IntArray, dealer: int, wtab: FloatArray) -> float:
+    """The worth of a deal the game goes on after: points less the opponent's, or the
+    chance of winning from the new scores with the deal passed (a win table)."""
+    if wtab.size == 0:
+        return float(pts[0] - pts[1])
+    return float(wtab[scores[0] + pts[0], scores[1] + pts[1], 1 if dealer == 1 else 0])
+
+
 def _show_on(pts: IntArray, scores: IntArray, dealer: int, kept: IntArray, crib: IntArray,
-             starter: int, table: npt.NDArray[np.int8]) -> float:
+             starter: int, table: npt.NDArray[np.int8], wtab: FloatArray,
+             ended: IntArray) -> float:
     """The show after the play (pone's hand, the dealer's, the crib), added to ``pts``; the
     deal's worth to seat 0 as ``_play_on`` gives it."""
     pone = 1 - dealer
@@ -143,27 +161,27 @@ def _show_on(pts: IntArray, scores: IntArray, dealer: int, kept: IntArray, crib:
         cards = crib if step == 2 else kept[who]
         pts[who] += show_points(cards, starter, step == 2, table)
         if scores[who] + pts[who] >= WIN:
-            return WIN_VALUE if who == 0 else -WIN_VALUE
-    return float(pts[0] - pts[1])
+            return ended_value(who == 0, ended, wtab)
+    return deal_over(pts, scores, dealer, wtab)
 
 
 def _play_on(hands: IntArray, held: IntArray, seq: IntArray, n: int, count: int, last: int,
              to_move: int, seen: IntArray, dealer: int, scores: IntArray, pts: IntArray,
              kept: IntArray, crib: IntArray, starter: int, table: npt.NDArray[np.int8],
-             scratch: IntArray, show: bool) -> float:
+             scratch: IntArray, show: bool, wtab: FloatArray, ended: IntArray) -> float:
     """Play the deal out greedily from just after a lay or from the start of the play
     (arrays are changed; ``pts`` holds the points since the decision), then the show
-    (unless ``show`` is false); its worth to seat 0: points less the opponent's since the
-    decision, or +-WIN_VALUE when the game ends in the deal."""
+    (unless ``show`` is false: then the play's points less the opponent's); its worth to
+    seat 0: ``_deal_over``, or ``_ended`` when the game ends in the deal."""
     while True:
         if held[0] == 0 and held[1] == 0:  # the end of the play, then the show
             if last >= 0:
                 pts[last] += 1
                 if scores[last] + pts[last] >= WIN:
-                    return WIN_VALUE if last == 0 else -WIN_VALUE
+                    return ended_value(last == 0, ended, wtab)
             if not show:
                 return float(pts[0] - pts[1])
-            return show_on(pts, scores, dealer, kept, crib, starter, table)
+            return show_on(pts, scores, dealer, kept, crib, starter, table, wtab, ended)
         if can_lay(hands, held, to_move, count):
             seat = to_move
             i = greedy(hands, held, seat, seq, n, count, seen, scratch)
@@ -172,7 +190,7 @@ def _play_on(hands: IntArray, held: IntArray, seq: IntArray, n: int, count: int,
             count += min(card // 4 + 1, 10)
             pts[seat] += peg_rank_points(seq, n)
             if scores[seat] + pts[seat] >= WIN:
-                return WIN_VALUE if seat == 0 else -WIN_VALUE
+                return ended_value(seat == 0, ended, wtab)
             last = seat
             to_move = 1 - seat
             if count == 31:  # scored above; the count starts again, no go point
@@ -185,7 +203,7 @@ def _play_on(hands: IntArray, held: IntArray, seq: IntArray, n: int, count: int,
             continue
         pts[last] += 1  # neither can lay: one for the go
         if scores[last] + pts[last] >= WIN:
-            return WIN_VALUE if last == 0 else -WIN_VALUE
+            return ended_value(last == 0, ended, wtab)
         n = 0
         count = 0
         to_move = 1 - last
@@ -237,7 +255,7 @@ def _pegging_trials(u: FloatArray, options: IntArray, my_hand: IntArray, my_kept
                     eligible: IntArray, pair_a: IntArray, pair_b: IntArray,
                     pair_w: FloatArray, seq0: IntArray, count0: int, seen0: IntArray,
                     dealer: int, scores: IntArray, starter: int,
-                    table: npt.NDArray[np.int8]) -> FloatArray:
+                    table: npt.NDArray[np.int8], wtab: FloatArray) -> FloatArray:
     """Values (n, k) of laying each of ``options`` (cards of ``my_hand``) in n trials, each
     trial one sampled opponent hand and thrown pair (``u[t]``), the same for every option."""
     n_trials = u.shape[0]
@@ -254,6 +272,7 @@ def _pegging_trials(u: FloatArray, options: IntArray, my_hand: IntArray, my_kept
     seq = np.empty(16, dtype=np.int64)
     scratch = np.empty(16, dtype=np.int64)
     seen = np.empty((2, 13), dtype=np.int64)
+    ended = np.zeros(1, dtype=np.int64)
     for t in range(n_trials):
         sample_opponent(pool, eligible, need, pair_a, pair_b, pair_w, u[t], rest, crib2,
                          taken)
@@ -286,14 +305,15 @@ def _pegging_trials(u: FloatArray, options: IntArray, my_hand: IntArray, my_kept
                 seq[j] = seq0[j]
             # Lay the option, then play the deal out.
             out[t, c] = after_lay(options[c], hands, held, seq, seq0.size, count0, seen,
-                                  dealer, scores, kept, crib, starter, table, scratch)
+                                  dealer, scores, kept, crib, starter, table, scratch, wtab,
+                                  ended)
     return out
 
 
 def _after_lay(card: int, hands: IntArray, held: IntArray, seq: IntArray, n: int,
                count: int, seen: IntArray, dealer: int, scores: IntArray, kept: IntArray,
                crib: IntArray, starter: int, table: npt.NDArray[np.int8],
-               scratch: IntArray) -> float:
+               scratch: IntArray, wtab: FloatArray, ended: IntArray) -> float:
     """Seat 0 lays ``card`` (in its hand), then the deal is played out greedily."""
     i = 0
     while hands[0, i] != card:
@@ -304,19 +324,19 @@ def _after_lay(card: int, hands: IntArray, held: IntArray, seq: IntArray, n: int
     pts = np.zeros(2, dtype=np.int64)
     pts[0] = peg_rank_points(seq, n)
     if scores[0] + pts[0] >= WIN:
-        return WIN_VALUE
+        return ended_value(True, ended, wtab)
     last = 0
     if count == 31:
         n = 0
         count = 0
         last = -1
     return play_on(hands, held, seq, n, count, last, 1, seen, dealer, scores, pts, kept, crib,
-                   starter, table, scratch, True)
+                   starter, table, scratch, True, wtab, ended)
 
 
 def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArray,
                     opp_w: FloatArray, dealer: int, scores: IntArray,
-                    table: npt.NDArray[np.int8]) -> FloatArray:
+                    table: npt.NDArray[np.int8], wtab: FloatArray) -> FloatArray:
     """Values (n, 15, 2) of each throw of ``six`` (``throws``: positions, (15, 2)) in n
     trials: [..., 0] the whole deal (the play greedily, then the show), [..., 1] the play
     alone; each trial one sampled opponent six (from ``pool``, the 46 unseen cards), its
@@ -336,6 +356,7 @@ def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArr
     scratch = np.empty(16, dtype=np.int64)
     seen = np.empty((2, 13), dtype=np.int64)
     pts = np.zeros(2, dtype=np.int64)
+    ended = np.zeros(1, dtype=np.int64)
     for t in range(n_trials):
         for j in range(pool.size):
             order[j] = pool[j]
@@ -385,22 +406,26 @@ def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArr
             pts[:] = 0
             if starter // 4 == 10:  # his heels: 2 to the dealer
                 pts[dealer] = 2
+            ended[0] = 0
             if scores[dealer] + pts[dealer] >= WIN:
-                out[t, c, 0] = out[t, c, 1] = WIN_VALUE if dealer == 0 else -WIN_VALUE
+                out[t, c, 0] = out[t, c, 1] = ended_value(dealer == 0, ended, wtab)
                 continue
             play = play_on(hands, held, seq, 0, 0, -1, 1 - dealer, seen, dealer, scores, pts,
-                           kept, crib, starter, table, scratch, False)
+                           kept, crib, starter, table, scratch, False, wtab, ended)
             out[t, c, 1] = play
-            if play == WIN_VALUE or play == -WIN_VALUE:
+            if ended[0] == 1:
                 out[t, c, 0] = play
             else:
-                out[t, c, 0] = show_on(pts, scores, dealer, kept, crib, starter, table)
+                out[t, c, 0] = show_on(pts, scores, dealer, kept, crib, starter, table, wtab,
+                                       ended)
     return out
 
 
 peg_rank_points = kernel(_peg_rank_points)
 greedy = kernel(_greedy)
 show_points = kernel(_show_points)
+ended_value = kernel(_ended)
+deal_over = kernel(_deal_over)
 show_on = kernel(_show_on)
 can_lay = kernel(_can_lay)
 lay = kernel(_lay)

@@ -32,12 +32,31 @@ from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
+from fuzzeval.games.cribbage.win_table import win_table
 from fuzzeval.sampling import SamplingResult, SamplingSettings, Simulator, simulate
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 #: uniforms a trial draws: up to four cards in the opponent's hand, then its thrown pair
 UNIFORMS = 5
+
+
+#: a deal cannot plausibly take a score this far below 121 to 121; nearer, a simulated
+#: deal is worth the chance of winning from the scores it leaves (``win_table``), and a
+#: discard's trials play the show out instead of taking its exact expectation
+ENDGAME = 60
+NO_TABLE = np.zeros((0, 0, 0))
+
+
+def endgame(scores: tuple[int, int] | IntArray) -> bool:
+    """Whether a deal from these scores is valued by the chance of winning."""
+    return bool(max(int(s) for s in scores) >= peg_kernels.WIN - ENDGAME)
+
+
+def value_table(scores: tuple[int, int] | IntArray) -> FloatArray:
+    """What the kernels value a deal's end with: the win table in the endgame, else none
+    (points less the opponent's)."""
+    return win_table() if endgame(scores) else NO_TABLE
 
 
 def opponent_go_room(view: PegView) -> int:
@@ -130,7 +149,7 @@ def pegging_values(setup: PegSetup, u: FloatArray) -> FloatArray:
         np.ascontiguousarray(u, dtype=np.float64), setup.options, setup.my_hand,
         setup.my_kept, setup.my_thrown, setup.opp_laid, setup.pool, setup.eligible,
         setup.pair_a, setup.pair_b, setup.pair_w, setup.seq, setup.count, setup.seen,
-        setup.dealer, setup.scores, setup.starter, rank_table())
+        setup.dealer, setup.scores, setup.starter, rank_table(), value_table(setup.scores))
 
 
 def pegging_simulator(view: PegView, weights: Weighting = "expert") -> Simulator:
@@ -187,9 +206,15 @@ class CribbageHidden:
         return bool(state.phase != "play")
 
     def value(self, root: Any, state: Any, seat: int) -> float:
+        table = endgame(root.scores)
         if state.phase == "over":
             won = state.winner == seat
+            if table:
+                return 1.0 if won else 0.0
             return peg_kernels.WIN_VALUE if won else -peg_kernels.WIN_VALUE
+        if table:  # the deal has passed: the seat deals next if it was the pone
+            deals_next = int(root.dealer != seat)
+            return float(win_table()[state.scores[seat], state.scores[1 - seat], deals_next])
         deal = state.deal_points[len(root.deal_points) - 1]
         before = root.deal_points[-1]
         return float((deal[seat] - before[seat]) - (deal[1 - seat] - before[1 - seat]))
@@ -214,9 +239,6 @@ def _setup(view: PegView, weights: Weighting) -> PegSetup:
 HIDDEN = CribbageHidden()
 
 
-#: a deal cannot plausibly take a score this far below 121 to 121; nearer, the discard's
-#: trials play the show out too (a win is worth WIN_VALUE) instead of its exact expectation
-ENDGAME = 60
 THROW_POSITIONS = np.array(THROWS, dtype=np.int64)
 
 
@@ -230,8 +252,9 @@ def discard_values(view: DiscardView, weights: Weighting, u: FloatArray,
     scores = np.array(view.scores, dtype=np.int64)
     vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), six,
                                       THROW_POSITIONS, pool, np.asarray(w, dtype=np.float64),
-                                      0 if view.my_crib else 1, scores, rank_table())
-    if max(view.scores) >= peg_kernels.WIN - ENDGAME:
+                                      0 if view.my_crib else 1, scores, rank_table(),
+                                      value_table(view.scores))
+    if endgame(view.scores):
         whole: FloatArray = vals[:, :, 0]
         return whole
     if ev is None:
@@ -248,7 +271,7 @@ def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simul
     the same expectation the exhaustive player maximises, without the noise of sampling
     the show), or, near 121, the whole deal simulated."""
     ev: FloatArray | None = None
-    if max(view.scores) < peg_kernels.WIN - ENDGAME:
+    if not endgame(view.scores):
         crib: CribOwner = "mine" if view.my_crib else "theirs"
         ev = evaluate_discards(view.hand, crib, opponent_weights(weights, view.my_crib)).ev
 

@@ -176,9 +176,14 @@ def test_a_card_that_wins_the_game_is_worth_a_win_in_every_trial() -> None:
     view = peg_view("5C 9D KS QH", "KH", "KH", "5C 9D KS QH", scores=(119, 119),
                     my_crib=True)
     values = S.pegging_simulator(view)(40, np.random.default_rng(0))
-    assert np.all(values[:, 0] == S.peg_kernels.WIN_VALUE)
-    assert np.all(np.abs(values) == S.peg_kernels.WIN_VALUE)  # nobody gets to the show
-    assert np.any(values[:, 1] == -S.peg_kernels.WIN_VALUE)
+    # Near 121 a deal is worth the chance of winning: 1 won, 0 lost.
+    assert np.all(values[:, 0] == 1.0)
+    assert np.all((values == 0) | (values == 1))  # nobody gets to the show
+    assert np.any(values[:, 1] == 0.0)
+    # Far from 121, the same cards are worth points.
+    far = peg_view("5C 9D KS QH", "KH", "KH", "5C 9D KS QH", scores=(10, 10), my_crib=True)
+    points = S.pegging_simulator(far)(40, np.random.default_rng(0))
+    assert np.all(points[:, 0] >= 2) and points.max() > 1
     assert make_player("sampling").policy(view, np.random.default_rng(0)) == 0  # type: ignore[misc]
 
 
@@ -256,3 +261,49 @@ def test_the_pegging_command_compares_two_players_on_the_same_deals() -> None:
     assert sim["players"][1]["mean_trials"] is None
     refused = runner.invoke(app, ["cribbage", "pegging", "--against", "sampling:trials=-1"])
     assert refused.exit_code == 2 and "--against sampling:trials=-1" in refused.output
+
+
+def test_the_win_table_agrees_with_the_games_it_was_measured_from() -> None:
+    from fuzzeval.games.cribbage.win_table import deal_points, win_table
+    from fuzzeval.stats import wilson
+
+    w = win_table()
+    data = deal_points()
+    # The table is built from single deals; the games' results are not used: the first
+    # dealer's measured win rate is an outside check of the whole programme.
+    low, high = wilson(int(data["first_dealer_wins"]), int(data["games"]))  # type: ignore[call-overload]
+    assert low <= w[0, 0, 1] <= high
+    assert w[0, 0, 1] > 0.5  # the first crib is an edge
+    # Seat-swapping symmetry, and more points never hurt.
+    assert np.allclose(w[:, :, 1], 1 - w[:, :, 0].T, atol=1e-12)
+    assert np.all(np.diff(w, axis=0) >= -1e-12) and np.all(np.diff(w, axis=1) <= 1e-12)
+    # At 120 each, whoever is pone next passes first (the model's rule).
+    assert w[120, 120, 0] > 0.99 and w[120, 120, 1] < 0.01
+
+
+def test_the_win_table_solver_matches_a_plain_recursion() -> None:
+    from fuzzeval.games.cribbage.win_table import WIN, solve
+
+    # Deals that bring (pone, dealer) = (50, 10), (5, 40) or (30, 30), with chances 1/2,
+    # 1/4, 1/4: few reachable scores, so a memoised recursion can walk them all.
+    joint = np.zeros((51, 51))
+    joint[50, 10], joint[5, 40], joint[30, 30] = 0.5, 0.25, 0.25
+    out = np.zeros((WIN, WIN, 2))
+    solve(joint, out)
+
+    @cache
+    def win(a: int, b: int, deals: int) -> float:
+        total = 0.0
+        for (x, y), p in {(50, 10): 0.5, (5, 40): 0.25, (30, 30): 0.25}.items():
+            mine, theirs = (y, x) if deals else (x, y)
+            ra, rb = a + mine, b + theirs
+            if ra >= WIN and rb >= WIN:
+                total += p * (0.0 if deals else 1.0)
+            elif ra >= WIN:
+                total += p
+            elif rb < WIN:
+                total += p * win(ra, rb, 1 - deals)
+        return total
+
+    for a, b, d in ((0, 0, 1), (0, 0, 0), (60, 95, 1), (100, 70, 0), (115, 116, 1)):
+        assert out[a, b, d] == pytest.approx(win(a, b, d), abs=1e-12)
