@@ -252,7 +252,9 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
         summary = summarize(history.outcomes(match.id)[: settings.games_per_round])
         window = [match.id] if settings.window == "round" else [
             *(r.match_id for r in cal.finished_rounds if r.match_id is not None), match.id]
-        winning = history.winning_features(window, seat=0, kinds=game.logged_kinds,
+        # Every logged kind: a player may log more than the game does (the play, for a
+        # pegging rule base); only decisions with the rule base's inputs count.
+        winning = history.winning_features(window, seat=0, kinds=None,
                                            unit=settings.win_unit)
         new_rb, moves = calibrate(current.rulebase(), winning, settings.rate)
         new_text = rewrite_points(current.rulebase_yaml, new_rb)

@@ -147,6 +147,9 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
     # A player that can say how it decided (``decide``: the choice and a note, e.g. a
     # simulation's trials and means) has that note kept with the decision.
     deciders = [getattr(p, "decide", None) for p in players]
+    # A player may ask for more kinds to be logged, with features (``logs_kinds``: e.g. the
+    # play, when a pegging rule base decides it and may be calibrated).
+    kinds = [game.logged_kinds | frozenset(getattr(p, "logs_kinds", ())) for p in players]
     while (seat := game.to_move(state)) is not None:
         cands = game.candidates(state)
         decide = deciders[seat]
@@ -157,7 +160,7 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
             choice = players[seat].choose(cands, seats[seat])
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
-        if cands.kind in game.logged_kinds or note:  # a note is always kept
+        if cands.kind in kinds[seat] or note:  # a note is always kept
             names = cands.feature_names if wants[seat] else ()
             row = cands.feature_rows([choice])[0] if names else ()
             decisions.append(Decision(
@@ -322,7 +325,7 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
         if play and game is not None and who.name == game.rulebase_player:
             options.setdefault("rulebase", play)  # the default it reads is what it is
         for key, value in options.items():
-            if key == "rulebase":
+            if key == "rulebase" or key.endswith("_rulebase"):  # e.g. peg_rulebase
                 text = rulebase_to_yaml(load_rulebase(find_rulebase(str(value))))
                 parts.setdefault(seat, {})[key] = _digest(text.encode())
             elif isinstance(value, str) and Path(value).is_file():

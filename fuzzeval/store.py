@@ -357,17 +357,21 @@ class History:
             self.conn.executemany(f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES "
                                   f"({', '.join('?' * 17)})", rows)
 
-    def winning_features(self, match_ids: list[int], seat: int, kinds: frozenset[str],
-                         unit: str = "game") -> dict[str, list[float]]:
-        """Crisp features of ``seat``'s logged decisions in won games (or won deals/units)."""
+    def winning_features(self, match_ids: list[int], seat: int,
+                         kinds: frozenset[str] | None, unit: str = "game"
+                         ) -> dict[str, list[float]]:
+        """Crisp features of ``seat``'s logged decisions of ``kinds`` (None: every kind)
+        in won games (or won deals/units)."""
         column = {"game": "game_won", "deal": "unit_won"}[unit]
         marks = ", ".join("?" * len(match_ids))
-        kind_marks = ", ".join("?" * len(kinds))
+        chosen = sorted(kinds) if kinds is not None else []
+        kind_filter = f"AND kind IN ({', '.join('?' * len(chosen))}) " if kinds is not None \
+            else ""
         rows = self.conn.execute(
             f"SELECT features, {_feature_set_column(self.conn)} FROM decisions WHERE "
-            f"match_id IN ({marks}) AND seat = ? AND kind IN ({kind_marks}) AND "
+            f"match_id IN ({marks}) AND seat = ? {kind_filter}AND "
             f"{column} = 1 ORDER BY match_id, game_idx, seq",
-            (*match_ids, seat, *sorted(kinds))).fetchall()
+            (*match_ids, seat, *chosen)).fetchall()
         decode = FeatureReader(self.conn, self.path)
         out: dict[str, list[float]] = {}
         for stored, feature_set in rows:

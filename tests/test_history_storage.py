@@ -22,7 +22,8 @@ from fuzzeval.store import History, read_decisions, read_games, run_match
 
 DATA = Path(__file__).resolve().parent / "data"
 # The matches of tests/data/history_v1.sqlite (made by tests/data/make_history_v1.py with
-# the code before this change: JSON features, players written out).
+# the code before this change: JSON features, players written out; re-made with greedy
+# pegging's fix applied to that code).
 CRIB = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 2, 7)
 BG = MatchSpec("backgammon", PlayerSpec.parse("fuzzy:rulebase=backgammon_simple"),
                PlayerSpec("pubeval"), 1, 2)
@@ -108,9 +109,11 @@ BEFORE = {
         "run_potential.many.left": 2.951964285714286,
         "thrown_gap.near.right": 4.0, "thrown_gap.apart.peak": 4.0,
         "thrown_gap.wide.left": 4.0}),
-    "cribbage_expected_points": ("a16d2606e19aa284", {
-        "hand_value.fair.peak": 8.353112549076632,
-        "crib_value.rich.left": 5.8282843782274245}),
+    # Re-made with ab76fd8 (the storage before) and greedy pegging's fix (J, Q and K
+    # replies weighed with 10 to 12 left), which changed the greedy opponent's games.
+    "cribbage_expected_points": ("92123559ab7bda34", {
+        "hand_value.fair.peak": 8.341916109253066,
+        "crib_value.rich.left": 5.835624353589743}),
     "backgammon_refined": ("137353e4b0eb5071", {
         "RaceLead.Some.peak": 9.562442307692308, "Shots.Some.peak": 17.456192307692305,
         "BackEscapes.Some.peak": 12.01746153846154,

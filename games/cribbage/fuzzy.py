@@ -17,6 +17,8 @@ from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator, Explanation
 from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
+from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
@@ -77,3 +79,35 @@ class FuzzyDiscard:
     def __call__(self, view: object, rng: np.random.Generator) -> int:
         hand, mine = view.hand, view.my_crib  # type: ignore[attr-defined]
         return int(np.argmax(self.grades([hand], [mine])[0]))
+
+
+#: the shipped pegging rule base (pegging=fuzzy)
+PEG_RULEBASE = "cribbage_pegging"
+
+
+@dataclass(frozen=True)
+class FuzzyPegging:
+    """Lay the card the pegging rule base grades best (first on ties): every playable card
+    graded in one call from ``peg_features``."""
+
+    rulebase: RuleBase
+    evaluator: Evaluator = field(init=False, repr=False, compare=False)
+    logs_kinds: frozenset[str] = field(default=frozenset({"play"}), init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "evaluator",
+                           compile_for_features(self.rulebase, PEG_FEATURE_NAMES,
+                                                "cribbage pegging"))
+
+    def judge(self, view: PegView) -> tuple[FloatArray, FloatArray]:
+        """Grades (options,) and the inputs they were graded from (options, inputs)."""
+        cols = [PEG_FEATURE_NAMES.index(n) for n in self.rulebase.input_names]
+        feats = peg_features(view)[:, cols]
+        grades: FloatArray = self.evaluator.grade(feats)
+        return grades, feats
+
+    def explain(self, view: PegView, option: int) -> Explanation:
+        return self.evaluator.explain(self.judge(view)[1][option])
+
+    def __call__(self, view: PegView, rng: np.random.Generator) -> int:
+        return int(np.argmax(self.judge(view)[0]))

@@ -16,6 +16,7 @@ from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, PLAY_RULEBASE
 from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
+from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
 from fuzzeval.games.cribbage.rules import State
@@ -67,13 +68,15 @@ class CribbageGame:
             )
         if state.phase == "play":
             options = rules.playable(state, seat)
+            view = PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,
+                           state.played, state.starter, seat == state.dealer,
+                           state.thrown[seat], (state.scores[seat], state.scores[1 - seat]))
             return Candidates(
                 kind="play",
                 labels=tuple(card_str(c) for c in options),
-                features=np.zeros((len(options), 0)),
-                view=PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,
-                             state.played, state.starter, seat == state.dealer,
-                             state.thrown[seat], (state.scores[seat], state.scores[1 - seat])),
+                features=lambda rows: peg_features(view)[list(rows)],  # on demand
+                feature_names=PEG_FEATURE_NAMES,
+                view=view,
                 record={"hand": cards_str(state.in_hand[seat]), "count": state.count,
                         "score": state.scores[seat],
                         "opponent_score": state.scores[1 - seat]},

@@ -9,6 +9,7 @@ weighed by how many cards of its rank are still unseen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -58,7 +59,7 @@ def basic(view: PegView, rng: np.random.Generator) -> int:
     return 0
 
 
-def _unseen_ranks(view: PegView) -> list[int]:
+def unseen_ranks(view: PegView) -> list[int]:
     """How many cards of each rank the opponent might hold or lay (not seen by me)."""
     left = [4] * 13
     for card in (*view.kept, *view.played, view.starter):
@@ -69,23 +70,28 @@ def _unseen_ranks(view: PegView) -> list[int]:
     return left
 
 
+def points_and_risk(view: PegView, card: int, unseen: Sequence[int]) -> tuple[int, float]:
+    """The points laying ``card`` scores now, and the points the opponent is expected to
+    score back with one card (each reply rank weighed by its unseen cards)."""
+    total_unseen = max(sum(unseen), 1)
+    seq = (*(c // 4 for c in view.count_cards), card // 4)
+    count = view.count + value(card)
+    gain = peg_rank_points(seq)
+    if count == 31:
+        seq, count = (), 0
+    room = 31 - count
+    danger = sum(unseen[r] * peg_rank_points((*seq, r))
+                 for r in range(13) if unseen[r] and min(r + 1, 10) <= room)
+    return gain, danger / total_unseen
+
+
 def greedy(view: PegView, rng: np.random.Generator) -> int:
     """Most points now, less the expected points of the opponent's reply with one card."""
-    unseen = _unseen_ranks(view)
-    total_unseen = max(sum(unseen), 1)
-    ranks = tuple(c // 4 for c in view.count_cards)
-    before = view.count
+    unseen = unseen_ranks(view)
     best, best_score = 0, -np.inf
     for i, card in enumerate(view.options):
-        seq = (*ranks, card // 4)
-        count = before + value(card)
-        gain = peg_rank_points(seq)
-        if count == 31:
-            seq, count = (), 0
-        room = 31 - count
-        danger = sum(unseen[r] * peg_rank_points((*seq, r))
-                     for r in range(13) if unseen[r] and min(r + 1, 10) <= room)
-        score = gain - danger / total_unseen
+        gain, risk = points_and_risk(view, card, unseen)
+        score = gain - risk
         if score > best_score + 1e-12:
             best, best_score = i, score
     return best

@@ -23,11 +23,19 @@ from fuzzeval.games.cribbage.discard import (
     hand_scores_by_starter,
 )
 from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
-from fuzzeval.games.cribbage.fuzzy import PLAY_RULEBASE, FuzzyDiscard, resolve_rulebase
+from fuzzeval.games.cribbage.fuzzy import (
+    PEG_RULEBASE,
+    PLAY_RULEBASE,
+    FuzzyDiscard,
+    FuzzyPegging,
+    resolve_rulebase,
+)
+from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES
 from fuzzeval.games.cribbage.pegging import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
 from fuzzeval.match import PlayerSpec
+from fuzzeval.rulebase import RuleBase
 
 WEIGHTINGS = ("uniform", "expert")
 
@@ -83,6 +91,13 @@ class CribbagePlayer:
         if self.policy is None:
             check_pegging(self.pegging)
 
+    @property
+    def logs_kinds(self) -> frozenset[str]:
+        """Decision kinds logged, with their features, besides the game's: the play, when
+        a pegging rule base decides it (so that calibration can read it)."""
+        kinds: frozenset[str] = getattr(self.policy, "logs_kinds", frozenset())
+        return kinds
+
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, Mapping[str, str | int | float]]:
         """The choice, and what the history keeps about how it was made (a simulation's
@@ -125,6 +140,8 @@ def _with_note(how: Any, view: object, rng: np.random.Generator
 
 
 def _fuzzy(rulebase: Any = PLAY_RULEBASE) -> DiscardStrategy:
+    if isinstance(rulebase, RuleBase):
+        return FuzzyDiscard(rulebase)
     return FuzzyDiscard(resolve_rulebase(as_text("rulebase", rulebase,
                                                  "a rule base name or path")))
 
@@ -159,12 +176,38 @@ PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: pegging policies by name: the plain ones, and the pegging rule base (``peg_rulebase``)
+PEGGING_NAMES = (*POLICIES, "fuzzy")
+
+
 def check_pegging(pegging: Any) -> str:
     """A pegging policy's name, or a ValueError listing them."""
-    if not isinstance(pegging, str) or pegging not in POLICIES:
+    if not isinstance(pegging, str) or pegging not in PEGGING_NAMES:
         raise ValueError(f"unknown pegging policy {shown(pegging)} "
-                         f"(policies: {', '.join(POLICIES)})")
+                         f"(policies: {', '.join(PEGGING_NAMES)})")
     return pegging
+
+
+def _peg_policy(pegging: str, peg_rulebase: Any) -> PeggingPolicy | None:
+    """The built policy of ``pegging=fuzzy`` (its rule base), None for a plain one."""
+    if pegging != "fuzzy":
+        if peg_rulebase is not None:
+            raise ValueError("peg_rulebase is read only with pegging=fuzzy")
+        return None
+    text = as_text("peg_rulebase", PEG_RULEBASE if peg_rulebase is None else peg_rulebase,
+                   "a pegging rule base name or path")
+    try:
+        return FuzzyPegging(resolve_rulebase(text))
+    except (OSError, FuzzevalError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _grades_plays(rb: RuleBase) -> bool:
+    """Whether a rule base grades cards to lay (every input a pegging feature): then
+    ``fuzzy:rulebase=cribbage_pegging`` -- and the calibrator, which names its rule base
+    that way -- pegs with it."""
+    names = rb.input_names
+    return bool(names) and all(n in PEG_FEATURE_NAMES for n in names)
 
 
 def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbagePlayer:
@@ -179,13 +222,25 @@ def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbageP
     if name not in DISCARDERS:
         raise ValueError(f"unknown cribbage player {name!r} (players: {PLAYER_NAMES})")
     check_keys(f"player {name!r} does not take options", options,
-               (*PLAYER_OPTIONS[name], "pegging"))
-    policy = check_pegging(pegging)
+               (*PLAYER_OPTIONS[name], "pegging", "peg_rulebase"))
+    peg_rulebase = options.pop("peg_rulebase", None)
+    if name == "fuzzy" and "rulebase" in options:  # loaded once, here
+        try:
+            rb = resolve_rulebase(as_text("rulebase", options["rulebase"],
+                                          "a rule base name or path"))
+        except (OSError, FuzzevalError) as exc:
+            raise ValueError(str(exc)) from None
+        options["rulebase"] = rb
+        if _grades_plays(rb) and pegging == "greedy" and peg_rulebase is None:
+            # a pegging base: the default discards, its pegging
+            return CribbagePlayer(name, _fuzzy(), "fuzzy", FuzzyPegging(rb))
+    policy_name = check_pegging(pegging)
+    built = _peg_policy(policy_name, peg_rulebase)
     try:
         discarder = DISCARDERS[name](**options)
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
-    return CribbagePlayer(name, discarder, policy)
+    return CribbagePlayer(name, discarder, policy_name, built)
 
 
 SAMPLING_OPTIONS = ("discard", "pegging", "rollout", "stop", "trials", "weights")
@@ -205,7 +260,7 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
 
     check_keys("player 'sampling' does not take options", unknown, SAMPLING_OPTIONS)
     how = as_choice("discard", discard, ("sampling", "exhaustive"))
-    peg = as_choice("pegging", pegging, ("sampling", *POLICIES))
+    peg = as_choice("pegging", pegging, ("sampling", *PEGGING_NAMES))
     as_choice("rollout", rollout, ROLLOUTS)
     rule: StopRule = next(r for r in STOP_RULES if r == as_choice("stop", stop, STOP_RULES))
     count = as_int("trials", trials, 1)
@@ -216,7 +271,7 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
                                   else ExhaustiveDiscard(w))
     if peg == "sampling":
         return CribbagePlayer("sampling", discarder, "sampling", SamplingPegging(settings, w))
-    return CribbagePlayer("sampling", discarder, peg)
+    return CribbagePlayer("sampling", discarder, peg, _peg_policy(peg, None))
 
 
 def player_from_spec(text: str) -> CribbagePlayer:

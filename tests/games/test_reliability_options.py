@@ -79,20 +79,20 @@ def test_match_refuses_a_peg_counts_typo_in_one_line(tmp_path: Path, value: str)
     ("exhaustive", {"weights": "bogus"}, "weights must be 'uniform' or 'expert' (got 'bogus')"),
     ("exhaustive", {"weights": 1}, "weights must be 'uniform' or 'expert' (got 1)"),
     ("exhaustive", {"foo": "bar"},
-     "player 'exhaustive' does not take options ['foo'] (options: pegging, weights)"),
+     "player 'exhaustive' does not take options ['foo'] (options: peg_rulebase, pegging, weights)"),
     ("random", {"depth": 3}, "player 'random' does not take options ['depth'] "
-                             "(options: pegging)"),
+                             "(options: peg_rulebase, pegging)"),
     ("greedy", {"weights": "expert"}, "player 'greedy' does not take options ['weights'] "
-                                      "(options: pegging)"),
+                                      "(options: peg_rulebase, pegging)"),
     ("fuzzy", {"table": "x.npz"}, "player 'fuzzy' does not take options ['table'] "
-                                  "(options: pegging, rulebase)"),
+                                  "(options: peg_rulebase, pegging, rulebase)"),
     ("fuzzy", {"rulebase": ""}, "rulebase must be a rule base name or path (got '')"),
     ("es", {"rulebase": "x"}, "player 'es' does not take options ['rulebase'] "
-                              "(options: pegging, table)"),
+                              "(options: peg_rulebase, pegging, table)"),
     ("es", {"table": ""}, "table must be the path of an ES table (.npz) (got '')"),
     ("random", {"pegging": "clever"}, "unknown pegging policy 'clever' "
-                                      "(policies: basic, greedy)"),
-    ("random", {"pegging": True}, "unknown pegging policy true (policies: basic, greedy)"),
+                                      "(policies: basic, greedy, fuzzy)"),
+    ("random", {"pegging": True}, "unknown pegging policy true (policies: basic, greedy, fuzzy)"),
 ])
 def test_cribbage_players_check_every_option(name: str, options: dict[str, Any],
                                              message: str) -> None:
@@ -162,7 +162,8 @@ def test_discard_refuses_bad_exhaustive_options(spec: str) -> None:
     """It used to run the uniform table for any weights and ignore unknown keys."""
     res = runner.invoke(app, ["cribbage", "discard", *HAND, "-p", spec])
     _one_error_line(res, f"--player {spec}:")
-    assert "weights must be" in res.stderr or "(options: pegging, weights)" in res.stderr
+    assert ("weights must be" in res.stderr
+            or "(options: peg_rulebase, pegging, weights)" in res.stderr)
 
 
 def test_discard_exhaustive_option_weights_is_the_weights_flag() -> None:
@@ -178,7 +179,7 @@ def test_match_names_the_valid_player_options(tmp_path: Path) -> None:
     res = runner.invoke(app, ["match", "cribbage", "-n", "1", "-p", "exhaustive:foo=bar",
                               "--db", str(tmp_path / "m.sqlite")])
     assert res.exit_code in (1, 2) and "Traceback" not in res.output
-    assert "does not take options ['foo'] (options: pegging, weights)" in res.output
+    assert "does not take options ['foo'] (options: peg_rulebase, pegging, weights)" in res.output
 
 
 # --- 2. finished backgammon positions -----------------------------------------------------
