@@ -244,24 +244,26 @@ def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbageP
 
 
 SAMPLING_OPTIONS = ("discard", "pegging", "rollout", "stop", "trials", "weights")
-ROLLOUTS = ("greedy",)
+ROLLOUTS = ("greedy", "fuzzy")
 
 
 def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
                     rollout: Any = "greedy", stop: Any = "obvious", trials: Any = 500,
                     weights: Any = "expert", **unknown: Any) -> CribbagePlayer:
     """Seed 001's selective sampling: ``discard`` sampling (the deal simulated, pegging
-    included) or exhaustive; ``pegging`` sampling, greedy or basic; ``rollout``: the
-    policy both seats peg with inside the simulations; ``stop``: obvious (the seed's),
+    included) or exhaustive; ``pegging`` sampling, greedy, basic or fuzzy; ``rollout``: the
+    policy both seats peg with inside the pegging simulations (greedy, compiled; or fuzzy,
+    the pegging rule base's softmax, played through the rules: far slower; discard
+    simulations always peg greedily); ``stop``: obvious (the seed's),
     paired or none; ``trials``: at most this many a decision; ``weights``: the opponent's
     throws, expert (the selective bias) or uniform."""
-    from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging
+    from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging, SoftmaxPegging
     from fuzzeval.sampling import STOP_RULES, SamplingSettings, StopRule
 
     check_keys("player 'sampling' does not take options", unknown, SAMPLING_OPTIONS)
     how = as_choice("discard", discard, ("sampling", "exhaustive"))
     peg = as_choice("pegging", pegging, ("sampling", *PEGGING_NAMES))
-    as_choice("rollout", rollout, ROLLOUTS)
+    fuzzy_rollout = as_choice("rollout", rollout, ROLLOUTS) == "fuzzy"
     rule: StopRule = next(r for r in STOP_RULES if r == as_choice("stop", stop, STOP_RULES))
     count = as_int("trials", trials, 1)
     w: Weighting = "expert" if as_choice("weights", weights, WEIGHTINGS) == "expert" \
@@ -270,7 +272,10 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
     discarder: DiscardStrategy = (SamplingDiscard(settings, w) if how == "sampling"
                                   else ExhaustiveDiscard(w))
     if peg == "sampling":
-        return CribbagePlayer("sampling", discarder, "sampling", SamplingPegging(settings, w))
+        roll = SoftmaxPegging(FuzzyPegging(resolve_rulebase(PEG_RULEBASE))) \
+            if fuzzy_rollout else None
+        return CribbagePlayer("sampling", discarder, "sampling",
+                              SamplingPegging(settings, w, roll))
     return CribbagePlayer("sampling", discarder, peg, _peg_policy(peg, None))
 
 

@@ -24,16 +24,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.game import Candidates
 from fuzzeval.games.cribbage import peg_kernels
 from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.discard import THROWS, CribOwner, evaluate_discards
+from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
 from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.cribbage.win_table import win_table
-from fuzzeval.sampling import SamplingResult, SamplingSettings, Simulator, simulate
+from fuzzeval.sampling import (
+    SamplingResult,
+    SamplingSettings,
+    Simulator,
+    playout_simulator,
+    simulate,
+    softmax_choice,
+)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -284,16 +293,47 @@ def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simul
 DISCARD_UNIFORMS = 8
 
 
+#: how sharply a fuzzy rollout prefers its best-graded card: grades are points averaged
+#: over the pegging base's three contributions, so at 0.1 a card graded 0.1 better (0.3
+#: points) is e times as likely to be laid
+TEMPERATURE = 0.1
+
+
+@dataclass(frozen=True)
+class SoftmaxPegging:
+    """A rollout policy from a pegging rule base (seed 001's ``ProbTriple()`` role): every
+    playable card drawn with probability proportional to exp(grade / temperature)."""
+
+    policy: FuzzyPegging
+    temperature: float = TEMPERATURE
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        view = candidates.view
+        assert isinstance(view, PegView)
+        return softmax_choice(self.policy.judge(view)[0], self.temperature, rng)
+
+
 @dataclass(frozen=True)
 class SamplingPegging:
-    """Lay the card whose simulated deals are worth most (seed 001's framework)."""
+    """Lay the card whose simulated deals are worth most (seed 001's framework): the deals
+    played out compiled with greedy pegging, or, with a ``rollout`` policy (a rule base's
+    softmax), through the game's rules (far slower)."""
 
     settings: SamplingSettings = field(default_factory=SamplingSettings)
     weights: Weighting = "expert"
+    rollout: SoftmaxPegging | None = None
 
     def decide(self, view: PegView, rng: np.random.Generator) -> tuple[int, SamplingResult]:
-        result = simulate(pegging_simulator(view, self.weights), len(view.options),
-                          self.settings, rng)
+        if self.rollout is None:
+            simulator = pegging_simulator(view, self.weights)
+        else:
+            from fuzzeval.games.cribbage.game import GAME
+
+            candidates = Candidates("play", tuple(map(str, view.options)),
+                                    np.zeros((len(view.options), 0)), view=view)
+            simulator = playout_simulator(GAME, CribbageHidden(self.weights), candidates,
+                                          (self.rollout, self.rollout))
+        result = simulate(simulator, len(view.options), self.settings, rng)
         return result.best, result
 
     def __call__(self, view: PegView, rng: np.random.Generator) -> int:

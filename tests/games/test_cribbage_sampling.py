@@ -307,3 +307,25 @@ def test_the_win_table_solver_matches_a_plain_recursion() -> None:
 
     for a, b, d in ((0, 0, 1), (0, 0, 0), (60, 95, 1), (100, 70, 0), (115, 116, 1)):
         assert out[a, b, d] == pytest.approx(win(a, b, d), abs=1e-12)
+
+
+def test_fuzzy_rollouts_play_the_rule_bases_softmax_through_the_rules() -> None:
+    from fuzzeval.games.cribbage.sampling import SoftmaxPegging
+
+    player = make_player("sampling", rollout="fuzzy", trials=30, stop="none")
+    roll = player.policy.rollout  # type: ignore[union-attr]
+    assert isinstance(roll, SoftmaxPegging) and roll.temperature == 0.1
+    # Both at 119, the 5 on their king wins at once, whatever the rollouts do after it.
+    view = peg_view("5C 9D KS QH", "KH", "KH", "5C 9D KS QH", scores=(119, 119),
+                    my_crib=True)
+    choice, result = player.policy.decide(view, np.random.default_rng(0))  # type: ignore[union-attr]
+    assert choice == 0 and result.means[0] == 1.0 and result.trials == 30
+    # The softmax is a distribution over the cards, exp(grade / 0.1) normalised.
+    cands = GAME.candidates(S.determinized(
+        view := peg_view("KC 3D AH 2H", "6C 5C", "6C 5C", "KC 3D", thrown="7C 7D"),
+        S.peg_setup(view), np.full(S.UNIFORMS, 0.5)))
+    grades = roll.policy.judge(cands.view)[0]  # type: ignore[arg-type]
+    p3 = 1 / (1 + np.exp((grades[0] - grades[1]) / 0.1))
+    assert 0.05 < p3 < 0.95  # close grades: both cards get laid
+    picks = [roll.choose(cands, np.random.default_rng(i)) for i in range(1000)]
+    assert np.mean(picks) == pytest.approx(p3, abs=0.05)
