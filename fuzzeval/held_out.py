@@ -56,7 +56,8 @@ def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None
                       executor: Executor | None = None, cache_dir: Path | None = None,
                       progress: Callable[[int], None] | None = None) -> tuple[Comparison, ...]:
     """The game's own measures of the initial and the calibrated rule base on held-out
-    units (a seed family no round uses), with paired intervals; () if it has none."""
+    units (a seed family no round uses), with paired intervals; () if it has none (for
+    rule bases of these inputs)."""
     build = getattr(game, "rulebase_measure", None)
     if build is None or deals < 1:
         return ()
@@ -64,6 +65,8 @@ def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None
     seed = seed if seed is not None else cal.settings.seed
     measure = build(first.input_names, deals, held_out_seed(seed), executor, cache_dir,
                     progress)
+    if measure is None:  # the game has no measure for rule bases of these inputs
+        return ()
     return compare(measure, first, cal.final_rulebase())
 
 

@@ -629,7 +629,7 @@ def pegging(
         table.add_column(col, justify="right", no_wrap=True)
     for tag, row in zip("AB", rows, strict=True):
         share, trials = row["stopped_share"], row["mean_trials"]
-        table.add_row(tag, str(row["player"]), f"{row['pegging_per_deal']:.3f}",
+        table.add_row(tag, _short(str(row["player"])), f"{row['pegging_per_deal']:.3f}",
                       f"{row['decisions']:,}", "–" if share is None else f"{share:.1%}",
                       "–" if trials is None else f"{trials:.0f}",
                       f"{row['ms_per_decision']:.2f}")

@@ -112,9 +112,13 @@ class CribbageGame:
 
     def rulebase_measure(self, inputs: tuple[str, ...], deals: int, seed: int,
                          executor: Executor | None = None, cache_dir: Path | None = None,
-                         progress: Callable[[int], None] | None = None) -> DiscardMeasure:
+                         progress: Callable[[int], None] | None = None
+                         ) -> DiscardMeasure | None:
         """Discard efficiency with each crib owner on ``deals`` seeded hands (exact EVs,
-        computed once and cached in ``cache_dir``)."""
+        computed once and cached in ``cache_dir``); None for a pegging rule base (compare
+        its pegging with ``fuzzeval cribbage pegging`` instead)."""
+        if inputs and all(n in PEG_FEATURE_NAMES for n in inputs):
+            return None
         return discard_measure(inputs, deals, seed, executor, cache_dir, progress)
 
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:

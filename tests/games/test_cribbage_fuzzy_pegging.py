@@ -90,3 +90,20 @@ def test_calibration_moves_the_pegging_points(tmp_path: Path) -> None:
     # variables' points have won decisions to move toward.
     assert any(name.startswith("net_points.") for name in moved)
     assert any(name.startswith("low_cards_left.") for name in moved)
+
+
+def test_the_calibrate_command_takes_the_pegging_base(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    db = tmp_path / "peg.sqlite"
+    result = CliRunner().invoke(app, [
+        "calibrate", "cribbage", "--rulebase", "cribbage_pegging", "--rounds", "1",
+        "--games-per-round", "4", "--deals", "5", "-w", "1", "--db", str(db),
+        "--plot", str(tmp_path / "drift.png")])
+    # The held-out measure is the discard efficiency: there is none for a pegging base,
+    # which used to end the command with an error after its rounds.
+    assert result.exit_code == 0, result.output
+    assert "calibrated rule base" in result.output
+    assert (tmp_path / "peg.calibrated.yaml").is_file()
