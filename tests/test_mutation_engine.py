@@ -278,3 +278,22 @@ rules: ["if a is hi and b is l then y is good", "if a is lo then y is bad"]
     for call in (ev.grade, ev.strengths):
         with pytest.raises(ValueError, match=r"^input 'a' is NaN \(row 0\)$"):
             call([[float("nan"), 1.0], [2.0, 3.0]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.float16])
+def test_other_number_types_are_graded_as_float64(dtype: type) -> None:
+    """A float32 (or int, or float16) input is graded as the same values in float64, not in
+    its own precision: the grades are those of the float64 copy, to the last bit."""
+    rng = np.random.default_rng(4)
+    for defuzz in ("weighted_average", "centroid"):
+        text = TEXT.replace("defuzzifier: weighted_average", f"defuzzifier: {defuzz}")
+        if defuzz == "centroid":
+            text = text.replace("terms: {nay: 0, aye: 1}", "terms: {nay: [0, 0, 1], "
+                                                            "aye: [0, 1, 1]}")
+        ev = compile_rulebase(_rb(text))
+        raw = rng.uniform([0, 0], [10, 4], size=(50, 2)) * 1.37
+        xs = raw.astype(dtype)
+        assert xs.dtype == dtype
+        want = ev.grade(xs.astype(np.float64))
+        assert np.array_equal(ev.grade(xs), want)
+        assert np.array_equal(ev.strengths(xs), ev.strengths(xs.astype(np.float64)))
