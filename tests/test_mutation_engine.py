@@ -282,8 +282,9 @@ rules: ["if a is hi and b is l then y is good", "if a is lo then y is bad"]
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.float16])
 def test_other_number_types_are_graded_as_float64(dtype: type) -> None:
-    """A float32 (or int, or float16) input is graded as the same values in float64, not in
-    its own precision: the grades are those of the float64 copy, to the last bit."""
+    """A float32 (or int, or float16) input is graded as the same values in float64: the
+    grades are those of the float64 copy, to the last bit (without the conversion, a
+    float16 input reaches the compiled kernel, which has no float16: mutant _check 5)."""
     rng = np.random.default_rng(4)
     for defuzz in ("weighted_average", "centroid"):
         text = TEXT.replace("defuzzifier: weighted_average", f"defuzzifier: {defuzz}")
