@@ -7,8 +7,9 @@ unseen cards the opponent's gos allow (a go at a count leaves only cards worth m
 what was left to 31), then the thrown pair among the rest, each pair weighted by how
 often a good player throws a pair of its kind (``weights``: the shipped expert throw
 shares, or uniform) -- the selective bias. The deal is then played out, the pegging to
-its end and the show, and valued by the seat's points less the opponent's, or as a win or
-a loss when the game ends in the deal (``peg_kernels.WIN_VALUE``).
+its end and the show, and valued by the seat's points less the opponent's (a game won or
+lost in it as +-``peg_kernels.WIN_VALUE``); near 121 (``ENDGAME``), by the chance of
+winning from the scores it leaves (``win_table``), 1 or 0 when the game ends in it.
 
 ``pegging_simulator`` runs the trials compiled (``peg_kernels``); the three hooks of
 ``HIDDEN`` play the same samples through the game's own rules, for any rollout policy and
@@ -18,7 +19,6 @@ as the check of the compiled playouts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -229,20 +229,17 @@ class CribbageHidden:
         return float((deal[seat] - before[seat]) - (deal[1 - seat] - before[1 - seat]))
 
 
-@cache
-def _setup_cache() -> dict[tuple[PegView, str], PegSetup]:
-    return {}
+_SETUPS: dict[tuple[PegView, str], PegSetup] = {}
 
 
 def _setup(view: PegView, weights: Weighting) -> PegSetup:
     """One setup per view and weighting (a simulation determinizes one view many times)."""
-    store = _setup_cache()
     key = (view, weights)
-    if key not in store:
-        if len(store) > 64:
-            store.clear()
-        store[key] = peg_setup(view, weights)
-    return store[key]
+    if key not in _SETUPS:
+        if len(_SETUPS) > 64:
+            _SETUPS.clear()
+        _SETUPS[key] = peg_setup(view, weights)
+    return _SETUPS[key]
 
 
 HIDDEN = CribbageHidden()
