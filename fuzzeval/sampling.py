@@ -75,7 +75,10 @@ class SamplingResult:
         return int(np.argmax(self.means))
 
     def record(self) -> dict[str, str | int | float]:
-        """For the history database: trials, the stop, means and deviations (3 decimals)."""
+        """For the history database: trials, the stop, means and deviations (3 decimals);
+        nothing for a decision that needed no trial (a single candidate)."""
+        if self.trials == 0:
+            return {}
         return {"trials": self.trials, "stopped": int(self.stopped),
                 "means": " ".join(f"{m:.3f}" for m in self.means),
                 "sds": " ".join(f"{s:.3f}" for s in self.sds)}

@@ -80,6 +80,7 @@ def test_a_single_candidate_needs_no_trial() -> None:
     calls: list[int] = []
     result = simulate(constant([1.0], calls), 1, SamplingSettings(), np.random.default_rng(0))
     assert calls == [] and result.trials == 0 and result.best == 0
+    assert result.record() == {}  # nothing for the history to keep
 
 
 def test_a_simulator_of_the_wrong_shape_is_refused() -> None:
