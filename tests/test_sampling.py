@@ -210,3 +210,46 @@ def test_the_game_agnostic_player_refuses_bad_options(options: dict[str, Any],
 
     with pytest.raises(ValueError, match=message):
         make_player(VisibleToy(), "sampling", **options)  # type: ignore[arg-type]
+
+
+class FlakyToy(VisibleToy):
+    """The toy game with a player whose every 400th choice raises, as a broken rollout
+    policy would in the middle of a simulation."""
+
+    player_names = ("random", "rulebase", "flaky")
+
+    def make_player(self, name: str, **options: Any) -> Any:
+        if name == "flaky":
+            return Flaky()
+        return super().make_player(name, **options)
+
+
+class Flaky:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        self.calls += 1
+        if self.calls % 400 == 0:
+            raise RuntimeError("the rollout policy broke")
+        return 0
+
+
+def test_a_rollout_policy_that_raises_leaves_only_whole_games_stored(tmp_path: Any) -> None:
+    from fuzzeval.match import MatchSpec, PlayerSpec
+    from fuzzeval.store import History, read_decisions, read_games, run_match
+
+    game = FlakyToy()
+    spec = MatchSpec("toy", PlayerSpec.parse("sampling:rollout=flaky,trials=4,stop=none"),
+                     PlayerSpec("random"), 10, 1)
+    db = tmp_path / "h.sqlite"
+    with History(db) as h, pytest.raises(RuntimeError, match="the rollout policy broke"):
+        run_match(h, game, spec)  # type: ignore[arg-type]
+    games = read_games(db)
+    decisions = read_decisions(db)
+    # The games finished before the failure are stored whole (three decisions of seat 0
+    # each, with their notes); the game it broke left nothing behind.
+    assert 0 < len(games) < 10
+    per_game = decisions[decisions.seat == 0].groupby("game").size()
+    assert set(per_game.index) == set(games["game"]) and (per_game == 3).all()
+    assert decisions[decisions.seat == 0]["trials"].notna().all()  # the random seat: none
