@@ -634,3 +634,87 @@ def pegging(
                       "–" if trials is None else f"{trials:.0f}",
                       f"{row['ms_per_decision']:.2f}")
     console.print(table)
+
+
+@app.command()
+def peg(
+    hand: Annotated[list[str] | None, typer.Argument(help="The cards still in hand, e.g. KC 3D")]
+    = None,
+    count: Annotated[str, typer.Option(help="The current count's cards, in play order.")] = "",
+    earlier: Annotated[str, typer.Option(
+        help="Cards laid earlier this deal, before the current count, in play order.")] = "",
+    mine: Annotated[str, typer.Option(help="Which of the laid cards are mine.")] = "",
+    starter: Annotated[str, typer.Option(help="The starter (the cut card).")] = "",
+    crib: CribOpt = "theirs",
+    thrown: Annotated[str, typer.Option(
+        help="The two cards I threw to the crib (the sampling player needs them).")] = "",
+    score: Annotated[int, typer.Option(min=0, max=120, help="My score.")] = 0,
+    opponent_score: Annotated[int, typer.Option(min=0, max=120, help="Theirs.")] = 0,
+    player: Annotated[str, typer.Option(
+        "--player", "-p", help="Whose pegging: exhaustive (greedy pegging), "
+                               "exhaustive:pegging=fuzzy (the pegging rule base), sampling, "
+                               "...; NAME:key=value,... as in match")] = "exhaustive",
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Rule base: memberships and rule strengths of the chosen card; "
+                          "sampling: how the card was chosen.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Which card to lay in the play, and why.
+
+    Every card that fits under 31 with what the player weighs: the features and the grade
+    (greedy: points now less the expected reply; the rule base: its grade), or each card's
+    simulated mean and deviation (sampling).
+    """
+    from fuzzeval.games.cribbage.peg_advice import Seat, peg_advice, peg_view
+    from fuzzeval.games.cribbage.players import player_from_spec
+
+    try:
+        built = player_from_spec(player)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(f"--player {player}: {exc}") from None
+    from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
+    from fuzzeval.games.cribbage.sampling import SamplingPegging
+
+    if explain and not isinstance(built.policy, (FuzzyPegging, SamplingPegging)):
+        raise _fail("--explain needs the pegging rule base (pegging=fuzzy) or a sampling "
+                    "player")
+    seat = Seat(" ".join(hand or []), count, earlier, mine, starter, crib, thrown,
+                (score, opponent_score))
+    try:
+        data = peg_advice(built, player, seat)
+    except (FuzzevalError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        print_json(data)
+        return
+    console.print(f"count {data['count']}, player {data['player']}: lay "
+                  f"[bold]{data['lay']}[/bold]", highlight=False)
+    rows = data["table"]
+    shown, hidden = _columns_that_fit(list(rows[0]), width=80)
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in shown:
+        table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c])
+                        for c in shown))
+    console.print(table)
+    if hidden:
+        console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} (--json lists "
+                      "every input)", highlight=False)
+    if not explain:
+        return
+    if "sampling" in data:
+        sim = data["sampling"]
+        early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
+                 else f"ran every trial (stop rule: {sim['stop']})")
+        console.print(f"why {data['lay']}: the highest mean over {sim['trials']} simulated "
+                      f"deals, {early}; a deal's value is my points less theirs to its end "
+                      "(greedy pegging on both sides, then the show)", highlight=False)
+        return
+    policy = built.policy
+    assert isinstance(policy, FuzzyPegging)
+    from fuzzeval.cli.evaluate import print_explanation
+
+    console.print(f"why {data['lay']}:")
+    print_explanation(policy.evaluator, policy.explain(peg_view(seat),
+                                                       data["options"].index(data["lay"])))

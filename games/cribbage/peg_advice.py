@@ -1,0 +1,103 @@
+"""Which card to lay in the play, and why, as plain data (for ``fuzzeval cribbage peg``).
+
+The seat's view is written as a player says it: the cards in hand, the cards of the
+current count, the cards laid earlier this deal, which laid cards were mine, the starter,
+whose crib, the two I threw and the scores. Every card that can be laid is shown with
+what the chosen player weighs: greedy and the rule base the features (points now, the
+expected reply, ...) and the grade; the sampling player each card's simulated mean and
+deviation, its trials and whether the stop rule fired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.games.cribbage.cards import card_str, parse_cards, value
+from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
+from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging import POLICIES, PegView
+from fuzzeval.games.cribbage.players import CribbagePlayer
+from fuzzeval.games.cribbage.sampling import SamplingPegging
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What the seat has seen, as card strings."""
+
+    hand: str  # still in hand
+    count: str = ""  # the current count, in play order
+    earlier: str = ""  # laid earlier this deal, before the current count, in play order
+    mine: str = ""  # which of the laid cards are mine
+    starter: str = ""
+    crib: str = "mine"
+    thrown: str = ""
+    scores: tuple[int, int] = (0, 0)
+
+
+def peg_view(seat: Seat) -> PegView:
+    """The view a player decides from; a ValueError names what does not add up."""
+    hand = parse_cards(seat.hand)
+    count = parse_cards(seat.count) if seat.count.strip() else ()
+    earlier = parse_cards(seat.earlier) if seat.earlier.strip() else ()
+    mine = parse_cards(seat.mine) if seat.mine.strip() else ()
+    thrown = parse_cards(seat.thrown) if seat.thrown.strip() else ()
+    if not seat.starter.strip():
+        raise ValueError("--starter is needed: the cut card")
+    (starter,) = parse_cards([seat.starter])
+    played = (*earlier, *count)
+    parse_cards([*hand, *played, *thrown, starter])  # no card twice
+    if not 1 <= len(hand) <= 4:
+        raise ValueError(f"a hand in the play holds 1 to 4 cards (got {len(hand)})")
+    stray = [card_str(c) for c in mine if c not in played]
+    if stray:
+        raise ValueError(f"--mine {' '.join(stray)}: not among the cards laid")
+    if len(hand) + len(mine) != 4:
+        raise ValueError(f"hand and --mine make {len(hand) + len(mine)} cards, not the four "
+                         "kept")
+    if len(thrown) not in (0, 2):
+        raise ValueError(f"--thrown is the two cards thrown to the crib (got {len(thrown)})")
+    total = sum(value(c) for c in count)
+    if total > 31:
+        raise ValueError(f"the count would be {total}, over 31")
+    if seat.crib not in ("mine", "theirs"):
+        raise ValueError(f"--crib must be mine or theirs (got {seat.crib!r})")
+    options = tuple(c for c in hand if total + value(c) <= 31)
+    if not options:
+        raise ValueError(f"no card in hand fits under 31 (count {total}): that is a go")
+    return PegView(options, hand, tuple(sorted((*hand, *mine))), count, played, starter,
+                   seat.crib == "mine", thrown, seat.scores)
+
+
+def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> dict[str, Any]:
+    """The card ``player`` lays from ``seat``, and the table behind it."""
+    view = peg_view(seat)
+    policy = player.policy if player.policy is not None else POLICIES[player.pegging]  # type: ignore[index]
+    cards = [card_str(c) for c in view.options]
+    out: dict[str, Any] = {"player": spec, "count": view.count,
+                           "options": cards}
+    if isinstance(policy, SamplingPegging):  # a simulation
+        if len(view.thrown) != 2:
+            raise ValueError("the sampling player needs --thrown: the two cards I threw")
+        choice, result = policy.decide(view, np.random.default_rng(seed))
+        out["sampling"] = {"trials": result.trials, "stopped": result.stopped,
+                           "stop": policy.settings.stop}
+        rows = [{"card": c, "mean": round(float(m), 6), "sd": round(float(s), 6)}
+                for c, m, s in zip(cards, result.means, result.sds, strict=True)]
+        order = np.argsort(-result.means, kind="stable")
+    else:
+        feats = peg_features(view)
+        grades = (policy.judge(view)[0] if isinstance(policy, FuzzyPegging)
+                  else feats[:, PEG_FEATURE_NAMES.index("net_points")])
+        choice = int(policy(view, np.random.default_rng(seed)))
+        rows = [{"card": c, "grade": round(float(g), 6),
+                 **{n: round(float(v), 6) for n, v in zip(PEG_FEATURE_NAMES, f, strict=True)}}
+                for c, g, f in zip(cards, grades, feats, strict=True)]
+        order = np.argsort(-grades, kind="stable")
+        if isinstance(policy, FuzzyPegging):
+            out["rulebase"] = policy.rulebase.name
+    out["table"] = [rows[i] for i in order]
+    out["lay"] = cards[choice]
+    return out

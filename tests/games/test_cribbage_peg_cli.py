@@ -1,0 +1,62 @@
+"""``fuzzeval cribbage peg``: the card to lay and why, worked by hand; bad views refused
+in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+
+runner = CliRunner()
+# Pone led 6C, I laid 5C, pone 4D: count 15, my turn with K, 3 and 7.
+VIEW = ["cribbage", "peg", "KC", "3D", "7S", "--count", "6C 5C 4D", "--mine", "5C",
+        "--starter", "KH", "--crib", "mine", "--thrown", "9C 9D"]
+
+
+def test_every_card_with_its_points_and_the_rule_bases_choice() -> None:
+    result = runner.invoke(app, [*VIEW, "-p", "exhaustive:pegging=fuzzy", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = {r["card"]: r for r in data["table"]}
+    # 7 makes 4-5-6-7 (a run of four, 22); 3 makes 3-4-5-6 (a run of four, 18); the king
+    # makes 25 and nothing.
+    assert rows["7S"]["points_now"] == 4 and rows["7S"]["count_after"] == 22
+    assert rows["3D"]["points_now"] == 4 and rows["3D"]["count_after"] == 18
+    assert rows["KC"]["points_now"] == 0 and rows["KC"]["count_after"] == 25
+    assert data["rulebase"] == "cribbage_pegging" and data["count"] == 15
+    assert data["lay"] == data["table"][0]["card"] in ("7S", "3D")
+    why = runner.invoke(app, [*VIEW, "-p", "exhaustive:pegging=fuzzy", "--explain"])
+    assert why.exit_code == 0 and "memberships" in why.stdout and "worth =" in why.stdout
+
+
+def test_the_sampling_player_shows_each_cards_simulated_mean() -> None:
+    result = runner.invoke(app, [*VIEW, "-p", "sampling:trials=60,stop=none", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["sampling"] == {"trials": 60, "stopped": False, "stop": "none"}
+    means = [r["mean"] for r in data["table"]]
+    assert means == sorted(means, reverse=True) and data["lay"] == data["table"][0]["card"]
+    assert data["table"][-1]["card"] == "KC"  # the four points now are worth having
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--mine", "5C 4D"], "hand and --mine make 5 cards"),
+    (["--mine", "2C"], "--mine 2C: not among the cards laid"),
+    (["--count", "6C 5C 4D KS KD"], "the count would be 35, over 31"),
+    (["--starter", "KC"], "KC"),
+    (["--thrown", "9C"], "--thrown is the two cards"),
+    (["--explain"], "--explain needs the pegging rule base"),
+])
+def test_views_that_do_not_add_up_are_refused(extra: list[str], message: str) -> None:
+    result = runner.invoke(app, [*VIEW, *extra])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and result.output.count("\n") == 1
+
+
+def test_sampling_needs_the_thrown_cards() -> None:
+    view = [a for a in VIEW if a not in ("--thrown", "9C 9D")]
+    result = runner.invoke(app, [*view, "-p", "sampling"])
+    assert result.exit_code == 2 and "needs --thrown" in result.output
