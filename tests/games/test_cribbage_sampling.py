@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -329,3 +330,22 @@ def test_fuzzy_rollouts_play_the_rule_bases_softmax_through_the_rules() -> None:
     assert 0.05 < p3 < 0.95  # close grades: both cards get laid
     picks = [roll.choose(cands, np.random.default_rng(i)) for i in range(1000)]
     assert np.mean(picks) == pytest.approx(p3, abs=0.05)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["backgammon", "-p", "sampling"], "backgammon has no hidden-information hooks"),
+    (["cribbage", "-p", "sampling:trials=0"], "trials must be a whole number >= 1"),
+    (["cribbage", "-p", "sampling:rollout=clever"], "rollout must be"),
+    (["cribbage", "--opponent", "sampling:stop=sometimes"], "stop must be"),
+])
+def test_match_refuses_a_sampling_player_it_cannot_build(tmp_path: Path, args: list[str],
+                                                         message: str) -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    db = tmp_path / "m.sqlite"
+    result = CliRunner().invoke(app, ["match", *args, "-n", "2", "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and result.output.count("\n") == 1
+    assert not db.exists()  # refused before any file is made
