@@ -37,10 +37,12 @@ StopRule = Literal["obvious", "paired", "none"]
 STOP_RULES: tuple[StopRule, ...] = ("obvious", "paired", "none")
 PAIRED_Z = 2.5
 
+
 class Simulator(Protocol):
     def __call__(self, n: int, rng: np.random.Generator) -> FloatArray:
         """Values of every candidate in ``n`` trials, (n, k); a row shares its sample."""
         ...
+
 
 @dataclass(frozen=True)
 class SamplingSettings:
@@ -59,6 +61,7 @@ class SamplingSettings:
         if self.stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} "
                              f"(got {self.stop!r})")
+
 
 @dataclass(frozen=True)
 class SamplingResult:
@@ -83,6 +86,7 @@ class SamplingResult:
                 "means": " ".join(f"{m:.3f}" for m in self.means),
                 "sds": " ".join(f"{s:.3f}" for s in self.sds)}
 
+
 def obvious(values: FloatArray, rule: StopRule) -> bool:
     """Whether one candidate is obviously best after the trials ``values`` (n, k)."""
     n, k = values.shape
@@ -98,6 +102,7 @@ def obvious(values: FloatArray, rule: StopRule) -> bool:
     se = diffs.std(axis=0, ddof=1) / np.sqrt(n)
     gap = diffs.mean(axis=0)
     return bool(np.all(gap > PAIRED_Z * se) and np.all(gap > 0))
+
 
 def simulate(simulator: Simulator, k: int, settings: SamplingSettings,
              rng: np.random.Generator) -> SamplingResult:
@@ -125,6 +130,7 @@ def simulate(simulator: Simulator, k: int, settings: SamplingSettings,
     sds = values.std(axis=0, ddof=1) if done > 1 else np.zeros(k)
     return SamplingResult(values.mean(axis=0), sds, done, stopped)
 
+
 def softmax_choice(grades: FloatArray, temperature: float, rng: np.random.Generator) -> int:
     """A candidate drawn with probability proportional to exp(grade / temperature): the
     seed's ``ProbTriple()`` role for a rule base, whose grades become a distribution, so
@@ -134,6 +140,7 @@ def softmax_choice(grades: FloatArray, temperature: float, rng: np.random.Genera
     z = (grades - grades.max()) / temperature
     p = np.exp(z)
     return int(rng.choice(len(p), p=p / p.sum()))
+
 
 class HiddenInformation(Protocol):
     """What a game provides so that ``playout_simulator`` can simulate its decisions."""
@@ -150,6 +157,7 @@ class HiddenInformation(Protocol):
     def value(self, root: Any, state: Any, seat: int) -> float:
         """The playout's worth to ``seat`` (e.g. its points less the opponent's since root)."""
         ...
+
 
 def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidates,
                       policies: Sequence[Player]) -> Simulator:
@@ -179,6 +187,7 @@ def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidat
         return out
 
     return run
+
 
 def require_hooks(game: Game) -> HiddenInformation:
     """The game's hidden-information hooks, or a ValueError saying the game has none."""
