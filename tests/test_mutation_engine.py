@@ -298,3 +298,20 @@ def test_other_number_types_are_graded_as_float64(dtype: type) -> None:
         want = ev.grade(xs.astype(np.float64))
         assert np.array_equal(ev.grade(xs), want)
         assert np.array_equal(ev.strengths(xs), ev.strengths(xs.astype(np.float64)))
+
+
+def test_any_memory_layout_is_graded_alike() -> None:
+    """A Fortran-ordered, a strided or a read-only input (copied into one C-ordered array
+    before the kernel) grades as the plain array does."""
+    ev = compile_rulebase(_rb())
+    rng = np.random.default_rng(6)
+    plain = np.ascontiguousarray(rng.uniform([0, 0], [10, 4], size=(40, 2)))
+    want = ev.grade(plain)
+    fortran = np.asfortranarray(plain)
+    strided = np.repeat(plain, 2, axis=0)[::2]
+    frozen = plain.copy()
+    frozen.flags.writeable = False
+    assert not fortran.flags.c_contiguous and not strided.flags.c_contiguous
+    for xs in (fortran, strided, frozen):
+        assert np.array_equal(ev.grade(xs), want)
+        assert np.array_equal(ev.strengths(xs), ev.strengths(plain))
