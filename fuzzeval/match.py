@@ -319,11 +319,16 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
     from fuzzeval.resources import find_rulebase
 
     play = str(getattr(game, "play_rulebase", "") or "")
+    # A game may say which files a player reads by default (``implied_options``: e.g. the
+    # shipped pegging rule base behind cribbage's pegging=fuzzy): those count too.
+    implied = getattr(game, "implied_options", None)
     parts: dict[str, dict[str, str]] = {}
     for seat, who in (("player", spec.player), ("opponent", spec.opponent)):
         options = dict(who.options)
         if play and game is not None and who.name == game.rulebase_player:
             options.setdefault("rulebase", play)  # the default it reads is what it is
+        if implied is not None:
+            options = dict(implied(who.name, options))
         for key, value in options.items():
             if key == "rulebase" or key.endswith("_rulebase"):  # e.g. peg_rulebase
                 text = rulebase_to_yaml(load_rulebase(find_rulebase(str(value))))

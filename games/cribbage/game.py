@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import card_str, cards_str
 from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
-from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, PLAY_RULEBASE
+from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, PEG_RULEBASE, PLAY_RULEBASE
 from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
 from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import PegView
@@ -120,6 +120,16 @@ class CribbageGame:
         if inputs and all(n in PEG_FEATURE_NAMES for n in inputs):
             return None
         return discard_measure(inputs, deals, seed, executor, cache_dir, progress)
+
+    def implied_options(self, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a player really reads, defaults filled in, for a match's fingerprint:
+        the shipped pegging rule base behind pegging=fuzzy and fuzzy rollouts."""
+        out = dict(options)
+        if out.get("pegging") == "fuzzy" or (name == "sampling" and out.get("pegging") in
+                                             (None, "sampling") and
+                                             out.get("rollout") == "fuzzy"):
+            out.setdefault("peg_rulebase", PEG_RULEBASE)
+        return out
 
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:
         return make_player(name, **options)

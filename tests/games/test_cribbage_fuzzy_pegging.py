@@ -107,3 +107,25 @@ def test_the_calibrate_command_takes_the_pegging_base(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "calibrated rule base" in result.output
     assert (tmp_path / "peg.calibrated.yaml").is_file()
+
+
+def test_a_match_of_the_pegging_base_records_the_default_it_reads(tmp_path: Path) -> None:
+    """pegging=fuzzy reads the shipped pegging base when none is named: its content is in
+    the match's fingerprint, as if named, so a changed base is never resumed into."""
+    import json
+
+    from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint
+
+    def prints(player: str) -> dict[str, dict[str, str]]:
+        spec = MatchSpec("cribbage", PlayerSpec.parse(player), PlayerSpec("exhaustive"), 2, 1)
+        return json.loads(fingerprint(spec, GAME))  # type: ignore[no-any-return]
+
+    named = prints("exhaustive:pegging=fuzzy,peg_rulebase=cribbage_pegging")
+    assert "peg_rulebase" in named["player"]
+    assert prints("exhaustive:pegging=fuzzy") == named
+    assert prints("sampling:rollout=fuzzy") == named
+    assert "player" not in prints("exhaustive")  # greedy pegging reads no file
+    edited = tmp_path / "peg.yaml"
+    edited.write_text(find_rulebase("cribbage_pegging").read_text()
+                      .replace("low_cards_kept: 0.3", "low_cards_kept: 0.4"))
+    assert prints(f"exhaustive:pegging=fuzzy,peg_rulebase={edited}") != named
