@@ -106,6 +106,9 @@ class Game(Protocol):
     Optionally ``play_rulebase``: the shipped rule base the rule-base player reads when none
     is named (its strongest), when that is not ``default_rulebase``; a stored match of that
     player is tied to its content, so changing the default never mixes two players' games.
+    ``implied_options(name, options)`` does the same for other files a player reads by
+    default (the options with those defaults filled in). ``hidden_information``: the hooks
+    of ``fuzzeval.sampling.HiddenInformation``, for the game-agnostic sampling player.
     """
 
     name: str
