@@ -88,20 +88,24 @@ class SamplingResult:
 
 
 def obvious(values: FloatArray, rule: StopRule) -> bool:
-    """Whether one candidate is obviously best after the trials ``values`` (n, k)."""
+    """Whether one candidate is obviously best after the trials ``values`` (n, k).
+    Candidates equal to the best in every trial (two cards of one rank) are the same
+    choice, not rivals: they are left out, and when all are, any choice will do."""
     n, k = values.shape
     if rule == "none" or n < 2 or k < 2:
         return False
     means = values.mean(axis=0)
-    order = np.argsort(-means, kind="stable")
-    best, second = order[0], order[1]
+    best = int(np.argmax(means))
+    rivals = [j for j in range(k) if not np.array_equal(values[:, j], values[:, best])]
+    if not rivals:
+        return True
     if rule == "obvious":
+        second = max(rivals, key=lambda j: means[j])
         sds = values.std(axis=0, ddof=1)
         return bool(means[best] - means[second] > sds[best] + sds[second])
-    diffs = values[:, best][:, None] - np.delete(values, best, axis=1)
+    diffs = values[:, best][:, None] - values[:, rivals]
     se = diffs.std(axis=0, ddof=1) / np.sqrt(n)
-    gap = diffs.mean(axis=0)
-    return bool(np.all(gap > PAIRED_Z * se) and np.all(gap > 0))
+    return bool(np.all(diffs.mean(axis=0) > PAIRED_Z * se))
 
 
 def simulate(simulator: Simulator, k: int, settings: SamplingSettings,

@@ -335,19 +335,20 @@ def _after_lay(card: int, hands: IntArray, held: IntArray, seq: IntArray, n: int
 
 
 def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArray,
-                    opp_w: FloatArray, dealer: int, scores: IntArray,
-                    table: npt.NDArray[np.int8], wtab: FloatArray) -> FloatArray:
+                    pair_a: IntArray, pair_b: IntArray, pair_cum: FloatArray, dealer: int,
+                    scores: IntArray, table: npt.NDArray[np.int8],
+                    wtab: FloatArray) -> FloatArray:
     """Values (n, 15, 2) of each throw of ``six`` (``throws``: positions, (15, 2)) in n
     trials: [..., 0] the whole deal (the play greedily, then the show), [..., 1] the play
-    alone; each trial one sampled opponent six (from ``pool``, the 46 unseen cards), its
-    throw in proportion to ``opp_w`` (13, 13, 2), and the starter (``u[t]``: 8 uniforms),
-    the same for every throw. His heels counts in both."""
+    alone. Each trial (``u[t]``: 6 uniforms) draws the opponent's thrown pair among the
+    pairs of ``pool`` (the 46 unseen cards; positions ``pair_a``, ``pair_b``, cumulative
+    weights ``pair_cum``: the exhaustive evaluator's model of the opponent's throw), then
+    its four from the rest and the starter, the same for every throw. His heels counts in
+    both."""
     n_trials = u.shape[0]
     out = np.empty((n_trials, throws.shape[0], 2))
-    order = np.empty(pool.size, dtype=np.int64)
-    opp6 = np.empty(6, dtype=np.int64)
+    order = np.empty(pool.size - 2, dtype=np.int64)
     opp_keep = np.empty(4, dtype=np.int64)
-    ow = np.empty(throws.shape[0])
     kept = np.empty((2, 4), dtype=np.int64)
     crib = np.empty(4, dtype=np.int64)
     hands = np.empty((2, 4), dtype=np.int64)
@@ -358,32 +359,20 @@ def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArr
     pts = np.zeros(2, dtype=np.int64)
     ended = np.zeros(1, dtype=np.int64)
     for t in range(n_trials):
-        for j in range(pool.size):
-            order[j] = pool[j]
-        for k in range(7):  # the opponent's six, then the starter
-            j = min(k + int(u[t, k] * (pool.size - k)), pool.size - 1)
-            order[k], order[j] = order[j], order[k]
-        opp6[:] = np.sort(order[:6])
-        starter = order[6]
-        total = 0.0
-        for p in range(throws.shape[0]):
-            a = opp6[throws[p, 0]]
-            b = opp6[throws[p, 1]]
-            ow[p] = opp_w[a // 4, b // 4, 1 if a % 4 == b % 4 else 0]
-            total += ow[p]
-        target = u[t, 7] * total
-        acc = 0.0
-        opp_throw = 0
-        for p in range(throws.shape[0]):
-            acc += ow[p]
-            opp_throw = p
-            if acc > target:
-                break
+        p = np.searchsorted(pair_cum, u[t, 0] * pair_cum[-1], side="right")
+        p = min(p, pair_cum.size - 1)
+        thrown_a = pool[pair_a[p]]
+        thrown_b = pool[pair_b[p]]
         m = 0
-        for j in range(6):
-            if j != throws[opp_throw, 0] and j != throws[opp_throw, 1]:
-                opp_keep[m] = opp6[j]
+        for j in range(pool.size):
+            if j != pair_a[p] and j != pair_b[p]:
+                order[m] = pool[j]
                 m += 1
+        for k in range(5):  # the opponent's four, then the starter
+            j = min(k + int(u[t, 1 + k] * (order.size - k)), order.size - 1)
+            order[k], order[j] = order[j], order[k]
+        opp_keep[:] = np.sort(order[:4])
+        starter = order[4]
         for c in range(throws.shape[0]):
             m = 0
             for j in range(6):
@@ -393,8 +382,8 @@ def _discard_trials(u: FloatArray, six: IntArray, throws: IntArray, pool: IntArr
             kept[1] = opp_keep
             crib[0] = six[throws[c, 0]]
             crib[1] = six[throws[c, 1]]
-            crib[2] = opp6[throws[opp_throw, 0]]
-            crib[3] = opp6[throws[opp_throw, 1]]
+            crib[2] = thrown_a
+            crib[3] = thrown_b
             crib[:] = np.sort(crib)
             hands[:] = kept
             held[:] = 4

@@ -210,14 +210,15 @@ def _grades_plays(rb: RuleBase) -> bool:
     return bool(names) and all(n in PEG_FEATURE_NAMES for n in names)
 
 
-def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbagePlayer:
+def make_player(name: str, pegging: Any = None, **options: Any) -> CribbagePlayer:
     """A player by name (``random``, ``greedy``, ``es``, ``fuzzy``, ``exhaustive``,
-    ``sampling``) and pegging policy (``basic``, ``greedy``); options go to the discard
-    strategy (``fuzzy``: rulebase=NAME|PATH; ``es``: table=PATH.npz; ``exhaustive``:
-    weights=uniform|expert; ``sampling``: see ``sampling_player``). An unknown option or a
-    bad value is a ValueError naming the valid ones."""
+    ``sampling``) and pegging policy (``basic``, ``greedy`` -- the default --, ``fuzzy``
+    with ``peg_rulebase``); options go to the discard strategy (``fuzzy``:
+    rulebase=NAME|PATH, a pegging base pegging with it; ``es``: table=PATH.npz;
+    ``exhaustive``: weights=uniform|expert; ``sampling``: see ``sampling_player``). An
+    unknown option or a bad value is a ValueError naming the valid ones."""
     if name == "sampling":
-        return sampling_player(**({"pegging": pegging} if pegging != "greedy" else {}),
+        return sampling_player(**({"pegging": pegging} if pegging is not None else {}),
                                **options)
     if name not in DISCARDERS:
         raise ValueError(f"unknown cribbage player {name!r} (players: {PLAYER_NAMES})")
@@ -231,10 +232,10 @@ def make_player(name: str, pegging: Any = "greedy", **options: Any) -> CribbageP
         except (OSError, FuzzevalError) as exc:
             raise ValueError(str(exc)) from None
         options["rulebase"] = rb
-        if _grades_plays(rb) and pegging == "greedy" and peg_rulebase is None:
+        if _grades_plays(rb) and pegging is None and peg_rulebase is None:
             # a pegging base: the default discards, its pegging
             return CribbagePlayer(name, _fuzzy(), "fuzzy", FuzzyPegging(rb))
-    policy_name = check_pegging(pegging)
+    policy_name = check_pegging("greedy" if pegging is None else pegging)
     built = _peg_policy(policy_name, peg_rulebase)
     try:
         discarder = DISCARDERS[name](**options)
@@ -271,6 +272,9 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
     settings = SamplingSettings(trials=count, stop=rule, min_trials=min(50, count))
     discarder: DiscardStrategy = (SamplingDiscard(settings, w) if how == "sampling"
                                   else ExhaustiveDiscard(w))
+    if fuzzy_rollout and peg != "sampling":
+        raise ValueError("rollout=fuzzy is for pegging=sampling (the discard simulations "
+                         "always peg greedily)")
     if peg == "sampling":
         roll = SoftmaxPegging(FuzzyPegging(resolve_rulebase(PEG_RULEBASE))) \
             if fuzzy_rollout else None

@@ -89,6 +89,8 @@ def opponent_go_room(view: PegView) -> int:
             count, previous = 0, -1
     if previous == 0:  # my turn again after my own card: the opponent says go now
         room = max(room, 31 - count)
+    if not view.count_cards and count > 0:  # a go has just ended that count: I lead anew
+        room = max(room, 31 - count)
     return room
 
 
@@ -120,6 +122,9 @@ def peg_setup(view: PegView, weights: Weighting = "expert") -> PegSetup:
         raise ValueError("the view does not say which two cards this seat threw")
     mine = set(view.kept)
     opp_laid = [c for c in view.played if c not in mine]
+    if len(view.kept) != 4 or len(opp_laid) > 4:
+        raise ValueError(f"a seat keeps four cards and lays at most four (here {len(view.kept)} "
+                         f"kept, {len(opp_laid)} laid by the opponent)")
     known = {*view.kept, *view.thrown, view.starter, *view.played}
     pool = np.array([c for c in range(52) if c not in known], dtype=np.int64)
     room = opponent_go_room(view)
@@ -250,16 +255,19 @@ THROW_POSITIONS = np.array(THROWS, dtype=np.int64)
 
 def discard_values(view: DiscardView, weights: Weighting, u: FloatArray,
                    ev: FloatArray | None = None) -> FloatArray:
-    """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 8); ``ev``: the
+    """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 6); ``ev``: the
     throws' exact expected hand and crib, when already computed."""
     w = opponent_weights(weights, view.my_crib)
     six = np.array(view.hand, dtype=np.int64)
     pool = np.array([c for c in range(52) if c not in view.hand], dtype=np.int64)
+    a, b = np.triu_indices(pool.size, k=1)
+    suited = (pool[a] % 4 == pool[b] % 4).astype(np.int64)
+    cum = np.cumsum(np.asarray(w, dtype=np.float64)[pool[a] // 4, pool[b] // 4, suited])
     scores = np.array(view.scores, dtype=np.int64)
     vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), six,
-                                      THROW_POSITIONS, pool, np.asarray(w, dtype=np.float64),
-                                      0 if view.my_crib else 1, scores, rank_table(),
-                                      value_table(view.scores))
+                                      THROW_POSITIONS, pool, a.astype(np.int64),
+                                      b.astype(np.int64), cum, 0 if view.my_crib else 1,
+                                      scores, rank_table(), value_table(view.scores))
     if endgame(view.scores):
         whole: FloatArray = vals[:, :, 0]
         return whole
@@ -271,11 +279,12 @@ def discard_values(view: DiscardView, weights: Weighting, u: FloatArray,
 
 
 def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simulator:
-    """The compiled simulator of a discard: each trial an opponent six, its throw (the
-    selective bias: ``weights``) and a starter; each throw's deal is the play simulated with
-    greedy pegging plus the hand and crib at their exact expected value (a control variate:
-    the same expectation the exhaustive player maximises, without the noise of sampling
-    the show), or, near 121, the whole deal simulated."""
+    """The compiled simulator of a discard: each trial the opponent's thrown pair (in
+    proportion to ``weights``: the selective bias, and the exhaustive evaluator's model of
+    the crib), its four from the rest and a starter; each throw's deal is the play
+    simulated with greedy pegging plus the hand and crib at their exact expected value under
+    the same model (a control variate: the show's expectation taken exactly instead of
+    sampled), or, near 121, the whole deal simulated."""
     ev: FloatArray | None = None
     if not endgame(view.scores):
         crib: CribOwner = "mine" if view.my_crib else "theirs"
@@ -287,7 +296,7 @@ def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simul
     return run
 
 
-DISCARD_UNIFORMS = 8
+DISCARD_UNIFORMS = 6
 
 
 #: how sharply a fuzzy rollout prefers its best-graded card: grades are points averaged

@@ -129,25 +129,31 @@ def test_compiled_pegging_playouts_follow_the_rules() -> None:
 
 
 def discard_root(view: DiscardView, u: np.ndarray, weights: str = "expert") -> State:
-    """The discard trial of uniforms ``u`` written out by hand: the opponent's six and the
-    starter by a partial shuffle of the unseen cards, its throw in proportion to weights;
-    seat 0 decides, the opponent has thrown when it is the pone."""
-    order = [c for c in range(52) if c not in view.hand]
-    for k in range(7):
-        j = min(k + int(u[k] * (len(order) - k)), len(order) - 1)
-        order[k], order[j] = order[j], order[k]
-    six, starter = tuple(sorted(order[:6])), order[6]
+    """The discard trial of uniforms ``u`` written out by hand: the opponent's thrown pair
+    among all pairs of unseen cards in proportion to the weights, then its four and the
+    starter by a partial shuffle of the rest; seat 0 decides, the opponent has thrown when
+    it is the pone."""
+    pool = [c for c in range(52) if c not in view.hand]
     w = opponent_weights(weights, view.my_crib)  # type: ignore[arg-type]
-    ws = [w[six[a] // 4, six[b] // 4, int(six[a] % 4 == six[b] % 4)] for a, b in THROWS]
-    throw = int(np.searchsorted(np.cumsum(ws), u[7] * sum(ws), side="right"))
+    pairs = [(i, j) for i in range(len(pool)) for j in range(i + 1, len(pool))]
+    ws = np.cumsum([w[pool[i] // 4, pool[j] // 4, int(pool[i] % 4 == pool[j] % 4)]
+                    for i, j in pairs])
+    i, j = pairs[min(int(np.searchsorted(ws, u[0] * ws[-1], side="right")), len(pairs) - 1)]
+    pair = (pool[i], pool[j])
+    order = [c for c in pool if c not in pair]
+    for k in range(5):
+        m = min(k + int(u[1 + k] * (len(order) - k)), len(order) - 1)
+        order[k], order[m] = order[m], order[k]
+    six, starter = tuple(sorted((*order[:4], *pair))), order[4]
+    throw = THROWS.index(tuple(sorted((six.index(pair[0]), six.index(pair[1])))))
     dealer = 0 if view.my_crib else 1
     state = State(scores=view.scores, dealer=dealer, phase="discard", hands=(view.hand, six),
                   crib=(), starter=starter, to_move=1 - dealer, in_hand=((), ()),
                   count_cards=(), count=0, played=(), last=-1, deal_points=((0, 0),),
                   tally=((0,) * 4, (0,) * 4))
     if dealer == 0:  # the opponent, pone, has thrown already
-        state = rules.discard(state, min(throw, 14), np.random.default_rng(0))
-    return state.but(to_move=0), min(throw, 14)  # type: ignore[return-value]
+        state = rules.discard(state, throw, np.random.default_rng(0))
+    return state.but(to_move=0), throw  # type: ignore[return-value]
 
 
 def test_compiled_discard_playouts_follow_the_rules() -> None:
