@@ -253,3 +253,14 @@ def test_a_rollout_policy_that_raises_leaves_only_whole_games_stored(tmp_path: A
     per_game = decisions[decisions.seat == 0].groupby("game").size()
     assert set(per_game.index) == set(games["game"]) and (per_game == 3).all()
     assert decisions[decisions.seat == 0]["trials"].notna().all()  # the random seat: none
+
+
+def test_a_twin_of_the_best_is_no_rival() -> None:
+    # Candidates 0 and 1 are two cards of one rank: equal in every trial. Candidate 2 is
+    # 3 worse in every trial: both rules may stop, the twins being one choice.
+    swing = np.array([0.0, 10.0, 2.0, 7.0, 5.0, 1.0])
+    values = np.stack([swing, swing, swing - 3], axis=1)
+    assert obvious(values, "paired")
+    assert not obvious(values, "obvious")  # 3 is not more than the two deviations
+    assert obvious(np.stack([swing, swing], axis=1), "obvious")  # all alike: any will do
+    assert not obvious(np.stack([swing, swing], axis=1), "none")

@@ -9,16 +9,28 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Candidates, Outcome
 from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import card_str, cards_str
 from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
-from fuzzeval.games.cribbage.fuzzy import DEFAULT_RULEBASE, PEG_RULEBASE, PLAY_RULEBASE
+from fuzzeval.games.cribbage.fuzzy import (
+    DEFAULT_RULEBASE,
+    PEG_RULEBASE,
+    PLAY_RULEBASE,
+    resolve_rulebase,
+)
 from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
 from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import PegView
-from fuzzeval.games.cribbage.players import DISCARDERS, CribbagePlayer, DiscardView, make_player
+from fuzzeval.games.cribbage.players import (
+    DISCARDERS,
+    CribbagePlayer,
+    DiscardView,
+    grades_plays,
+    make_player,
+)
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.options import as_bool, check_keys
@@ -129,6 +141,12 @@ class CribbageGame:
                                              (None, "sampling") and
                                              out.get("rollout") == "fuzzy"):
             out.setdefault("peg_rulebase", PEG_RULEBASE)
+        if name == "fuzzy" and "rulebase" in out and "pegging" not in out:
+            try:  # a pegging base: the player discards with the default discard base
+                if grades_plays(resolve_rulebase(str(out["rulebase"]))):
+                    out.setdefault("discard_rulebase", PLAY_RULEBASE)
+            except (OSError, FuzzevalError):
+                pass  # building the player reports it
         return out
 
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:

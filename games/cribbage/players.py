@@ -8,7 +8,7 @@ one by name; ``player.discard(cards6, crib, rng)`` is the public one-hand interf
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -85,7 +85,7 @@ class CribbagePlayer:
     name: str
     discarder: DiscardStrategy
     pegging: str = "greedy"
-    policy: PeggingPolicy | None = field(default=None, compare=False)
+    policy: PeggingPolicy | None = None
 
     def __post_init__(self) -> None:
         if self.policy is None:
@@ -202,7 +202,7 @@ def _peg_policy(pegging: str, peg_rulebase: Any) -> PeggingPolicy | None:
         raise ValueError(str(exc)) from None
 
 
-def _grades_plays(rb: RuleBase) -> bool:
+def grades_plays(rb: RuleBase) -> bool:
     """Whether a rule base grades cards to lay (every input a pegging feature): then
     ``fuzzy:rulebase=cribbage_pegging`` -- and the calibrator, which names its rule base
     that way -- pegs with it."""
@@ -232,7 +232,7 @@ def make_player(name: str, pegging: Any = None, **options: Any) -> CribbagePlaye
         except (OSError, FuzzevalError) as exc:
             raise ValueError(str(exc)) from None
         options["rulebase"] = rb
-        if _grades_plays(rb) and pegging is None and peg_rulebase is None:
+        if grades_plays(rb) and pegging is None and peg_rulebase is None:
             # a pegging base: the default discards, its pegging
             return CribbagePlayer(name, _fuzzy(), "fuzzy", FuzzyPegging(rb))
     policy_name = check_pegging("greedy" if pegging is None else pegging)

@@ -125,6 +125,10 @@ def test_a_match_of_the_pegging_base_records_the_default_it_reads(tmp_path: Path
     assert prints("exhaustive:pegging=fuzzy") == named
     assert prints("sampling:rollout=fuzzy") == named
     assert "player" not in prints("exhaustive")  # greedy pegging reads no file
+    # Named as a fuzzy player's rule base, the pegging base pegs, and the default discard
+    # base throws: both are recorded.
+    assert set(prints("fuzzy:rulebase=cribbage_pegging")["player"]) == {
+        "rulebase", "discard_rulebase"}
     edited = tmp_path / "peg.yaml"
     edited.write_text(find_rulebase("cribbage_pegging").read_text()
                       .replace("low_cards_kept: 0.3", "low_cards_kept: 0.4"))

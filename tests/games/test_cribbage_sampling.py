@@ -355,3 +355,31 @@ def test_match_refuses_a_sampling_player_it_cannot_build(tmp_path: Path, args: l
     assert result.exit_code == 2, result.output
     assert message in result.output and result.output.count("\n") == 1
     assert not db.exists()  # refused before any file is made
+
+
+def test_a_go_that_has_just_ended_the_count_is_read() -> None:
+    # They led a king, I laid a king (20, a pair), they laid a 9 (29); neither could lay
+    # at 29 and now I lead a fresh count: every card they hold is worth more than 2.
+    v = peg_view("KD 5C 6C 3H", "KC KD 9C", "", "5C 6C 3H", my_crib=True)
+    assert S.opponent_go_room(v) == 2
+
+
+def test_sampling_player_options_are_what_they_say() -> None:
+    greedy_pegs = make_player("sampling", pegging="greedy")
+    assert greedy_pegs.pegging == "greedy" and greedy_pegs.policy is None
+    assert isinstance(make_player("sampling").policy, S.SamplingPegging)
+    with pytest.raises(ValueError, match="rollout=fuzzy is for pegging=sampling"):
+        make_player("sampling", pegging="greedy", rollout="fuzzy")
+
+
+def test_a_view_with_more_than_four_opponent_cards_is_refused() -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    # Five cards laid, none of them mine: it once wrote past an array in the kernel.
+    result = CliRunner().invoke(app, [
+        "cribbage", "peg", "2C", "3D", "4S", "6H", "--earlier", "KC KD KH QS QH",
+        "--starter", "9C", "--thrown", "AC AD", "-p", "sampling:trials=100"])
+    assert result.exit_code == 2, result.output
+    assert "lays at most four" in result.output
