@@ -297,7 +297,8 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
         console.print(f"why {' '.join(data['discard'])}: the highest mean over "
                       f"{sim['trials']} simulated deals, {early}; a deal's value is the "
                       "play simulated (greedy pegging on both sides) plus the exact expected "
-                      "hand and crib", highlight=False)
+                      "hand and crib, or, from 61 points on, my chance of winning after the "
+                      "whole deal simulated", highlight=False)
         return
     if explain:
         if "explanation" not in data:
@@ -709,7 +710,8 @@ def peg(
                  else f"ran every trial (stop rule: {sim['stop']})")
         console.print(f"why {data['lay']}: the highest mean over {sim['trials']} simulated "
                       f"deals, {early}; a deal's value is my points less theirs to its end "
-                      "(greedy pegging on both sides, then the show)", highlight=False)
+                      "(the play by the rollout policy on both sides, then the show), or, "
+                      "from 61 points on, my chance of winning after it", highlight=False)
         return
     policy = built.policy
     assert isinstance(policy, FuzzyPegging)

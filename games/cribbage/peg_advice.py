@@ -3,9 +3,9 @@
 The seat's view is written as a player says it: the cards in hand, the cards of the
 current count, the cards laid earlier this deal, which laid cards were mine, the starter,
 whose crib, the two I threw and the scores. Every card that can be laid is shown with
-what the chosen player weighs: greedy and the rule base the features (points now, the
-expected reply, ...) and the grade; the sampling player each card's simulated mean and
-deviation, its trials and whether the stop rule fired.
+what the chosen player weighs: the features (points now, the expected reply, their net --
+greedy's own score --, ...) and the rule base's grade; the sampling player each card's
+simulated mean and deviation, its trials and whether the stop rule fired.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> 
         grades = (policy.judge(view)[0] if isinstance(policy, FuzzyPegging)
                   else feats[:, PEG_FEATURE_NAMES.index("net_points")])
         choice = int(policy(view, np.random.default_rng(seed)))
-        rows = [{"card": c, "grade": round(float(g), 6),
+        fuzzy = isinstance(policy, FuzzyPegging)  # greedy's own score is net_points
+        rows = [{"card": c, **({"grade": round(float(g), 6)} if fuzzy else {}),
                  **{n: round(float(v), 6) for n, v in zip(PEG_FEATURE_NAMES, f, strict=True)}}
                 for c, g, f in zip(cards, grades, feats, strict=True)]
         order = np.argsort(-grades, kind="stable")
