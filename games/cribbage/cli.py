@@ -291,11 +291,8 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
             console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} "
                           "(--json lists every input)", highlight=False)
     if explain and "sampling" in data:
-        sim = data["sampling"]
-        early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
-                 else f"ran every trial (stop rule: {sim['stop']})")
-        console.print(f"why {' '.join(data['discard'])}: the highest mean over "
-                      f"{sim['trials']} simulated deals, {early}; a deal's value is the "
+        console.print(f"why {' '.join(data['discard'])}: {_simulated(data['sampling'])}; "
+                      "a deal's value is the "
                       "play simulated (greedy pegging on both sides) plus the exact expected "
                       "hand and crib, or, from 61 points on, my chance of winning after the "
                       "whole deal simulated", highlight=False)
@@ -314,6 +311,13 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
         choice = THROWS.index(tuple(sorted(hand.index(c) for c in parse_cards(data["discard"]))))
         console.print(f"why {' '.join(data['discard'])}:")
         print_explanation(fz.evaluator, fz.explain(hand, crib == "mine", choice))
+
+
+def _simulated(sim: dict[str, Any]) -> str:
+    """How a simulated choice was made: its trials and whether the stop rule fired."""
+    early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
+             else f"ran every trial (stop rule: {sim['stop']})")
+    return f"the highest mean over {sim['trials']} simulated deals, {early}"
 
 
 def _columns_that_fit(columns: list[str], width: int) -> tuple[list[str], list[str]]:
@@ -705,11 +709,8 @@ def peg(
     if not explain:
         return
     if "sampling" in data:
-        sim = data["sampling"]
-        early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
-                 else f"ran every trial (stop rule: {sim['stop']})")
-        console.print(f"why {data['lay']}: the highest mean over {sim['trials']} simulated "
-                      f"deals, {early}; a deal's value is my points less theirs to its end "
+        console.print(f"why {data['lay']}: {_simulated(data['sampling'])}; "
+                      "a deal's value is my points less theirs to its end "
                       "(the play by the rollout policy on both sides, then the show), or, "
                       "from 61 points on, my chance of winning after it", highlight=False)
         return
