@@ -117,6 +117,9 @@ def main() -> None:
         tr = "" if trials is None else f"{trials:.0f}"
         st = "" if stopped is None else f"{stopped:.0%}"
         print(f"{label:<34}{ms:>9.2f}{tr:>9}{st:>10}")
+    print(f"ratios, same run: sampling pegging / greedy "
+          f"{results['sampling_peg_ms'] / results['greedy_peg_ms']:,.0f}x, sampling discard / "
+          f"exhaustive {results['sampling_discard_ms'] / results['exhaustive_discard_ms']:.0f}x")
     verdict = "met" if results["sampling_peg_ms"] <= TARGET_MS else "MISSED"
     print(f"target: a sampling pegging decision <= {TARGET_MS:.0f} ms at 500 trials:")
     print(f"{results['sampling_peg_ms']:.2f} ms, {verdict}")

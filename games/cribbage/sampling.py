@@ -253,28 +253,47 @@ HIDDEN = CribbageHidden()
 THROW_POSITIONS = np.array(THROWS, dtype=np.int64)
 
 
-def discard_values(view: DiscardView, weights: Weighting, u: FloatArray,
-                   ev: FloatArray | None = None) -> FloatArray:
-    """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 6); ``ev``: the
-    throws' exact expected hand and crib, when already computed."""
-    w = opponent_weights(weights, view.my_crib)
-    six = np.array(view.hand, dtype=np.int64)
+@dataclass(frozen=True)
+class DiscardSetup:
+    """Everything the trials of one discard share, built once a decision."""
+
+    six: IntArray
+    pool: IntArray  # the 46 unseen cards
+    pair_a: IntArray  # pairs of positions in pool the opponent may throw,
+    pair_b: IntArray
+    pair_cum: FloatArray  # and their cumulative weights
+    dealer: int  # 0: this seat deals
+    scores: IntArray
+    table: FloatArray  # the win table in the endgame, else empty
+    ev: FloatArray | None  # the throws' exact hand and crib (None in the endgame)
+
+
+def discard_setup(view: DiscardView, weights: Weighting = "expert") -> DiscardSetup:
+    """The shared part of a discard's trials."""
+    w = np.asarray(opponent_weights(weights, view.my_crib), dtype=np.float64)
     pool = np.array([c for c in range(52) if c not in view.hand], dtype=np.int64)
     a, b = np.triu_indices(pool.size, k=1)
     suited = (pool[a] % 4 == pool[b] % 4).astype(np.int64)
-    cum = np.cumsum(np.asarray(w, dtype=np.float64)[pool[a] // 4, pool[b] // 4, suited])
-    scores = np.array(view.scores, dtype=np.int64)
-    vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), six,
-                                      THROW_POSITIONS, pool, a.astype(np.int64),
-                                      b.astype(np.int64), cum, 0 if view.my_crib else 1,
-                                      scores, rank_table(), value_table(view.scores))
-    if endgame(view.scores):
-        whole: FloatArray = vals[:, :, 0]
-        return whole
-    if ev is None:
+    ev = None
+    if not endgame(view.scores):
         crib: CribOwner = "mine" if view.my_crib else "theirs"
         ev = evaluate_discards(view.hand, crib, w).ev
-    play: FloatArray = vals[:, :, 1] + ev[None, :]
+    return DiscardSetup(np.array(view.hand, dtype=np.int64), pool, a.astype(np.int64),
+                        b.astype(np.int64), np.cumsum(w[pool[a] // 4, pool[b] // 4, suited]),
+                        0 if view.my_crib else 1, np.array(view.scores, dtype=np.int64),
+                        value_table(view.scores), ev)
+
+
+def discard_values(setup: DiscardSetup, u: FloatArray) -> FloatArray:
+    """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 6)."""
+    vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), setup.six,
+                                      THROW_POSITIONS, setup.pool, setup.pair_a, setup.pair_b,
+                                      setup.pair_cum, setup.dealer, setup.scores,
+                                      rank_table(), setup.table)
+    if setup.ev is None:  # the endgame: the whole deal simulated
+        whole: FloatArray = vals[:, :, 0]
+        return whole
+    play: FloatArray = vals[:, :, 1] + setup.ev[None, :]
     return play
 
 
@@ -285,13 +304,10 @@ def discard_simulator(view: DiscardView, weights: Weighting = "expert") -> Simul
     simulated with greedy pegging plus the hand and crib at their exact expected value under
     the same model (a control variate: the show's expectation taken exactly instead of
     sampled), or, near 121, the whole deal simulated."""
-    ev: FloatArray | None = None
-    if not endgame(view.scores):
-        crib: CribOwner = "mine" if view.my_crib else "theirs"
-        ev = evaluate_discards(view.hand, crib, opponent_weights(weights, view.my_crib)).ev
+    setup = discard_setup(view, weights)
 
     def run(n: int, rng: np.random.Generator) -> FloatArray:
-        return discard_values(view, weights, rng.random((n, DISCARD_UNIFORMS)), ev)
+        return discard_values(setup, rng.random((n, DISCARD_UNIFORMS)))
 
     return run
 

@@ -161,8 +161,8 @@ def test_compiled_discard_playouts_follow_the_rules() -> None:
     _, discards = game_views()
     for view, _state in discards[::4]:
         u = rng.random((2, S.DISCARD_UNIFORMS))
-        whole = S.discard_values(view.__class__(view.hand, view.my_crib, (100, 100)),
-                                 "expert", u)  # near 121: the whole deal is simulated
+        whole = S.discard_values(S.discard_setup(  # near 121: the whole deal is simulated
+            DiscardView(view.hand, view.my_crib, (100, 100)), "expert"), u)
         for t in range(2):
             root, opp_throw = discard_root(DiscardView(view.hand, view.my_crib, (100, 100)),
                                            u[t])
