@@ -36,6 +36,10 @@ def test_wheel_contents(wheel: Path) -> None:
     for data in ("opponent_throws.json", "crib_pair_values.json", "es_table.npz"):
         assert f"fuzzeval/games/cribbage/data/{data}" in names
     assert not any(n.startswith("tests/") for n in names)
+    # The MIT licence travels with the wheel, word for word.
+    (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    text = zipfile.ZipFile(wheel).read(licence).decode()
+    assert text == (ROOT / "LICENSE").read_text() and text.startswith("MIT License\n")
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry).decode()
     assert "fuzzeval = fuzzeval.cli:main" in text
