@@ -31,9 +31,10 @@ from fuzzeval.cli.common import (
     picture_option,
     player_list,
     print_json,
+    renamed,
 )
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.games.cribbage.lineup import PLAYERS
+from fuzzeval.games.cribbage.lineup import NAMES, PLAYERS
 
 # Each command imports what it uses when it runs: ``fuzzeval --help`` and the exhaustive
 # ``discard`` of one hand start without the engine, pandas or matplotlib.
@@ -48,8 +49,12 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
-#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib
-CribOpt = Annotated[str, typer.Option(help="Whose crib: mine or theirs.")]
+#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.
+#: No default: a player asked what to throw first asks whose crib it is (docs/cli.md)
+CRIB_HELP = "Whose crib: mine or theirs."
+#: discard without --crib: the old default, with a warning, for one release
+CRIB_MISSING = ("discard without --crib is deprecated (it meant --crib mine); give --crib "
+                "mine or theirs")
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
 ]
@@ -181,11 +186,13 @@ def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dic
 def discard(
     cards: Annotated[list[str] | None, typer.Argument(help="Six cards, e.g. 5H 5S JD QC 4S 9C")]
     = None,
-    crib: CribOpt = "mine",
+    crib: Annotated[str | None, typer.Option(
+        help=f"{CRIB_HELP} Give it: the advice differs (left out: mine, with a "
+             "deprecation warning, for this release).")] = None,
     player: Annotated[str, typer.Option(
         "--player", "-p",
-        help="exhaustive (exact EV table), fuzzy, es, greedy or random; NAME:key=value,... "
-             "for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
+        help="exhaustive (exact EV table), random, greedy, es, fuzzy or sampling; "
+             "NAME:key=value,... for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
     weights: Annotated[
         str, typer.Option(help="Exhaustive player: opponent's throws uniform, or expert.")
     ] = "uniform",
@@ -200,11 +207,19 @@ def discard(
     The exhaustive player shows its exact EV table; another player its choice with its
     reasons (fuzzy: grades, and with --explain the rules that fired).
     """
-    if crib not in ("mine", "theirs"):
+    if crib is not None and crib not in ("mine", "theirs"):
         raise _fail(f"--crib must be mine or theirs (got {crib!r})")
+    _advise(cards, "theirs" if crib == "theirs" else "mine", player, weights, explain,
+            json_out, batch)
+    if crib is None:  # after the advice: an error is one line, without the warning
+        deprecated(CRIB_MISSING)
+
+
+def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str,
+            explain: bool, json_out: bool, batch: Path | None) -> None:
+    """discard's work, once --crib is known."""
     if weights not in ("uniform", "expert"):
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
-    owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
     if player.strip() == "exhaustive":  # the default: no player module to import
         name = "exhaustive"
@@ -486,8 +501,9 @@ def report(
     = 20_000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help=f"A player, NAME or NAME:key=value,... as in match; give -p "
-                               f"once per player (default: {', '.join(PLAYERS)}).")] = None,
+        "--player", "-p", help=f"A player: {', '.join(NAMES)}; NAME:key=value,... as in "
+                               f"match; give -p once per player (default: "
+                               f"{', '.join(PLAYERS)}).")] = None,
     players: OldPlayersOpt = None,
     workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
@@ -579,11 +595,15 @@ def _rate(per_s: float) -> str:
 
 @app.command()
 def pegging(
+    ctx: typer.Context,
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Player A, NAME or NAME:key=value,... as in match: only its "
-                               "pegging is used.")] = "sampling",
-    against: Annotated[str, typer.Option(
-        help="Player B (its pegging policy), as --player.")] = "exhaustive",
+        "--player", "-p", help=f"Player A: {', '.join(NAMES)}; NAME:key=value,... as in "
+                               "match: only its pegging is used.")] = "sampling",
+    opponent: Annotated[str, typer.Option(
+        "--opponent", help="Player B, the one A is measured against (its pegging), as "
+                           "--player.")] = "exhaustive",
+    against: Annotated[str | None, typer.Option(
+        "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     deals: Annotated[int, typer.Option(min=1, help="Deals, each played with both seatings.")]
     = 1000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
@@ -598,8 +618,10 @@ def pegging(
     from fuzzeval.games.cribbage.peg_report import compare_pegging
     from fuzzeval.games.cribbage.players import player_from_spec
 
+    opponent = renamed(ctx, "opponent", opponent, against, "--opponent",
+                       "--against is deprecated; use --opponent")
     built = []
-    for option, spec in (("--player", player), ("--against", against)):
+    for option, spec in (("--player", player), ("--opponent", opponent)):
         try:
             built.append(player_from_spec(spec))
         except (FuzzevalError, ValueError) as exc:
@@ -609,7 +631,7 @@ def pegging(
         result = compare_pegging(built[0], built[1], deals, seed,
                                  progress=lambda k: bar.advance(task, k))
     rows = []
-    for name, points, side in zip((player, against), result.points, result.sides,
+    for name, points, side in zip((player, opponent), result.points, result.sides,
                                   strict=True):
         sim = side.simulated
         rows.append({"player": name, "pegging_per_deal": round(points, 4),
@@ -650,15 +672,17 @@ def peg(
         help="Cards laid earlier this deal, before the current count, in play order.")] = "",
     mine: Annotated[str, typer.Option(help="Which of the laid cards are mine.")] = "",
     starter: Annotated[str, typer.Option(help="The starter (the cut card).")] = "",
-    crib: CribOpt = "theirs",
+    crib: Annotated[str | None, typer.Option(
+        help=f"{CRIB_HELP} Default: worked out from the play (the dealer's opponent "
+             "leads).")] = None,
     thrown: Annotated[str, typer.Option(
         help="The two cards I threw to the crib (the sampling player needs them).")] = "",
     score: Annotated[int, typer.Option(min=0, max=120, help="My score.")] = 0,
     opponent_score: Annotated[int, typer.Option(min=0, max=120, help="Theirs.")] = 0,
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Whose pegging: exhaustive (greedy pegging), "
-                               "exhaustive:pegging=fuzzy (the pegging rule base), sampling, "
-                               "...; NAME:key=value,... as in match")] = "exhaustive",
+        "--player", "-p", help=f"Whose pegging: {', '.join(NAMES)}; NAME:key=value,... "
+                               "as in match, e.g. exhaustive:pegging=fuzzy (the pegging rule "
+                               "base; the default pegging is greedy)")] = "exhaustive",
     explain: Annotated[bool, typer.Option(
         "--explain", help="Rule base: memberships and rule strengths of the chosen card; "
                           "sampling: how the card was chosen.")] = False,
