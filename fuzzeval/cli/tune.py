@@ -66,7 +66,8 @@ def tune(
         help="History database; default runs/GAME_tune.sqlite.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o",
-        help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")] = None,
+        help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
+             "--db).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
     workers: WorkersOpt = 2,

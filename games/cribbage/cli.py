@@ -191,13 +191,14 @@ def discard(
              "deprecation warning, for this release).")] = None,
     player: Annotated[str, typer.Option(
         "--player", "-p",
-        help="exhaustive (exact EV table), random, greedy, es, fuzzy or sampling; "
+        help="Player: exhaustive (exact EV table), random, greedy, es, fuzzy or sampling; "
              "NAME:key=value,... for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
     weights: Annotated[
         str, typer.Option(help="Exhaustive player: opponent's throws uniform, or expert.")
     ] = "uniform",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Fuzzy player: memberships and rule strengths of the chosen throw.")]
+        "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
+                          "chosen throw; sampling: how it was chosen.")]
     = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
@@ -422,8 +423,9 @@ def score(
 
 @app.command("train-es")
 def train_es(
-    iterations: Annotated[int, typer.Option("--iterations", "-n", min=1,
-                                            help="Deals to learn from.")] = 2_000_000,
+    iterations: Annotated[int, typer.Option(
+        "--iterations", "-n", min=1, help="Iterations: deals to learn from, one each.")]
+    = 2_000_000,
     variant: Annotated[str, typer.Option(help="threshold or coevolution.")] = "threshold",
     p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
                                      "throw's points for that starter.")] = 0.65,
@@ -440,7 +442,7 @@ def train_es(
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals, mutations and start values.")] = 1,
     output: Annotated[Path, typer.Option(
-        "--output", "-o", help="Where to save the table (.npz is added if missing).")]
+        "--output", "-o", help="Output file: the table (.npz is added if missing).")]
     = Path("es.npz"),
     plot: Annotated[Path | None, typer.Option(help="Learning-curve picture; default "
                                               "plots/<output stem>_curve.png.")] = None,
@@ -497,7 +499,8 @@ def train_es(
 
 @app.command()
 def report(
-    deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
+    deals: Annotated[int, typer.Option(
+        min=1, help="Deals (random hands), each played to both cribs.")]
     = 20_000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     player: Annotated[list[str] | None, typer.Option(
@@ -507,7 +510,7 @@ def report(
     players: OldPlayersOpt = None,
     workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
-    plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
+    plot: Annotated[Path, typer.Option(help="Bar-chart picture of the discard efficiencies.")]
     = Path("plots/cribbage_report.png"),
 ) -> None:
     """Discard quality of every player on the same deals, and a bar chart.
@@ -680,12 +683,12 @@ def peg(
     score: Annotated[int, typer.Option(min=0, max=120, help="My score.")] = 0,
     opponent_score: Annotated[int, typer.Option(min=0, max=120, help="Theirs.")] = 0,
     player: Annotated[str, typer.Option(
-        "--player", "-p", help=f"Whose pegging: {', '.join(NAMES)}; NAME:key=value,... "
+        "--player", "-p", help=f"Player whose pegging: {', '.join(NAMES)}; NAME:key=value,... "
                                "as in match, e.g. exhaustive:pegging=fuzzy (the pegging rule "
                                "base; the default pegging is greedy)")] = "exhaustive",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Rule base: memberships and rule strengths of the chosen card; "
-                          "sampling: how the card was chosen.")] = False,
+        "--explain", help="Why: the rule base's memberships and rule strengths of the "
+                          "chosen card; sampling: how the card was chosen.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Which card to lay in the play, and why.
