@@ -524,3 +524,122 @@ def test_every_player_option_names_every_player_of_its_game(game: str) -> None:
     assert checked == {"cribbage": ["cribbage discard", "cribbage report", "cribbage pegging",
                                     "cribbage peg"],
                        "backgammon": ["backgammon moves"]}[game]
+
+
+# --- the renamed options: the old spelling still works, with one warning line -------------
+
+
+def _warned(res: Any, line: str) -> None:
+    assert res.stderr.splitlines()[0] == f"warning: {line}", res.stderr
+
+
+def test_tune_deals_is_training_deals_and_held_out_is_held_out_deals(tmp_path: Path) -> None:
+    """Refused before any work, naming the new spelling: the old one carries the value."""
+    db = ["--db", str(tmp_path / "t.db")]
+    res = runner.invoke(app, ["tune", "cribbage", "--deals", "0", *db])
+    assert res.exit_code == 2
+    _warned(res, "tune --deals is deprecated; use --training-deals")
+    assert res.stderr.splitlines()[1] == "error: --training-deals must be at least 1 (got 0)"
+    res = runner.invoke(app, ["tune", "cribbage", "--held-out", "-1", *db])
+    _warned(res, "--held-out is deprecated; use --held-out-deals")
+    assert res.stderr.splitlines()[1] == "error: --held-out-deals must be at least 0 (got -1)"
+    for old, new in (("--deals", "--training-deals"), ("--held-out", "--held-out-deals")):
+        both = runner.invoke(app, ["tune", "cribbage", old, "5", new, "5", *db])
+        assert both.exit_code == 2 and both.stderr == (
+            f"error: {new} given twice (once in its deprecated spelling); give {new} only\n")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_held_out_deals_and_its_deprecated_deals_spelling(calibration_db: Path) -> None:
+    base = ["evaluate-calibration", str(calibration_db), "--games", "2", "-w", "1", "--json"]
+    old, new, other = (runner.invoke(app, [*base, *extra]) for extra in (
+        ["--deals", "3"], ["--held-out-deals", "3"], ["--held-out-deals", "4"]))
+    assert old.exit_code == new.exit_code == 0, old.output
+    assert old.stdout == new.stdout != other.stdout and new.stderr == ""
+    assert old.stderr == ("warning: --deals is deprecated here; use --held-out-deals (--deals "
+                          "is the deals a command plays)\n")
+    for command in (["calibrate", "cribbage"], ["evaluate-calibration", str(calibration_db)]):
+        both = runner.invoke(app, [*command, "--deals", "3", "--held-out-deals", "3"])
+        assert both.exit_code == 2 and "--held-out-deals given twice" in both.stderr
+        assert len(both.stderr.splitlines()) == 1
+
+
+def _untimed(stdout: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(stdout)
+    for row in data["players"]:
+        del row["ms_per_decision"]
+    return data
+
+
+def test_cribbage_pegging_opponent_and_its_deprecated_against_spelling() -> None:
+    base = ["cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--deals", "4", "--json"]
+    old = runner.invoke(app, [*base, "--against", "greedy"])
+    new = runner.invoke(app, [*base, "--opponent", "greedy"])
+    assert old.exit_code == new.exit_code == 0, old.output
+    assert _untimed(old.stdout) == _untimed(new.stdout)
+    assert new.stderr.strip() == ""  # the progress bar leaves a blank line
+    assert old.stderr.strip() == "warning: --against is deprecated; use --opponent"
+    assert [p["player"] for p in json.loads(new.stdout)["players"]] == [
+        "exhaustive:pegging=basic", "greedy"]
+    both = runner.invoke(app, [*base, "--against", "greedy", "--opponent", "random"])
+    assert both.exit_code == 2 and "--opponent given twice" in both.stderr
+
+
+HAND6 = ["7H", "8S", "KD", "QC", "2S", "3C"]
+
+
+def test_discard_needs_whose_crib_and_left_out_it_is_mine_with_a_warning() -> None:
+    """The same six cards are thrown differently to my crib and to theirs, so --crib has no
+    default: left out (deprecated) it is mine, as it was."""
+    mine, theirs, left_out = (runner.invoke(app, ["cribbage", "discard", *HAND6, *extra,
+                                                  "--json"])
+                              for extra in (["--crib", "mine"], ["--crib", "theirs"], []))
+    assert json.loads(mine.stdout)["discard"] == ["7H", "8S"]  # a fifteen to my crib
+    assert json.loads(theirs.stdout)["discard"] == ["KD", "QC"]  # nothing to theirs
+    assert left_out.stdout == mine.stdout and mine.stderr == ""
+    assert left_out.stderr == ("warning: discard without --crib is deprecated (it meant --crib "
+                               "mine); give --crib mine or theirs\n")
+    bad = runner.invoke(app, ["cribbage", "discard", *HAND6[:5], "1X"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: ") and bad.stderr.count("\n") == 1
+
+
+def test_peg_works_out_whose_crib_from_the_play() -> None:
+    """The dealer's opponent lays the deal's first card: 6C laid first by them, so my crib;
+    nothing laid and my turn, so I lead and the crib is theirs."""
+    from fuzzeval.games.cribbage.peg_advice import Seat, peg_view
+
+    led = Seat("KC 3D 7S", count="6C 5C 4D", mine="5C", starter="KH")
+    assert peg_view(led).my_crib is True
+    assert peg_view(Seat("KC 3D 7S 2H", starter="KH")).my_crib is False
+    assert peg_view(Seat("KC 3D 7S", earlier="5C 6C", count="4D", mine="5C",
+                         starter="KH")).my_crib is False  # I led 5C
+    view = ["cribbage", "peg", "KC", "3D", "7S", "--count", "6C 5C 4D", "--mine", "5C",
+            "--starter", "KH", "--thrown", "9C 9D", "-p", "sampling:trials=30", "--json"]
+    assert runner.invoke(app, view).stdout == runner.invoke(app, [*view, "--crib", "mine"]).stdout
+    for args, message in [
+            ([*view, "--crib", "theirs"], "error: --crib theirs does not fit the play: 6C, the "
+             "first card laid this deal, is theirs, and the dealer's opponent leads, so the "
+             "crib is mine (leave --crib out to have it worked out)"),
+            (["cribbage", "peg", "KC", "3D", "7S", "2H", "--starter", "KH", "--crib", "mine"],
+             "error: --crib mine does not fit the play: nothing is laid yet and it is my turn, "
+             "and the dealer's opponent leads, so the crib is theirs (leave --crib out to have "
+             "it worked out)")]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.stderr == message + "\n", res.output
+
+
+def test_evaluate_no_explain_is_deprecated() -> None:
+    base = ["evaluate", "tipping", "-i", "quality=6.5", "-i", "service=9.8"]
+    plain, old = runner.invoke(app, base), runner.invoke(app, [*base, "--no-explain"])
+    assert plain.stdout == old.stdout == "14.7982\n"
+    assert old.stderr == "warning: --no-explain is deprecated; leave --explain out\n"
+    both = runner.invoke(app, [*base, "--explain", "--no-explain"])
+    assert both.exit_code == 2 and both.stderr.count("\n") == 1
+
+
+def test_the_docs_give_whose_crib_to_every_discard() -> None:
+    from tests.test_docs import commands
+
+    shown = [c for c in commands() if c.args[:2] == ("cribbage", "discard")]
+    assert len(shown) >= 5
+    assert [str(c) for c in shown if "--crib" not in c.args] == []
