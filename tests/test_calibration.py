@@ -137,7 +137,7 @@ def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path
     drift = tmp_path / "drift.png"
     args = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "2",
             "--games-per-round", "4", "--workers", "1", "--db", str(db), "--plot", str(drift),
-            "--deals", "30"]
+            "--held-out-deals", "30"]
     res = CliRunner().invoke(app, [*args, "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
@@ -168,7 +168,7 @@ def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path
 def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
     """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",
-              "--games-per-round", "40", "--workers", "2", "--seed", "5", "--deals", "20"]
+              "--games-per-round", "40", "--workers", "2", "--seed", "5", "--held-out-deals", "20"]
     whole = CliRunner().invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
                                      str(tmp_path / "a.png")])
     assert whole.exit_code == 0, whole.output

@@ -4,9 +4,11 @@ and their deprecated forms, exit codes, round numbers."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -91,8 +93,8 @@ def test_match_o_for_the_opponent_still_works_with_a_deprecation_line(tmp_path: 
 def test_calibrate_o_for_the_opponent_still_works_with_a_deprecation_line(
         tmp_path: Path) -> None:
     res = runner.invoke(app, ["calibrate", "cribbage", "-o", "random", "--rounds", "1",
-                              "--games-per-round", "2", "--deals", "0", "--json", "--workers",
-                              "1", "--db", str(tmp_path / "c.db"), "--plot",
+                              "--games-per-round", "2", "--held-out-deals", "0", "--json",
+                              "--workers", "1", "--db", str(tmp_path / "c.db"), "--plot",
                               str(tmp_path / "d.png")])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["opponent"] == "random"
@@ -214,7 +216,7 @@ def calibration_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("cal")
     db = folder / "cal.sqlite"
     res = runner.invoke(app, ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "1",
-                              "--games-per-round", "2", "--deals", "0", "--workers", "1",
+                              "--games-per-round", "2", "--held-out-deals", "0", "--workers", "1",
                               "--db", str(db), "--plot", str(folder / "drift.png"), "--json"])
     assert res.exit_code == 0, res.output
     (folder / "calibrate.json").write_text(res.stdout)
@@ -341,3 +343,303 @@ def test_the_documented_round_seed_is_the_one_played(calibration_db: Path) -> No
         seeds = history.matches()["seed"].tolist()
     state = np.random.SeedSequence([1, 0]).generate_state(1, np.uint32)[0]
     assert seeds == [int(state)]
+
+
+# --- one name, one meaning: every option of every command against one declared table ------
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What an option name means everywhere, and how every help of it begins (a regular
+    expression matched at the start): a help that begins so is this option and no other."""
+
+    what: str
+    help: str
+
+
+#: every option name of every command (docs/cli.md, "Option names"), by its long spelling
+OPTIONS: dict[str, Meaning] = {
+    "--input": Meaning("an input variable's value NAME=VALUE", r"NAME=VALUE"),
+    "--explain": Meaning("why: memberships and rule strengths", r"Why: "),
+    "--json": Meaning("machine-readable output on stdout",
+                      r"Machine-readable output|Print the [\w ]+ as JSON"),
+    "--csv": Meaning("a table of inputs to grade", r"Grade every row of a CSV"),
+    "--output": Meaning("the command's output file", r"Output file|Image file"),
+    "--rulebase": Meaning("the rule base a command works on", r"Rule base to "),
+    "--player": Meaning("a player under test, NAME[:key=value,...]",
+                        r"Player( A| whose pegging)?:|A player[:,]|Seat 0, the player"),
+    "--opponent": Meaning("the player measured against, NAME[:key=value,...]",
+                          r"Opponent:|Seat 1:|Player B\b"),
+    "--games": Meaning("games the command plays", r"(Held-out )?[Gg]ames (to play|per|for)"),
+    "--rounds": Meaning("calibration rounds", r"Rounds of play-then-calibrate"),
+    "--games-per-round": Meaning("games in each calibration round", r"Games in each round"),
+    "--rate": Meaning("eq. 1's calibration rate", r"Eq\. 1's rate"),
+    "--seed": Meaning("the seed of the randomness", r"([\w-]+ )?[Ss]eed\b"),
+    "--db": Meaning("the SQLite history database", r"History database"),
+    "--workers": Meaning("local worker processes", r"Local worker processes"),
+    "--win-unit": Meaning("winning decisions: of won games or deals", r"Winning decisions"),
+    "--window": Meaning("calibrate from this round or all rounds", r"Calibrate from"),
+    "--resume": Meaning("continue the stored run", r"(Finish|Continue) the stored"),
+    "--option": Meaning("a game option key=value", r"Game option key=value"),
+    "--plot": Meaning("a picture besides the results", r"[\w-]+( [\w-]+)* picture\b"),
+    "--deals": Meaning("deals the command plays (its sample)", r"Deals\b"),
+    "--held-out-deals": Meaning("deals from a seed no round or training uses, for the "
+                                "game's own measure of a rule base", r"Held-out deals"),
+    "--training-deals": Meaning("deals tune fits the rule base on", r"Training deals"),
+    "--calibration": Meaning("which calibration in the database", r"Which calibration"),
+    "--dask": Meaning("a Dask scheduler to run on", r"(Run the games|Evaluate) on [\w ]*Dask"),
+    "--budget": Meaning("evaluations of the measure at most", r"Evaluations of the measure"),
+    "--outputs": Meaning("tune the output terms too", r"Also tune every single-valued"),
+    "--sigma": Meaning("CMA-ES's first step", r"CMA-ES's first step"),
+    "--popsize": Meaning("rule bases a CMA-ES generation", r"Rule bases a generation"),
+    "--round": Meaning("two stored rule bases to overlay", r"With a database: the two rule"),
+    "--dice": Meaning("the backgammon roll", r"The roll"),
+    "--crib": Meaning("whose crib: mine or theirs", r"Whose crib: mine or theirs"),
+    "--weights": Meaning("the opponent's throws: uniform or expert",
+                         r"Exhaustive player: opponent's throws"),
+    "--batch": Meaning("one hand a line in, one JSON object a line out", r"One hand per line"),
+    "--starter": Meaning("the starter (cut) card", r"The starter"),
+    "--as-crib": Meaning("count the hand as a crib", r"Count the hand as a crib"),
+    "--iterations": Meaning("ES iterations, a deal each", r"Iterations: deals to learn"),
+    "--variant": Meaning("the ES variant", r"threshold or coevolution"),
+    "--p": Meaning("the ES threshold", r"Threshold: success is"),
+    "--bounded": Meaning("keep ES values in [0.1, 0.9]", r"Keep values in"),
+    "--with-crib": Meaning("train on the hand and the crib, or the hand only",
+                           r"Score the hand and the crib"),
+    "--hands": Meaning("train on this many fixed hands", r"Train on this many fixed"),
+    "--count": Meaning("the current count's cards", r"The current count's cards"),
+    "--earlier": Meaning("cards laid earlier this deal", r"Cards laid earlier"),
+    "--mine": Meaning("which laid cards are mine", r"Which of the laid cards are mine"),
+    "--thrown": Meaning("the two cards I threw", r"The two cards I threw"),
+    "--score": Meaning("my score", r"My score"),
+    "--opponent-score": Meaning("the opponent's score", r"Theirs"),
+    "--version": Meaning("print the version", r"Print the version"),
+}
+#: the short spellings, each of one meaning (-n: how many of the command's unit)
+SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},
+         "-n": {"--games", "--iterations"}}
+#: the off switches of flags
+OFF = {"--outputs": "--points-only", "--bounded": "--unbounded", "--with-crib": "--hand-only"}
+#: spellings that still work with one warning line (docs/cli.md): (command, old) -> new
+DEPRECATED = {("match", "-o"): "--opponent", ("calibrate", "-o"): "--opponent",
+              ("tune", "--out"): "--output", ("cribbage score", "--crib"): "--as-crib",
+              ("cribbage train-es", "--crib"): "--with-crib",
+              ("tournament", "--players"): "--player", ("cribbage report", "--players"): "--player",
+              ("calibrate", "--deals"): "--held-out-deals",
+              ("evaluate-calibration", "--deals"): "--held-out-deals",
+              ("tune", "--deals"): "--training-deals", ("tune", "--held-out"): "--held-out-deals",
+              ("cribbage pegging", "--against"): "--opponent",
+              ("evaluate", "--no-explain"): "--explain"}
+
+
+def _options() -> Iterator[tuple[str, Any]]:
+    """(command path, option) for every option of every command, game commands included."""
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if param.param_type_name == "option" and param.name != "help":
+                yield " ".join(path), param
+
+
+def _clashes() -> list[str]:
+    """Each option that breaks the table: an unknown name, a help that begins like another
+    name's meaning (one meaning, two names) or not like its own (one name, two meanings)."""
+    found = []
+    for where, param in _options():
+        longs = [o for o in param.opts if o.startswith("--")]
+        shorts = [o for o in param.opts if not o.startswith("--")]
+        help_text = param.help or ""
+        if param.hidden:
+            old = param.opts[0]
+            new = DEPRECATED.get((where, old))
+            if new is None or not help_text.startswith("Deprecated"):
+                found.append(f"{where} {old}: hidden but not a declared deprecated spelling")
+            continue
+        if len(longs) != 1 or longs[0] not in OPTIONS:
+            found.append(f"{where} {'/'.join(param.opts)}: not in the table of option names")
+            continue
+        name = longs[0]
+        if not re.match(OPTIONS[name].help, help_text):
+            found.append(f"{where} {name}: help {help_text[:40]!r} is not its meaning, "
+                         f"{OPTIONS[name].what}")
+        for other, meaning in OPTIONS.items():
+            if other != name and re.match(meaning.help, help_text):
+                found.append(f"{where} {name}: means {other} ({meaning.what})")
+        found.extend(f"{where} {short}: is {name} here, not {SHORT.get(short)}"
+                     for short in shorts if name not in SHORT.get(short, ()))
+        if param.secondary_opts != ([OFF[name]] if name in OFF else []):
+            found.append(f"{where} {name}: off switch {param.secondary_opts}")
+    return found
+
+
+def test_every_option_of_every_command_has_one_name_and_one_meaning() -> None:
+    """The option walk: every command's options (the game commands' too) against OPTIONS.
+    Before the fix: tune --deals meant training deals, calibrate --deals held-out ones;
+    cribbage pegging's opponent was --against; evaluate had a --no-explain."""
+    assert _clashes() == []
+    walked = {param.opts[0] if param.hidden else next(o for o in param.opts if o[:2] == "--")
+              for _, param in _options()}
+    assert walked >= set(OPTIONS) | {old for _, old in DEPRECATED}  # no stale entries
+    meanings = [m.what for m in OPTIONS.values()]
+    assert len(set(meanings)) == len(meanings)
+
+
+def test_the_option_walk_catches_a_clash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk fails on the clashes this issue found, put back."""
+    command = typer.main.get_command(app)
+    tune_deals = next(p for p in command.commands["tune"].params  # type: ignore[attr-defined]
+                      if p.opts == ["--training-deals"])
+    monkeypatch.setattr(tune_deals, "opts", ["--deals"])  # tune --deals: training deals
+    monkeypatch.setattr(typer.main, "get_command", lambda _app: command)
+    assert _clashes() == ["tune --deals: help 'Training deals: the deals the measure is' is "
+                          "not its meaning, deals the command plays (its sample)",
+                          "tune --deals: means --training-deals (deals tune fits the rule "
+                          "base on)"]
+
+
+def test_docs_cli_lists_every_option_and_deprecation() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    table = text.split("## Option names", 1)[1].split("\n## ", 1)[0]
+    missing = [n for n in OPTIONS if f"`{n}" not in table]
+    assert missing == []
+    deprecations = text.split("## Deprecated spellings", 1)[1].split("\n## ", 1)[0]
+    assert [old for _, old in DEPRECATED if f"`{old}" not in deprecations] == []
+
+
+@pytest.mark.parametrize("game", ["cribbage", "backgammon"])
+def test_every_player_option_names_every_player_of_its_game(game: str) -> None:
+    """cribbage discard's -p left out sampling; each game command's -p and --opponent help
+    now names each of the game's players."""
+    from fuzzeval.games.cribbage.lineup import NAMES
+    from fuzzeval.registry import load_game
+
+    names = load_game(game).player_names
+    if game == "cribbage":
+        assert names == NAMES  # the help's cheap copy of the game's list
+    checked = []
+    for where, param in _options():
+        if where.startswith(f"{game} ") and param.name == "player":
+            words = set(re.findall(r"[\w]+", param.help or ""))
+            assert [n for n in names if n not in words] == [], where
+            checked.append(where)
+    assert checked == {"cribbage": ["cribbage discard", "cribbage report", "cribbage pegging",
+                                    "cribbage peg"],
+                       "backgammon": ["backgammon moves"]}[game]
+
+
+# --- the renamed options: the old spelling still works, with one warning line -------------
+
+
+def _warned(res: Any, line: str) -> None:
+    assert res.stderr.splitlines()[0] == f"warning: {line}", res.stderr
+
+
+def test_tune_deals_is_training_deals_and_held_out_is_held_out_deals(tmp_path: Path) -> None:
+    """Refused before any work, naming the new spelling: the old one carries the value."""
+    db = ["--db", str(tmp_path / "t.db")]
+    res = runner.invoke(app, ["tune", "cribbage", "--deals", "0", *db])
+    assert res.exit_code == 2
+    _warned(res, "tune --deals is deprecated; use --training-deals")
+    assert res.stderr.splitlines()[1] == "error: --training-deals must be at least 1 (got 0)"
+    res = runner.invoke(app, ["tune", "cribbage", "--held-out", "-1", *db])
+    _warned(res, "--held-out is deprecated; use --held-out-deals")
+    assert res.stderr.splitlines()[1] == "error: --held-out-deals must be at least 0 (got -1)"
+    for old, new in (("--deals", "--training-deals"), ("--held-out", "--held-out-deals")):
+        both = runner.invoke(app, ["tune", "cribbage", old, "5", new, "5", *db])
+        assert both.exit_code == 2 and both.stderr == (
+            f"error: {new} given twice (once in its deprecated spelling); give {new} only\n")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_held_out_deals_and_its_deprecated_deals_spelling(calibration_db: Path) -> None:
+    base = ["evaluate-calibration", str(calibration_db), "--games", "2", "-w", "1", "--json"]
+    old, new, other = (runner.invoke(app, [*base, *extra]) for extra in (
+        ["--deals", "3"], ["--held-out-deals", "3"], ["--held-out-deals", "4"]))
+    assert old.exit_code == new.exit_code == 0, old.output
+    assert old.stdout == new.stdout != other.stdout and new.stderr == ""
+    assert old.stderr == ("warning: --deals is deprecated here; use --held-out-deals (--deals "
+                          "is the deals a command plays)\n")
+    for command in (["calibrate", "cribbage"], ["evaluate-calibration", str(calibration_db)]):
+        both = runner.invoke(app, [*command, "--deals", "3", "--held-out-deals", "3"])
+        assert both.exit_code == 2 and "--held-out-deals given twice" in both.stderr
+        assert len(both.stderr.splitlines()) == 1
+
+
+def _untimed(stdout: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(stdout)
+    for row in data["players"]:
+        del row["ms_per_decision"]
+    return data
+
+
+def test_cribbage_pegging_opponent_and_its_deprecated_against_spelling() -> None:
+    base = ["cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--deals", "4", "--json"]
+    old = runner.invoke(app, [*base, "--against", "greedy"])
+    new = runner.invoke(app, [*base, "--opponent", "greedy"])
+    assert old.exit_code == new.exit_code == 0, old.output
+    assert _untimed(old.stdout) == _untimed(new.stdout)
+    assert new.stderr.strip() == ""  # the progress bar leaves a blank line
+    assert old.stderr.strip() == "warning: --against is deprecated; use --opponent"
+    assert [p["player"] for p in json.loads(new.stdout)["players"]] == [
+        "exhaustive:pegging=basic", "greedy"]
+    both = runner.invoke(app, [*base, "--against", "greedy", "--opponent", "random"])
+    assert both.exit_code == 2 and "--opponent given twice" in both.stderr
+
+
+HAND6 = ["7H", "8S", "KD", "QC", "2S", "3C"]
+
+
+def test_discard_needs_whose_crib_and_left_out_it_is_mine_with_a_warning() -> None:
+    """The same six cards are thrown differently to my crib and to theirs, so --crib has no
+    default: left out (deprecated) it is mine, as it was."""
+    mine, theirs, left_out = (runner.invoke(app, ["cribbage", "discard", *HAND6, *extra,
+                                                  "--json"])
+                              for extra in (["--crib", "mine"], ["--crib", "theirs"], []))
+    assert json.loads(mine.stdout)["discard"] == ["7H", "8S"]  # a fifteen to my crib
+    assert json.loads(theirs.stdout)["discard"] == ["KD", "QC"]  # nothing to theirs
+    assert left_out.stdout == mine.stdout and mine.stderr == ""
+    assert left_out.stderr == ("warning: discard without --crib is deprecated (it meant --crib "
+                               "mine); give --crib mine or theirs\n")
+    bad = runner.invoke(app, ["cribbage", "discard", *HAND6[:5], "1X"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: ") and bad.stderr.count("\n") == 1
+
+
+def test_peg_works_out_whose_crib_from_the_play() -> None:
+    """The dealer's opponent lays the deal's first card: 6C laid first by them, so my crib;
+    nothing laid and my turn, so I lead and the crib is theirs."""
+    from fuzzeval.games.cribbage.peg_advice import Seat, peg_view
+
+    led = Seat("KC 3D 7S", count="6C 5C 4D", mine="5C", starter="KH")
+    assert peg_view(led).my_crib is True
+    assert peg_view(Seat("KC 3D 7S 2H", starter="KH")).my_crib is False
+    assert peg_view(Seat("KC 3D 7S", earlier="5C 6C", count="4D", mine="5C",
+                         starter="KH")).my_crib is False  # I led 5C
+    view = ["cribbage", "peg", "KC", "3D", "7S", "--count", "6C 5C 4D", "--mine", "5C",
+            "--starter", "KH", "--thrown", "9C 9D", "-p", "sampling:trials=30", "--json"]
+    assert runner.invoke(app, view).stdout == runner.invoke(app, [*view, "--crib", "mine"]).stdout
+    for args, message in [
+            ([*view, "--crib", "theirs"], "error: --crib theirs does not fit the play: 6C, the "
+             "first card laid this deal, is theirs, and the dealer's opponent leads, so the "
+             "crib is mine (leave --crib out to have it worked out)"),
+            (["cribbage", "peg", "KC", "3D", "7S", "2H", "--starter", "KH", "--crib", "mine"],
+             "error: --crib mine does not fit the play: nothing is laid yet and it is my turn, "
+             "and the dealer's opponent leads, so the crib is theirs (leave --crib out to have "
+             "it worked out)")]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.stderr == message + "\n", res.output
+
+
+def test_evaluate_no_explain_is_deprecated() -> None:
+    base = ["evaluate", "tipping", "-i", "quality=6.5", "-i", "service=9.8"]
+    plain, old = runner.invoke(app, base), runner.invoke(app, [*base, "--no-explain"])
+    assert plain.stdout == old.stdout == "14.7982\n"
+    assert old.stderr == "warning: --no-explain is deprecated; leave --explain out\n"
+    both = runner.invoke(app, [*base, "--explain", "--no-explain"])
+    assert both.exit_code == 2 and both.stderr.count("\n") == 1
+
+
+def test_the_docs_give_whose_crib_to_every_discard() -> None:
+    from tests.test_docs import commands
+
+    shown = [c for c in commands() if c.args[:2] == ("cribbage", "discard")]
+    assert len(shown) >= 5
+    assert [str(c) for c in shown if "--crib" not in c.args] == []

@@ -21,7 +21,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Default pictures (plots/...) go under the test's folder, not the checkout's."""
     monkeypatch.chdir(tmp_path)
 CALIBRATE = ["calibrate", "cribbage", "--opponent", "random", "--rounds", "1", "--games-per-round",
-             "2", "--workers", "1", "--deals", "0", "--json"]
+             "2", "--workers", "1", "--held-out-deals", "0", "--json"]
 TOURNAMENT = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "--games", "2",
               "--workers", "1", "--json"]
 

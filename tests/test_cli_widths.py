@@ -20,7 +20,7 @@ COMMANDS = {
     "match backgammon": ["match", "backgammon", "-p", "random", "-n", "2", "--db",
                          "{tmp}/m.sqlite"],
     "evaluate-calibration": ["evaluate-calibration", "{calibration}", "--games", "4",
-                             "--deals", "20", "-w", "1"],
+                             "--held-out-deals", "20", "-w", "1"],
     "tournament, five players": ["tournament", "cribbage", "--games", "1", "-w", "1", "--db",
                                  "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
     "tournament, seven players (one row a pairing)": [
@@ -28,8 +28,8 @@ COMMANDS = {
         "-p", "random:pegging=basic", "-p", "greedy:pegging=basic", "-p",
         "fuzzy:rulebase=cribbage_linguistic", "--games", "1", "-w", "1",
         "--db", "{tmp}/t.sqlite", "--plot", "{tmp}/t.png"],
-    "tune": ["tune", "cribbage", "--budget", "15", "--deals", "20", "--held-out", "20",
-             "-w", "1", "--db", "{tmp}/tune.sqlite"],
+    "tune": ["tune", "cribbage", "--budget", "15", "--training-deals", "20",
+             "--held-out-deals", "20", "-w", "1", "--db", "{tmp}/tune.sqlite"],
     "cribbage discard": ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C"],
     "cribbage discard fuzzy": ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C",
                                "-p", "fuzzy:rulebase=cribbage_linguistic", "--explain"],
@@ -56,7 +56,8 @@ def calibration(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     tmp = tmp_path_factory.mktemp("widths")
     db = tmp / "c.sqlite"
     done = _run(["calibrate", "cribbage", "--opponent", "random", "--rounds", "2",
-                 "--games-per-round", "4", "--deals", "30", "-w", "1", "--db", str(db)], tmp)
+                 "--games-per-round", "4", "--held-out-deals", "30", "-w", "1", "--db", str(db)],
+                tmp)
     assert done.returncode == 0, done.stderr
     return db, done.stdout
 

@@ -30,7 +30,9 @@ OUTPUT_OPTIONS = {"-o", "--out", "--output", "--db", "--plot"}
 DEPRECATED = {("match", "-o"), ("calibrate", "-o"), ("tune", "--out"),
               ("cribbage score", "--crib"), ("cribbage train-es", "--crib"),
               ("cribbage train-es", "--no-crib"), ("tournament", "--players"),
-              ("cribbage report", "--players")}
+              ("cribbage report", "--players"), ("tune", "--deals"), ("tune", "--held-out"),
+              ("calibrate", "--deals"), ("evaluate-calibration", "--deals"),
+              ("cribbage pegging", "--against"), ("evaluate", "--no-explain")}
 
 
 @dataclass(frozen=True)

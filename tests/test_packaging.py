@@ -84,7 +84,7 @@ def test_installed_wheel_finds_its_rulebases(installed: Path, tmp_path: Path) ->
     # The README's first command (shortened): a calibration on the shipped defaults.
     calibrated = subprocess.run(
         [sys.executable, "-m", "fuzzeval", "calibrate", "cribbage", "--rounds", "1",
-         "--games-per-round", "2", "--workers", "1", "--deals", "20"],
+         "--games-per-round", "2", "--workers", "1", "--held-out-deals", "20"],
         cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target)},
     )
     assert calibrated.returncode == 0, calibrated.stderr

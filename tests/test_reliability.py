@@ -91,7 +91,7 @@ def test_sigterm_stops_like_ctrl_c_saves_and_exits_143(tmp_path: Path) -> None:
 def test_a_stopped_calibration_leaves_no_worker(tmp_path: Path, sig: signal.Signals) -> None:
     db = tmp_path / "c.sqlite"
     proc = _start(["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "50",
-                   "--games-per-round", "200", "--db", str(db), "--deals", "0"], tmp_path)
+                   "--games-per-round", "200", "--db", str(db), "--held-out-deals", "0"], tmp_path)
     try:
         _wait_for_games(db, proc)
         workers = psutil.Process(proc.pid).children(recursive=True)
@@ -250,7 +250,7 @@ def test_resume_with_fewer_games_never_shrinks_the_record(tmp_path: Path) -> Non
 
 def test_calibrate_resume_with_fewer_rounds_keeps_them_all(tmp_path: Path) -> None:
     args = ["calibrate", "cribbage", "--opponent", "greedy", "--games-per-round", "4", "--workers",
-            "1", "--deals", "0", "--db", str(tmp_path / "c.sqlite"), "--plot",
+            "1", "--held-out-deals", "0", "--db", str(tmp_path / "c.sqlite"), "--plot",
             str(tmp_path / "d.png")]
     assert runner.invoke(app, [*args, "--rounds", "2"]).exit_code == 0
     res = runner.invoke(app, [*args, "--rounds", "1", "--resume"])
@@ -273,7 +273,7 @@ def test_plot_without_an_extension_writes_png_and_says_where(tmp_path: Path) -> 
 @pytest.mark.parametrize("command", [
     ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "2"],
     ["calibrate", "cribbage", "--rounds", "1", "--games-per-round", "2"],
-    ["tune", "cribbage", "--deals", "20", "--budget", "20"],
+    ["tune", "cribbage", "--training-deals", "20", "--budget", "20"],
 ])
 def test_resume_with_nothing_to_resume_makes_no_file(tmp_path: Path,
                                                      command: list[str]) -> None:
@@ -314,7 +314,7 @@ def test_a_killed_worker_in_a_calibration_loses_nothing(tmp_path: Path) -> None:
     """A worker killed mid-round: exit 1 saying what is saved; --resume then finishes to the
     uninterrupted run's rule base."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3", "--games-per-round",
-              "40", "--workers", "2", "--seed", "5", "--deals", "0"]
+              "40", "--workers", "2", "--seed", "5", "--held-out-deals", "0"]
     whole = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--plot",
                                 str(tmp_path / "a.png")])
     assert whole.exit_code == 0, whole.output

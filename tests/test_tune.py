@@ -154,8 +154,8 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -
 
 
 def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> None:
-    common = ["tune", "cribbage", "--deals", "150", "--held-out", "40", "--budget", "700",
-              "--workers", "2", "--seed", "3"]
+    common = ["tune", "cribbage", "--training-deals", "150", "--held-out-deals", "40",
+              "--budget", "700", "--workers", "2", "--seed", "3"]
     whole = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite"), "--json"])
     assert whole.exit_code == 0, whole.output
     data = json.loads(whole.stdout)
@@ -178,8 +178,8 @@ def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> No
 
 def test_dask_tunes_on_the_cluster_to_the_local_result(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    common = ["tune", "cribbage", "--deals", "100", "--held-out", "20", "--budget", "60",
-              "--seed", "4", "--json"]
+    common = ["tune", "cribbage", "--training-deals", "100", "--held-out-deals", "20",
+              "--budget", "60", "--seed", "4", "--json"]
     local = runner.invoke(app, [*common, "--db", str(tmp_path / "a.sqlite")])
     assert local.exit_code == 0, local.output
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

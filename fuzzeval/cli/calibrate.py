@@ -11,6 +11,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    HELD_OUT_DEALS,
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
@@ -23,6 +24,7 @@ from fuzzeval.cli.common import (
     picture_option,
     print_json,
     progress_bar,
+    renamed,
     resolve_rulebase,
     stop_code,
     usage_error,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not at start
 
 
 def calibrate(
+    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
@@ -68,8 +71,11 @@ def calibrate(
         help="Drift picture; default plots/<db name>_drift.png "
              "(runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
     deals: Annotated[int, typer.Option(
-        min=0, help="Held-out deals for the game's own measure of the rule base before and "
-                    "after (cribbage: discard efficiency); 0 skips it.")] = 10_000,
+        "--held-out-deals", min=0,
+        help="Held-out deals for the game's own measure of the rule base before and after "
+             "(cribbage: discard efficiency); 0 skips it.")] = 10_000,
+    deals_old: Annotated[int | None, typer.Option(
+        "--deals", hidden=True, min=0, help="Deprecated spelling of --held-out-deals.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
@@ -97,6 +103,7 @@ def calibrate(
     from fuzzeval.yaml_edit import rewrite_points
 
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
+    deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     if win_unit not in ("game", "deal"):
         raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")
     if window not in ("round", "all"):

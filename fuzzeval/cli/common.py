@@ -37,6 +37,9 @@ WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, help="Local worker processes (1: all work in this process).")]
 #: match and calibrate: -o was the opponent; -o is the output file everywhere else
 OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
+#: every deals count that is not the deals a command plays says which deals it counts
+HELD_OUT_DEALS = "--deals is deprecated here; use --held-out-deals (--deals is the deals a " \
+    "command plays)"
 T = TypeVar("T")
 #: tournament and cribbage report: the deprecated list form of their repeated -p
 OldPlayersOpt = Annotated[str | None, typer.Option(
@@ -79,6 +82,20 @@ def old_spelling(new: T | None, old: T | None, new_name: str, message: str) -> T
     if old is None:
         return new
     if new is not None:
+        raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
+                          f"give {new_name} only")
+    deprecated(message)
+    return old
+
+
+def renamed(ctx: typer.Context, param: str, new: T, old: T | None, new_name: str,
+            message: str) -> T:
+    """``old_spelling`` for an option whose new spelling has a default: the old spelling's
+    value unless the new one was typed too (then a usage error naming ``new_name``)."""
+    if old is None:
+        return new
+    source = ctx.get_parameter_source(param)
+    if source is not None and source.name != "DEFAULT":
         raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
                           f"give {new_name} only")
     deprecated(message)

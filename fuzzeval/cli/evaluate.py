@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 from rich.table import Table
 
-from fuzzeval.cli.common import console, open_rulebase, print_json, usage_error, user_errors
+from fuzzeval.cli.common import (
+    console,
+    deprecated,
+    open_rulebase,
+    print_json,
+    usage_error,
+    user_errors,
+)
 from fuzzeval.errors import NotFound
 
 if TYPE_CHECKING:  # the engine is imported by the command that grades, not at start-up
@@ -112,19 +119,26 @@ def evaluate(
         list[str] | None,
         typer.Option("--input", "-i", help="NAME=VALUE for each input variable."),
     ] = None,
-    explain: Annotated[
-        bool, typer.Option(help="Show memberships, rule strengths and activations.")
-    ] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Why: the memberships, rule strengths and activations.")] = False,
+    no_explain: Annotated[bool, typer.Option(
+        "--no-explain", hidden=True, help="Deprecated: leave --explain out.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     csv: Annotated[
         Path | None,
         typer.Option(help="Grade every row of a CSV whose columns are the input names."),
     ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="With --csv: write here, not stdout.")
+        Path | None, typer.Option(
+            "--output", "-o", help="Output file: with --csv, the graded table (default: "
+                                   "stdout).")
     ] = None,
 ) -> None:
     """Grade inputs with a rule base (and explain the grade)."""
+    if no_explain:
+        if explain:
+            raise _usage("--explain and --no-explain together; give --explain or neither")
+        deprecated("--no-explain is deprecated; leave --explain out")
     if csv is not None and (inputs or explain or json_out):
         raise _usage("--csv grades every row of the file; --input, --explain and --json "
                      "are for one grade, leave them out")

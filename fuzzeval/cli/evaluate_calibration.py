@@ -10,22 +10,28 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    HELD_OUT_DEALS,
     SEED_MAX,
     WorkersOpt,
     console,
     print_json,
     progress_bar,
+    renamed,
     user_errors,
 )
 from fuzzeval.errors import NotFound
 
 
 def evaluate_calibration(
+    ctx: typer.Context,
     db: Annotated[Path, typer.Argument(help="Calibration database.")],
     games: Annotated[int, typer.Option("--games", "-n", min=2,
                                        help="Held-out games for each rule base.")] = 1000,
-    deals: Annotated[int, typer.Option(min=1, help="Held-out deals for the game's own "
-                                       "measure (cribbage: discard efficiency).")] = 2000,
+    deals: Annotated[int, typer.Option(
+        "--held-out-deals", min=1, help="Held-out deals for the game's own measure of each "
+                                        "rule base (cribbage: discard efficiency).")] = 2000,
+    deals_old: Annotated[int | None, typer.Option(
+        "--deals", hidden=True, min=1, help="Deprecated spelling of --held-out-deals.")] = None,
     seed: Annotated[int | None, typer.Option(min=0, max=SEED_MAX,
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(
@@ -45,6 +51,7 @@ def evaluate_calibration(
     from fuzzeval.registry import load_game
     from fuzzeval.store import History
 
+    deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     with user_errors():
         if not db.is_file():
             raise NotFound(f"{db}: no such database")

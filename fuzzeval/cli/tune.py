@@ -19,6 +19,7 @@ from fuzzeval.cli.common import (
     old_spelling,
     print_json,
     progress_bar,
+    renamed,
     resolve_rulebase,
     stop_code,
     user_errors,
@@ -34,15 +35,23 @@ def _usage(message: str) -> typer.Exit:
 
 
 def tune(
+    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to tune (path or shipped name); default: the game's.")] = None,
     budget: Annotated[int, typer.Option(
         help="Evaluations of the measure at most (each a rule base on every training "
              "deal).")] = 8000,
-    deals: Annotated[int, typer.Option(help="Training deals (the measure's units).")] = 3000,
+    training_deals: Annotated[int, typer.Option(
+        "--training-deals", help="Training deals: the deals the measure is tuned on.")] = 3000,
+    deals_old: Annotated[int | None, typer.Option(
+        "--deals", hidden=True, help="Deprecated spelling of --training-deals.")] = None,
     held_out: Annotated[int, typer.Option(
-        "--held-out", help="Held-out deals for the before/after table.")] = 10_000,
+        "--held-out-deals", help="Held-out deals for the game's own measure of the rule "
+                                 "base before and after (a seed no training uses); 0 skips "
+                                 "it.")] = 10_000,
+    held_out_old: Annotated[int | None, typer.Option(
+        "--held-out", hidden=True, help="Deprecated spelling of --held-out-deals.")] = None,
     outputs: Annotated[bool, typer.Option(
         "--outputs/--points-only",
         help="Also tune every single-valued output term (default), or only the 'adjust:' "
@@ -57,7 +66,8 @@ def tune(
         help="History database; default runs/GAME_tune.sqlite.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o",
-        help="Tuned rule base; default runs/GAME_tune.tuned.yaml (next to --db).")] = None,
+        help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
+             "--db).")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
     workers: WorkersOpt = 2,
@@ -84,8 +94,12 @@ def tune(
     from fuzzeval.yaml_edit import rewrite_points
 
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
-    for name, value, low in (("--budget", budget, 1), ("--deals", deals, 1),
-                             ("--held-out", held_out, 0),
+    deals = renamed(ctx, "training_deals", training_deals, deals_old, "--training-deals",
+                    "tune --deals is deprecated; use --training-deals")
+    held_out = renamed(ctx, "held_out", held_out, held_out_old, "--held-out-deals",
+                       "--held-out is deprecated; use --held-out-deals")
+    for name, value, low in (("--budget", budget, 1), ("--training-deals", deals, 1),
+                             ("--held-out-deals", held_out, 0),
                              ("--popsize", popsize, 0)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")

@@ -29,10 +29,12 @@ def moves(
         help="GNU Backgammon position ID, side on roll to move (start: 4HPwATDgc/ABMA).")],
     dice: Annotated[str, typer.Option(help="The roll, e.g. 31.")],
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="pubeval, fuzzy (fuzzy:rulebase=NAME|PATH), gnubg, random.")]
+        "--player", "-p", help="Player: pubeval, fuzzy (fuzzy:rulebase=NAME|PATH), gnubg, "
+                               "random.")]
     = "pubeval",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Fuzzy player: memberships and rule strengths of the best play.")]
+        "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
+                          "best play.")]
     = False,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:

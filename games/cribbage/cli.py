@@ -31,9 +31,10 @@ from fuzzeval.cli.common import (
     picture_option,
     player_list,
     print_json,
+    renamed,
 )
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.games.cribbage.lineup import PLAYERS
+from fuzzeval.games.cribbage.lineup import NAMES, PLAYERS
 
 # Each command imports what it uses when it runs: ``fuzzeval --help`` and the exhaustive
 # ``discard`` of one hand start without the engine, pandas or matplotlib.
@@ -48,8 +49,12 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
-#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib
-CribOpt = Annotated[str, typer.Option(help="Whose crib: mine or theirs.")]
+#: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.
+#: No default: a player asked what to throw first asks whose crib it is (docs/cli.md)
+CRIB_HELP = "Whose crib: mine or theirs."
+#: discard without --crib: the old default, with a warning, for one release
+CRIB_MISSING = ("discard without --crib is deprecated (it meant --crib mine); give --crib "
+                "mine or theirs")
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
 ]
@@ -181,16 +186,19 @@ def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dic
 def discard(
     cards: Annotated[list[str] | None, typer.Argument(help="Six cards, e.g. 5H 5S JD QC 4S 9C")]
     = None,
-    crib: CribOpt = "mine",
+    crib: Annotated[str | None, typer.Option(
+        help=f"{CRIB_HELP} Give it: the advice differs (left out: mine, with a "
+             "deprecation warning, for this release).")] = None,
     player: Annotated[str, typer.Option(
         "--player", "-p",
-        help="exhaustive (exact EV table), fuzzy, es, greedy or random; NAME:key=value,... "
-             "for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
+        help="Player: exhaustive (exact EV table), random, greedy, es, fuzzy or sampling; "
+             "NAME:key=value,... for options, e.g. fuzzy:rulebase=my.yaml")] = "exhaustive",
     weights: Annotated[
         str, typer.Option(help="Exhaustive player: opponent's throws uniform, or expert.")
     ] = "uniform",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Fuzzy player: memberships and rule strengths of the chosen throw.")]
+        "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
+                          "chosen throw; sampling: how it was chosen.")]
     = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
@@ -200,11 +208,19 @@ def discard(
     The exhaustive player shows its exact EV table; another player its choice with its
     reasons (fuzzy: grades, and with --explain the rules that fired).
     """
-    if crib not in ("mine", "theirs"):
+    if crib is not None and crib not in ("mine", "theirs"):
         raise _fail(f"--crib must be mine or theirs (got {crib!r})")
+    _advise(cards, "theirs" if crib == "theirs" else "mine", player, weights, explain,
+            json_out, batch)
+    if crib is None:  # after the advice: an error is one line, without the warning
+        deprecated(CRIB_MISSING)
+
+
+def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str,
+            explain: bool, json_out: bool, batch: Path | None) -> None:
+    """discard's work, once --crib is known."""
     if weights not in ("uniform", "expert"):
         raise _fail(f"--weights must be uniform or expert (got {weights!r})")
-    owner: CribOwner = "mine" if crib == "mine" else "theirs"
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
     if player.strip() == "exhaustive":  # the default: no player module to import
         name = "exhaustive"
@@ -407,8 +423,9 @@ def score(
 
 @app.command("train-es")
 def train_es(
-    iterations: Annotated[int, typer.Option("--iterations", "-n", min=1,
-                                            help="Deals to learn from.")] = 2_000_000,
+    iterations: Annotated[int, typer.Option(
+        "--iterations", "-n", min=1, help="Iterations: deals to learn from, one each.")]
+    = 2_000_000,
     variant: Annotated[str, typer.Option(help="threshold or coevolution.")] = "threshold",
     p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
                                      "throw's points for that starter.")] = 0.65,
@@ -425,7 +442,7 @@ def train_es(
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals, mutations and start values.")] = 1,
     output: Annotated[Path, typer.Option(
-        "--output", "-o", help="Where to save the table (.npz is added if missing).")]
+        "--output", "-o", help="Output file: the table (.npz is added if missing).")]
     = Path("es.npz"),
     plot: Annotated[Path | None, typer.Option(help="Learning-curve picture; default "
                                               "plots/<output stem>_curve.png.")] = None,
@@ -482,16 +499,18 @@ def train_es(
 
 @app.command()
 def report(
-    deals: Annotated[int, typer.Option(min=1, help="Random hands, each played to both cribs.")]
+    deals: Annotated[int, typer.Option(
+        min=1, help="Deals (random hands), each played to both cribs.")]
     = 20_000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help=f"A player, NAME or NAME:key=value,... as in match; give -p "
-                               f"once per player (default: {', '.join(PLAYERS)}).")] = None,
+        "--player", "-p", help=f"A player: {', '.join(NAMES)}; NAME:key=value,... as in "
+                               f"match; give -p once per player (default: "
+                               f"{', '.join(PLAYERS)}).")] = None,
     players: OldPlayersOpt = None,
     workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
-    plot: Annotated[Path, typer.Option(help="Bar chart of the discard efficiencies.")]
+    plot: Annotated[Path, typer.Option(help="Bar-chart picture of the discard efficiencies.")]
     = Path("plots/cribbage_report.png"),
 ) -> None:
     """Discard quality of every player on the same deals, and a bar chart.
@@ -579,11 +598,15 @@ def _rate(per_s: float) -> str:
 
 @app.command()
 def pegging(
+    ctx: typer.Context,
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Player A, NAME or NAME:key=value,... as in match: only its "
-                               "pegging is used.")] = "sampling",
-    against: Annotated[str, typer.Option(
-        help="Player B (its pegging policy), as --player.")] = "exhaustive",
+        "--player", "-p", help=f"Player A: {', '.join(NAMES)}; NAME:key=value,... as in "
+                               "match: only its pegging is used.")] = "sampling",
+    opponent: Annotated[str, typer.Option(
+        "--opponent", help="Player B, the one A is measured against (its pegging), as "
+                           "--player.")] = "exhaustive",
+    against: Annotated[str | None, typer.Option(
+        "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     deals: Annotated[int, typer.Option(min=1, help="Deals, each played with both seatings.")]
     = 1000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
@@ -598,8 +621,10 @@ def pegging(
     from fuzzeval.games.cribbage.peg_report import compare_pegging
     from fuzzeval.games.cribbage.players import player_from_spec
 
+    opponent = renamed(ctx, "opponent", opponent, against, "--opponent",
+                       "--against is deprecated; use --opponent")
     built = []
-    for option, spec in (("--player", player), ("--against", against)):
+    for option, spec in (("--player", player), ("--opponent", opponent)):
         try:
             built.append(player_from_spec(spec))
         except (FuzzevalError, ValueError) as exc:
@@ -609,7 +634,7 @@ def pegging(
         result = compare_pegging(built[0], built[1], deals, seed,
                                  progress=lambda k: bar.advance(task, k))
     rows = []
-    for name, points, side in zip((player, against), result.points, result.sides,
+    for name, points, side in zip((player, opponent), result.points, result.sides,
                                   strict=True):
         sim = side.simulated
         rows.append({"player": name, "pegging_per_deal": round(points, 4),
@@ -650,18 +675,20 @@ def peg(
         help="Cards laid earlier this deal, before the current count, in play order.")] = "",
     mine: Annotated[str, typer.Option(help="Which of the laid cards are mine.")] = "",
     starter: Annotated[str, typer.Option(help="The starter (the cut card).")] = "",
-    crib: CribOpt = "theirs",
+    crib: Annotated[str | None, typer.Option(
+        help=f"{CRIB_HELP} Default: worked out from the play (the dealer's opponent "
+             "leads).")] = None,
     thrown: Annotated[str, typer.Option(
         help="The two cards I threw to the crib (the sampling player needs them).")] = "",
     score: Annotated[int, typer.Option(min=0, max=120, help="My score.")] = 0,
     opponent_score: Annotated[int, typer.Option(min=0, max=120, help="Theirs.")] = 0,
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Whose pegging: exhaustive (greedy pegging), "
-                               "exhaustive:pegging=fuzzy (the pegging rule base), sampling, "
-                               "...; NAME:key=value,... as in match")] = "exhaustive",
+        "--player", "-p", help=f"Player whose pegging: {', '.join(NAMES)}; NAME:key=value,... "
+                               "as in match, e.g. exhaustive:pegging=fuzzy (the pegging rule "
+                               "base; the default pegging is greedy)")] = "exhaustive",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Rule base: memberships and rule strengths of the chosen card; "
-                          "sampling: how the card was chosen.")] = False,
+        "--explain", help="Why: the rule base's memberships and rule strengths of the "
+                          "chosen card; sampling: how the card was chosen.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Which card to lay in the play, and why.

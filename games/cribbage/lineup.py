@@ -7,3 +7,7 @@ from __future__ import annotations
 PLAYERS = ("random", "greedy", "es", "fuzzy:rulebase=cribbage_linguistic",
            "fuzzy:rulebase=cribbage_linguistic_tuned", "fuzzy:rulebase=cribbage_expected_points",
            "exhaustive", "exhaustive:weights=expert")
+
+#: every cribbage player by name, for the commands' help (the game's player_names, which a
+#: test holds equal to this, needs numpy)
+NAMES = ("random", "greedy", "es", "fuzzy", "exhaustive", "sampling")

@@ -32,9 +32,16 @@ class Seat:
     earlier: str = ""  # laid earlier this deal, before the current count, in play order
     mine: str = ""  # which of the laid cards are mine
     starter: str = ""
-    crib: str = "mine"
+    crib: str | None = None  # mine or theirs; None: worked out from who led (crib_of_play)
     thrown: str = ""
     scores: tuple[int, int] = (0, 0)
+
+
+def crib_of_play(played: tuple[int, ...], mine: tuple[int, ...]) -> str:
+    """Whose crib it is, from the play: the dealer's opponent (the pone) lays the deal's
+    first card, so the crib is mine when the first card laid is theirs; with nothing laid
+    yet it is my turn to lead, so the crib is theirs."""
+    return "mine" if played and played[0] not in mine else "theirs"
 
 
 def peg_view(seat: Seat) -> PegView:
@@ -62,13 +69,21 @@ def peg_view(seat: Seat) -> PegView:
     total = sum(value(c) for c in count)
     if total > 31:
         raise ValueError(f"the count would be {total}, over 31")
-    if seat.crib not in ("mine", "theirs"):
+    crib = crib_of_play(played, mine)
+    if seat.crib is not None and seat.crib not in ("mine", "theirs"):
         raise ValueError(f"--crib must be mine or theirs (got {seat.crib!r})")
+    if seat.crib is not None and seat.crib != crib:
+        who = (f"{card_str(played[0])}, the first card laid this deal, is "
+               f"{'mine' if crib == 'theirs' else 'theirs'}" if played
+               else "nothing is laid yet and it is my turn")
+        raise ValueError(f"--crib {seat.crib} does not fit the play: {who}, and the dealer's "
+                         f"opponent leads, so the crib is {crib} (leave --crib out to have it "
+                         "worked out)")
     options = tuple(c for c in hand if total + value(c) <= 31)
     if not options:
         raise ValueError(f"no card in hand fits under 31 (count {total}): that is a go")
     return PegView(options, hand, tuple(sorted((*hand, *mine))), count, played, starter,
-                   seat.crib == "mine", thrown, seat.scores)
+                   crib == "mine", thrown, seat.scores)
 
 
 def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> dict[str, Any]:

@@ -100,7 +100,7 @@ def test_the_calibrate_command_takes_the_pegging_base(tmp_path: Path) -> None:
     db = tmp_path / "peg.sqlite"
     result = CliRunner().invoke(app, [
         "calibrate", "cribbage", "--rulebase", "cribbage_pegging", "--rounds", "1",
-        "--games-per-round", "4", "--deals", "5", "-w", "1", "--db", str(db),
+        "--games-per-round", "4", "--held-out-deals", "5", "-w", "1", "--db", str(db),
         "--plot", str(tmp_path / "drift.png")])
     # The held-out measure is the discard efficiency: there is none for a pegging base,
     # which used to end the command with an error after its rounds.

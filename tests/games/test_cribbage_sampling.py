@@ -249,7 +249,7 @@ def test_the_pegging_command_compares_two_players_on_the_same_deals() -> None:
     from fuzzeval.cli import app
 
     runner = CliRunner()
-    same = runner.invoke(app, ["cribbage", "pegging", "-p", "exhaustive", "--against",
+    same = runner.invoke(app, ["cribbage", "pegging", "-p", "exhaustive", "--opponent",
                                "greedy", "--deals", "30", "--json"])
     assert same.exit_code == 0, same.output
     data = json.loads(same.stdout)
@@ -257,7 +257,7 @@ def test_the_pegging_command_compares_two_players_on_the_same_deals() -> None:
     assert data["difference"] == 0 and data["interval95"] == [0, 0]
     assert data["players"][0]["pegging_per_deal"] == data["players"][1]["pegging_per_deal"]
     basic = json.loads(runner.invoke(app, [
-        "cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--against", "exhaustive",
+        "cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--opponent", "exhaustive",
         "--deals", "60", "--json"]).stdout)
     assert basic["interval95"][1] < 0  # the basic policy gives points away
     sim = json.loads(runner.invoke(app, [
@@ -266,8 +266,8 @@ def test_the_pegging_command_compares_two_players_on_the_same_deals() -> None:
     row = sim["players"][0]
     assert row["decisions"] > 0 and 0 < row["mean_trials"] <= 40
     assert sim["players"][1]["mean_trials"] is None
-    refused = runner.invoke(app, ["cribbage", "pegging", "--against", "sampling:trials=-1"])
-    assert refused.exit_code == 2 and "--against sampling:trials=-1" in refused.output
+    refused = runner.invoke(app, ["cribbage", "pegging", "--opponent", "sampling:trials=-1"])
+    assert refused.exit_code == 2 and "--opponent sampling:trials=-1" in refused.output
 
 
 def test_the_win_table_agrees_with_the_games_it_was_measured_from() -> None:
