@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, NotFound
 from fuzzeval.game import Game, Outcome
 from fuzzeval.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
@@ -412,8 +412,8 @@ class History:
         if row is None:
             known = [r[0] for r in self.conn.execute("SELECT id FROM matches ORDER BY id")]
             ids = ", ".join(map(str, known)) if known else "none"
-            raise HistoryError(f"{self.path}: no match {match_id} (matches: {ids})"
-                               if match_id is not None else f"{self.path}: no match stored")
+            raise NotFound(f"{self.path}: no match {match_id} (matches: {ids})"
+                           if match_id is not None else f"{self.path}: no match stored")
         options = tuple((str(k), v) for k, v in json.loads(row[4]))
         spec = MatchSpec(row[1], PlayerSpec.parse(row[2]), PlayerSpec.parse(row[3]), row[6],
                          row[5], options)
@@ -429,9 +429,18 @@ class History:
             stored = sorted(self.finished(match_id))
             have = (f"games {stored[0]}–{stored[-1]}" if len(stored) > 1 else
                     f"game {stored[0]}" if stored else "no games")
-            raise HistoryError(f"{self.path}: match {match_id} has no game {index} stored "
-                               f"({have}; games count from 0)")
+            raise NotFound(f"{self.path}: match {match_id} has no game {index} stored "
+                           f"({have}; games count from 0)")
         return int(row[0]), None if row[1] is None else unpack_choices(row[1])
+
+    def game_decisions(self, match_id: int, index: int
+                       ) -> list[tuple[int, int, str, str, dict[str, str | int | float]]]:
+        """A stored game's logged decisions in order: seat, deal (unit), kind, choice and
+        what was recorded about the decision (its context)."""
+        rows = self.conn.execute(
+            "SELECT seat, unit, kind, choice, context FROM decisions WHERE match_id = ? AND "
+            "game_idx = ? ORDER BY seq", (match_id, index)).fetchall()
+        return [(int(s), int(u), k, c, json.loads(t)) for s, u, k, c, t in rows]
 
 
 @contextmanager
