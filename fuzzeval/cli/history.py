@@ -66,8 +66,9 @@ def _outcome(history: History, match: StoredMatch, index: int) -> Outcome:
 def _list_games(history: History, match: StoredMatch) -> None:
     spec = match.spec
     names = _names(match)
-    table = Table(title=f"match {match.id}: {spec.game}, {names[0]} against {names[1]}, seed "
-                        f"{spec.seed}", title_justify="left", box=box.SIMPLE_HEAD)
+    say(f"match {match.id}: {spec.game}, {names[0]} (seat 0) against {names[1]} (seat 1), "
+        f"seed {spec.seed}")
+    table = Table(box=box.SIMPLE_HEAD)
     for col in ("game", "first", "winner", "score", "result"):
         table.add_column(col, justify="right" if col == "game" else "left")
     indices = sorted(history.finished(match.id))
@@ -90,11 +91,12 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
     logged = history.game_decisions(match.id, index)
     options = dict(spec.options)
     extra = f", options {' '.join(f'{k}={v}' for k, v in spec.options)}" if options else ""
-    say(f"match {match.id}, game {index}: {spec.game}, {names[0]} (seat 0) against "
-        f"{names[1]} (seat 1), seed {spec.seed}{extra}")
+    header = (f"match {match.id}, game {index}: {spec.game}, {names[0]} (seat 0) against "
+              f"{names[1]} (seat 1), seed {spec.seed}{extra}")
     game = load_game(spec.game)
     make_interface = getattr(game, "play_interface", None)
     if choices is None or make_interface is None:
+        say(header)
         why = ("it was stored before histories kept every choice (version 3)"
                if choices is None else f"{spec.game} has no play interface")
         say(f"only the logged decisions can be shown: {why}")
@@ -111,6 +113,7 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
     except ReplayError as exc:
         raise ReplayError(f"{history.path}: match {match.id}, game {index} does not replay "
                           f"as stored ({exc}); the rules may have changed since") from None
+    say(header)
     for line in interface.start(initial_state(game, spec.seed, index, first, options),
                                 names):
         say(f"      {line}")

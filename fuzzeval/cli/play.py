@@ -99,9 +99,11 @@ def show_advice(advice: list[Advice]) -> None:
             evaluator, exp = a.explanation
             rb = evaluator.rulebase
             peaks = {t.name: t.triangle.peak for t in rb.output.terms}
-            say(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()))
             fired = sorted((r for r in exp.rules if r.strength > 0),
                            key=lambda r: (-r.strength, r.index))
+            words = {w for r in fired[:WHY_RULES] for w in r.text.split()}
+            say(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()
+                                                if k in words))
             for r in fired[:WHY_RULES]:
                 say(f"  {r.strength:.2f}  rule {r.index + 1}: {r.text} "
                     f"({r.output_term} = {peaks[r.output_term]:g})")

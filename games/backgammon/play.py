@@ -93,7 +93,7 @@ class BackgammonPlay:
     """Backgammon's ``PlayInterface``."""
 
     def start(self, state: State, names: tuple[str, str]) -> list[str]:
-        return [f"{names[state.seat]} moves first"]
+        return [f"first to move: {names[state.seat]}"]
 
     def situation(self, candidates: Candidates, names: tuple[str, str], seat: int
                   ) -> list[str]:

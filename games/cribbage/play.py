@@ -59,6 +59,8 @@ def peg_reason(count_cards: tuple[int, ...], points: int) -> str:
     if same >= 2:
         parts.append(_PAIRS[same])
     run = points - 2 * (total in (15, 31)) - _PAIR_POINTS.get(same, 0)
+    if run not in (0, 3, 4, 5, 6, 7):
+        raise ValueError(f"{cards_str(count_cards)} cannot score {points} in the play")
     if run:
         parts.append(f"a run of {_WORDS[run]}")
     return f"{' and '.join(parts)} for {points}"
