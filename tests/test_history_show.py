@@ -189,6 +189,9 @@ def test_a_game_not_stored_is_a_usage_error(tmp_path: Path) -> None:
     assert out == f"error: {db}: match 1 has no game 5 stored (game 0; games count from 0)\n"
     code, out = _show(str(db), "--match", "9", "--game", "0")
     assert code == 2 and out == f"error: {db}: no match 9 (matches: 1)\n"
+    code, out = _show(str(tmp_path / "none.sqlite"))
+    assert code == 2 and out == f"error: {tmp_path / 'none.sqlite'}: no such history database\n"
+    assert not (tmp_path / "none.sqlite").exists()
 
 
 def test_choices_that_no_longer_replay_are_reported_not_told(tmp_path: Path) -> None:

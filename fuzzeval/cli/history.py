@@ -43,9 +43,18 @@ def show(
     = None,
 ) -> None:
     """A stored game move by move, or without --game the games of a match."""
+    from fuzzeval.errors import NotFound
+
+    with user_errors():
+        if not db.is_file():
+            raise NotFound(f"{db}: no such history database")
+        _show(db, match_id, game)
+
+
+def _show(db: Path, match_id: int | None, game: int | None) -> None:
     from fuzzeval.store import History
 
-    with user_errors(), History(db, readonly=True) as history:
+    with History(db, readonly=True) as history:
         match = history.stored_match(match_id)
         if game is None:
             _list_games(history, match)
