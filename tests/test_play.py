@@ -220,3 +220,32 @@ def test_a_whole_scripted_game_is_stored_as_the_transcript_told_it(
         out, re.M)]
     assert told == stored_moves
     assert len(told) >= len(me.typed) > 5
+
+
+@pytest.mark.parametrize(("dice", "book"), [((3, 1), "8/5 6/5"), ((4, 2), "8/4 6/4"),
+                                            ((6, 1), "13/7 8/7")])
+def test_backgammon_advice_makes_the_book_opening_points(dice: tuple[int, int],
+                                                         book: str) -> None:
+    """The openings every backgammon book gives: both advisors make the point."""
+    from fuzzeval.games.backgammon.game import State
+
+    advice = BackgammonPlay().advise(BACKGAMMON.candidates(State(START, 0, dice)))
+    assert [(a.advisor, a.choice, a.rows[0][1]) for a in advice] == [
+        ("fuzzy (backgammon_refined)", book, book), ("pubeval", book, book)]
+    assert advice[0].explanation is not None and advice[1].explanation is None
+
+
+def test_backgammon_at_the_terminal_shows_the_board_and_advice(tmp_path: Path) -> None:
+    code, out = _play(tmp_path, "?\n6/2 6/2 6/2\nquit\n", "backgammon", "--against",
+                      "pubeval", "--seed", "4")
+    assert code == 0, out
+    lines = out.splitlines()
+    at = lines.index(" 13 14 15 16 17 18 | 19 20 21 22 23 24")
+    assert lines[at:at + 4] == [" 13 14 15 16 17 18 | 19 20 21 22 23 24",
+                                " X5  .  .  . O3  . | O5  .  .  .  . X2",
+                                " O5  .  .  . X3  . | X5  .  .  .  . O2",
+                                " 12 11 10  9  8  7 |  6  5  4  3  2  1"]
+    assert "you rolled 62; position 4HPwATDgc/ABMA" in out
+    assert "fuzzy (backgammon_refined) would choose" in out and "pubeval would choose" in out
+    assert re.search(r"^why .*: ", out, re.M)
+    assert "error: '6/2 6/2 6/2': not a legal play of 62" in out  # three checkers, two dice
