@@ -22,7 +22,9 @@ from fuzzeval.errors import FuzzevalError
 if TYPE_CHECKING:
     import numpy as np
 
-    from fuzzeval.game import Advice, Candidates, PlayInterface
+    from fuzzeval.game import Advice, Candidates, Game, Player, PlayInterface
+    from fuzzeval.match import MatchSpec, Options
+    from fuzzeval.store import History, StoredMatch
 
 HUMAN = "human"  # the person's name in the history
 YOU = "you"  # and at the terminal
@@ -164,7 +166,7 @@ def play(
                 _session(game, interface, opponent, spec, history, match, path)
 
 
-def _check_options(game: Any, options: tuple[tuple[str, Any], ...]) -> None:
+def _check_options(game: Game, options: Options) -> None:
     import numpy as np
 
     try:
@@ -173,8 +175,8 @@ def _check_options(game: Any, options: tuple[tuple[str, Any], ...]) -> None:
         raise usage_error(f"{game.name} --option: {exc}") from None
 
 
-def _session(game: Any, interface: PlayInterface, opponent: Any, spec: Any, history: Any,
-             match: Any, path: Path) -> None:
+def _session(game: Game, interface: PlayInterface, opponent: Player, spec: MatchSpec,
+             history: History, match: StoredMatch, path: Path) -> None:
     """The games one after another, each stored as it ends; a stop keeps those."""
     from fuzzeval.cli.common import stop_code
     from fuzzeval.match import play_game
