@@ -83,7 +83,7 @@ def peg_points(count: list[int]) -> int:
     return points
 
 
-SCORES = re.compile(r"\[(\S+) (\d+), (\S+) (\d+)\]$")
+SCORES = re.compile(r"\[(.+?) (\d+), (.+?) (\d+)\]$")
 
 
 def check_cribbage_story(text: str, final: tuple[int, int]) -> int:
@@ -105,7 +105,7 @@ def check_cribbage_story(text: str, final: tuple[int, int]) -> int:
         if told and len(names) < 2:
             names = [told.group(1), told.group(3)]
         gained = 0
-        laid = re.match(r"(\S+) laid (\S+): count (\d+)(?:, .* for (\d+))?", body)
+        laid = re.match(r"(.+?) laid (\S+): count (\d+)(?:, .* for (\d+))?", body)
         if laid:
             count.append(parse_card(laid.group(2)))
             assert int(laid.group(3)) == sum(map(_value, count)), line
@@ -118,7 +118,7 @@ def check_cribbage_story(text: str, final: tuple[int, int]) -> int:
             count = []
         elif "for his heels" in body:
             gained = 2
-        shown = re.match(r"(\S+) (hand|crib) (\S+ \S+ \S+ \S+) \+ (\S+): (\d+) \(", body)
+        shown = re.match(r"(.+?) (hand|crib) (\S+ \S+ \S+ \S+) \+ (\S+): (\d+) \(", body)
         if shown:
             points = show_points(parse_cards(shown.group(3)), parse_card(shown.group(4)),
                                  shown.group(2) == "crib")
@@ -170,6 +170,20 @@ def test_every_point_of_stored_matches_recounts(tmp_path: Path) -> None:
         assert code == 0, out
         checked += check_cribbage_story(out, o.scores)
     assert checked > 150
+
+
+def test_a_match_without_pegging_points_tells_them_uncounted(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("greedy"), 1, 2,
+                     (("peg_counts", False),))
+    with History(db) as h:
+        match, _ = run_match(h, CRIBBAGE, spec)
+        (o,) = h.outcomes(match.id)
+    code, out = _show(str(db), "--game", "0")
+    assert code == 0, out
+    assert out.splitlines()[0].endswith("seed 2, options peg_counts=False")
+    assert "greedy (seat 0) laid" in out and "(pegging not counted)" in out
+    assert check_cribbage_story(out, o.scores) > 20
 
 
 def test_without_game_the_match_games_are_listed(tmp_path: Path) -> None:
