@@ -109,6 +109,8 @@ class Game(Protocol):
     ``implied_options(name, options)`` does the same for other files a player reads by
     default (the options with those defaults filled in). ``hidden_information``: the hooks
     of ``fuzzeval.sampling.HiddenInformation``, for the game-agnostic sampling player.
+    ``play_interface()``: a ``PlayInterface``, for a person to play it (``fuzzeval play``)
+    and for its stored games to be replayed move by move (``fuzzeval history show``).
     """
 
     name: str
@@ -154,4 +156,56 @@ class Game(Protocol):
 
     def prepare(self) -> None:
         """Build lookup tables once per process, before the first game."""
+        ...
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What one advisor would choose, and why, for a person deciding at a terminal: its
+    best options as table rows (best first, already written out), a line of how it judged
+    them, and, for a rule base, the explanation of its choice."""
+
+    advisor: str
+    choice: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    note: str = ""
+    explanation: tuple[Evaluator, Any] | None = None  # (the evaluator, its Explanation)
+
+
+class PlayInterface(Protocol):
+    """How a game is shown to a person and read from one (``Game.play_interface()``, an
+    optional method): the human player and ``fuzzeval play`` see only this and the
+    candidates, and ``fuzzeval history show`` replays a stored game through ``narrate``.
+
+    ``names`` are the two seats' names as shown; ``viewer`` is the seat whose eyes the text
+    is for (None: everything, for a replay of a stored game).
+    """
+
+    def start(self, state: Any, names: tuple[str, str]) -> list[str]:
+        """What there is to say when a game begins (who deals or moves first)."""
+        ...
+
+    def situation(self, candidates: Candidates, names: tuple[str, str], seat: int
+                  ) -> list[str]:
+        """What the seat deciding sees (its hand, the count, the board, the scores)."""
+        ...
+
+    def prompt(self, candidates: Candidates) -> str:
+        """What to type, e.g. 'throw two cards (e.g. 5H 5S)'."""
+        ...
+
+    def parse(self, text: str, candidates: Candidates) -> int:
+        """The option a person typed; a ValueError or FuzzevalError whose message says in
+        one line what is wrong and what would do."""
+        ...
+
+    def narrate(self, before: Any, choice: int, after: Any, names: tuple[str, str],
+                viewer: int | None) -> list[str]:
+        """What happened in one move: the choice, and the chance and scoring that followed
+        it (hidden cards stay hidden from ``viewer``)."""
+        ...
+
+    def advise(self, candidates: Candidates) -> list[Advice]:
+        """What the game's advisors would choose here, and why."""
         ...

@@ -17,7 +17,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,6 +117,12 @@ class GameRecord:
     outcome: Outcome
     decisions: tuple[Decision, ...]
     moves: int
+    #: every option chosen, in order: with the seed, the whole game (``fuzzeval.replay``)
+    choices: tuple[int, ...] = ()
+
+
+#: told of each move as it is made: the state before, the seat, its choice, the state after
+MoveHook = Callable[[Any, int, int, Any], None]
 
 
 def make_player(game: Game, name: str, **options: Any) -> Player:
@@ -133,13 +139,15 @@ def game_seed(seed: int, index: int) -> np.random.SeedSequence:
 
 
 def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
-              options: Mapping[str, Any] | None = None) -> GameRecord:
-    """Play game ``index`` of a match to the end; seat ``index % 2`` moves first."""
+              options: Mapping[str, Any] | None = None,
+              on_move: MoveHook | None = None) -> GameRecord:
+    """Play game ``index`` of a match to the end; seat ``index % 2`` moves first.
+    ``on_move`` sees every move (a terminal game shows them as they happen)."""
     chance, *seats = (np.random.default_rng(s) for s in game_seed(seed, index).spawn(3))
     first = index % 2
     state = game.new_game(chance, first, **dict(options or {}))
     decisions: list[Decision] = []
-    moves = 0
+    choices: list[int] = []
     # A player that decides without the game's features may say so (``logs_features =
     # False``): its decisions are logged without them, which spares games whose features
     # are computed on demand (backgammon) the cost.
@@ -169,9 +177,13 @@ def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
                 record={**cands.record, **note},
                 features={n: float(v) for n, v in zip(names, row, strict=True)},
             ))
-        state = game.apply(state, choice, chance)
-        moves += 1
-    return GameRecord(index, first, game.outcome(state), tuple(decisions), moves)
+        after = game.apply(state, choice, chance)
+        choices.append(choice)
+        if on_move is not None:
+            on_move(state, seat, choice, after)
+        state = after
+    return GameRecord(index, first, game.outcome(state), tuple(decisions), len(choices),
+                      tuple(choices))
 
 
 def logs_features(player: Player) -> bool:

@@ -11,6 +11,11 @@ decision's values as zlib-compressed float64 (exact, so a calibration read back 
 played), about a fifteenth of the JSON text version 1 wrote; a decision's ``player`` is
 left empty (its match names both seats). Version-1 rows (JSON features, the player written
 out) are still read, so old histories read, resume and calibrate as before.
+
+Version 3 keeps every choice of a game (``games.choices``, the option indices in order):
+with the match's seed and options they replay the whole game (``fuzzeval history show``),
+the plays of cribbage that are not logged as decisions included. Games stored before it
+have none (NULL) and show only their logged decisions.
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, NotFound
 from fuzzeval.game import Game, Outcome
 from fuzzeval.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
 APPLICATION = "fuzzeval history"
-#: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text)
-VERSION = 2
+#: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
+#: 3: every choice of a game in ``games.choices`` (older fuzzevals cannot insert a game)
+VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS fuzzeval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -219,6 +225,8 @@ class History:
                 self.conn.execute("ALTER TABLE matches ADD COLUMN fingerprint TEXT")
             if not _has_column(self.conn, "decisions", "feature_set"):  # version 1
                 self.conn.execute("ALTER TABLE decisions ADD COLUMN feature_set INTEGER")
+            if not _has_column(self.conn, "games", "choices"):  # versions 1 and 2
+                self.conn.execute("ALTER TABLE games ADD COLUMN choices TEXT")
             self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
                               (APPLICATION,))
             # Raised, never lowered: an older fuzzeval must refuse rows it cannot read.
@@ -333,10 +341,13 @@ class History:
         o = record.outcome
         with self.conn:
             self.conn.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (match_id, idx, first, winner, score0, score1, result, "
+                "points, units, moves, unit_points, stats, choices) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, record.index, record.first, o.winner, o.scores[0], o.scores[1],
                  o.result, o.points, o.units, record.moves, json.dumps(o.unit_points),
-                 json.dumps({k: list(v) for k, v in o.stats.items()})))
+                 json.dumps({k: list(v) for k, v in o.stats.items()}),
+                 pack_choices(record.choices) if record.choices else None))
             sets: dict[tuple[str, ...], int] = {}
             rows = []
             for seq, d in enumerate(record.decisions):
@@ -388,6 +399,48 @@ class History:
                         tuple((int(a), int(b)) for a, b in json.loads(up)),
                         {k: (int(v[0]), int(v[1])) for k, v in json.loads(st).items()})
                 for w, s0, s1, res, pts, up, st in rows]
+
+
+    def stored_match(self, match_id: int | None) -> StoredMatch:
+        """A match by id (None: the latest), with its spec as stored."""
+        from fuzzeval.match import PlayerSpec
+
+        where, args = ("WHERE id = ?", (match_id,)) if match_id is not None else ("", ())
+        row = self.conn.execute(
+            f"SELECT id, game, player, opponent, options, seed, games, unit_name FROM matches "
+            f"{where} ORDER BY id DESC LIMIT 1", args).fetchone()
+        if row is None:
+            known = [r[0] for r in self.conn.execute("SELECT id FROM matches ORDER BY id")]
+            ids = ", ".join(map(str, known)) if known else "none"
+            raise NotFound(f"{self.path}: no match {match_id} (matches: {ids})"
+                           if match_id is not None else f"{self.path}: no match stored")
+        options = tuple((str(k), v) for k, v in json.loads(row[4]))
+        spec = MatchSpec(row[1], PlayerSpec.parse(row[2]), PlayerSpec.parse(row[3]), row[6],
+                         row[5], options)
+        return StoredMatch(row[0], spec, row[7], row[6])
+
+    def game_choices(self, match_id: int, index: int) -> tuple[int, tuple[int, ...] | None]:
+        """Who moved first in a stored game, and every choice made in it (None: stored
+        before version 3 kept them)."""
+        column = "choices" if _has_column(self.conn, "games", "choices") else "NULL"
+        row = self.conn.execute(f"SELECT first, {column} FROM games WHERE match_id = ? AND "
+                                "idx = ?", (match_id, index)).fetchone()
+        if row is None:
+            stored = sorted(self.finished(match_id))
+            have = (f"games {stored[0]}–{stored[-1]}" if len(stored) > 1 else
+                    f"game {stored[0]}" if stored else "no games")
+            raise NotFound(f"{self.path}: match {match_id} has no game {index} stored "
+                           f"({have}; games count from 0)")
+        return int(row[0]), None if row[1] is None else unpack_choices(row[1])
+
+    def game_decisions(self, match_id: int, index: int
+                       ) -> list[tuple[int, int, str, str, dict[str, str | int | float]]]:
+        """A stored game's logged decisions in order: seat, deal (unit), kind, choice and
+        what was recorded about the decision (its context)."""
+        rows = self.conn.execute(
+            "SELECT seat, unit, kind, choice, context FROM decisions WHERE match_id = ? AND "
+            "game_idx = ? ORDER BY seq", (match_id, index)).fetchall()
+        return [(int(s), int(u), k, c, json.loads(t)) for s, u, k, c, t in rows]
 
 
 @contextmanager
@@ -457,6 +510,15 @@ _DECISION_COLUMNS = ("match_id, game_idx, seq, seat, player, unit, kind, choice,
                      "unit_won, game_won, feature_set")
 #: a decision's player: its match's, by seat (version-1 rows wrote it out as well)
 _PLAYER = "CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END"
+
+
+def pack_choices(choices: tuple[int, ...]) -> str:
+    """A game's choices as stored: decimal indices, comma-separated (readable in sqlite3)."""
+    return ",".join(map(str, choices))
+
+
+def unpack_choices(text: str) -> tuple[int, ...]:
+    return tuple(int(c) for c in text.split(",")) if text else ()
 
 
 def pack_values(values: list[float]) -> bytes:

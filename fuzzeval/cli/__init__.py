@@ -16,7 +16,9 @@ from fuzzeval.cli import (
     calibrate,
     evaluate,
     evaluate_calibration,
+    history,
     match,
+    play,
     plot,
     rulebase,
     tournament,
@@ -90,12 +92,14 @@ def _root(
 
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
+app.add_typer(history.app, name="history")
 app.command()(evaluate.evaluate)
 app.command()(calibrate.calibrate)
 app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
 app.command()(match.match)
 app.command()(tournament.tournament)
 app.command()(tune.tune)
+app.command()(play.play)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)
 

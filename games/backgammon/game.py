@@ -151,5 +151,12 @@ class BackgammonGame:
     def make_player(self, name: str, **options: Any) -> BackgammonPlayer:
         return make_player(name, **options)
 
+    def play_interface(self) -> Any:
+        """How a person plays backgammon at a terminal (``fuzzeval play``), and how a
+        stored game is told (``fuzzeval history show``)."""
+        from fuzzeval.games.backgammon.play import BackgammonPlay
+
+        return BackgammonPlay()
+
 
 GAME = BackgammonGame()

@@ -152,5 +152,12 @@ class CribbageGame:
     def make_player(self, name: str, **options: Any) -> CribbagePlayer:
         return make_player(name, **options)
 
+    def play_interface(self) -> Any:
+        """How a person plays cribbage at a terminal (``fuzzeval play``), and how a stored
+        game is told (``fuzzeval history show``)."""
+        from fuzzeval.games.cribbage.play import CribbagePlay
+
+        return CribbagePlay()
+
 
 GAME = CribbageGame()

@@ -1,0 +1,155 @@
+"""``fuzzeval history show DB``: a stored game told move by move.
+
+A game stored with its choices (history version 3 on) is played again from the match's
+seed (``fuzzeval.replay``) and told by the game's play interface: every decision, who
+made it, what they held or saw, what they chose, the points it scored and the running
+scores. The replay is checked against what the history logged (each logged decision must
+be one of its moves, in order, and the result must be the stored one), so a rule change
+since the game was stored is reported, never told as if it had happened. A game stored
+before version 3 shows its logged decisions only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from fuzzeval.cli.common import console, help_when_bare, user_errors
+
+if TYPE_CHECKING:
+    from fuzzeval.game import Outcome
+    from fuzzeval.replay import Move
+    from fuzzeval.store import History, StoredMatch
+
+app = typer.Typer(help="Stored matches and games: show a game move by move.")
+app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+
+
+def say(text: str) -> None:
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def show(
+    db: Annotated[Path, typer.Argument(help="History database (SQLite).")],
+    match_id: Annotated[int | None, typer.Option(
+        "--match", min=1, help="Match id (default: the latest match stored).")] = None,
+    game: Annotated[int | None, typer.Option(
+        min=0, help="Game index, from 0 as stored (default: list the match's games).")]
+    = None,
+) -> None:
+    """A stored game move by move, or without --game the games of a match."""
+    from fuzzeval.errors import NotFound
+
+    with user_errors():
+        if not db.is_file():
+            raise NotFound(f"{db}: no such history database")
+        _show(db, match_id, game)
+
+
+def _show(db: Path, match_id: int | None, game: int | None) -> None:
+    from fuzzeval.store import History
+
+    with History(db, readonly=True) as history:
+        match = history.stored_match(match_id)
+        if game is None:
+            _list_games(history, match)
+            return
+        _show_game(history, match, game)
+
+
+def _names(match: StoredMatch) -> tuple[str, str]:
+    a, b = str(match.spec.player), str(match.spec.opponent)
+    return (a, b) if a != b else (f"{a} (seat 0)", f"{b} (seat 1)")
+
+
+def _outcome(history: History, match: StoredMatch, index: int) -> Outcome:
+    return dict(zip(sorted(history.finished(match.id)), history.outcomes(match.id),
+                    strict=True))[index]
+
+
+def _list_games(history: History, match: StoredMatch) -> None:
+    spec = match.spec
+    names = _names(match)
+    say(f"match {match.id}: {spec.game}, {names[0]} (seat 0) against {names[1]} (seat 1), "
+        f"seed {spec.seed}")
+    table = Table(box=box.SIMPLE_HEAD)
+    for col in ("game", "first", "winner", "score", "result"):
+        table.add_column(col, justify="right" if col == "game" else "left")
+    indices = sorted(history.finished(match.id))
+    for index, o in zip(indices, history.outcomes(match.id), strict=True):
+        first, _ = history.game_choices(match.id, index)
+        table.add_row(str(index), names[first], names[o.winner],
+                      f"{o.scores[0]}–{o.scores[1]}", o.result)
+    console.print(table)
+    say(f"show one: fuzzeval history show {history.path} --match {match.id} --game N")
+
+
+def _show_game(history: History, match: StoredMatch, index: int) -> None:
+    from fuzzeval.registry import load_game
+    from fuzzeval.replay import ReplayError, initial_state, replay
+
+    spec = match.spec
+    names = _names(match)
+    first, choices = history.game_choices(match.id, index)
+    outcome = _outcome(history, match, index)
+    logged = history.game_decisions(match.id, index)
+    options = dict(spec.options)
+    extra = f", options {' '.join(f'{k}={v}' for k, v in spec.options)}" if options else ""
+    header = (f"match {match.id}, game {index}: {spec.game}, {names[0]} (seat 0) against "
+              f"{names[1]} (seat 1), seed {spec.seed}{extra}")
+    game = load_game(spec.game)
+    make_interface = getattr(game, "play_interface", None)
+    if choices is None or make_interface is None:
+        say(header)
+        why = ("it was stored before histories kept every choice (version 3)"
+               if choices is None else f"{spec.game} has no play interface")
+        say(f"only the logged decisions can be shown: {why}")
+        for number, (seat, unit, kind, choice, context) in enumerate(logged, 1):
+            seen = ", ".join(f"{k} {v}" for k, v in context.items())
+            say(f"{number:>4}. {names[seat]} ({kind}, {game.unit_name or 'unit'} "
+                f"{unit + 1}; {seen}): {choice}")
+        _result(names, outcome)
+        return
+    interface = make_interface()
+    try:
+        moves = list(replay(game, spec.seed, index, first, choices, options))
+        _check(game, moves, logged, outcome)
+    except ReplayError as exc:
+        raise ReplayError(f"{history.path}: match {match.id}, game {index} does not replay "
+                          f"as stored ({exc}); the rules may have changed since") from None
+    say(header)
+    for line in interface.start(initial_state(game, spec.seed, index, first, options),
+                                names):
+        say(f"      {line}")
+    for move in moves:
+        lines = interface.narrate(move.before, move.choice, move.after, names, None)
+        for k, line in enumerate(lines):
+            say(f"{move.number:>4}. {line}" if k == 0 else f"      {line}")
+    _result(names, outcome)
+
+
+def _check(game: Any, moves: list[Move], logged: list[tuple[int, int, str, str, Any]],
+           outcome: Outcome) -> None:
+    """Each logged decision is one of the moves, in order; the result is the stored one."""
+    from fuzzeval.replay import ReplayError
+
+    found = iter(moves)
+    for number, (seat, _, kind, choice, _) in enumerate(logged, 1):
+        if not any(m.seat == seat and m.kind == kind and m.label == choice for m in found):
+            raise ReplayError(f"logged decision {number}, {kind} {choice!r} by seat {seat}, "
+                              "is not among its moves")
+    end = game.outcome(moves[-1].after)
+    if (end.winner, end.scores) != (outcome.winner, outcome.scores):
+        raise ReplayError(f"it ends {end.scores[0]}–{end.scores[1]}, stored "
+                          f"{outcome.scores[0]}–{outcome.scores[1]}")
+
+
+def _result(names: tuple[str, str], o: Outcome) -> None:
+    points = "1 point" if o.points == 1 else f"{o.points} points"
+    say(f"{names[o.winner]} won ({o.result}, {points}); final score {names[0]} "
+        f"{o.scores[0]}, {names[1]} {o.scores[1]}")

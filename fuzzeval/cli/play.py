@@ -1,0 +1,224 @@
+"""``fuzzeval play GAME``: a person against any player, at the terminal, into the history.
+
+The person is a player like any other (seat 0, stored as ``human``): it shows what the
+game's play interface says the seat sees, reads a choice among the candidates, and on
+``?`` prints what the game's advisors would do and why. Games are played by the match
+runner with the match's seeding and stored as a match, so ``fuzzeval history show``
+replays them like any other.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, usage_error, user_errors
+from fuzzeval.errors import FuzzevalError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fuzzeval.game import Advice, Candidates, Game, Player, PlayInterface
+    from fuzzeval.match import MatchSpec, Options
+    from fuzzeval.store import History, StoredMatch
+
+HUMAN = "human"  # the person's name in the history
+YOU = "you"  # and at the terminal
+QUIT = ("quit", "exit", "q")
+
+
+class Quit(Exception):
+    """The person typed quit."""
+
+
+def say(text: str = "") -> None:
+    typer.echo(text)
+
+
+def ask(prompt: str) -> str:
+    """A line from the person (EOFError at the end of input). Piped input is echoed after
+    the prompt, so that a scripted session reads as the dialogue it was."""
+    text = input(prompt)
+    if not sys.stdin.isatty():
+        say(text)
+    return text
+
+
+@dataclass
+class HumanPlayer:
+    """A Player whose choices a person types, shown and read through the game's
+    ``PlayInterface``. One option is taken without asking."""
+
+    interface: PlayInterface
+    names: tuple[str, str]
+    seat: int = 0
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        if len(candidates) == 1:
+            say(f"(your only choice: {candidates.labels[0]})")
+            return 0
+        say()
+        for line in self.interface.situation(candidates, self.names, self.seat):
+            say(line)
+        prompt = f"{self.interface.prompt(candidates)}: "
+        while True:
+            text = ask(prompt).strip()
+            if not text:
+                continue
+            if text == "?":
+                show_advice(self.interface.advise(candidates))
+                continue
+            if text.lower() in QUIT:
+                raise Quit
+            try:
+                return self.interface.parse(text, candidates)
+            except (FuzzevalError, ValueError) as exc:
+                say(f"error: {exc}; try again (? for advice, quit to stop)")
+
+
+WHY_RULES = 6  # the strongest rules shown behind a rule base's choice
+
+
+def show_advice(advice: list[Advice]) -> None:
+    """Each advisor's choice and its best options; for a rule base, why: the inputs, the
+    rules that fired most strongly (with their output term's value) and the grade."""
+    from rich import box
+    from rich.table import Table
+
+    for a in advice:
+        say(f"{a.advisor} would choose {a.choice}: {a.note}")
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
+        for col in a.columns:
+            table.add_column(col, no_wrap=True)
+        for row in a.rows:
+            table.add_row(*row)
+        console.print(table)
+        if a.explanation is not None:
+            evaluator, exp = a.explanation
+            rb = evaluator.rulebase
+            peaks = {t.name: t.triangle.peak for t in rb.output.terms}
+            fired = sorted((r for r in exp.rules if r.strength > 0),
+                           key=lambda r: (-r.strength, r.index))
+            words = {w for r in fired[:WHY_RULES] for w in r.text.split()}
+            say(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()
+                                                if k in words))
+            for r in fired[:WHY_RULES]:
+                say(f"  {r.strength:.2f}  rule {r.index + 1}: {r.text} "
+                    f"({r.output_term} = {peaks[r.output_term]:g})")
+            if len(fired) > WHY_RULES:
+                say(f"  ({len(fired) - WHY_RULES} more rules fired more weakly)")
+            how = rb.defuzzifier.replace("_", " ")
+            say(f"  {rb.output.name} = {exp.grade:.4g} ({how})" if exp.fired else
+                f"  {rb.output.name} = {exp.grade:.4g} (no rule fired: the default)")
+        say()
+
+
+def play(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    against: Annotated[str | None, typer.Option(
+        help="The opponent: NAME or NAME:key=value,... as in match (default: the game's "
+             "reference opponent).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=SEED_MAX, help="Seed of the deals or dice (default: a random one, "
+                                  "printed).")] = None,
+    db: Annotated[Path | None, typer.Option(
+        help="History database (SQLite); default runs/GAME_play.sqlite.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
+) -> None:
+    """Play against a player at the terminal; every finished game is stored.
+
+    Type ? at any prompt for what the fuzzy and reference advisors would do and why, quit
+    to stop. You sit in seat 0 and move (deal) first in the even games. Replay a stored
+    game with fuzzeval history show.
+    """
+    import secrets
+
+    from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint, make_player, parse_options
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History
+
+    with user_errors():
+        game = load_game(game_name)
+        make_interface = getattr(game, "play_interface", None)
+        if make_interface is None:
+            raise usage_error(f"{game.name} has no play interface: it cannot be played at "
+                              "the terminal")
+        interface: PlayInterface = make_interface()
+        who = PlayerSpec.parse(against or game.default_opponent)
+        try:
+            opponent = make_player(game, who.name, **dict(who.options))
+        except (ValueError, TypeError) as exc:
+            raise usage_error(f"--against {who}: {exc}") from None
+        options = parse_options(option or [], game.name)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        spec = MatchSpec(game.name, PlayerSpec(HUMAN), who, games, seed, options)
+        _check_options(game, options)
+        path = db or Path("runs") / f"{game.name}_play.sqlite"
+        with History(path) as history:
+            match = history.create_match(spec, game.unit_name, fingerprint(spec, game))
+            with history.playing(match):
+                _session(game, interface, opponent, spec, history, match, path)
+
+
+def _check_options(game: Game, options: Options) -> None:
+    import numpy as np
+
+    try:
+        game.new_game(np.random.default_rng(0), 0, **dict(options))
+    except (ValueError, TypeError) as exc:
+        raise usage_error(f"{game.name} --option: {exc}") from None
+
+
+def _session(game: Game, interface: PlayInterface, opponent: Player, spec: MatchSpec,
+             history: History, match: StoredMatch, path: Path) -> None:
+    """The games one after another, each stored as it ends; a stop keeps those."""
+    from fuzzeval.cli.common import stop_code
+    from fuzzeval.match import play_game
+    from fuzzeval.replay import initial_state
+
+    names = (YOU, str(spec.opponent))
+    human = HumanPlayer(interface, names)
+    game.prepare()
+    say(f"{game.name}: you against {spec.opponent}, seed {spec.seed}; type ? at a prompt "
+        "for advice, quit to stop")
+    won = 0
+    index = 0
+
+    def show_move(before: Any, seat: int, choice: int, after: Any) -> None:
+        for line in interface.narrate(before, choice, after, names, 0):
+            say(line)
+
+    try:
+        for index in range(spec.games):
+            first = index % 2
+            say()
+            say(f"game {index + 1} of {spec.games}")
+            for line in interface.start(initial_state(game, spec.seed, index, first,
+                                                      dict(spec.options)), names):
+                say(line)
+            record = play_game(game, (human, opponent), spec.seed, index,
+                               dict(spec.options), on_move=show_move)
+            history.save_game(match, record)
+            o = record.outcome
+            won += o.winner == 0
+            points = "1 point" if o.points == 1 else f"{o.points} points"
+            say(f"{names[o.winner]} won ({o.result}, {points}); final score: you "
+                f"{o.scores[0]}, {spec.opponent} {o.scores[1]}")
+    except (KeyboardInterrupt, EOFError, Quit) as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            why, code = stop_code(exc)
+        else:
+            why, code = ("end of input", 1) if isinstance(exc, EOFError) else ("quit", 0)
+        say()
+        say(f"{why}: {index} of {spec.games} games are stored in {path} (match {match.id}); "
+            "the game in progress is not kept")
+        raise typer.Exit(code) from None
+    say()
+    say(f"you won {won} of {spec.games}; stored in {path} as match {match.id}; replay a "
+        f"game with: fuzzeval history show {path} --match {match.id} --game 0")

@@ -1,0 +1,251 @@
+"""``fuzzeval play``: a person's input read and checked, advice on '?', clean stops, and a
+whole scripted game stored as the transcript told it."""
+
+from __future__ import annotations
+
+import builtins
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.errors import NotationError
+from fuzzeval.game import Candidates
+from fuzzeval.games.backgammon.board import START, Position
+from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
+from fuzzeval.games.backgammon.play import BackgammonPlay, parse_play
+from fuzzeval.games.cribbage.cards import card_str as _str
+from fuzzeval.games.cribbage.cards import parse_card, parse_cards
+from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
+from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.play import CribbagePlay, peg_reason
+from fuzzeval.games.cribbage.players import DiscardView
+from fuzzeval.games.cribbage.scoring import score_pegging
+from fuzzeval.match import make_player, play_game
+from fuzzeval.store import History, read_games
+
+runner = CliRunner()
+
+
+class FirstOption:
+    """Takes option 0 and notes what a person would type for it (its label)."""
+
+    def __init__(self) -> None:
+        self.typed: list[str] = []
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        if len(candidates) > 1:  # one option is taken without asking
+            self.typed.append(candidates.labels[0])
+        return 0
+
+
+# --- reading what a person types --------------------------------------------------------
+def _discard(hand: str) -> Candidates:
+    six = tuple(sorted(parse_cards(hand)))
+    return Candidates("discard", ("",) * 15, np.zeros((15, 0)), view=DiscardView(six, True,
+                                                                                  (0, 0)))
+
+
+def _peg(hand: str, count: str, options: str) -> Candidates:
+    held = parse_cards(hand)
+    view = PegView(parse_cards(options), held, held, parse_cards(count), parse_cards(count),
+                   parse_card("2S"), False)
+    return Candidates("play", ("",) * len(view.options), np.zeros((len(view.options), 0)),
+                      view=view)
+
+
+def test_a_discard_is_two_cards_of_the_hand_in_any_order() -> None:
+    play = CribbagePlay()
+    cands = _discard("AC 3D 5H 5S JD KC")  # sorted: AC 3D 5H 5S JD KC
+    # THROWS lists pairs of positions (0,1), (0,2), ... : 5H 5S are positions 2 and 3
+    assert play.parse("5s 5h", cands) == play.parse("5H 5S", cands) == 9
+    assert play.parse("AC 3D", cands) == 0
+    for text, message in (("5X 5S", "unknown suit 'X'"), ("5H", "throw exactly two cards"),
+                          ("5H 5S JD", "throw exactly two cards"),
+                          ("5H 6S", "'6S': not in your hand (AC 3D 5H 5S JD KC)")):
+        with pytest.raises(NotationError, match=re.escape(message)):
+            play.parse(text, cands)
+
+
+def test_a_card_that_would_pass_31_is_refused_naming_the_count() -> None:
+    play = CribbagePlay()
+    cands = _peg("2C 9S", "TD JH 5C", "2C")  # count 25: 2C fits, 9S would make 34
+    assert play.parse("2c", cands) == 0
+    with pytest.raises(NotationError, match="would make the count 34, over 31; you may lay 2C"):
+        play.parse("9S", cands)
+    with pytest.raises(NotationError, match="not in your hand"):
+        play.parse("3C", cands)
+
+
+@pytest.mark.parametrize(("cards", "points", "said"), [
+    ("7C 8D", 2, "fifteen for 2"),
+    ("5C 5D 5H", 8, "fifteen and pair royal for 8"),  # 5 + 5 + 5 = 15, and three fives
+    ("4C 5D 6H", 5, "fifteen and a run of three for 5"),  # 4 + 5 + 6 = 15, and 4-5-6
+    ("5C 5D", 2, "a pair for 2"),
+    ("3C 4D 2H AS", 4, "a run of four for 4"),
+    ("KC QD TH AS", 2, "thirty-one for 2"),
+])
+def test_what_a_card_scores_in_the_play_is_named(cards: str, points: int, said: str) -> None:
+    seq = parse_cards(cards)
+    assert score_pegging(seq) == points  # the scorer agrees with the hand count
+    assert peg_reason(seq, points) == said
+
+
+def test_a_backgammon_play_is_found_by_the_position_it_reaches() -> None:
+    start = START
+    after = parse_play("8/5 6/5", start)
+    me = list(start.me)
+    me[7], me[5], me[4] = 2, 4, 2  # by hand: one checker from 8 and one from 6 to the 5 point
+    assert after == Position(tuple(me), start.opp)
+    assert parse_play("6/5 8/5", start) == after  # order does not matter
+    assert parse_play("13/10/9", start) == parse_play("13/9", start)
+    cands = BACKGAMMON.candidates(BACKGAMMON.new_game(np.random.default_rng(0), 0))
+    dice = cands.view.dice
+    for text, message in (("7/1", "no checker of yours on point 7"), ("x", "a move is FROM/TO"),
+                          ("1/3", "checkers move down"), ("6/1", "point 1 is held"),
+                          ("6/off", f"not a legal play of {dice[0]}{dice[1]}")):
+        with pytest.raises(NotationError, match=re.escape(message)):
+            BackgammonPlay().parse(text, cands)
+
+
+def test_every_play_a_game_lists_reads_back_as_that_play() -> None:
+    """The notation the move generator writes, typed back, reaches the same position."""
+    play = BackgammonPlay()
+    players = (BACKGAMMON.make_player("pubeval"), BACKGAMMON.make_player("random"))
+    record = play_game(BACKGAMMON, players, 5, 0)
+    state = BACKGAMMON.new_game(np.random.default_rng(0), 0)
+    from fuzzeval.replay import replay
+
+    read = 0
+    for move in replay(BACKGAMMON, 5, 0, record.first, record.choices):
+        state = move.before
+        cands = BACKGAMMON.candidates(state)
+        for i, label in enumerate(cands.labels):
+            if label != "(no move)":
+                assert cands.view.options[play.parse(label, cands)] == cands.view.options[i]
+                read += 1
+    assert read > 300
+
+
+# --- the command ------------------------------------------------------------------------
+def _play(tmp_path: Path, typed: str, *args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["play", *args, "--db", str(tmp_path / "p.sqlite")],
+                           input=typed)
+    return result.exit_code, result.output
+
+
+def test_bad_input_gets_one_line_and_the_prompt_again_and_eof_stops(tmp_path: Path) -> None:
+    code, out = _play(tmp_path, "5X 5S\nAC\n?\n", "cribbage", "--against", "exhaustive",
+                      "--seed", "11")
+    # seed 11, game 0: the person deals and holds 2D 4H 5S 8C 8D QS (history show pins it)
+    assert "your hand: 2D 4H 5S 8C 8D QS" in out
+    assert "error: '5X': unknown suit 'X' (suits: C D H S); try again" in out
+    assert "error: 'AC': throw exactly two cards (got 1); try again" in out
+    assert out.count("throw two cards to the crib") == 4  # asked again after each
+    assert "fuzzy (cribbage_linguistic_tuned) would choose" in out
+    assert "exhaustive would choose" in out
+    assert "Traceback" not in out
+    assert code == 1
+    assert out.rstrip().endswith("end of input: 0 of 1 games are stored in "
+                                 f"{tmp_path / 'p.sqlite'} (match 1); the game in progress "
+                                 "is not kept")
+    assert read_games(tmp_path / "p.sqlite").empty
+
+
+def test_the_exhaustive_advice_is_the_best_exact_ev() -> None:
+    from fuzzeval.games.cribbage.discard import evaluate_discards
+    from fuzzeval.games.cribbage.weights import opponent_weights
+
+    hand = tuple(sorted(parse_cards("2D 4H 5S 8C 8D QS")))
+    stats = evaluate_discards(hand, "mine", opponent_weights("uniform", True))
+    from fuzzeval.games.cribbage.discard import THROWS
+
+    advice = CribbagePlay().advise(_discard("2D 4H 5S 8C 8D QS"))
+    assert [a.advisor.split()[0] for a in advice] == ["fuzzy", "exhaustive"]
+    a, b = THROWS[int(np.argmax(stats.ev))]
+    assert advice[1].choice == f"{_str(hand[a])} {_str(hand[b])}"
+    assert float(advice[1].rows[0][4]) == pytest.approx(float(stats.ev.max()), abs=0.005)
+    assert advice[0].explanation is not None
+
+
+def test_ctrl_c_exits_130_and_quit_exits_0(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = _play(tmp_path, "quit\n", "cribbage", "--against", "greedy", "--seed", "2")
+    assert code == 0 and "quit: 0 of 1 games are stored" in out
+
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(builtins, "input", interrupted)
+    code, out = _play(tmp_path, "", "cribbage", "--against", "greedy", "--seed", "2")
+    assert code == 130 and "interrupted: 0 of 1 games are stored" in out
+
+
+def test_a_bad_opponent_or_option_is_one_line_exit_2(tmp_path: Path) -> None:
+    code, out = _play(tmp_path, "", "cribbage", "--against", "nobody")
+    assert code == 2 and out.startswith("error: --against nobody: unknown cribbage player")
+    code, out = _play(tmp_path, "", "cribbage", "--option", "peg_counts=maybe")
+    assert code == 2 and out.startswith("error: cribbage --option:")
+    assert not (tmp_path / "p.sqlite").exists()
+
+
+@pytest.mark.parametrize(("game", "opponent", "seed"), [(CRIBBAGE, "exhaustive", 11),
+                                                        (BACKGAMMON, "pubeval", 4)])
+def test_a_whole_scripted_game_is_stored_as_the_transcript_told_it(
+        tmp_path: Path, game: object, opponent: str, seed: int) -> None:
+    me = FirstOption()
+    expected = play_game(game, (me, make_player(game, opponent)), seed, 0)  # type: ignore[arg-type]
+    code, out = _play(tmp_path, "\n".join(me.typed) + "\n", game.name,  # type: ignore[attr-defined]
+                      "--against", opponent, "--seed", str(seed))
+    assert code == 0, out
+    with History(tmp_path / "p.sqlite", readonly=True) as h:
+        match = h.stored_match(None)
+        assert (str(match.spec.player), str(match.spec.opponent)) == ("human", opponent)
+        first, choices = h.game_choices(match.id, 0)
+        assert choices == expected.choices
+        (stored,) = h.outcomes(match.id)
+    assert stored == expected.outcome
+    s0, s1 = stored.scores
+    assert f"final score: you {s0}, {opponent} {s1}" in out
+    # what the transcript told of the person's moves is what the history keeps
+    from fuzzeval.replay import replay
+
+    stored_moves = [m.label for m in replay(game, seed, 0, first, choices)  # type: ignore[arg-type]
+                    if m.seat == 0]
+    told = [next(g for g in m.groups() if g) for m in re.finditer(
+        r"^you (?:held [^;]*; threw (\S+ \S+)|laid (\S+):|rolled \d\d: (.*?)(?: \(pips|$))",
+        out, re.M)]
+    assert told == stored_moves
+    assert len(told) >= len(me.typed) > 5
+
+
+@pytest.mark.parametrize(("dice", "book"), [((3, 1), "8/5 6/5"), ((4, 2), "8/4 6/4"),
+                                            ((6, 1), "13/7 8/7")])
+def test_backgammon_advice_makes_the_book_opening_points(dice: tuple[int, int],
+                                                         book: str) -> None:
+    """The openings every backgammon book gives: both advisors make the point."""
+    from fuzzeval.games.backgammon.game import State
+
+    advice = BackgammonPlay().advise(BACKGAMMON.candidates(State(START, 0, dice)))
+    assert [(a.advisor, a.choice, a.rows[0][1]) for a in advice] == [
+        ("fuzzy (backgammon_refined)", book, book), ("pubeval", book, book)]
+    assert advice[0].explanation is not None and advice[1].explanation is None
+
+
+def test_backgammon_at_the_terminal_shows_the_board_and_advice(tmp_path: Path) -> None:
+    code, out = _play(tmp_path, "?\n6/2 6/2 6/2\nquit\n", "backgammon", "--against",
+                      "pubeval", "--seed", "4")
+    assert code == 0, out
+    lines = out.splitlines()
+    at = lines.index(" 13 14 15 16 17 18 | 19 20 21 22 23 24")
+    assert lines[at:at + 4] == [" 13 14 15 16 17 18 | 19 20 21 22 23 24",
+                                " X5  .  .  . O3  . | O5  .  .  .  . X2",
+                                " O5  .  .  . X3  . | X5  .  .  .  . O2",
+                                " 12 11 10  9  8  7 |  6  5  4  3  2  1"]
+    assert "you rolled 62; position 4HPwATDgc/ABMA" in out
+    assert "fuzzy (backgammon_refined) would choose" in out and "pubeval would choose" in out
+    assert re.search(r"^why .*: ", out, re.M)
+    assert "error: '6/2 6/2 6/2': not a legal play of 62" in out  # three checkers, two dice
