@@ -414,6 +414,8 @@ OPTIONS: dict[str, Meaning] = {
     "--score": Meaning("my score", r"My score"),
     "--opponent-score": Meaning("the opponent's score", r"Theirs"),
     "--version": Meaning("print the version", r"Print the version"),
+    "--match": Meaning("which stored match", r"Match id"),
+    "--game": Meaning("which stored game of a match", r"Game index"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},
@@ -428,7 +430,7 @@ DEPRECATED = {("match", "-o"): "--opponent", ("calibrate", "-o"): "--opponent",
               ("calibrate", "--deals"): "--held-out-deals",
               ("evaluate-calibration", "--deals"): "--held-out-deals",
               ("tune", "--deals"): "--training-deals", ("tune", "--held-out"): "--held-out-deals",
-              ("cribbage pegging", "--against"): "--opponent",
+              ("cribbage pegging", "--against"): "--opponent", ("play", "--against"): "--opponent",
               ("evaluate", "--no-explain"): "--explain"}
 
 

@@ -138,7 +138,7 @@ def _play(tmp_path: Path, typed: str, *args: str) -> tuple[int, str]:
 
 
 def test_bad_input_gets_one_line_and_the_prompt_again_and_eof_stops(tmp_path: Path) -> None:
-    code, out = _play(tmp_path, "5X 5S\nAC\n?\n", "cribbage", "--against", "exhaustive",
+    code, out = _play(tmp_path, "5X 5S\nAC\n?\n", "cribbage", "--opponent", "exhaustive",
                       "--seed", "11")
     # seed 11, game 0: the person deals and holds 2D 4H 5S 8C 8D QS (history show pins it)
     assert "your hand: 2D 4H 5S 8C 8D QS" in out
@@ -173,20 +173,28 @@ def test_the_exhaustive_advice_is_the_best_exact_ev() -> None:
 
 def test_ctrl_c_exits_130_and_quit_exits_0(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out = _play(tmp_path, "quit\n", "cribbage", "--against", "greedy", "--seed", "2")
+    code, out = _play(tmp_path, "quit\n", "cribbage", "--opponent", "greedy", "--seed", "2")
     assert code == 0 and "quit: 0 of 1 games are stored" in out
 
     def interrupted(prompt: str = "") -> str:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(builtins, "input", interrupted)
-    code, out = _play(tmp_path, "", "cribbage", "--against", "greedy", "--seed", "2")
+    code, out = _play(tmp_path, "", "cribbage", "--opponent", "greedy", "--seed", "2")
     assert code == 130 and "interrupted: 0 of 1 games are stored" in out
 
 
+def test_play_against_is_a_deprecated_spelling_of_opponent(tmp_path: Path) -> None:
+    """One name, one meaning (docs/cli.md): the issue's `--against` still plays, warns once."""
+    code, out = _play(tmp_path, "quit\n", "cribbage", "--against", "greedy", "--seed", "2")
+    assert code == 0 and out.count("warning: --against is deprecated; use --opponent") == 1
+    code, out = _play(tmp_path, "", "cribbage", "--against", "greedy", "--opponent", "random")
+    assert code == 2 and out.startswith("error: --opponent given twice")
+
+
 def test_a_bad_opponent_or_option_is_one_line_exit_2(tmp_path: Path) -> None:
-    code, out = _play(tmp_path, "", "cribbage", "--against", "nobody")
-    assert code == 2 and out.startswith("error: --against nobody: unknown cribbage player")
+    code, out = _play(tmp_path, "", "cribbage", "--opponent", "nobody")
+    assert code == 2 and out.startswith("error: --opponent nobody: unknown cribbage player")
     code, out = _play(tmp_path, "", "cribbage", "--option", "peg_counts=maybe")
     assert code == 2 and out.startswith("error: cribbage --option:")
     assert not (tmp_path / "p.sqlite").exists()
@@ -199,7 +207,7 @@ def test_a_whole_scripted_game_is_stored_as_the_transcript_told_it(
     me = FirstOption()
     expected = play_game(game, (me, make_player(game, opponent)), seed, 0)  # type: ignore[arg-type]
     code, out = _play(tmp_path, "\n".join(me.typed) + "\n", game.name,  # type: ignore[attr-defined]
-                      "--against", opponent, "--seed", str(seed))
+                      "--opponent", opponent, "--seed", str(seed))
     assert code == 0, out
     with History(tmp_path / "p.sqlite", readonly=True) as h:
         match = h.stored_match(None)
@@ -236,7 +244,7 @@ def test_backgammon_advice_makes_the_book_opening_points(dice: tuple[int, int],
 
 
 def test_backgammon_at_the_terminal_shows_the_board_and_advice(tmp_path: Path) -> None:
-    code, out = _play(tmp_path, "?\n6/2 6/2 6/2\nquit\n", "backgammon", "--against",
+    code, out = _play(tmp_path, "?\n6/2 6/2 6/2\nquit\n", "backgammon", "--opponent",
                       "pubeval", "--seed", "4")
     assert code == 0, out
     lines = out.splitlines()

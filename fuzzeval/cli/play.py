@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fuzzeval.cli.common import GAME_HELP, SEED_MAX, console, usage_error, user_errors
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    SEED_MAX,
+    console,
+    renamed,
+    usage_error,
+    user_errors,
+)
 from fuzzeval.errors import FuzzevalError
 
 if TYPE_CHECKING:
@@ -118,10 +125,13 @@ def show_advice(advice: list[Advice]) -> None:
 
 
 def play(
+    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    opponent_spec: Annotated[str | None, typer.Option(
+        "--opponent", help="Opponent: NAME or NAME:key=value,... as in match (default: the "
+                           "game's reference opponent).")] = None,
     against: Annotated[str | None, typer.Option(
-        help="The opponent: NAME or NAME:key=value,... as in match (default: the game's "
-             "reference opponent).")] = None,
+        "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1,
     seed: Annotated[int | None, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals or dice (default: a random one, "
@@ -150,11 +160,13 @@ def play(
             raise usage_error(f"{game.name} has no play interface: it cannot be played at "
                               "the terminal")
         interface: PlayInterface = make_interface()
-        who = PlayerSpec.parse(against or game.default_opponent)
+        opponent_spec = renamed(ctx, "opponent_spec", opponent_spec, against, "--opponent",
+                                "--against is deprecated; use --opponent")
+        who = PlayerSpec.parse(opponent_spec or game.default_opponent)
         try:
             opponent = make_player(game, who.name, **dict(who.options))
         except (ValueError, TypeError) as exc:
-            raise usage_error(f"--against {who}: {exc}") from None
+            raise usage_error(f"--opponent {who}: {exc}") from None
         options = parse_options(option or [], game.name)
         seed = secrets.randbelow(2**31) if seed is None else seed
         spec = MatchSpec(game.name, PlayerSpec(HUMAN), who, games, seed, options)
