@@ -4,17 +4,18 @@ expectations (worked out here by enumeration, not by the code under test)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 
 import numpy as np
 import pytest
 
 from fuzzeval.game import Candidates
-from fuzzeval.sampling import SamplingSettings, playout_simulator, simulate
+from fuzzeval.sampling import SamplingSettings, Simulator, StopRule, playout_simulator, simulate
 from tests.toy import ToyGame, ToyState
 
 
-def scripted(blocks: list[list[list[float]]], calls: list[int]):  # type: ignore[no-untyped-def]
+def scripted(blocks: Sequence[Sequence[Sequence[float]]], calls: list[int]) -> Simulator:
     """A simulator that gives these batches of trial values, one per call, in order."""
 
     def run(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -31,9 +32,10 @@ def test_the_stop_rule_judges_every_trial_so_far_not_the_last_batch() -> None:
     # alone is "obvious" (a gap of 10, no spread), the four trials together are a tie
     # (means 5 and 5): no stop after trial 4, so the third batch runs too.
     blocks = [[[0, 10], [0, 10]], [[10, 0], [10, 0]], [[10, 0], [10, 0]]]
-    for rule in ("obvious", "paired"):
+    rules: tuple[StopRule, ...] = ("obvious", "paired")
+    for rule in rules:
         calls: list[int] = []
-        settings = SamplingSettings(trials=6, stop=rule, batch=2, min_trials=4)  # type: ignore[arg-type]
+        settings = SamplingSettings(trials=6, stop=rule, batch=2, min_trials=4)
         result = simulate(scripted(blocks, calls), 2, settings, np.random.default_rng(0))
         assert calls == [2, 2, 2], rule
         assert result.trials == 6 and not result.stopped
@@ -60,9 +62,10 @@ def test_a_stop_takes_the_earlier_batches_into_account() -> None:
     assert sds.sum() + 2 < 7.5  # the seed's rule fires, with room
     diffs = values[:, 1] - values[:, 0]
     assert diffs.mean() > 2.5 * diffs.std(ddof=1) / np.sqrt(8) + 2  # and the paired one
-    for rule in ("obvious", "paired"):
+    rules: tuple[StopRule, ...] = ("obvious", "paired")
+    for rule in rules:
         calls: list[int] = []
-        settings = SamplingSettings(trials=10, stop=rule, batch=2, min_trials=8)  # type: ignore[arg-type]
+        settings = SamplingSettings(trials=10, stop=rule, batch=2, min_trials=8)
         result = simulate(scripted(blocks, calls), 2, settings, np.random.default_rng(0))
         assert calls == [2, 2, 2, 2] and result.trials == 8 and result.stopped, rule
         assert result.means.tolist() == [0.0, 7.5]  # (0 * 6 + 1 - 1) / 8, (60 - 1 + 1) / 8

@@ -30,7 +30,7 @@ def dead_pid() -> int:
 
 
 def marks(h: History) -> list[tuple[int, int, str]]:
-    return [tuple(r) for r in h.conn.execute(  # type: ignore[misc]
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in h.conn.execute(
         "SELECT match_id, pid, host FROM running ORDER BY match_id")]
 
 

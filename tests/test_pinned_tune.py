@@ -5,6 +5,7 @@ training units than the file it came from)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ class Recorder:
     """A measure that remembers, in order, the objective of every rule base it is shown:
     -(peak - target)^2 on each of two units (+-0.5 noise that averages out)."""
 
-    names = ("closeness",)
+    names: tuple[str, ...] = ("closeness",)
 
     def __init__(self, target: float, bumpy: bool = False) -> None:
         self.target = target
@@ -76,4 +77,4 @@ def test_the_best_so_far_is_the_running_maximum_of_what_was_evaluated(
     # mean fell below the best found before it (so a "best" that was only the current
     # generation's would have gone down).
     assert bests[-1] > start
-    assert any(g.mean < prev.best for prev, g in zip(gens, gens[1:], strict=False))
+    assert any(g.mean < prev.best for prev, g in pairwise(gens))
