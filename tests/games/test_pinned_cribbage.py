@@ -1,0 +1,250 @@
+"""Values, not only the form, of cribbage's sampling, pegging features, fingerprints and the
+``peg`` command. Every expected value is worked out here by hand from the rules, by
+enumeration, or with the plain-Python scorer of ``cribbage_reference`` -- never by the
+code under test."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.games.cribbage import sampling as S
+from fuzzeval.games.cribbage.cards import parse_cards, value
+from fuzzeval.games.cribbage.discard import THROWS
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.players import DiscardView
+from fuzzeval.games.cribbage.weights import opponent_weights
+from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint
+from tests.games.cribbage_reference import fifteens, pairs, runs
+
+JACK = 10
+
+
+def view(kept: str, played: str, count: str, hand: str, thrown: str = "6C 6D",
+         starter: str = "AS", my_crib: bool = False,
+         scores: tuple[int, int] = (0, 0)) -> PegView:
+    h = parse_cards(hand)
+    c = parse_cards(count) if count else ()
+    return PegView(options=tuple(x for x in h if sum(value(y) for y in c) + value(x) <= 31),
+                   hand=h, kept=parse_cards(kept), count_cards=c,
+                   played=parse_cards(played) if played else (),
+                   starter=parse_cards([starter])[0], my_crib=my_crib,
+                   thrown=parse_cards(thrown), scores=scores)
+
+
+# --- the pegging features: low_cards_left counts fours ----------------------------------
+
+def features(v: PegView) -> dict[str, list[float]]:
+    f = peg_features(v)
+    return {name: f[:, i].tolist() for i, name in enumerate(PEG_FEATURE_NAMES)}
+
+
+def test_low_cards_left_counts_the_cards_worth_four_or_less_fours_included() -> None:
+    # rulebases/cribbage_pegging.yaml: "Cards worth 4 or less left in hand after this one".
+    # Leading from 4C 4D AS KH: after a four, the other four and the ace are left (2);
+    # after the ace, both fours (2); after the king, all three (3).
+    lead = view("4C 4D AS KH", "", "", "4C 4D AS KH", starter="9S")
+    f = features(lead)
+    assert f["low_cards_left"] == [2, 2, 2, 3]
+    # A five is not low; a three, a four and an ace are.
+    f = features(view("5C 4D 3S TH", "", "", "5C 4D 3S TH", starter="9S"))
+    assert f["low_cards_left"] == [2, 1, 1, 2]
+    f = features(view("AC 2D 3S 4H", "", "", "AC 2D 3S 4H", starter="9S"))
+    assert f["low_cards_left"] == [3, 3, 3, 3]
+
+
+def test_the_other_pegging_features_of_a_lead_by_hand() -> None:
+    lead = view("4C 4D AS KH", "", "", "4C 4D AS KH", starter="9S")
+    f = features(lead)
+    assert f["points_now"] == [0, 0, 0, 0]
+    assert f["count_after"] == [4, 4, 1, 10] == f["card_value"]
+    assert f["pair_backup"] == [1, 1, 0, 0]  # a four led with the other behind it
+    # Unseen by me: 52 less my four and the starter = 47 cards. A four is answered by a
+    # pair (2 points) with one of the 2 unseen fours; the ace by one of 3 unseen aces; the
+    # king by one of 3 kings (a pair) or of 4 fives (fifteen-two).
+    risk = [2 * 2 / 47, 2 * 2 / 47, 2 * 3 / 47, (2 * 3 + 2 * 4) / 47]
+    assert f["reply_risk"] == pytest.approx(risk, abs=1e-12)
+    assert f["net_points"] == pytest.approx([-r for r in risk], abs=1e-12)
+
+
+# --- the discard simulation's exact expectation: whose crib ------------------------------
+
+@cache
+def rank_points(ranks: tuple[int, ...]) -> int:
+    return fifteens(ranks) + pairs(ranks) + runs(ranks)
+
+
+def crib_expectation(thrown: tuple[int, int], six: tuple[int, ...]) -> float:
+    """The crib's expected show when the opponent's two cards and the starter are any three
+    of the unseen cards, all alike (uniform weights); the two thrown cards are of different
+    suits, so a crib is never a flush. Plain enumeration with the reference scorer."""
+    assert thrown[0] % 4 != thrown[1] % 4
+    unseen = [c for c in range(52) if c not in six]
+    total, n = 0.0, 0
+    for starter in unseen:
+        rest = [c for c in unseen if c != starter]
+        for a, b in combinations(rest, 2):
+            ranks = tuple(sorted(c // 4 for c in (*thrown, a, b, starter)))
+            nobs = any(c // 4 == JACK and c % 4 == starter % 4 for c in (*thrown, a, b))
+            total += rank_points(ranks) + nobs
+            n += 1
+    assert n == 46 * 45 * 44 // 2
+    return total / n
+
+
+def test_the_discard_simulation_takes_the_crib_as_whoever_owns_it() -> None:
+    # 5C 5D 5H 5S 2C 3D, throwing 2C 3D: the four fives score 20 (six pairs, four fifteens
+    # of three fives) with any starter, 28 with a ten-card (four more fifteens): 16 of the
+    # 46 unseen cards are ten-cards, so the hand is worth (16 * 28 + 30 * 20) / 46.
+    six = tuple(sorted(parse_cards("5C 5D 5H 5S 2C 3D")))
+    thrown = tuple(parse_cards("2C 3D"))
+    t = THROWS.index((six.index(thrown[0]), six.index(thrown[1])))
+    hand = (16 * 28 + 30 * 20) / 46
+    crib = crib_expectation(thrown, six)  # type: ignore[arg-type]
+    mine = S.discard_setup(DiscardView(six, True, (0, 0)), "uniform")
+    theirs = S.discard_setup(DiscardView(six, False, (0, 0)), "uniform")
+    assert mine.ev is not None and theirs.ev is not None
+    assert mine.ev[t] == pytest.approx(hand + crib, abs=1e-9)
+    assert theirs.ev[t] == pytest.approx(hand - crib, abs=1e-9)
+    assert (mine.dealer, theirs.dealer) == (0, 1)  # my crib: I deal
+
+
+# --- the opponent's hidden cards: the thrown pair among the cards not in hand -----------
+
+# I led KS, they laid QH (20), I laid 9C (29); they could not lay at 29 (neither could I),
+# so they hold nothing worth 2 or less. A new count: their 8H, my 4C, their 3H. They hold
+# one card; I hold 2D. Unseen: 52 - my six - the starter AS - their three = 42 cards, of
+# which the 3 aces and 3 twos left cannot be the one in their hand: 36 can.
+LATE = view("KS 9C 4C 2D", "KS QH 9C 8H 4C 3H", "8H 4C 3H", "2D", thrown="6C 6D",
+            starter="AS")
+
+
+def hidden_samples(weights: str, n: int, seed: int) -> tuple[list[int], list[tuple[int, int]]]:
+    setup = S.peg_setup(LATE, weights)  # type: ignore[arg-type]
+    rests, pairs_ = [], []
+    for u in np.random.default_rng(seed).random((n, S.UNIFORMS)):
+        rest, pair = S.sample_hidden(setup, u)
+        assert len(rest) == 1
+        rests.append(rest[0])
+        pairs_.append(pair)
+    return rests, pairs_
+
+
+def test_the_hidden_card_and_thrown_pair_under_uniform_weights() -> None:
+    assert S.opponent_go_room(LATE) == 2
+    seen = {*LATE.kept, *LATE.thrown, LATE.starter, *LATE.played}
+    unseen = [c for c in range(52) if c not in seen]
+    eligible = [c for c in unseen if value(c) > 2]
+    assert (len(unseen), len(eligible)) == (42, 36)
+    n = 36_000
+    rests, pairs_ = hidden_samples("uniform", n, 0)
+    assert all(r not in p for r, p in zip(rests, pairs_, strict=True))  # drawn jointly
+    assert all(a in unseen and b in unseen and a != b for a, b in pairs_)
+    # Every (card in hand, pair) of disjoint unseen cards, the card one of the 36, equally
+    # likely: the card in hand is each of the 36 with chance 1/36, and a card is in the
+    # thrown pair with chance 2/41 given that it is not the one in hand: (35/36)(2/41) for
+    # the 36, 2/41 for the aces and twos.
+    in_hand = np.array([rests.count(c) for c in unseen]) / n
+    in_pair = np.array([sum(c in p for p in pairs_) for c in unseen]) / n
+    want_hand = np.array([1 / 36 if c in eligible else 0.0 for c in unseen])
+    want_pair = np.array([(35 / 36 if c in eligible else 1.0) * 2 / 41 for c in unseen])
+    # Each frequency within 5 binomial standard errors (42 cells each: a false alarm has a
+    # chance below 1e-4 even before the seed is fixed).
+    for got, want in ((in_hand, want_hand), (in_pair, want_pair)):
+        se = np.sqrt(want * (1 - want) / n)
+        assert np.all(np.abs(got - want) <= 5 * se + 1e-12), np.abs(got - want) / (se + 1e-12)
+
+
+def test_the_thrown_pair_follows_the_expert_weights_among_the_cards_not_in_hand() -> None:
+    # Given the card in hand c, a pair {a, b} of the other unseen cards is thrown with
+    # chance w(a, b) / (the sum of w over those pairs): each card's share of the pairs
+    # predicted from the sampled cards in hand, against its share in the samples.
+    seen = {*LATE.kept, *LATE.thrown, LATE.starter, *LATE.played}
+    unseen = [c for c in range(52) if c not in seen]
+    w = opponent_weights("expert", LATE.my_crib)
+    n = 36_000
+    rests, pairs_ = hidden_samples("expert", n, 1)
+    assert all(r not in p for r, p in zip(rests, pairs_, strict=True))
+    index = {c: i for i, c in enumerate(unseen)}
+    share = {}
+    for c in set(rests):
+        p = np.zeros(len(unseen))
+        others = [x for x in unseen if x != c]
+        weight = {(a, b): w[a // 4, b // 4, int(a % 4 == b % 4)]
+                  for a, b in combinations(others, 2)}
+        total = sum(weight.values())
+        for (a, b), x in weight.items():
+            p[index[a]] += x / total
+            p[index[b]] += x / total
+        share[c] = p
+    want = sum(rests.count(c) * share[c] for c in share) / n
+    got = np.array([sum(c in p for p in pairs_) for c in unseen]) / n
+    se = np.sqrt(want * (1 - want) / n)
+    assert np.all(np.abs(got - want) <= 5 * se), np.abs(got - want) / se
+    # The weights matter: the expert shares differ from the uniform 2/41 by more than the
+    # noise for some cards (else this test could not tell the two apart).
+    assert np.max(np.abs(want - 2 / 41) / se) > 7
+
+
+# --- the fingerprint of fuzzy rollouts ----------------------------------------------------
+
+def test_fuzzy_rollouts_of_the_sampling_pegging_record_the_pegging_base() -> None:
+    from fuzzeval.loading import load_rulebase, rulebase_to_yaml
+    from fuzzeval.resources import find_rulebase
+
+    # What the fingerprint is documented to hold for a rule base: the first 16 hex digits of
+    # the SHA-256 of its canonical YAML; fuzzy rollouts read the shipped pegging base.
+    canonical = rulebase_to_yaml(load_rulebase(find_rulebase("cribbage_pegging")))
+    digest = hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def prints(player: str, opponent: str = "exhaustive") -> object:
+        spec = MatchSpec("cribbage", PlayerSpec.parse(player), PlayerSpec.parse(opponent), 2, 1)
+        return json.loads(fingerprint(spec, GAME))
+
+    fuzzy = "sampling:pegging=sampling,rollout=fuzzy"
+    assert prints(fuzzy) == {"player": {"peg_rulebase": digest}}
+    assert prints("exhaustive", fuzzy) == {"opponent": {"peg_rulebase": digest}}
+    assert prints("sampling:rollout=fuzzy") == {"player": {"peg_rulebase": digest}}
+    # Greedy rollouts, or no simulated pegging, read no file.
+    assert prints("sampling:pegging=sampling") == {}
+    assert prints("sampling:pegging=sampling,rollout=greedy") == {}
+    assert prints("sampling:pegging=greedy") == {}
+
+
+# --- the peg command: my score and theirs -------------------------------------------------
+
+def peg_json(score: int, opponent_score: int) -> dict[str, object]:
+    # They led the king of hearts; I hold 5C 9D KS QH, my crib. The five makes fifteen-two.
+    args = ["cribbage", "peg", "5C", "9D", "KS", "QH", "--count", "KH", "--starter", "AS",
+            "--thrown", "2C 2D", "--crib", "mine", "--score", str(score),
+            "--opponent-score", str(opponent_score), "-p", "sampling:trials=40,stop=none",
+            "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def test_peg_reads_my_score_as_mine_and_theirs_as_theirs() -> None:
+    # At 119 the five's fifteen-two takes me to 121: the game is won at once, in every
+    # simulated deal, and a won game is worth 1 near the end (a chance of winning).
+    mine = peg_json(119, 0)
+    rows = {row["card"]: row for row in mine["table"]}  # type: ignore[attr-defined]
+    assert mine["lay"] == "5C"
+    assert rows["5C"]["mean"] == 1.0 and rows["5C"]["sd"] == 0.0
+    # The other way round, they are at 119 and I at 0: no card of mine can win this deal
+    # (0 + 2 now is far from 121), and they win unless they score under 2 points in the
+    # rest of the play and their hand (counted first: they are pone) -- no card of mine is
+    # worth anywhere near a sure win.
+    theirs = peg_json(0, 119)
+    means = [row["mean"] for row in theirs["table"]]  # type: ignore[attr-defined]
+    assert len(means) == 4 and max(means) < 0.5
