@@ -309,3 +309,38 @@ def test_the_peg_tables_features_and_grades_are_the_hand_worked_ones() -> None:
         assert rows[card]["grade"] == pytest.approx(g, abs=1e-6), card
     assert fuzzy["lay"] == cards[int(np.argmax(grades))]
     assert abs(np.sort(grades)[-1] - np.sort(grades)[-2]) > 1e-3  # a clear choice
+
+
+# --- a pegging simulation's means: the deal's exact expectation ---------------------------
+
+def test_a_pegging_simulation_ends_at_the_deals_exact_expectation() -> None:
+    from tests.games.cribbage_reference import show_total
+
+    # I deal. They led 9H, I laid KS (19), they QD (29); I said go (8D 7S 3H all worth
+    # more than 2), they laid 2C for 31 (2). I led 8D, they laid 7C for fifteen (2). They
+    # have laid all four; I hold 7S and 3H at 15.
+    v = view("KS 8D 7S 3H", "9H KS QD 2C 8D 7C", "8D 7C", "7S 3H", thrown="5C 6C",
+             starter="AS", my_crib=True)
+    assert v.options == parse_cards("7S 3H")
+    # 7S pairs their 7 (2) and I lay the 3 after it (25) for the last card (1): 3. The 3
+    # first (18) scores nothing, nor the 7 after it (25, on a 3): the last card, 1.
+    play = [3, 1]
+    starter = parse_cards(["AS"])[0]
+    mine = show_total(parse_cards("KS 8D 7S 3H"), starter, False)
+    theirs = show_total(parse_cards("9H QD 2C 7C"), starter, False)
+    # The crib: my 5C 6C and their two, any two of the 41 cards I have not seen (uniform
+    # weights), every pair alike.
+    seen = {*v.kept, *v.thrown, v.starter, *v.played}
+    unseen = [c for c in range(52) if c not in seen]
+    cribs = np.array([show_total((*parse_cards("5C 6C"), a, b), starter, True)
+                      for a, b in combinations(unseen, 2)], dtype=np.float64)
+    assert cribs.size == 41 * 40 // 2
+    exact = [p + mine - theirs + cribs.mean() for p in play]
+    n = 12_000  # 5 standard errors: 0.16 points (a crib's four-card flush is worth 0.22)
+    values = S.pegging_simulator(v, "uniform")(n, np.random.default_rng(5))
+    assert values.shape == (n, 2)
+    assert np.all(values[:, 0] - values[:, 1] == 2)  # the same crib in each trial
+    se = cribs.std() / np.sqrt(n)
+    assert np.abs(values.mean(axis=0) - exact).max() < 5 * se, (values.mean(axis=0), exact)
+    # Every trial's value is one of the crib's possible scores, shifted.
+    assert set(values[:, 1] - (1 + mine - theirs)) <= set(cribs)
