@@ -5,7 +5,7 @@
 On the benchmark base of benchmarks/engine.py (15 inputs, 30 rules, 5 output terms), one
 core: microseconds per ``Evaluator.grade`` call at batch 1, 5, 15, 20 (and per row at
 100,000) for both defuzzifiers, against the plain-numpy engine the compiled kernels replaced
-(tests/plain_engine.py), interleaved, best of --repeat; then the first call of a fresh
+(benchmarks/plain_engine.py), interleaved, best of --repeat; then the first call of a fresh
 process: with an empty kernel cache (compiling) and with a warm one (loading).
 
 Targets (issue 18): a call at batch 1-20 in <= 10 us (weighted average) and <= 20 us
@@ -32,11 +32,11 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the plain engine lives in the tests
+sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
 
 from benchmarks.engine import load, random_rows  # noqa: E402
+from benchmarks.plain_engine import compile_plain  # noqa: E402
 from fuzzeval.engine import compile_rulebase  # noqa: E402
-from tests.plain_engine import compile_plain  # noqa: E402
 
 BATCHES = (1, 5, 15, 20)
 LARGE = 100_000

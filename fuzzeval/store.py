@@ -302,7 +302,7 @@ class History:
             self.conn.execute("BEGIN IMMEDIATE")
             row = self.conn.execute("SELECT pid, host FROM running WHERE match_id = ?",
                                     (match.id,)).fetchone()
-            if row is not None and (row[1] != host or _alive(row[0])) and row[0] != me:
+            if row is not None and (row[1] != host or (_alive(row[0]) and row[0] != me)):
                 where = "" if row[1] == host else f" on {row[1]}"
                 raise HistoryError(f"{self.path}: this match is being played by another "
                                    f"process (pid {row[0]}{where}); let it finish or stop it, "
