@@ -103,6 +103,14 @@ def fuzzeval_commands(python: str, batch: Path, hands: int) -> list[Command]:
                     baseline=3, ratio=BATCH_RATIO)]
 
 
+def per_hand(commands: list[Command], hands: int) -> tuple[float, float]:
+    """Seconds a hand adds (the batch less the one-hand advice, over the other hands):
+    exhaustive, fuzzy."""
+    def added(one: int, batch: int) -> float:
+        return (commands[batch].median - commands[one].median) / max(hands - 1, 1)
+    return added(1, 3), added(2, 4)
+
+
 def write_hands(path: Path, hands: int) -> None:
     """``hands`` seeded random six-card hands, one a line."""
     rng = random.Random(25)
@@ -168,6 +176,8 @@ def main() -> None:
             "baselines": [c.to_dict(baselines) for c in baselines],
             "results": [c.to_dict(ours) for c in ours],
             "before": [c.to_dict(before) for c in before],
+            "per_hand_s": dict(zip(("exhaustive", "fuzzy"), per_hand(ours, args.hands),
+                                   strict=True)),
             "same_output_as_before": same,
         }, indent=2))
         return
@@ -188,6 +198,9 @@ def main() -> None:
         verdict = "" if met is None else ("PASS" if met else "MISS")
         print(f"{c.label:<38}{was:>7}{c.median:>7.3f}{min(c.seconds):>7.3f}  "
               f"{target:<14}{verdict}")
+    exhaustive, fuzzy = per_hand(ours, args.hands)
+    print(f"a hand's own cost (batch less one hand): exhaustive {exhaustive * 1e6:.0f} µs, "
+          f"fuzzy {fuzzy * 1e6:.0f} µs ({fuzzy / exhaustive:.2f}x)")
     if before:
         was = ", ".join(c.verdict(before)[0].split(" <=")[0] for c in before if c.ratio)
         print(f"before: {args.before}; its ratios {was}")
