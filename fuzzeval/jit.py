@@ -51,6 +51,11 @@ class Kernel:
             raise AttributeError(name)
         return getattr(self.dispatcher(), name)
 
+    def __reduce__(self) -> tuple[type[Kernel], tuple[Callable[..., Any]]]:
+        """Pickled as its plain function (an evaluator sent to a worker process): the
+        worker compiles or loads its own."""
+        return Kernel, (self.py_func,)
+
     def dispatcher(self) -> Any:
         """The numba dispatcher (made, not yet compiled, on first use)."""
         if self._dispatcher is None:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -165,7 +166,28 @@ def test_importing_the_games_loads_no_numba() -> None:
     assert out == ["False", "1", "1", "True"]
 
 
-def _hands(n: int, seed: int) -> np.ndarray:
+def test_a_kernel_pickles_as_its_plain_function() -> None:
+    """An evaluator sent to a worker process carries its kernel by reference; the copy
+    grades the same after the original has been compiled."""
+    import pickle
+
+    from fuzzeval import kernels
+    from fuzzeval.jit import Kernel
+
+    first_nan = kernels.first_nan
+    assert isinstance(first_nan, Kernel)
+    xs = np.array([[1.0, 2.0], [3.0, np.nan]])
+    assert first_nan(xs) == 3  # compiled now
+    copy = pickle.loads(pickle.dumps(first_nan))
+    assert isinstance(copy, Kernel) and copy is not first_nan
+    assert copy.py_func is first_nan.py_func
+    assert copy(xs) == 3 and copy(xs[:1]) == -1
+    ev = compile_rulebase(load_rulebase(RULEBASES / "cribbage_linguistic_tuned.yaml"))
+    row = np.linspace(0, 1, ev.n_inputs)[None, :]
+    assert pickle.loads(pickle.dumps(ev)).grade(row).tobytes() == ev.grade(row).tobytes()
+
+
+def _hands(n: int, seed: int) -> npt.NDArray[np.intp]:
     """``n`` random six-card hands, card ids sorted in each."""
     deals = np.random.default_rng(seed).permuted(np.tile(np.arange(52), (n, 1)), axis=1)
     return np.sort(deals[:, :6], axis=1)
