@@ -3,7 +3,9 @@ register program, run for every candidate by one compiled kernel (fuzzeval/jit.p
 
 A game grades small batches (15 throws, ~20 plays), where numpy's fixed cost per call,
 not arithmetic, is the price; the kernel walks the candidates one by one with the rule
-base's numbers in registers, so a call costs about what its arithmetic does.
+base's numbers in registers, so a call costs about what its arithmetic does. A process's
+first grades take the kernels' numpy twins instead (fuzzeval/numpy_kernels.py): the same
+grades, without numba's second of start-up.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import kernels
+from fuzzeval import kernels, numpy_kernels
 from fuzzeval.defuzzify import CentroidPlan, plan_centroid
 from fuzzeval.kernels import COPY, MAX, MIN, NOT
 from fuzzeval.membership import FloatArray, membership, side_slopes
@@ -107,6 +109,10 @@ class Evaluator:
     def grade(self, x: npt.ArrayLike) -> FloatArray:
         """Grades of candidates ``x`` of shape (n, n_inputs), columns in ``input_names`` order."""
         xs = self._check(x)
+        if self.plan is None and numpy_kernels.use_numpy(xs.shape[0]):
+            self._raise_nan(xs, numpy_kernels.first_nan(xs))
+            return numpy_kernels.grade_wa(xs, *self._program(), self.values,
+                                          float(self.rulebase.default))
         out = np.empty(xs.shape[0], dtype=np.float64)
         self._raise_nan(xs, self._kernel(xs, out, *self._kernel_args))
         return out
@@ -114,6 +120,9 @@ class Evaluator:
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
         """Firing strength of every rule (n, rules), rules in file order, weights applied."""
         xs = self._check(x)
+        if numpy_kernels.use_numpy(xs.shape[0]):
+            self._raise_nan(xs, numpy_kernels.first_nan(xs))
+            return numpy_kernels.strengths(xs, *self._program(), self.rule_rows)
         out = np.empty((xs.shape[0], len(self.rulebase.rules)), dtype=np.float64)
         self._raise_nan(xs, kernels.strengths(xs, out, *self._program(), self.rule_rows))
         return out

@@ -23,14 +23,13 @@ if "MUTANT_UNDER_TEST" in os.environ:
     # mutmut (docs/checking.md) calls every function of a mutated module through a Python
     # trampoline, which numba cannot compile: the kernels of the mutated modules run as
     # their Python source (the others stay compiled).
-    from numba.core.dispatcher import Dispatcher
-
     from fuzzeval import kernels
     from fuzzeval.games.backgammon import moves
+    from fuzzeval.jit import Kernel
 
     for _module in (kernels, moves):
         for _name, _value in list(vars(_module).items()):
-            if isinstance(_value, Dispatcher):
+            if isinstance(_value, Kernel):
                 setattr(_module, _name, _value.py_func)
 
 

@@ -13,7 +13,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fuzzeval import compile_rulebase, load_rulebase
+from fuzzeval.rulebase import RuleBase
+from tests.conftest import RULEBASES
+from tests.strategies import rulebases
 
 HAND = ["5H", "5S", "JD", "QC", "4S", "9C"]
 #: never imported by a command that does not use them
@@ -82,3 +91,218 @@ def test_importing_the_package_is_cheap() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['fuzzeval.lazy'] True True"
+
+
+# --- issue 25: the fuzzy advisor is fast from the first hand -----------------------------
+
+FUZZY = ["cribbage", "discard", *HAND, "-p", "fuzzy"]
+#: what the fuzzy advice may load: it grades with the engine, from a YAML rule base
+FUZZY_HEAVY = HEAVY - {"fuzzeval.engine"}
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--explain"],
+                                   ["-p", "fuzzy:rulebase=cribbage_linguistic"]])
+def test_one_fuzzy_discard_loads_no_numba(tmp_path: Path, extra: list[str]) -> None:
+    """The grades come from the engine's numpy path: numba's import and first call cost
+    about a second of CPU, twenty times the hand's work."""
+    modules, shown = imported(tmp_path, [*FUZZY, *extra])
+    assert "4S 9C" in shown  # the fuzzy player's throw (docs/results.md's hand)
+    assert "fuzzeval.engine" in modules
+    assert loaded(modules, FUZZY_HEAVY) == []
+
+
+def test_a_fuzzy_batch_loads_no_numba(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("5H 5S JD QC 4S 9C\n" * 300 + "AC 2D 3H 4S 5C 6D\n")
+    modules, shown = imported(tmp_path, ["cribbage", "discard", "--batch", str(hands),
+                                         "--json", "-p", "fuzzy"])
+    assert len(shown.splitlines()) == 301
+    assert json.loads(shown.splitlines()[0])["discard"] == ["4S", "9C"]
+    assert loaded(modules, FUZZY_HEAVY) == []
+
+
+GRADE_TWICE = """
+import sys, numpy as np
+from fuzzeval import numpy_kernels
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
+fz = FuzzyDiscard(resolve_rulebase("cribbage_linguistic_tuned"))
+hands = np.sort(np.random.default_rng(1).permuted(np.tile(np.arange(52), (15000, 1)),
+                                                  axis=1)[:, :6], axis=1)
+mine = np.arange(15000) % 2 == 0
+first = fz.grades(hands[:1], [True])
+print("numba" in sys.modules, numpy_kernels._work)
+big = fz.grades(hands, mine)  # 225,000 rows: over the budget
+more = numpy_kernels.grade_wa(fz.judge(hands, mine)[1].reshape(225000, -1),
+                              *fz.evaluator._program(), fz.evaluator.values,
+                              float(fz.rulebase.default))
+print("numba" in sys.modules, numpy_kernels._work)
+print(first.tobytes() == big[:1].tobytes(), big.tobytes() == more.tobytes())
+"""
+
+
+def test_a_process_turns_to_the_compiled_kernels_after_numpy_work() -> None:
+    """The first grades are numpy's (one hand: 15 rows + 200 a call); past NUMPY_WORK the
+    compiled kernels take over, with the same grades to the bit."""
+    from fuzzeval.numpy_kernels import CALL_ROWS, NUMPY_WORK
+
+    assert (CALL_ROWS, NUMPY_WORK) == (200, 200_000)
+    out = subprocess.run([sys.executable, "-c", GRADE_TWICE], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == "False 215"  # one hand: 15 rows and a call, numpy's
+    assert out[1] == "True 225415"  # 225,000 rows and a call: compiled (and counted)
+    assert out[2] == "True True"  # the compiled grades are numpy's, bit for bit
+
+
+def test_importing_the_games_loads_no_numba() -> None:
+    """numba is imported by a kernel's first call, not by the modules that define kernels."""
+    code = ("import sys, fuzzeval.kernels, fuzzeval.games.cribbage.sampling, "
+            "fuzzeval.games.backgammon.moves, fuzzeval.games.backgammon.pubeval; "
+            "a = 'numba' in sys.modules; from fuzzeval import kernels; import numpy as np; "
+            "x = np.array([[1.0, np.nan]]); "
+            "print(a, kernels.first_nan(x), kernels.first_nan.py_func(x), "
+            "'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "1", "1", "True"]
+
+
+def test_a_kernel_pickles_as_its_plain_function() -> None:
+    """An evaluator sent to a worker process carries its kernel by reference; the copy
+    grades the same after the original has been compiled."""
+    import pickle
+
+    from fuzzeval import kernels
+    from fuzzeval.jit import Kernel
+
+    first_nan = kernels.first_nan
+    assert isinstance(first_nan, Kernel)
+    xs = np.array([[1.0, 2.0], [3.0, np.nan]])
+    assert first_nan(xs) == 3  # compiled now
+    copy = pickle.loads(pickle.dumps(first_nan))
+    assert isinstance(copy, Kernel) and copy is not first_nan
+    assert copy.py_func is first_nan.py_func
+    assert copy(xs) == 3 and copy(xs[:1]) == -1
+    ev = compile_rulebase(load_rulebase(RULEBASES / "cribbage_linguistic_tuned.yaml"))
+    row = np.linspace(0, 1, ev.n_inputs)[None, :]
+    assert pickle.loads(pickle.dumps(ev)).grade(row).tobytes() == ev.grade(row).tobytes()
+
+
+def _hands(n: int, seed: int) -> npt.NDArray[np.intp]:
+    """``n`` random six-card hands, card ids sorted in each."""
+    deals = np.random.default_rng(seed).permuted(np.tile(np.arange(52), (n, 1)), axis=1)
+    return np.sort(deals[:, :6], axis=1)
+
+
+@pytest.mark.parametrize("name", ["cribbage_linguistic_tuned", "cribbage_linguistic",
+                                  "cribbage_linguistic_calibrated", "cribbage_expected_points",
+                                  "cribbage_expected_points_beginner"])
+def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
+    """Every shipped cribbage discard base (all weighted averages) on 4,000 hands, both
+    crib owners: the numpy path (a process's first grades) and the compiled kernel give
+    the same doubles, and the same rule strengths (``--explain``)."""
+    from fuzzeval import kernels, numpy_kernels
+    from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
+
+    fz = FuzzyDiscard(resolve_rulebase(name))
+    ev = fz.evaluator
+    xs = fz.judge(_hands(4000, 7), np.arange(4000) % 2 == 0)[1].reshape(60_000, -1)
+    assert ev.plan is None
+    want = np.empty(len(xs))
+    assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
+    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default))
+    assert got.tobytes() == want.tobytes()
+    assert len(np.unique(got)) > 1000  # many different grades, not a constant
+    rules = np.empty((3000, len(ev.rulebase.rules)))
+    assert kernels.strengths(xs[:3000], rules, *ev._program(), ev.rule_rows) == -1
+    mine = numpy_kernels.strengths(xs[:3000], *ev._program(), ev.rule_rows)
+    assert mine.tobytes() == rules.tobytes()
+
+
+@given(rulebases(defuzzifier="weighted_average", max_rules=8), st.integers(0, 2**32 - 1))
+@settings(max_examples=60)
+def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
+                                                                  seed: int) -> None:
+    """Random rule bases (and, or, not, weights, vertical sides), inputs inside and outside
+    the ranges, on the terms' vertices too: the same doubles on both paths."""
+    from fuzzeval import kernels, numpy_kernels
+
+    ev = compile_rulebase(rb)
+    rng = np.random.default_rng(seed)
+    lo = np.array([v.lo for v in rb.inputs])
+    width = np.array([v.hi - v.lo for v in rb.inputs])
+    xs = lo + width * rng.uniform(-0.3, 1.3, (400, len(lo)))
+    xs[::2] = lo + width * rng.integers(0, 21, (200, len(lo))) / 20  # on the grid's vertices
+    want = np.empty(len(xs))
+    assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
+    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(rb.default))
+    assert got.tobytes() == want.tobytes()
+    rules = np.empty((len(xs), len(rb.rules)))
+    kernels.strengths(xs, rules, *ev._program(), ev.rule_rows)
+    assert numpy_kernels.strengths(xs, *ev._program(), ev.rule_rows).tobytes() \
+        == rules.tobytes()
+
+
+def test_the_numpy_path_refuses_nan_as_the_kernel_does() -> None:
+    from fuzzeval import numpy_kernels
+
+    rb = load_rulebase(RULEBASES / "cribbage_linguistic_tuned.yaml")
+    ev = compile_rulebase(rb)
+    xs = np.zeros((3, ev.n_inputs))
+    xs[2, 1] = np.nan
+    assert numpy_kernels.first_nan(xs) == 2 * ev.n_inputs + 1
+    assert numpy_kernels.first_nan(xs[:2]) == -1
+    with pytest.raises(ValueError, match=rf"input '{ev.input_names[1]}' is NaN \(row 2\)"):
+        ev.grade(xs)
+
+
+def test_the_four_card_table_is_every_ordered_tuple_counted() -> None:
+    """The table counted once per ascending tuple is what was counted, before, for every
+    ordered 4-tuple and its 13 starters by ``rank_parts`` (exactly); a tuple counted on its
+    own (a process's first hands) reads the same row."""
+    from fuzzeval.games.cribbage.features import (
+        _five_table,
+        _four_card_parts,
+        _four_card_table,
+    )
+    from fuzzeval.games.cribbage.scoring import rank_parts, rank_table
+
+    ranks4 = np.indices((13,) * 4).reshape(4, -1).T
+    ranks5 = np.indices((13,) * 5).reshape(5, -1).T
+    f5, _, r5 = (p.reshape(13**4, 13) for p in rank_parts(ranks5))
+    f4, p4, r4 = rank_parts(ranks4)
+    table = _four_card_table()
+    assert table.shape == (13**4, 5)
+    assert np.array_equal(table[:, :3], np.stack([f4 / 2, p4 / 2, r4], axis=1))
+    assert np.array_equal(table[:, 3], (f5 > f4[:, None]).sum(axis=1))
+    assert np.array_equal(table[:, 4], (r5 > r4[:, None]).sum(axis=1))
+    assert np.array_equal(_five_table(), rank_table().reshape(13**4, 13))
+    some = np.random.default_rng(3).integers(0, 13**4, 500)
+    assert _four_card_parts(ranks4[some]).tobytes() == table[some].tobytes()
+    # 4 5 6 K, counted by hand in any order: fifteens 5+K and 4+5+6, the run 4-5-6;
+    # a 3 or 7 lengthens the run and a 4, 5 or 6 doubles it; an A (14 = 4+K), 4 (11 = 5+6),
+    # 5 (10 = K), 6 (9 = 4+5), 9 (6) or a ten-card (5) makes a new fifteen
+    for kept in ([3, 4, 5, 12], [12, 5, 3, 4]):
+        assert table[np.array(kept) @ 13 ** np.arange(3, -1, -1)].tolist() == [2, 0, 3, 9, 5]
+
+
+FEATURES_TWICE = """
+import numpy as np
+from fuzzeval.games.cribbage import features
+hands = np.sort(np.random.default_rng(5).permuted(np.tile(np.arange(52), (400, 1)),
+                                                  axis=1)[:, :6], axis=1)
+mine = np.arange(400) % 3 == 0
+alone = [features.discard_features(hands[i:i + 1], mine[i:i + 1]) for i in range(100)]
+print(features._four_card_table.cache_info().currsize, features._counted_alone)
+tabled = features.discard_features(hands, mine)
+print(features._four_card_table.cache_info().currsize,
+      np.concatenate(alone).tobytes() == tabled[:100].tobytes())
+"""
+
+
+def test_features_are_the_same_before_and_after_the_table() -> None:
+    """A fresh process counts its first hands' kept fours on their own, then builds the
+    table: the features are the same doubles either way."""
+    out = subprocess.run([sys.executable, "-c", FEATURES_TWICE], capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    assert out[0] == "0 1500"  # 100 hands x 15 throws, counted one hand at a time
+    assert out[1] == "1 True"

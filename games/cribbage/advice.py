@@ -7,8 +7,9 @@ the ES player the value of each card, the greedy player the expected hand.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -18,8 +19,18 @@ from fuzzeval.games.cribbage.es import ESDiscard, hand_index
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
-from fuzzeval.games.cribbage.sampling import SamplingDiscard
 from fuzzeval.match import PlayerSpec
+
+if TYPE_CHECKING:
+    from fuzzeval.games.cribbage.sampling import SamplingDiscard
+
+
+def _samples(discarder: object) -> TypeGuard[SamplingDiscard]:
+    """Whether ``discarder`` is the sampling player. Its module (kernels, tables) is
+    imported by the players that sample, not by this one's import: the fuzzy advice on
+    one hand would pay for it."""
+    module = sys.modules.get("fuzzeval.games.cribbage.sampling")
+    return module is not None and isinstance(discarder, module.SamplingDiscard)
 
 
 def _all_labels(hand: tuple[int, ...]) -> list[tuple[str, str]]:
@@ -77,7 +88,7 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
             out["table"] = [{"card": card_str(c), "value": round(v, 6)}
                             for c, v in sorted(zip(hand, vs, strict=True),
                                                key=lambda cv: cv[1])]
-    elif isinstance(discarder, SamplingDiscard):  # each throw's mean and deviation
+    elif _samples(discarder):  # each throw's mean and deviation
         choices = []
         for hand, lab, out in zip(hands, labels, outs, strict=True):
             choice, result = discarder.decide(DiscardView(hand, mine, (0, 0)),

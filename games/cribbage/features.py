@@ -14,7 +14,6 @@ base reads none of them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -84,30 +83,59 @@ _POW4_SUITS = 4 ** np.arange(3, -1, -1)
 _ONE_SUIT = np.array([len({(c >> k) & 3 for k in (0, 2, 4, 6)}) == 1 for c in range(256)])
 
 
-@dataclass(frozen=True)
-class _FourCardTables:
-    """Per ordered 4-tuple of ranks (13^4 rows, index ``ranks @ 13^[3,2,1,0]``)."""
+#: columns of the four-card parts: the four alone (fifteens, pairs, run points), then the
+#: starter ranks (of 13) that make a new fifteen, and those that add run points
+FIFTEENS, PAIRS, RUNS, FIFTEEN_STARTERS, RUN_STARTERS = range(5)
+_ASCENDING = 1820  # ascending 4-tuples of 13 ranks: C(16, 4)
+_counted_alone = 0  # rows counted one query at a time in this process, before the table
 
-    five: FloatArray  # (13^4, 13) rank-only points with each starter rank
-    fifteens: FloatArray  # (13^4, 3) fifteens, pairs and run points of the four alone
-    fifteen_starters: FloatArray  # starter ranks that make a new fifteen
-    run_starters: FloatArray  # starter ranks that add run points
+
+def _four_card_parts(kept: IntArray) -> FloatArray:
+    """The five parts (m, 5) of rank 4-tuples ``kept`` (m, 4), counted by ``rank_parts``
+    for the four and for the four with each of the 13 starter ranks."""
+    f4, p4, r4 = rank_parts(kept)
+    with_starter = np.concatenate([np.repeat(kept, 13, axis=0),
+                                   np.tile(_RANKS, len(kept))[:, None]], axis=1)
+    f5, _, r5 = (p.reshape(-1, 13) for p in rank_parts(with_starter))
+    return np.stack([f4 / 2, p4 / 2, r4, (f5 > f4[:, None]).sum(axis=1),
+                     (r5 > r4[:, None]).sum(axis=1)], axis=1).astype(np.float64)
 
 
 @cache
-def _four_card_tables() -> _FourCardTables:
-    ranks5 = np.indices((13,) * 5).reshape(5, -1).T
-    f5, _, r5 = (p.reshape(13**4, 13) for p in rank_parts(ranks5))
-    ranks4 = np.indices((13,) * 4).reshape(4, -1).T
-    f4, p4, r4 = rank_parts(ranks4)
-    out = _FourCardTables(
-        five=rank_table().reshape(13**4, 13).astype(np.float64),
-        fifteens=np.stack([f4 / 2, p4 / 2, r4], axis=1).astype(np.float64),
-        fifteen_starters=(f5 > f4[:, None]).sum(axis=1).astype(np.float64),
-        run_starters=(r5 > r4[:, None]).sum(axis=1).astype(np.float64),
-    )
-    for t in (out.five, out.fifteens, out.fifteen_starters, out.run_starters):
-        t.flags.writeable = False
+def _four_card_table() -> FloatArray:
+    """The parts of every ordered 4-tuple of ranks (13^4, 5; row ``ranks @ 13^[3,2,1,0]``),
+    counted once for each ascending tuple (1,820, and 13 starters each), which every
+    ordering of it reads: some 15 ms, where counting all 13^4 orderings and their 13^5
+    five-card tuples took a second, which a command advising one hand paid."""
+    ranks4 = np.indices((13,) * 4).reshape(4, -1).T  # every ordered tuple, row = its index
+    ascending = ranks4[(np.diff(ranks4, axis=1) >= 0).all(axis=1)]  # (1820, 4), row order
+    row = np.zeros(13**4, dtype=np.intp)  # ascending tuple -> its row in ``ascending``
+    row[ascending @ _POW4] = np.arange(len(ascending))
+    out: FloatArray = _four_card_parts(ascending)[row[np.sort(ranks4, axis=1) @ _POW4]]
+    out.flags.writeable = False
+    return out
+
+
+def _kept_parts(index: IntArray) -> FloatArray:
+    """The parts (..., 5) of the 4-tuples at rows ``index`` of the table. A process counts
+    its first few tuples on their own (one hand: 15, well under a millisecond) and builds
+    the table once it would have counted as many as the table holds."""
+    global _counted_alone
+    if _four_card_table.cache_info().currsize == 0 \
+            and _counted_alone + index.size <= _ASCENDING:
+        _counted_alone += index.size
+        codes, where = np.unique(index, return_inverse=True)
+        parts = _four_card_parts(codes[:, None] // _POW4 % 13)
+        return parts[where.reshape(index.shape)]
+    return _four_card_table()[index]
+
+
+@cache
+def _five_table() -> FloatArray:
+    """Rank-only points of each ordered 4-tuple with each starter rank (13^4, 13): only
+    ``hand_value`` reads it."""
+    out: FloatArray = rank_table().reshape(13**4, 13).astype(np.float64)
+    out.flags.writeable = False
     return out
 
 
@@ -167,7 +195,7 @@ class _Throws:
         return out
 
     def hand_value(self) -> FloatArray:
-        five = _four_card_tables().five
+        five = _five_table()
         left = 4.0 - (self.ranks[:, :, None] == _RANKS).sum(axis=1)  # (n, 13) unseen per rank
         ranks_only = five[self.kept_index] @ (left[:, :, None] / 46.0)  # (n, 15, 1)
         out: FloatArray = ranks_only[..., 0] + self.flush_potential() + self.nobs_chance()
@@ -183,30 +211,29 @@ class _Throws:
     def fives_kept(self) -> FloatArray:
         return (self.ranks == 4) @ _KEEP_MASK  # type: ignore[no-any-return]
 
-    def run_potential(self) -> FloatArray:
-        return _four_card_tables().run_starters[self.kept_index]
-
-    def fifteen_potential(self) -> FloatArray:
-        return _four_card_tables().fifteen_starters[self.kept_index]
-
     @cached_property
     def kept_parts(self) -> FloatArray:
-        out: FloatArray = _four_card_tables().fifteens[self.kept_index]  # (n, 15, 3)
-        return out
+        return _kept_parts(self.kept_index)  # (n, 15, 5)
+
+    def run_potential(self) -> FloatArray:
+        return self.kept_parts[..., RUN_STARTERS]
+
+    def fifteen_potential(self) -> FloatArray:
+        return self.kept_parts[..., FIFTEEN_STARTERS]
 
     def kept_points(self) -> FloatArray:
         parts = self.kept_parts
-        return (2 * parts[..., 0] + 2 * parts[..., 1] + parts[..., 2]
+        return (2 * parts[..., FIFTEENS] + 2 * parts[..., PAIRS] + parts[..., RUNS]
                 + 4.0 * (self.suited_left >= 0))
 
     def fifteens_kept(self) -> FloatArray:
-        return self.kept_parts[..., 0]
+        return self.kept_parts[..., FIFTEENS]
 
     def pairs_kept(self) -> FloatArray:
-        return self.kept_parts[..., 1]
+        return self.kept_parts[..., PAIRS]
 
     def run_kept(self) -> FloatArray:
-        return self.kept_parts[..., 2]
+        return self.kept_parts[..., RUNS]
 
     def ten_cards_kept(self) -> FloatArray:
         return (self.ranks >= 9) @ _KEEP_MASK

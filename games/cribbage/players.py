@@ -49,7 +49,8 @@ class DiscardView:
     scores: tuple[int, int]  # mine, the opponent's
 
 
-DiscardStrategy = Callable[[DiscardView, np.random.Generator], int]
+DiscardStrategy = Callable[[DiscardView, "np.random.Generator"], int]  # quoted: numpy.random
+# is imported on first use, and advising one hand uses none
 
 
 def random_discard(view: DiscardView, rng: np.random.Generator) -> int:

@@ -33,12 +33,12 @@ def rank_parts(ranks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.int64], ...]
     for i in range(n):
         counts[np.arange(m), ranks[:, i]] += 1
     runs = np.zeros(m, dtype=np.int64)
-    for length in range(3, n + 1):  # a longer run replaces the shorter ones inside it
-        windows = np.stack(
-            [counts[:, s : s + length].prod(axis=1) for s in range(14 - length)], axis=1
-        )
-        found = windows.sum(axis=1)
-        runs = np.where(found > 0, length * found, runs)
+    windows = counts  # column s: the product of counts[s : s + length], ways to make that run
+    for length in range(2, n + 1):  # a longer run replaces the shorter ones inside it
+        windows = windows[:, :-1] * counts[:, length - 1:]
+        if length >= 3:
+            found = windows.sum(axis=1)
+            runs = np.where(found > 0, length * found, runs)
     return fifteens, pairs, runs
 
 
