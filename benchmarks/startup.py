@@ -13,7 +13,7 @@ a busy machine stretches:
 - ``python -c pass`` and ``python -c "import numpy"``: the interpreter alone and numpy's own
   import, the baselines measured in the same run;
 - ``fuzzeval --help``: the command line's start-up (every command group is built);
-- ``fuzzeval cribbage discard 5H 5S JD QC 4S 9C``: one hand advised by the default
+- ``fuzzeval cribbage discard 5H 5S JD QC 4S 9C --crib mine``: one hand advised by the default
   (exhaustive) player, start-up plus the work; the same with ``-p fuzzy``;
 - ``fuzzeval cribbage discard --batch FILE --json``, with and without ``-p fuzzy``:
   --hands seeded random hands (one file, written to a temporary folder).
@@ -93,10 +93,10 @@ def fuzzeval_argv(python: str) -> list[str]:
 def fuzzeval_commands(python: str, batch: Path, hands: int) -> list[Command]:
     """The measured commands; ratios index this list."""
     discard = [*fuzzeval_argv(python), "cribbage", "discard"]
-    many = [*discard, "--batch", str(batch), "--json"]
+    many = [*discard, "--batch", str(batch), "--json", "--crib", "mine"]
     return [Command("fuzzeval --help", [*fuzzeval_argv(python), "--help"], TARGET),
-            Command(f"discard {' '.join(HAND)}", [*discard, *HAND], TARGET),
-            Command("  the same, -p fuzzy", [*discard, *HAND, "-p", "fuzzy"],
+            Command(f"discard {' '.join(HAND)}", [*discard, *HAND, "--crib", "mine"], TARGET),
+            Command("  the same, -p fuzzy", [*discard, *HAND, "--crib", "mine", "-p", "fuzzy"],
                     baseline=1, ratio=ONE_HAND_RATIO),
             Command(f"discard --batch ({hands:,} hands) --json", many),
             Command("  the same, -p fuzzy", [*many, "-p", "fuzzy"],
