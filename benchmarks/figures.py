@@ -35,7 +35,7 @@ class Entry:
     name: str
     docs: tuple[str, ...]  # the pages that show it (and name this entry)
     commands: tuple[str, ...]
-    cost: str  # about how long, on the two shared cores it was measured on
+    cost: str  # about how long it took on two cores shared with other work
     output: str | None = None  # the figure written; None for a table
 
     @property
@@ -71,32 +71,32 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("es_experiments", ("docs/results.md",),
           ("python -m fuzzeval.games.cribbage.es_experiments "
            "--out docs/figures/es_experiments.png",),
-          "1 min; also prints the p sweep", "docs/figures/es_experiments.png"),
+          "20 s; also prints the p sweep", "docs/figures/es_experiments.png"),
     Entry("cribbage_linguistic_drift", ("docs/cribbage.md",),
           (f"fuzzeval calibrate cribbage --db {SCRATCH}/cribbage_linguistic.sqlite "
            "--plot docs/figures/cribbage_linguistic_drift.png",),
-          "3 min; also prints the held-out table", "docs/figures/cribbage_linguistic_drift.png"),
+          "2 min; also prints the held-out table", "docs/figures/cribbage_linguistic_drift.png"),
     Entry("cribbage_drift", ("docs/results.md",),
           (_calibrate("cribbage", "cribbage_expected_points", 20, 100, "cribbage_drift",
                       "docs/figures/cribbage_drift.png"),),
-          "3 min", "docs/figures/cribbage_drift.png"),
+          "4 min", "docs/figures/cribbage_drift.png"),
     Entry("cribbage_beginner_drift", ("docs/results.md",),
           (_calibrate("cribbage", "cribbage_expected_points_beginner", 20, 100,
                       "cribbage_beginner_drift", "docs/figures/cribbage_beginner_drift.png"),),
-          "3 min", "docs/figures/cribbage_beginner_drift.png"),
+          "4 min", "docs/figures/cribbage_beginner_drift.png"),
     Entry("backgammon_refined_drift", ("docs/results.md",),
           (_calibrate("backgammon", "backgammon_refined", 5, 1000, "backgammon_refined",
                       "docs/figures/backgammon_refined_drift.png"),),
-          "5 min", "docs/figures/backgammon_refined_drift.png"),
+          "3 min", "docs/figures/backgammon_refined_drift.png"),
     Entry("backgammon_fig5", ("docs/results.md",),
           (*(_calibrate("backgammon", rb, 10, n, f"fig5_{rb}_{n}") for rb, n in FIG5),
            "fuzzeval plot curve " + " ".join(f"{SCRATCH}/fig5_{rb}_{n}.sqlite"
                                              for rb, n in FIG5)
            + " -o docs/figures/backgammon_fig5.png"),
-          "15 min", "docs/figures/backgammon_fig5.png"),
+          "11 min", "docs/figures/backgammon_fig5.png"),
     Entry("peers", ("docs/benchmarks.md",),
           (".bench-venv/bin/python benchmarks/peers.py --plot docs/figures/peers.png",),
-          "30 min; needs .bench-venv (docs/benchmarks.md)", "docs/figures/peers.png"),
+          "est. 30 min; needs .bench-venv (docs/benchmarks.md)", "docs/figures/peers.png"),
     Entry("cribbage_players", ("docs/results.md",),
           ("python benchmarks/cribbage_players.py --deals 10000 --games 4000 --seed 2",),
           "13 min"),
@@ -106,25 +106,25 @@ ENTRIES: tuple[Entry, ...] = (
            _match("exhaustive", "greedy", "--option peg_counts=false"),
            _match("exhaustive:weights=expert", "exhaustive"),
            _match("exhaustive:pegging=basic", "exhaustive")),
-          "8 min"),
+          "9 min"),
     Entry("calibration_expected_points", ("docs/results.md",),
           (*(_calibrate("cribbage", rb, 20, 100, rb)
              for rb in ("cribbage_expected_points", "cribbage_expected_points_beginner")),
            *(f"fuzzeval evaluate-calibration {SCRATCH}/{rb}.sqlite --games 4000 --deals 10000"
              for rb in ("cribbage_expected_points", "cribbage_expected_points_beginner"))),
-          "30 min"),
+          "est. 20 min"),
     Entry("sampling_games", ("docs/results.md",),
           ("fuzzeval match cribbage -p sampling --opponent exhaustive -n 4000 --seed 1 "
            f"--db {SCRATCH}/sampling.sqlite",
            "fuzzeval match cribbage -p sampling:stop=paired --opponent exhaustive -n 2000 "
            f"--seed 1 --db {SCRATCH}/sampling.sqlite"),
-          "45 min"),
+          "45 min (29 + 16)"),
     Entry("backgammon_pubeval", ("docs/results.md",),
           tuple(f"fuzzeval match backgammon -p fuzzy:rulebase={rb} --games 10000 --seed 1 "
                 f"--db {SCRATCH}/backgammon_pubeval.sqlite"
                 for rb in ("backgammon_simple", "backgammon_handwritten",
                            "backgammon_refined")),
-          "15 min"),
+          "est. 20 min"),
 )
 
 

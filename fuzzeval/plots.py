@@ -203,10 +203,17 @@ class Curve:
 def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, ylabel: str,
                 levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Path:
     """Lines over training time, with dashed reference levels (e.g. random and best play)."""
+    return _save(curves_figure(curves, title, xlabel, ylabel, levels, integer_x), path)
+
+
+def curves_figure(curves: Sequence[Curve], title: str, xlabel: str, ylabel: str,
+                  levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Any:
+    """The figure of ``plot_curves``, not yet saved; its legend stands right of the lines,
+    where it hides none of them (a band or a line's end)."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    fig, ax = plt.subplots(figsize=(11.0, 4.8), layout="constrained")
     if integer_x:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
@@ -218,8 +225,9 @@ def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, yl
         ax.axhline(value, color="0.35", linestyle=style, linewidth=1, label=name)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    return _save(fig, path)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+              frameon=False)
+    return fig
 
 
 def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path: Path,

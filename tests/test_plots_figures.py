@@ -79,10 +79,10 @@ def test_every_command_parses_with_todays_options(entry: Entry) -> None:
 
 def test_the_listing_says_what_makes_what() -> None:
     text = listing(ENTRIES)
-    assert "cribbage_drift (figure, 3 min): docs/results.md\n" \
+    assert "cribbage_drift (figure, 4 min): docs/results.md\n" \
            "  writes docs/figures/cribbage_drift.png\n" \
            "  $ fuzzeval calibrate cribbage --rulebase cribbage_expected_points " in text
-    assert "whole_games (table, 8 min): docs/results.md\n" \
+    assert "whole_games (table, 9 min): docs/results.md\n" \
            "  $ fuzzeval match cribbage -p exhaustive --opponent random -n 1000 --seed 1" in text
     assert text.count("\n  $ ") == sum(len(e.commands) for e in ENTRIES)
 

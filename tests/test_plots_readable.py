@@ -204,3 +204,26 @@ def test_the_drift_picture_before_any_round_shows_where_the_points_stand() -> No
         assert [list(line.get_ydata()) for line in y_paths.lines] == [[2], [8]]
     finally:
         plt.close(fig)
+
+
+def test_a_curve_figure_keeps_its_legend_off_the_lines() -> None:
+    """The win-rate curve (Fig. 5) and the ES curves: the legend used to sit on the bands."""
+    import matplotlib.pyplot as plt
+
+    from fuzzeval.plots import Curve, curves_figure
+
+    fig = curves_figure([Curve("a, 100 games a round", [1, 2, 3], [0.2, 0.5, 0.45],
+                               ([0.1, 0.4, 0.35], [0.3, 0.6, 0.55])),
+                         Curve("b", [1, 2, 3], [0.3, 0.3, 0.4])],
+                        "t", "round", "win rate", levels={"even": 0.5}, integer_x=True)
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        (ax,) = fig.axes
+        legend = ax.get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == ["a, 100 games a round", "b",
+                                                               "even"]
+        box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+        assert box.x0 >= frame.x1 and box.x1 <= fig.bbox.x1
+    finally:
+        plt.close(fig)
