@@ -203,10 +203,17 @@ class Curve:
 def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, ylabel: str,
                 levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Path:
     """Lines over training time, with dashed reference levels (e.g. random and best play)."""
+    return _save(curves_figure(curves, title, xlabel, ylabel, levels, integer_x), path)
+
+
+def curves_figure(curves: Sequence[Curve], title: str, xlabel: str, ylabel: str,
+                  levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Any:
+    """The figure of ``plot_curves``, not yet saved; its legend stands right of the lines,
+    where it hides none of them (a band or a line's end)."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    fig, ax = plt.subplots(figsize=(11.0, 4.8), layout="constrained")
     if integer_x:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}"))
@@ -218,8 +225,9 @@ def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, yl
         ax.axhline(value, color="0.35", linestyle=style, linewidth=1, label=name)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    return _save(fig, path)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+              frameon=False)
+    return fig
 
 
 def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path: Path,
@@ -270,40 +278,151 @@ def plot_win_matrix(labels: Sequence[str], cells: Sequence[Sequence[tuple[float,
     return _save(fig, path)
 
 
-def plot_drift(cal: Calibration, path: Path) -> Path:
-    """Each adjustable point's position round by round, one panel per variable, with the
-    mean of the winning inputs it was pulled toward (eq. 1)."""
-    from matplotlib.ticker import MaxNLocator
+@dataclass(frozen=True)
+class PointPath:
+    """Points of one variable that moved together: one line in the drift picture.
+    ``positions`` is where they stood at the start and after each round; ``targets`` the
+    winning mean each round pulled them toward (eq. 1), nan where a round had none."""
 
-    plt = _pyplot()
-    rounds = cal.finished_rounds
-    by_var: dict[str, dict[str, list[tuple[int, float, float, float]]]] = {}
-    for r in rounds:
+    points: tuple[str, ...]
+    positions: tuple[float, ...]
+    targets: tuple[float, ...]
+
+    @property
+    def label(self) -> str:
+        return " = ".join(self.points)
+
+
+def _same(a: Sequence[float], b: Sequence[float]) -> bool:
+    return len(a) == len(b) and all(
+        (math.isnan(x) and math.isnan(y)) or math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+        for x, y in zip(a, b, strict=True))
+
+
+def group_paths(points: Mapping[str, tuple[Sequence[float], Sequence[float]]]
+                ) -> list[PointPath]:
+    """Points (name -> (positions, targets)) whose positions and targets agree at every
+    round are one path, named by all of them in the order given; paths keep the order of
+    their first point. Points that move together would otherwise hide each other's lines."""
+    paths: list[PointPath] = []
+    for name, (positions, targets) in points.items():
+        for k, path in enumerate(paths):
+            if _same(path.positions, positions) and _same(path.targets, targets):
+                paths[k] = PointPath((*path.points, name), path.positions, path.targets)
+                break
+        else:
+            paths.append(PointPath((name,), tuple(positions), tuple(targets)))
+    return paths
+
+
+def shared_targets(paths: Sequence[PointPath]) -> list[tuple[tuple[int, ...],
+                                                          tuple[float, ...]]]:
+    """The distinct target sequences of the paths, each with the indices of the paths
+    pulled toward it (paths that move apart may share a winning mean: one line, not two on
+    top of each other). Paths without a round have none."""
+    shared: list[tuple[tuple[int, ...], tuple[float, ...]]] = []
+    for i, path in enumerate(paths):
+        if not path.targets:
+            continue
+        for k, (owners, values) in enumerate(shared):
+            if _same(values, path.targets):
+                shared[k] = ((*owners, i), values)
+                break
+        else:
+            shared.append(((i,), path.targets))
+    return shared
+
+
+#: the colours of the paths (matplotlib's cycle without its grey) and of the targets,
+#: which are neutral so that none can be read as a path's
+PATH_COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C8", "C9")
+TARGET_COLOUR = "black"
+TARGET_STYLES = (":", "-.", (0, (5, 2, 1, 2, 1, 2)), (0, (1, 3)))
+
+
+def drift_paths(cal: Calibration) -> dict[str, list[PointPath]]:
+    """Each variable with adjustable points: its point paths, round by round (before any
+    round, where the points stand)."""
+    by_var: dict[str, dict[str, tuple[list[float], list[float]]]] = {}
+    for r in cal.finished_rounds:
         for m in r.moves:
-            by_var.setdefault(m.variable, {}).setdefault(f"{m.term}.{m.point}", []).append(
-                (r.round, m.before, m.after, m.target))
-    if not by_var:  # nothing played yet: draw the adjustable points where they stand
+            positions, targets = by_var.setdefault(m.variable, {}).setdefault(
+                f"{m.term}.{m.point}", ([m.before], []))
+            positions.append(m.after)
+            targets.append(m.target)
+    if not by_var:  # nothing played yet: the adjustable points where they stand
         rb = cal.results[0].rulebase()
         for ref in rb.adjustable_points():
-            by_var.setdefault(ref.variable, {})[f"{ref.term}.{ref.point}"] = [
-                (0, rb.point(ref), rb.point(ref), float("nan"))]
-    n = len(by_var)
-    fig, axes = plt.subplots(n, 1, figsize=(8.5, 2.8 * n + 0.8), squeeze=False)
-    for ax, (var, points) in zip(axes[:, 0], sorted(by_var.items()), strict=True):
-        for label, track in points.items():
-            xs = [0] + [k + 1 for k, *_ in track]
-            ys = [track[0][1]] + [after for _, _, after, _ in track]
-            (line,) = ax.plot(xs, ys, marker="o", markersize=3, label=label)
-            ax.plot([k + 1 for k, *_ in track], [t for *_, t in track], linestyle=":",
-                    color=line.get_color(), alpha=0.8)
-        ax.set(title=f"{var}", xlabel="after round", ylabel="position")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, title="point (dotted: winning mean)", title_fontsize=7)
+            by_var.setdefault(ref.variable, {})[f"{ref.term}.{ref.point}"] = (
+                [rb.point(ref)], [])
+    return {var: group_paths(points) for var, points in sorted(by_var.items())}
+
+
+def _draw_paths(ax: Axes, var: str, paths: Sequence[PointPath]) -> None:
+    """One line per group of points, its targets dotted in a neutral colour; the legend
+    outside the axes, on the right, so it hides no line's end."""
+    from matplotlib.ticker import MaxNLocator
+
+    for k, path in enumerate(paths):
+        colour = PATH_COLOURS[k % len(PATH_COLOURS)]
+        ax.plot(range(len(path.positions)), path.positions, marker="o", markersize=3,
+                linewidth=1.8, color=colour, label=textwrap.fill(path.label, 28))
+    targets = shared_targets(paths)
+    for k, (owners, values) in enumerate(targets):
+        name = "winning mean (eq. 1's target)" if len(targets) == 1 else textwrap.fill(
+            "winning mean of " + ", ".join(paths[i].points[0] for i in owners), 28)
+        ax.plot(range(1, len(values) + 1), values, color=TARGET_COLOUR,
+                linestyle=TARGET_STYLES[k % len(TARGET_STYLES)], linewidth=1.2, alpha=0.8,
+                label=name)
+    ax.set(title=f"{var}: point positions", xlabel="after round", ylabel="position")
+    ax.title.set_fontsize(10)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
+              frameon=False)
+
+
+def _draw_compare(ax: Axes, before: Variable, after: Variable, axes_inches: float) -> None:
+    """A variable's terms before (dashed) and after (solid) in one colour a term, each
+    named over its new peak."""
+    pad = 0.03 * (before.hi - before.lo)
+    ax.set_xlim(before.lo - pad, before.hi + pad)
+    names: list[tuple[str, float, Any]] = []
+    for old_t, new_t in zip(before.terms, after.terms, strict=True):
+        (line,) = ax.plot(*_shape(before, old_t.triangle), linestyle="--", linewidth=1.2)
+        ax.plot(*_shape(after, new_t.triangle), color=line.get_color(), linewidth=2)
+        names.append((new_t.name, new_t.triangle.peak, line.get_color()))
+    levels = _place_labels(ax, names, axes_inches)  # names on the curves, no legend
+    ax.set(ylim=(-0.03, 1.05 + 0.13 * levels + 0.02), ylabel="membership")
+    ax.set_yticks([0, 0.5, 1])
+    ax.grid(alpha=0.3)
+
+
+def drift_figure(cal: Calibration) -> Any:
+    """The figure of ``plot_drift``, not yet saved (to be measured)."""
+    plt = _pyplot()
+    by_var = drift_paths(cal)
+    first, last = cal.results[0].rulebase(), cal.final_rulebase()
+    rounds = len(cal.finished_rounds)
+    fig = plt.figure(figsize=(14.0, 2.9 * len(by_var) + 0.9), layout="constrained")
+    grid = fig.add_gridspec(len(by_var), 2, width_ratios=[1.45, 1.0])
+    for row, (var, paths) in enumerate(by_var.items()):
+        _draw_paths(fig.add_subplot(grid[row, 0]), var, paths)
+        ax = fig.add_subplot(grid[row, 1])
+        _draw_compare(ax, first.input(var), last.input(var), 14.0 * 0.36)
+        ax.set_title(f"{var}: dashed initial, solid after round {rounds}", fontsize=10,
+                     loc="left")
     s = cal.settings
     fig.suptitle(f"Membership drift: {cal.rulebase_name} vs {s.opponent}, "
                  f"{s.games_per_round} games a round, rate {s.rate:g}")
-    return _save(fig, path)
+    return fig
+
+
+def plot_drift(cal: Calibration, path: Path) -> Path:
+    """Left, each group of adjustable points that moved together as one line, round by
+    round, with the winning mean it was pulled toward (eq. 1); right, the variable's terms
+    before (dashed) and after (solid): what a fuzzy-logic reader expects to see."""
+    return _save(drift_figure(cal), path)
 
 
 def plot_win_curve(cals: Sequence[Calibration], path: Path) -> Path:
@@ -333,15 +452,7 @@ def plot_membership_compare(before: RuleBase, after: RuleBase, path: Path,
     fig, axes = plt.subplots(len(variables), 1, figsize=(8.5, 2.8 * len(variables) + 0.8),
                              squeeze=False)
     for ax, var in zip(axes[:, 0], variables, strict=True):
-        new = after.input(var.name)
-        ax.set_xlim(var.lo, var.hi)
-        names: list[tuple[str, float, Any]] = []
-        for old_t, new_t in zip(var.terms, new.terms, strict=True):
-            (line,) = ax.plot(*_shape(var, old_t.triangle), linestyle="--", linewidth=1.2)
-            ax.plot(*_shape(new, new_t.triangle), color=line.get_color(), linewidth=2)
-            names.append((new_t.name, new_t.triangle.peak, line.get_color()))
-        levels = _place_labels(ax, names, 8.5 * 0.85)  # names on the curves, no legend
-        ax.set(title=var.name, ylim=(0, 1.05 + 0.13 * levels + 0.02), ylabel="membership")
-        ax.grid(alpha=0.3)
+        _draw_compare(ax, var, after.input(var.name), 8.5 * 0.85)
+        ax.set_title(var.name)
     fig.suptitle(f"{before.name}: dashed = {labels[0]}, solid = {labels[1]}")
     return _save(fig, path)

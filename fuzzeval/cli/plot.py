@@ -103,7 +103,8 @@ def membership(
 @app.command()
 def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
           calibration: CalibrationOpt = None, output: OutputOpt = None) -> None:
-    """Each adjustable point's position per round, with the winning mean it was pulled to."""
+    """Each adjustable point's position per round (points that move together as one line),
+    with the winning mean it was pulled to; beside it the variable's terms before and after."""
     from fuzzeval.plots import plot_drift
 
     picture_option("--output", output)

@@ -1,0 +1,131 @@
+"""Figures that cannot go stale: every picture in docs/ is made by one entry of
+``python -m benchmarks.figures``, the pages that show it name that entry, and every
+command of every entry parses with today's options (so a renamed option or rule base
+breaks this test, not the next person re-making a figure)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.main import get_command
+
+from benchmarks.figures import ENTRIES, Entry, entry_command, listing, main, pick, run
+from fuzzeval.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_every_figure_in_docs_has_one_entry_and_every_entry_a_figure_or_a_page() -> None:
+    on_disk = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs/figures").iterdir())
+    outputs = sorted(e.output for e in ENTRIES if e.output)
+    assert outputs == on_disk  # each file made by exactly one entry, no orphan
+    assert len({e.name for e in ENTRIES}) == len(ENTRIES)
+    for e in ENTRIES:
+        assert e.docs and all((ROOT / page).is_file() for page in e.docs), e.name
+
+
+def test_every_page_showing_a_figure_names_its_entry() -> None:
+    by_output = {e.output: e for e in ENTRIES if e.output}
+    shown = 0
+    for page in PAGES:
+        text = page.read_text()
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", text):
+            figure = str((page.parent / target).resolve().relative_to(ROOT))
+            entry = by_output[figure]
+            assert str(page.relative_to(ROOT)) in entry.docs, (page.name, figure)
+            assert entry_command(entry.name) in text, (page.name, entry.name)
+            shown += 1
+    assert shown >= 7
+
+
+def test_every_entry_is_named_by_each_of_its_pages() -> None:
+    for e in ENTRIES:
+        for page in e.docs:
+            assert entry_command(e.name) in (ROOT / page).read_text(), (page, e.name)
+
+
+def _parses(command: str) -> None:
+    words = shlex.split(command)
+    if words[0] == "fuzzeval":
+        cmd: Any = get_command(app)
+        rest = words[1:]
+        while hasattr(cmd, "list_commands"):
+            cmd, rest = cmd.get_command(cmd.context_class(cmd), rest[0]), rest[1:]
+            assert cmd is not None, command
+        with cmd.make_context("fuzzeval", rest):
+            pass
+    elif words[:2] == ["python", "-m"]:
+        assert importlib.util.find_spec(words[2]) is not None, command
+    else:  # python or another environment's interpreter, then a script
+        assert words[0] == "python" or words[0].endswith("/python"), command
+        assert (ROOT / words[1]).is_file(), command
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_every_command_parses_with_todays_options(entry: Entry) -> None:
+    assert entry.commands
+    for command in entry.commands:
+        _parses(command)
+    if entry.output:  # a figure's last command writes it
+        assert entry.output in entry.commands[-1]
+
+
+def test_the_listing_says_what_makes_what() -> None:
+    text = listing(ENTRIES)
+    assert "cribbage_drift (figure, 4 min): docs/results.md\n" \
+           "  writes docs/figures/cribbage_drift.png\n" \
+           "  $ fuzzeval calibrate cribbage --rulebase cribbage_expected_points " in text
+    assert "whole_games (table, 9 min): docs/results.md\n" \
+           "  $ fuzzeval match cribbage -p exhaustive --opponent random -n 1000 --seed 1" in text
+    assert text.count("\n  $ ") == sum(len(e.commands) for e in ENTRIES)
+
+
+def test_only_picks_entries_in_the_order_given_and_refuses_an_unknown_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert [e.name for e in pick("whole_games, cribbage_drift")] == ["whole_games",
+                                                                     "cribbage_drift"]
+    assert [e.name for e in pick(None)] == [
+        "es_experiments", "cribbage_linguistic_drift", "cribbage_drift",
+        "cribbage_beginner_drift", "backgammon_refined_drift", "backgammon_fig5", "peers"]
+    assert main(["--only", "cribbage_drift,nope"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --only cribbage_drift,nope: no entry "
+                                               "nope; the entries are es_experiments, ")
+
+
+def test_an_entry_starts_from_fresh_databases_and_stops_at_the_first_failure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "old.sqlite"
+    db.write_text("an earlier run")
+    marker = tmp_path / "ran"
+    entry = Entry("toy", ("docs/results.md",), (
+        f"python -c \"import pathlib, sys; sys.exit(pathlib.Path('{db}').exists())\" "
+        f"--db {db}",
+        "python -c \"import sys; sys.exit(3)\"",
+        f"python -c \"open('{marker}', 'w')\""), "1 s")
+    assert run(entry) == 3  # the first saw no old database; the second failed
+    assert not marker.exists()
+    out = capsys.readouterr().out
+    assert "[toy 2/3] $ python -c" in out and "exit status 3" in out
+    missing = Entry("venv", ("docs/benchmarks.md",), (f"{tmp_path}/nowhere/python x.py",),
+                    "needs a venv")
+    assert run(missing) == 1
+    assert capsys.readouterr().err == \
+        f"error: venv: {tmp_path}/nowhere/python: not found (needs a venv)\n"
+
+
+def test_fuzzeval_and_python_run_with_this_interpreter() -> None:
+    from benchmarks.figures import argv_of
+
+    assert argv_of("fuzzeval plot curve a.sqlite -o b.png") == [
+        sys.executable, "-m", "fuzzeval", "plot", "curve", "a.sqlite", "-o", "b.png"]
+    assert argv_of("python benchmarks/x.py --n 3") == [sys.executable, "benchmarks/x.py",
+                                                       "--n", "3"]
+    assert argv_of(".bench-venv/bin/python y.py") == [".bench-venv/bin/python", "y.py"]
