@@ -110,7 +110,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("calibration_expected_points", ("docs/results.md",),
           (*(_calibrate("cribbage", rb, 20, 100, rb)
              for rb in ("cribbage_expected_points", "cribbage_expected_points_beginner")),
-           *(f"fuzzeval evaluate-calibration {SCRATCH}/{rb}.sqlite --games 4000 --deals 10000"
+           *(f"fuzzeval evaluate-calibration {SCRATCH}/{rb}.sqlite --games 4000 "
+             "--held-out-deals 10000"
              for rb in ("cribbage_expected_points", "cribbage_expected_points_beginner"))),
           "est. 20 min"),
     Entry("sampling_games", ("docs/results.md",),

@@ -61,6 +61,8 @@ def _parses(command: str) -> None:
             assert cmd is not None, command
         with cmd.make_context("fuzzeval", rest):
             pass
+        hidden = {o for p in cmd.params if getattr(p, "hidden", False) for o in p.opts}
+        assert not hidden & {w.split("=")[0] for w in rest}, f"{command}: a deprecated spelling"
     elif words[:2] == ["python", "-m"]:
         assert importlib.util.find_spec(words[2]) is not None, command
     else:  # python or another environment's interpreter, then a script
