@@ -263,3 +263,20 @@ def test_rewriting_drops_only_the_comments_that_state_a_changed_number() -> None
     assert "name: t_tuned\nmade_by: tuned by `x`\ndefuzzifier" in out
     back = parse_rulebase(out)[0]
     assert back is not None and back.made_by == "tuned by `x`" and back.name == "t_tuned"
+
+
+def test_peg_and_backgammon_advice_name_the_base_and_where_it_came_from() -> None:
+    res = runner.invoke(app, ["cribbage", "peg", "KC", "3D", "7S", "--count", "6C 5C 4D",
+                              "--mine", "5C", "--starter", "KH", "--crib", "mine", "-p",
+                              "exhaustive:pegging=fuzzy"])
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[1] == "rule base cribbage_pegging: written by hand"
+    res = runner.invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31",
+                              "--player", "fuzzy"])
+    assert res.exit_code == 0, res.output
+    assert _flat(res.output).startswith(
+        "rule base backgammon_refined: taught by `python -m fuzzeval.games.backgammon.teach "
+        "--games 3000 --seed 1 --player pubeval --exploration 0.1 --fit choice` (conclusions "
+        "fitted to GNU Backgammon 0-ply's choices) 4HPwATDgc/ABMA, roll 31")
+    res = runner.invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31"])
+    assert "rule base" not in res.output  # pubeval reads no rule base
