@@ -52,7 +52,7 @@ class Param:
     refs: tuple[PointRef, ...]
     term: str
     start: float
-    lo: float  # the variable's range
+    lo: float  # the variable's range (an output singleton's: its bounds)
     hi: float
     floor: float  # where the fixed points of its triangles (and those after) let it go
     ceiling: float
