@@ -119,7 +119,11 @@ def _top_edits(text: str, root: yaml.Node | None, rb: RuleBase) -> list[_Edit]:
     if isinstance(name, yaml.ScalarNode) and name.value != rb.name:
         edits.append(_Edit(name.start_mark.index, name.end_mark.index, _scalar(rb.name)))
     made = _value(root, "made_by")
-    if isinstance(made, yaml.ScalarNode):
+    if isinstance(made, yaml.ScalarNode) and not rb.made_by:  # the whole line goes
+        start = text.rfind("\n", 0, made.start_mark.index) + 1
+        end = text.find("\n", made.end_mark.index)
+        edits.append(_Edit(start, len(text) if end < 0 else end + 1, ""))
+    elif isinstance(made, yaml.ScalarNode):
         if made.value != rb.made_by:
             edits.append(_Edit(made.start_mark.index, made.end_mark.index,
                                _scalar(rb.made_by)))

@@ -263,6 +263,10 @@ def test_rewriting_drops_only_the_comments_that_state_a_changed_number() -> None
     assert "name: t_tuned\nmade_by: tuned by `x`\ndefuzzifier" in out
     back = parse_rulebase(out)[0]
     assert back is not None and back.made_by == "tuned by `x`" and back.name == "t_tuned"
+    again = rewrite_points(out, replace(back, made_by="a: b # c"))  # quoted where needed
+    assert "made_by: \"a: b # c\"\n" in again
+    assert parse_rulebase(again)[0] == replace(back, made_by="a: b # c")
+    assert "made_by" not in rewrite_points(out, replace(back, made_by=""))
 
 
 def test_peg_and_backgammon_advice_name_the_base_and_where_it_came_from() -> None:
