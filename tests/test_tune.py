@@ -168,7 +168,8 @@ def test_a_tuning_with_outputs_cannot_move_pinned_conclusions(tmp_path: Path) ->
     assert all(t.bounds[0] <= t.triangle.peak <= t.bounds[1] for t in bounded)
 
 
-def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale() -> None:
+def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale(
+        tmp_path: Path) -> None:
     text = re.sub(r"(?m)^    (two|four|six|eight|twelve|twenty): (\d+)$",
                   r"    \1: {points: \2, bounds: [0, 20]}", LINGUISTIC.read_text())
     rb = parse_rulebase(text)[0]
@@ -177,6 +178,14 @@ def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale() 
     with pytest.raises(FuzzevalError, match="every output term but 1 value has bounds, so "
                        "nothing fixes the scale"):
         Space.of(rb, outputs=True)
+    path = tmp_path / "all.yaml"
+    path.write_text(text)
+    res = runner.invoke(app, ["tune", "cribbage", "--rulebase", str(path), "--db",
+                              str(tmp_path / "runs" / "t.sqlite")])
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert res.output.startswith(f"error: {path}: rule base 'cribbage_linguistic': every "
+                                 "output term but 1 value has bounds"), res.output
+    assert not (tmp_path / "runs").exists()
 
 
 def test_the_tuned_base_is_named_and_says_how_to_make_it_again() -> None:

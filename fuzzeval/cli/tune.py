@@ -74,6 +74,7 @@ def tune(
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from concurrent.futures.process import BrokenProcessPool
 
+    from fuzzeval.errors import FuzzevalError
     from fuzzeval.executors import executor_for
     from fuzzeval.held_out import held_out_seed
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -113,7 +114,10 @@ def tune(
         if game.rulebase_player:
             check_rulebase_player(game, source_path)  # before any file is made
         rewrite_points(source, start)  # its points can be written back (no YAML aliases)
-        space = Space.of(start, outputs)
+        try:
+            space = Space.of(start, outputs)
+        except FuzzevalError as exc:  # the conclusions' scale would be free
+            raise FuzzevalError(f"{source_path}: {exc}") from None
         if space.dimension == 0:
             raise _usage(f"{source_path}: rule base {start.name!r} has nothing to tune: mark "
                          "points 'adjust:'" + (" or give output terms 'bounds:'" if outputs
