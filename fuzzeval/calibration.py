@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -70,6 +70,26 @@ class CalibrationSettings:
 
 class NoSuchCalibration(HistoryError, UsageError):
     """An ID asked for (--calibration N) that the database does not hold: a usage error."""
+
+
+def calibrated_name(name: str) -> str:
+    """The calibrated rule base's name: ``NAME_calibrated`` (kept when calibrated again)."""
+    return name if name.endswith("_calibrated") else f"{name}_calibrated"
+
+
+def made_by(settings: CalibrationSettings, rulebase: str, rounds: int) -> str:
+    """The ``made_by:`` line of the rule base after ``rounds`` rounds: the command that
+    makes it again (every setting that decides it; the rule base by its name)."""
+    cmd = [f"fuzzeval calibrate {settings.game} --rulebase {rulebase}",
+           f"--opponent {settings.opponent} --rounds {rounds}",
+           f"--games-per-round {settings.games_per_round} --rate {settings.rate:g}",
+           f"--seed {settings.seed}"]
+    if settings.win_unit != "game":
+        cmd.append(f"--win-unit {settings.win_unit}")
+    if settings.window != "round":
+        cmd.append(f"--window {settings.window}")
+    cmd += [f"--option {k}={v}" for k, v in settings.options]
+    return f"calibrated by `{' '.join(cmd)}` (eq. 1)"
 
 
 def round_seed(seed: int, round_index: int) -> int:
@@ -257,6 +277,8 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
         winning = history.winning_features(window, seat=0, kinds=None,
                                            unit=settings.win_unit)
         new_rb, moves = calibrate(current.rulebase(), winning, settings.rate)
+        new_rb = replace(new_rb, name=calibrated_name(first.name),
+                         made_by=made_by(settings, first.name, k + 1))
         new_text = rewrite_points(current.rulebase_yaml, new_rb)
         wins = summary.sides[0].wins
         with history.conn:

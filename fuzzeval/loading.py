@@ -50,6 +50,7 @@ from fuzzeval.rulebase import (
 TOP_KEYS = (
     "name",
     "description",
+    "made_by",
     "defuzzifier",
     "default",
     "resolution",
@@ -60,7 +61,7 @@ TOP_KEYS = (
 REQUIRED_TOP = ("name", "defuzzifier", "default", "inputs", "output", "rules")
 VARIABLE_KEYS = ("range", "terms", "description")
 OUTPUT_KEYS = ("name", "range", "terms", "description")
-TERM_KEYS = ("points", "adjust")
+TERM_KEYS = ("points", "adjust", "bounds")
 RULE_KEYS = ("rule", "weight")
 DEFAULT_RESOLUTION = 1001
 MIN_RESOLUTION = 11
@@ -219,6 +220,7 @@ def _term(
 ) -> Term | None:
     """The term; with a broken range (``rng`` None) only its own numbers are checked."""
     adjust: tuple[PointName, ...] = ()
+    bounds_node: yaml.Node | None = None
     pts_node = node
     if isinstance(node, yaml.MappingNode):
         entries = _mapping(ctx, node, key, TERM_KEYS)
@@ -230,6 +232,8 @@ def _term(
         pts_node = entries["points"][1]
         if "adjust" in entries:
             adjust = _adjust(ctx, entries["adjust"][1], f"{key}.adjust", is_output) or ()
+        if "bounds" in entries:
+            bounds_node = entries["bounds"][1]
         key = f"{key}.points"
     if is_output and isinstance(pts_node, yaml.ScalarNode):
         v = _number(ctx, pts_node, key)
@@ -243,7 +247,49 @@ def _term(
     if problem:
         ctx.error(pts_node, key, problem)
         return None
-    return Term(name, Triangle(*tri), adjust)
+    bounds = None
+    if bounds_node is not None:
+        bounds = _bounds(ctx, bounds_node, key.removesuffix(".points") + ".bounds", tri, rng,
+                         is_output)
+        if bounds is None:
+            return None
+    return Term(name, Triangle(*tri), adjust, bounds)
+
+
+def _bounds(
+    ctx: _Ctx,
+    node: yaml.Node,
+    key: str,
+    tri: tuple[float, float, float],
+    rng: tuple[float, float],
+    is_output: bool,
+) -> tuple[float, float] | None:
+    """An output singleton's ``bounds: [low, high]``: what its meaning allows, inside the
+    output range and around its value (the tuner searches there; without it, it is pinned)."""
+    if not is_output or tri[0] != tri[2]:
+        ctx.error(
+            node,
+            key,
+            "only single-valued output terms have bounds (the values the tuner may give "
+            "them); input terms mark their movable points with 'adjust:'",
+        )
+        return None
+    values = _numbers(ctx, node, key, 2)
+    if values is None:
+        return None
+    lo, hi = values
+    if not rng[0] <= lo <= hi <= rng[1]:
+        ctx.error(
+            node,
+            key,
+            f"must be [low, high] with low <= high inside the output range "
+            f"[{rng[0]:g}, {rng[1]:g}] (got [{lo:g}, {hi:g}])",
+        )
+        return None
+    if not lo <= tri[1] <= hi:
+        ctx.error(node, key, f"must contain the term's value {tri[1]:g} (got [{lo:g}, {hi:g}])")
+        return None
+    return lo, hi
 
 
 def _adjust(ctx: _Ctx, node: yaml.Node, key: str, is_output: bool) -> tuple[PointName, ...] | None:
@@ -486,6 +532,7 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
 
     name = get("name", lambda n, k: _string(ctx, n, k))
     description = get("description", lambda n, k: _string(ctx, n, k)) or ""
+    made_by = get("made_by", lambda n, k: _made_by(ctx, n, k)) or ""
     defuzz = get("defuzzifier", lambda n, k: _string(ctx, n, k))
     if defuzz is not None and defuzz not in DEFUZZIFIERS:
         ctx.error(
@@ -572,9 +619,38 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
     if ctx.failed or output is None or name is None or defuzz is None or default is None:
         return None, ctx.problems
     rb = RuleBase(
-        name, defuzz, default, tuple(inputs.values()), output, tuple(rules), resolution, description
+        name,
+        defuzz,
+        default,
+        tuple(inputs.values()),
+        output,
+        tuple(rules),
+        resolution,
+        description,
+        made_by,
     )
     return rb, ctx.problems
+
+
+#: the longest ``made_by:`` line: a command with its options, not a story
+MAX_MADE_BY_CHARS = 300
+
+
+def _made_by(ctx: _Ctx, node: yaml.Node, key: str) -> str | None:
+    """Where the rule base came from: one line of text (an advice header prints it)."""
+    text = _string(ctx, node, key)
+    if text is None:
+        return None
+    if "\n" in text.strip() or len(text) > MAX_MADE_BY_CHARS:
+        ctx.error(
+            node,
+            key,
+            f"must be one line of at most {MAX_MADE_BY_CHARS} characters, e.g. 'written by "
+            f"hand' or the command that made the file (got {len(text):,} characters"
+            + (", several lines)" if "\n" in text.strip() else ")"),
+        )
+        return None
+    return text.strip()
 
 
 def _warn_unused(
@@ -728,6 +804,8 @@ def _num(x: float) -> int | float:
 
 def _term_data(term: Term, is_output: bool) -> Any:
     pts = _Flow(_num(v) for v in term.triangle.points)
+    if term.bounds is not None:
+        return {"points": _num(term.triangle.peak), "bounds": _Flow(_num(b) for b in term.bounds)}
     if term.adjust:
         return {"points": pts, "adjust": _Flow(term.adjust)}
     if is_output and term.triangle.is_singleton:
@@ -749,6 +827,8 @@ def rulebase_to_yaml(rb: RuleBase) -> str:
     data: dict[str, Any] = {"name": rb.name}
     if rb.description:
         data["description"] = rb.description
+    if rb.made_by:
+        data["made_by"] = rb.made_by
     data["defuzzifier"] = rb.defuzzifier
     data["default"] = _num(rb.default)
     data["resolution"] = rb.resolution

@@ -80,9 +80,13 @@ def conditions_used(cond: Condition) -> list[Is]:
 
 @dataclass(frozen=True)
 class Term:
+    """A term. ``bounds`` (single-valued output terms only) is the range its meaning allows,
+    within which the tuner may move it; an output term without bounds is pinned."""
+
     name: str
     triangle: Triangle
     adjust: tuple[PointName, ...] = ()
+    bounds: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,13 @@ class RuleBase:
     rules: tuple[Rule, ...]
     resolution: int = 1001
     description: str = ""
+    made_by: str = ""  # where it came from: written by hand, or the command that made it
+
+    @property
+    def origin(self) -> str:
+        """One line naming the rule base and where it came from, for advice headers."""
+        made = self.made_by or "where it came from is not stated (no made_by: in its file)"
+        return f"rule base {self.name}: {made}"
 
     @property
     def input_names(self) -> tuple[str, ...]:
@@ -199,6 +210,11 @@ class RuleBase:
         """Names of the output terms that are single values (weighted-average conclusions)."""
         return tuple(t.name for t in self.output.terms if t.triangle.is_singleton)
 
+    def bounded_outputs(self) -> tuple[str, ...]:
+        """The single-valued output terms with ``bounds:``, which the tuner may move."""
+        return tuple(t.name for t in self.output.terms
+                     if t.triangle.is_singleton and t.bounds is not None)
+
     def with_outputs(self, values: Mapping[str, float]) -> RuleBase:
         """A copy with some singleton output terms moved; ValueError if one leaves the range
         or is not a singleton."""
@@ -211,6 +227,9 @@ class RuleBase:
                 if not self.output.lo <= v <= self.output.hi:
                     raise ValueError(f"output term {term.name!r}: {v} is outside the range "
                                      f"[{self.output.lo:g}, {self.output.hi:g}]")
+                if term.bounds is not None and not term.bounds[0] <= v <= term.bounds[1]:
+                    raise ValueError(f"output term {term.name!r}: {v} is outside its bounds "
+                                     f"[{term.bounds[0]:g}, {term.bounds[1]:g}]")
                 term = replace(term, triangle=Triangle(v, v, v))
             terms.append(term)
         unknown = sorted(set(values) - set(self.output.term_names))

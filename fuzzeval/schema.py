@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from fuzzeval.grammar import KEYWORDS
-from fuzzeval.loading import OUTPUT_KEYS, RULE_KEYS, TERM_KEYS, TOP_KEYS, VARIABLE_KEYS
+from fuzzeval.loading import (
+    MAX_MADE_BY_CHARS,
+    OUTPUT_KEYS,
+    RULE_KEYS,
+    TERM_KEYS,
+    TOP_KEYS,
+    VARIABLE_KEYS,
+)
 from fuzzeval.membership import POINT_NAMES
 from fuzzeval.rulebase import DEFUZZIFIERS
 
@@ -53,6 +60,14 @@ def rulebase_schema() -> dict[str, Any]:
                 "minItems": 1,
                 "description": "Points the calibrator may move (input terms only).",
             },
+            "bounds": {
+                "type": "array",
+                "items": {"type": "number"},
+                "minItems": 2,
+                "maxItems": 2,
+                "description": "[low, high]: the values a single-valued output term's meaning "
+                "allows, which the tuner may search; without it the term is pinned.",
+            },
         },
         TERM_KEYS,
         required=["points"],
@@ -80,7 +95,18 @@ def rulebase_schema() -> dict[str, Any]:
                 "minProperties": 1,
                 "propertyNames": _NAME,
                 "additionalProperties": {
-                    "oneOf": [_POINTS, {"type": "number", "description": "A singleton."}]
+                    "oneOf": [
+                        _POINTS,
+                        {"type": "number", "description": "A singleton."},
+                        _closed(
+                            {
+                                "points": {"type": "number", "description": "A singleton."},
+                                "bounds": term_map["properties"]["bounds"],
+                            },
+                            ("points", "bounds"),
+                            required=["points", "bounds"],
+                        ),
+                    ]
                 },
             },
             "description": {"type": "string"},
@@ -108,6 +134,14 @@ def rulebase_schema() -> dict[str, Any]:
             {
                 "name": {"type": "string", "minLength": 1},
                 "description": {"type": "string"},
+                "made_by": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": MAX_MADE_BY_CHARS,
+                    "pattern": "^[^\\n]*$",
+                    "description": "Where the rule base came from, one line: 'written by "
+                    "hand', or the command that made it (tune and calibrate write it).",
+                },
                 "defuzzifier": {"enum": list(DEFUZZIFIERS)},
                 "default": {"type": "number", "description": "Grade when no rule fires."},
                 "resolution": {"type": "integer", "minimum": 11},

@@ -3,10 +3,15 @@ measure (``fuzzeval.measure``), generation after generation, resumable from the 
 
 What is searched (``Space``): every point marked ``adjust:``, where the points of one
 variable that stand at the same place move as one (so terms that add up to 1 keep doing
-so), and optionally every single-valued output term. Each number is searched in units of
-its variable's range, so one step size suits all. A point keeps its place among the other
-points of its variable: it stays between the fixed points around it and in order with the
-other moving ones, so every triangle stays a triangle whatever CMA-ES proposes.
+so), and optionally every single-valued output term that declares ``bounds:`` (the values
+its meaning allows, e.g. a worth to the opponent never above 0), within them. Output
+terms without bounds stay as written: they fix the unit, which a best-choice measure
+cannot see (scaling all conclusions alike changes no choice), so the tuned conclusions
+still read in the base's own unit. Each number is searched in units of its variable's
+range (an output's in units of its bounds), so one step size suits all. A point keeps its
+place among the other points of its variable: it stays between the fixed points around it
+and in order with the other moving ones, so every triangle stays a triangle whatever
+CMA-ES proposes.
 
 The loop (``run_tuning``) is the calibration's: seeded (CMA-ES draws its normals from its
 own generator, saved with its state), each generation's state committed to the history
@@ -47,7 +52,7 @@ class Param:
     refs: tuple[PointRef, ...]
     term: str
     start: float
-    lo: float  # the variable's range
+    lo: float  # the variable's range (an output singleton's: its bounds)
     hi: float
     floor: float  # where the fixed points of its triangles (and those after) let it go
     ceiling: float
@@ -57,6 +62,25 @@ class Param:
         if not self.refs:
             return f"{self.variable}.{self.term}"
         return "=".join(str(r) for r in self.refs)
+
+
+def _check_scale_pinned(rb: RuleBase) -> None:
+    """Refuse to search conclusions when fewer than two distinct ones stay pinned.
+
+    The grade's best choice is unchanged when every conclusion is scaled and shifted alike,
+    so a search of them all would wander off the base's unit (points, say) and keep only
+    the order: two pinned conclusions of different values fix the unit and the origin, and
+    each bounded one is then read in that unit.
+    """
+    bounded = set(rb.bounded_outputs())
+    if not bounded:
+        return
+    pinned = {t.triangle.peak for t in rb.output.terms if t.name not in bounded}
+    if len(pinned) < 2:
+        raise FuzzevalError(
+            f"rule base {rb.name!r}: every output term but {len(pinned)} value has bounds, so "
+            "nothing fixes the scale of the conclusions; leave at least two terms of "
+            "different values without 'bounds:' (they stay as written)")
 
 
 @dataclass(frozen=True)
@@ -119,9 +143,12 @@ class Space:
                         upper[g]) for g, (v, x, refs) in enumerate(groups)]
         if outputs:
             out = rb.output
-            for name in rb.output_singletons():
-                v = out.term(name).triangle.peak
-                params.append(Param(out.name, (), name, v, out.lo, out.hi, out.lo, out.hi))
+            _check_scale_pinned(rb)
+            for name in rb.bounded_outputs():
+                term = out.term(name)
+                lo, hi = term.bounds or (out.lo, out.hi)
+                if lo < hi:  # bounds [v, v] pin the term as surely as no bounds
+                    params.append(Param(out.name, (), name, term.triangle.peak, lo, hi, lo, hi))
         return cls(rb, tuple(params), tuple(sorted(pairs)))
 
     @property
@@ -296,6 +323,25 @@ def _seeded(step: Callable[[], Any], seed: int, generation: int) -> Any:
         np.random.set_state(saved)  # noqa: NPY002
 
 
+def tuned_name(name: str) -> str:
+    """The tuned rule base's name: ``NAME_tuned`` (a tuned base tuned again keeps it)."""
+    return name if name.endswith("_tuned") else f"{name}_tuned"
+
+
+def made_by(settings: TuneSettings, rulebase: str, budget: int, evaluations: int) -> str:
+    """The tuned base's ``made_by:`` line: the command that makes it again, bit for bit
+    (every option that decides the result, the rule base as the user named it)."""
+    cmd = [f"fuzzeval tune {settings.game} --rulebase {rulebase}",
+           f"--deals {settings.deals} --budget {budget} --seed {settings.seed}"]
+    if settings.sigma0 != TuneSettings.sigma0:
+        cmd.append(f"--sigma {settings.sigma0:g}")
+    if settings.popsize:
+        cmd.append(f"--popsize {settings.popsize}")
+    if not settings.outputs:
+        cmd.append("--points-only")
+    return f"tuned by `{' '.join(cmd)}` (CMA-ES, {evaluations:,} evaluations)"
+
+
 def popsize_of(space: Space, settings: TuneSettings) -> int:
     return settings.popsize or 4 + int(3 * math.log(max(space.dimension, 1)))
 
@@ -307,7 +353,7 @@ def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
     """Run (or finish) a tuning until ``budget`` evaluations; returns the stored tuning."""
     if space.dimension == 0:
         raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
-                            "points 'adjust:' (or tune the output values)")
+                            "points 'adjust:' (or give output terms 'bounds:' and tune them)")
     tuning_id = find_tuning(history, settings, source) if resume else None
     if resume and tuning_id is None:
         raise HistoryError(f"{history.path}: no tuning to resume with these settings and "

@@ -100,4 +100,5 @@ def test_round_trip(path: Path, tmp_path: Path) -> None:
     assert rulebase_to_yaml(load_rulebase(out)) == out.read_text()  # stable output
     keys = [line.split(":")[0] for line in out.read_text().splitlines()
             if line[:1] not in (" ", "-")]
-    assert keys[:3] == ["name", "description", "defuzzifier"] and keys[-2:] == ["output", "rules"]
+    assert keys[:4] == ["name", "description", "made_by", "defuzzifier"]
+    assert keys[-2:] == ["output", "rules"]

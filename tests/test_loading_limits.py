@@ -331,7 +331,7 @@ def test_deeply_nested_yaml_is_a_located_problem(tail: str, line: int) -> None:
 def test_yaml_nested_100_deep_is_only_an_unknown_key() -> None:
     errors = _errors(_text() + "extra: " + "[" * 99 + "]" * 99 + "\n")
     assert errors == ["h.yaml:15: extra: unknown key; allowed here: name, description, "
-                      "defuzzifier, default, resolution, inputs, output, rules"]
+                      "made_by, defuzzifier, default, resolution, inputs, output, rules"]
 
 
 def test_characters_yaml_refuses_are_one_located_line() -> None:

@@ -143,7 +143,9 @@ def test_resume_refuses_a_match_whose_rule_base_changed_but_not_for_comments(
     assert runner.invoke(app, [*args, "-n", "3"]).exit_code == 0
     mine.write_text("# a new comment changes nothing the player does\n" + text)
     assert runner.invoke(app, [*args, "-n", "4", "--resume"]).exit_code == 0
-    mine.write_text(text.replace("pair_to_them: -2", "pair_to_them: -3"))
+    changed_text = text.replace("pair_to_them: {points: -2,", "pair_to_them: {points: -3,")
+    assert changed_text != text
+    mine.write_text(changed_text)
     changed = runner.invoke(app, [*args, "-n", "5", "--resume"])
     assert changed.exit_code == 1 and "has changed since match 1 was stored" in changed.output
     fresh = runner.invoke(app, [*args, "-n", "2", "--json"])  # without --resume: a new match

@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.errors import FuzzevalError
 from fuzzeval.loading import load_rulebase, parse_rulebase
 from fuzzeval.rulebase import PointRef, RuleBase
 from fuzzeval.store import History
-from fuzzeval.tune import Space, TuneSettings, load_tuning, run_tuning
+from fuzzeval.tune import Space, TuneSettings, load_tuning, made_by, run_tuning, tuned_name
 from fuzzeval.yaml_edit import rewrite_points
 from tests.killing import rows_in
 
@@ -46,8 +47,13 @@ def test_points_standing_together_move_as_one_and_fixed_points_bound_them() -> N
                                               "kept_points.good.left"}
     # fixed points of kept_points: 0, 2, 4, 12, 20 -> both live between 4 and 12
     assert (kept[0].floor, kept[0].ceiling) == (4, 12) == (kept[1].floor, kept[1].ceiling)
-    assert Space.of(rb, outputs=True).dimension == space.dimension + len(
-        rb.output_singletons())
+    # only the conclusions with bounds are searched: the kept hand's and nothing stay
+    assert space.dimension == 5 and len(rb.bounded_outputs()) == 22
+    assert Space.of(rb, outputs=True).dimension == 27
+    searched = {p.term for p in Space.of(rb, outputs=True).params if not p.refs}
+    assert searched.isdisjoint({"nothing", "two", "four", "six", "eight", "twelve", "twenty"})
+    five = next(p for p in Space.of(rb, outputs=True).params if p.term == "five_to_them")
+    assert (five.lo, five.hi, five.floor, five.ceiling) == (-6, 0, -6, 0)
 
 
 def test_the_start_is_the_rule_base_itself() -> None:
@@ -68,8 +74,11 @@ def test_any_point_of_the_cube_is_a_valid_rule_base_with_partitions_kept(
     assert kept.term("four").triangle.right == kept.term("fair").triangle.peak \
         == kept.term("good").triangle.left
     assert kept.term("fair").triangle.peak <= kept.term("good").triangle.peak
-    assert all(tuned.output.lo <= t.triangle.peak <= tuned.output.hi
-               for t in tuned.output.terms)
+    for t in tuned.output.terms:  # within its bounds, or as written
+        if t.bounds is None:
+            assert t == rb.output.term(t.name)
+        else:
+            assert t.bounds[0] <= t.triangle.peak <= t.bounds[1]
 
 
 @dataclass(frozen=True)
@@ -121,10 +130,75 @@ def test_output_singletons_are_rewritten_in_place_keeping_comments() -> None:
     out = rewrite_points(text, changed)
     back, _ = parse_rulebase(out)
     assert back == changed
-    assert "five_to_them: -2.25" in out and "flush: 4.75           # four points" in out
+    assert "    five_to_them: {points: -2.25, bounds: [-6, 0]}\n" in out
+    assert "    flush: {points: 4.75, bounds: [0, 5]}\n" in out
     assert out.splitlines()[0] == text.splitlines()[0]
+    assert out.count("\n") == text.count("\n")  # no comment stated those two numbers
     with pytest.raises(ValueError, match="outside the range"):
         rb.with_outputs({"nobs": 99})
+    with pytest.raises(ValueError, match=r"'nobs': 1.5 is outside its bounds \[0, 1\]"):
+        rb.with_outputs({"nobs": 1.5})
+
+
+class _MoreIsBetter:
+    """A measure that rewards every conclusion for being larger: unbounded, it would push
+    every one to the top of the output range."""
+
+    names = ("sum",)
+
+    def contributions(self, rb: RuleBase) -> np.ndarray:
+        return np.array([[sum(t.triangle.peak for t in rb.output.terms)] * 2])
+
+
+def test_a_tuning_with_outputs_cannot_move_pinned_conclusions(tmp_path: Path) -> None:
+    rb = load_rulebase(LINGUISTIC)
+    space = Space.of(rb, outputs=True)
+    with History(tmp_path / "t.sqlite") as h:
+        t = run_tuning(h, space, _MoreIsBetter(), TuneSettings("toy", 2, 5, outputs=True,
+                                                               sigma0=0.5),
+                       LINGUISTIC.read_text(), 150)
+    tuned = space.at(t.best_x(space))
+    pinned = {"nothing": 0, "two": 2, "four": 4, "six": 6, "eight": 8, "twelve": 12,
+              "twenty": 20}
+    assert {n: tuned.output.term(n).triangle.peak for n in pinned} == pinned
+    # the others went up, each within its own bounds, not the output range [-6, 20]
+    bounded = [t for t in tuned.output.terms if t.bounds]
+    assert sum(t.triangle.peak for t in bounded) > sum(
+        rb.output.term(t.name).triangle.peak for t in bounded) + 5
+    assert all(t.bounds[0] <= t.triangle.peak <= t.bounds[1] for t in bounded)
+
+
+def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale(
+        tmp_path: Path) -> None:
+    text = re.sub(r"(?m)^    (two|four|six|eight|twelve|twenty): (\d+)$",
+                  r"    \1: {points: \2, bounds: [0, 20]}", LINGUISTIC.read_text())
+    rb = parse_rulebase(text)[0]
+    assert rb is not None and len(rb.bounded_outputs()) == 28
+    assert Space.of(rb).dimension == 5  # the points alone may still be tuned
+    with pytest.raises(FuzzevalError, match="every output term but 1 value has bounds, so "
+                       "nothing fixes the scale"):
+        Space.of(rb, outputs=True)
+    path = tmp_path / "all.yaml"
+    path.write_text(text)
+    res = runner.invoke(app, ["tune", "cribbage", "--rulebase", str(path), "--db",
+                              str(tmp_path / "runs" / "t.sqlite")])
+    assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
+    assert res.output.startswith(f"error: {path}: rule base 'cribbage_linguistic': every "
+                                 "output term but 1 value has bounds"), res.output
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_tuned_base_is_named_and_says_how_to_make_it_again() -> None:
+    settings = TuneSettings("cribbage", 3000, 1, outputs=True)
+    assert made_by(settings, "cribbage_linguistic", 8000, 6315) == (
+        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --deals 3000 "
+        "--budget 8000 --seed 1` (CMA-ES, 6,315 evaluations)")
+    odd = TuneSettings("cribbage", 150, 3, outputs=False, sigma0=0.2, popsize=6)
+    assert made_by(odd, "x.yaml", 700, 12) == (
+        "tuned by `fuzzeval tune cribbage --rulebase x.yaml --deals 150 --budget 700 --seed 3 "
+        "--sigma 0.2 --popsize 6 --points-only` (CMA-ES, 12 evaluations)")
+    assert tuned_name("cribbage_linguistic") == "cribbage_linguistic_tuned"
+    assert tuned_name("cribbage_linguistic_tuned") == "cribbage_linguistic_tuned"
 
 
 def _no_files(folder: Path) -> bool:
@@ -160,6 +234,11 @@ def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> No
     assert whole.exit_code == 0, whole.output
     data = json.loads(whole.stdout)
     assert data["evaluations"] <= 700 and data["tuned"].endswith("a.tuned.yaml")
+    written = load_rulebase(tmp_path / "a.tuned.yaml")
+    assert written.name == "cribbage_linguistic_tuned"
+    assert written.made_by == (
+        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --deals 150 "
+        f"--budget 700 --seed 3` (CMA-ES, {data['evaluations']:,} evaluations)")
     db = tmp_path / "b.sqlite"
     cmd = [sys.executable, "-m", "fuzzeval", *common, "--db", str(db)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
@@ -196,7 +275,7 @@ def test_review_findings_fail_early_and_cleanly(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     db = ["--db", str(runs / "t.sqlite")]
     # a budget that only pays for the start runs nothing: refused, not a NaN "result"
-    res = runner.invoke(app, ["tune", "cribbage", "--budget", "14", *db])
+    res = runner.invoke(app, ["tune", "cribbage", "--budget", "13", *db])
     assert res.exit_code == 2 and "the start and one generation" in res.output, res.output
     # --output naming a folder is refused before any work
     (tmp_path / "adir").mkdir()

@@ -159,6 +159,7 @@ def evaluate(
     if json_out:
         print_json(exp.to_dict() if explain else {"grade": exp.grade, "fired": exp.fired})
     elif explain:
+        console.print(ev.rulebase.origin, markup=False, highlight=False)
         print_explanation(ev, exp)
     else:
         console.print(f"{exp.grade:.6g}")

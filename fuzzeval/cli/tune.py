@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -54,8 +55,8 @@ def tune(
         "--held-out", hidden=True, help="Deprecated spelling of --held-out-deals.")] = None,
     outputs: Annotated[bool, typer.Option(
         "--outputs/--points-only",
-        help="Also tune every single-valued output term (default), or only the 'adjust:' "
-             "points.")] = True,
+        help="Also tune the output terms that declare 'bounds:', within them (default), or "
+             "only the 'adjust:' points.")] = True,
     sigma: Annotated[float, typer.Option(
         help="CMA-ES's first step, as a share of each variable's range.")] = 0.1,
     popsize: Annotated[int, typer.Option(
@@ -79,10 +80,11 @@ def tune(
 ) -> None:
     """Tune a rule base with CMA-ES for the game's own measure (cribbage: discard efficiency).
 
-    Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values, on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
+    Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values that declare 'bounds:' (within them; the others stay as written and keep the unit), on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from concurrent.futures.process import BrokenProcessPool
 
+    from fuzzeval.errors import FuzzevalError
     from fuzzeval.executors import executor_for
     from fuzzeval.held_out import held_out_seed
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -90,7 +92,15 @@ def tune(
     from fuzzeval.measure import compare
     from fuzzeval.registry import load_game
     from fuzzeval.store import History, HistoryError, require_for_resume
-    from fuzzeval.tune import Space, TuneSettings, find_tuning, popsize_of, run_tuning
+    from fuzzeval.tune import (
+        Space,
+        TuneSettings,
+        find_tuning,
+        made_by,
+        popsize_of,
+        run_tuning,
+        tuned_name,
+    )
     from fuzzeval.yaml_edit import rewrite_points
 
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
@@ -118,10 +128,14 @@ def tune(
         if game.rulebase_player:
             check_rulebase_player(game, source_path)  # before any file is made
         rewrite_points(source, start)  # its points can be written back (no YAML aliases)
-        space = Space.of(start, outputs)
+        try:
+            space = Space.of(start, outputs)
+        except FuzzevalError as exc:  # the conclusions' scale would be free
+            raise FuzzevalError(f"{source_path}: {exc}") from None
         if space.dimension == 0:
             raise _usage(f"{source_path}: rule base {start.name!r} has nothing to tune: mark "
-                         "points 'adjust:'" + ("" if outputs else " or use --outputs"))
+                         "points 'adjust:'" + (" or give output terms 'bounds:'" if outputs
+                                               else " or use --outputs"))
         settings = TuneSettings(game.name, deals, seed, outputs, sigma, popsize)
         lam = popsize_of(space, settings)
         if budget < lam + 1:
@@ -165,7 +179,9 @@ def tune(
                 err_console.print(f"a worker process died: finished generations are saved "
                                   f"in {path}; run the same command with --resume")
                 raise typer.Exit(1) from None
-            tuned = space.at(tuning.best_x(space))
+            tuned = replace(space.at(tuning.best_x(space)), name=tuned_name(start.name),
+                            made_by=made_by(settings, rulebase or game.default_rulebase,
+                                            budget, tuning.evaluations))
             bar.reset(task, total=2 * held_out, description="held-out deals: exact values")
             held = build(start.input_names, held_out, held_out_seed(seed), pool, cache,
                          lambda k: bar.advance(task, k)) if held_out else None

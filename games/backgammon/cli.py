@@ -93,6 +93,8 @@ def moves(
     for k, row in enumerate(rows, 1):
         table.add_row(str(k), str(row["play"]), f"{row['grade']:.5g}", str(row["position_id"]),
                       style="bold" if k == 1 else None)
+    if fuzzy is not None:
+        console.print(fuzzy.rulebase.origin, markup=False, highlight=False)
     console.print(table)
     if fuzzy is not None and explanation is not None:
         console.print(f"why {rows[0]['play']}:")

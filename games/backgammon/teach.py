@@ -175,13 +175,15 @@ def skeleton(decisions: Decisions) -> tuple[str, list[str], dict[str, tuple[floa
 
 def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
            consequents: Sequence[str], header: str = "",
-           levels: Sequence[float] = (0.0,)) -> str:
-    """The rule base as commented YAML; ``levels`` are the output terms' values."""
+           levels: Sequence[float] = (0.0,), made_by: str = "") -> str:
+    """The rule base as commented YAML; ``levels`` are the output terms' values, ``made_by``
+    the command that taught it."""
     meaning = {f.name: f.meaning for f in FEATURES}
     out = [header.rstrip()] if header else []
     out += ["name: backgammon_refined",
             "description: Contact and race rules for backgammon plays, their conclusions "
             "taught by GNU Backgammon 0-ply.",
+            *([f"made_by: {made_by}"] if made_by else []),
             "defuzzifier: weighted_average", "default: 0", "inputs:", "  Contact:",
             "    description: 1 while some checker still has an opposing one ahead.",
             "    range: [0, 1]", "    terms:", "      Absent: [0, 0, 1]",
@@ -212,7 +214,7 @@ def render(points: dict[str, tuple[float, ...]], conditions: Sequence[str],
 
 
 def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: float = 1e-3,
-          focus: float = 0.03) -> str:
+          focus: float = 0.03, made_by: str = "") -> str:
     """The rule base with every rule's conclusion taught from the decisions.
 
     ``fit="choice"``: imitate gnubg's choice (``fuzzeval.teach.fit_choices``); the output
@@ -259,7 +261,8 @@ def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: fl
     if fit == "choice":
         terms = refine_choices(shares, g, decisions.equity, terms, scale * levels, fixed=few)
     names = term_names(levels.tolist())
-    return render(points, conditions, [names[t] for t in terms], header, levels.tolist())
+    return render(points, conditions, [names[t] for t in terms], header, levels.tolist(),
+                  made_by)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -300,12 +303,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     for extra in args.also:
         decisions = decisions + Decisions.load(extra)
     also = "".join(f" --also {p}" for p in args.also)
-    header = (f"# Taught by: python -m fuzzeval.games.backgammon.teach --games {args.games} "
-              f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
-              f"--fit {args.fit}{also}\n"
+    command = (f"python -m fuzzeval.games.backgammon.teach --games {args.games} "
+               f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
+               f"--fit {args.fit}{also}")
+    header = (f"# Taught by: {command}\n"
               f"# ({len(decisions.equity):,} candidate plays of "
               f"{int(decisions.groups.max()) + 1:,} decisions valued by GNU Backgammon 0-ply)")
-    args.out.write_text(teach(decisions, HEADER + header, args.fit, focus=args.focus))
+    made_by = f"taught by `{command}` (conclusions fitted to GNU Backgammon 0-ply's choices)"
+    args.out.write_text(teach(decisions, HEADER + header, args.fit, focus=args.focus,
+                              made_by=made_by))
     print(f"wrote {args.out}")
 
 

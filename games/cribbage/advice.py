@@ -76,6 +76,7 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
         rounded = np.round(grades, 6).tolist(), np.round(feats, 6).tolist()
         for lab, out, g, f, order in zip(labels, outs, *rounded, orders.tolist(), strict=True):
             out["rulebase"] = rb.name
+            out["made_by"] = rb.made_by
             out["table"] = [dict(zip(keys, (*lab[t], g[t], *f[t]), strict=True))
                             for t in order]
         if explain:

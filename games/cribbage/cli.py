@@ -267,6 +267,14 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
     console.print(table)
 
 
+def _print_origin(rb: object) -> None:
+    """The advice header's second line: the rule base in use and where it came from."""
+    from fuzzeval.rulebase import RuleBase
+
+    if isinstance(rb, RuleBase):
+        console.print(rb.origin, markup=False, highlight=False)
+
+
 def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, explain: bool,
                     json_out: bool, batch: Path | None) -> None:
     from fuzzeval.games.cribbage.advice import advice_many
@@ -291,6 +299,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     who = "my" if crib == "mine" else "their"
     console.print(f"{data['hand']}, {who} crib, player {data['player']}: throw "
                   f"[bold]{' '.join(data['discard'])}[/bold], keep {' '.join(data['keep'])}")
+    _print_origin(getattr(built.discarder, "rulebase", None))
     rows = data.get("table", [])
     if rows:
         shown, hidden = _columns_that_fit(list(rows[0]), width=80)
@@ -721,6 +730,7 @@ def peg(
         return
     console.print(f"count {data['count']}, player {data['player']}: lay "
                   f"[bold]{data['lay']}[/bold]", highlight=False)
+    _print_origin(getattr(built.policy, "rulebase", None))
     rows = data["table"]
     shown, hidden = _columns_that_fit(list(rows[0]), width=80)
     table = Table(box=box.SIMPLE_HEAD)

@@ -114,6 +114,7 @@ def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> 
         order = np.argsort(-grades, kind="stable")
         if isinstance(policy, FuzzyPegging):
             out["rulebase"] = policy.rulebase.name
+            out["made_by"] = policy.rulebase.made_by
     out["table"] = [rows[i] for i in order]
     out["lay"] = cards[choice]
     return out
