@@ -332,7 +332,7 @@ def made_by(settings: TuneSettings, rulebase: str, budget: int, evaluations: int
     """The tuned base's ``made_by:`` line: the command that makes it again, bit for bit
     (every option that decides the result, the rule base as the user named it)."""
     cmd = [f"fuzzeval tune {settings.game} --rulebase {rulebase}",
-           f"--deals {settings.deals} --budget {budget} --seed {settings.seed}"]
+           f"--training-deals {settings.deals} --budget {budget} --seed {settings.seed}"]
     if settings.sigma0 != TuneSettings.sigma0:
         cmd.append(f"--sigma {settings.sigma0:g}")
     if settings.popsize:

@@ -9,9 +9,12 @@ the comment "(-1.5 points)" stood beside five_to_them = -5.9773).
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -22,7 +25,8 @@ from fuzzeval.yaml_edit import NUMBER_WORDS, numbers_in
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "rulebases").glob("*.yaml"))
 OLD_TUNED = ROOT / "tests" / "data" / "cribbage_linguistic_tuned_before_issue_25.yaml"
-TUNED_BY = ("tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --deals 3000 "
+TUNED_BY = ("tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic "
+            "--training-deals 3000 "
             "--budget 8000 --seed 1` (CMA-ES, 7,580 evaluations)")
 runner = CliRunner()
 
@@ -122,6 +126,16 @@ def test_every_shipped_base_says_where_it_came_from(path: Path) -> None:
     made_by = load_rulebase(path).made_by
     assert re.match(r"(written by hand|tuned by `fuzzeval tune |calibrated by `fuzzeval "
                     r"calibrate |taught by `python -m )", made_by), made_by
+    # the command it names runs today, in today's spellings (no deprecated option)
+    for command in re.findall(r"`(fuzzeval [^`]+)`", made_by):
+        words = shlex.split(command)[1:]
+        cmd: Any = typer.main.get_command(app)
+        while hasattr(cmd, "list_commands"):
+            cmd, words = cmd.get_command(cmd.context_class(cmd), words[0]), words[1:]
+        with cmd.make_context("fuzzeval", list(words)):
+            pass
+        hidden = {o for p in cmd.params if getattr(p, "hidden", False) for o in p.opts}
+        assert not hidden & set(words), (path.name, command)
 
 
 def test_the_tuned_base_keeps_the_drafts_unit_and_each_conclusion_in_its_bounds() -> None:

@@ -191,11 +191,12 @@ def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale(
 def test_the_tuned_base_is_named_and_says_how_to_make_it_again() -> None:
     settings = TuneSettings("cribbage", 3000, 1, outputs=True)
     assert made_by(settings, "cribbage_linguistic", 8000, 6315) == (
-        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --deals 3000 "
+        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic "
+        "--training-deals 3000 "
         "--budget 8000 --seed 1` (CMA-ES, 6,315 evaluations)")
     odd = TuneSettings("cribbage", 150, 3, outputs=False, sigma0=0.2, popsize=6)
     assert made_by(odd, "x.yaml", 700, 12) == (
-        "tuned by `fuzzeval tune cribbage --rulebase x.yaml --deals 150 --budget 700 --seed 3 "
+        "tuned by `fuzzeval tune cribbage --rulebase x.yaml --training-deals 150 --budget 700 --seed 3 "
         "--sigma 0.2 --popsize 6 --points-only` (CMA-ES, 12 evaluations)")
     assert tuned_name("cribbage_linguistic") == "cribbage_linguistic_tuned"
     assert tuned_name("cribbage_linguistic_tuned") == "cribbage_linguistic_tuned"
@@ -237,7 +238,7 @@ def test_a_killed_tune_resumes_to_the_uninterrupted_result(tmp_path: Path) -> No
     written = load_rulebase(tmp_path / "a.tuned.yaml")
     assert written.name == "cribbage_linguistic_tuned"
     assert written.made_by == (
-        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --deals 150 "
+        "tuned by `fuzzeval tune cribbage --rulebase cribbage_linguistic --training-deals 150 "
         f"--budget 700 --seed 3` (CMA-ES, {data['evaluations']:,} evaluations)")
     db = tmp_path / "b.sqlite"
     cmd = [sys.executable, "-m", "fuzzeval", *common, "--db", str(db)]
