@@ -196,8 +196,8 @@ def test_the_tuned_base_is_named_and_says_how_to_make_it_again() -> None:
         "--budget 8000 --seed 1` (CMA-ES, 6,315 evaluations)")
     odd = TuneSettings("cribbage", 150, 3, outputs=False, sigma0=0.2, popsize=6)
     assert made_by(odd, "x.yaml", 700, 12) == (
-        "tuned by `fuzzeval tune cribbage --rulebase x.yaml --training-deals 150 --budget 700 --seed 3 "
-        "--sigma 0.2 --popsize 6 --points-only` (CMA-ES, 12 evaluations)")
+        "tuned by `fuzzeval tune cribbage --rulebase x.yaml --training-deals 150 "
+        "--budget 700 --seed 3 --sigma 0.2 --popsize 6 --points-only` (CMA-ES, 12 evaluations)")
     assert tuned_name("cribbage_linguistic") == "cribbage_linguistic_tuned"
     assert tuned_name("cribbage_linguistic_tuned") == "cribbage_linguistic_tuned"
 
