@@ -14,7 +14,6 @@ from fuzzeval.cli.common import (
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
-    already_stored,
     console,
     err_console,
     measures_table,
@@ -24,6 +23,7 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     resolve_rulebase,
+    say_stored,
     stop_code,
     usage_error,
     user_errors,
@@ -61,7 +61,9 @@ def calibrate(
         help="Calibrate from this round's winning decisions, or from all rounds so far.")]
     = "round",
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the stored calibration with these settings.")] = False,
+        "--resume", help="Finish the stored calibration with these settings, and fail if "
+                         "there is none (without it, the same command finishes or shows it "
+                         "too, or starts one).")] = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
@@ -75,7 +77,8 @@ def calibrate(
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
 
     Each round plays a match, then moves every 'adjust:' point toward the mean of its
-    inputs in winning decisions. Stopped at any moment, run the same command with --resume.
+    inputs in winning decisions. Stopped at any moment, run the same command again; run
+    again when finished, it shows the stored calibration.
     """
     from concurrent.futures.process import BrokenProcessPool
 
@@ -121,8 +124,7 @@ def calibrate(
             stored = None if resume else find_calibration(history, settings, source)
             if stored is not None:
                 done = len(load_calibration(history, stored).finished_rounds)
-                raise already_stored(path, f"calibration {stored}",
-                                     min(done, rounds), rounds, "round")
+                say_stored(path, f"calibration {stored}", min(done, rounds), rounds, "round")
             bar = progress_bar(disable=as_json)
             task = bar.add_task("calibration", total=games_per_round)
 
