@@ -147,6 +147,26 @@ def test_a_stored_calibration_run_again_is_shown_or_continued(tmp_path: Path) ->
     assert shown["calibration_id"] == 1 and len(shown["rounds"]) == 3
 
 
+def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> None:
+    """The same tune command twice stored two tunings and ran CMA-ES twice; now one."""
+    from fuzzeval.store import History
+
+    db = str(tmp_path / "t.sqlite")
+    args = ["tune", "cribbage", "--budget", "16", "--deals", "20", "--held-out", "0",
+            "--workers", "1", "--db", db, "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0 and first.stderr == ""
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0
+    evaluations = json.loads(first.stdout)["evaluations"]
+    assert again.stderr.strip() == (
+        f"{db} already holds tuning 1 with these settings, all 16 evaluations: shown without "
+        "running again (for a new tuning, change --seed or --db)")
+    assert json.loads(again.stdout)["evaluations"] == evaluations
+    with History(db) as h:
+        assert h.conn.execute("SELECT COUNT(*) FROM tunings").fetchone()[0] == 1
+
+
 # --- 3. progress counts the games stored as done -----------------------------------------
 
 class _Recorded(Progress):

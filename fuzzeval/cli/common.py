@@ -153,15 +153,16 @@ def open_rulebase(spec: str) -> RuleBase:
     return rb
 
 
-def say_stored(path: Path, what: str, done: int, wanted: int, unit: str) -> None:
+def say_stored(path: Path, what: str, done: int, wanted: int, unit: str,
+               doing: str = "playing") -> None:
     """One line on stderr when a run's database already holds it with the same settings:
     the run continues it (the same command twice repeats no game and is no error), and
     the line says which it did and how to start another instead."""
     kind = what.split()[0]
     if done < wanted:
-        did = f"{done} of {wanted} {unit}s: playing only the {wanted - done} it lacks"
+        did = f"{done:,} of {wanted:,} {unit}s: {doing} only the {wanted - done:,} it lacks"
     else:
-        did = f"all {wanted} {unit}s: shown without playing again"
+        did = f"all {wanted:,} {unit}s: shown without {doing} again"
     err_console.print(f"{path} already holds {what} with these settings, {did} (for a new "
                       f"{kind}, change --seed or --db)", markup=False, highlight=False)
 

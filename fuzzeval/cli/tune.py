@@ -20,6 +20,7 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     resolve_rulebase,
+    say_stored,
     stop_code,
     user_errors,
 )
@@ -80,7 +81,14 @@ def tune(
     from fuzzeval.measure import compare
     from fuzzeval.registry import load_game
     from fuzzeval.store import History, HistoryError, require_for_resume
-    from fuzzeval.tune import Space, TuneSettings, find_tuning, popsize_of, run_tuning
+    from fuzzeval.tune import (
+        Space,
+        TuneSettings,
+        find_tuning,
+        load_tuning,
+        popsize_of,
+        run_tuning,
+    )
     from fuzzeval.yaml_edit import rewrite_points
 
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
@@ -125,6 +133,13 @@ def tune(
                 if find_tuning(history, settings, source) is None:
                     raise HistoryError(f"{path}: no tuning to resume with these settings and "
                                        "this rule base; run without --resume to start one")
+        elif path.is_file():  # the same tuning run again continues it, or shows it
+            with History(path) as history:
+                stored = find_tuning(history, settings, source)
+                if stored is not None:
+                    done = load_tuning(history, stored).evaluations
+                    say_stored(path, f"tuning {stored}", budget if done + lam > budget
+                               else done, budget, "evaluation", "running")
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made
