@@ -109,6 +109,8 @@ class Game(Protocol):
     ``implied_options(name, options)`` does the same for other files a player reads by
     default (the options with those defaults filled in). ``hidden_information``: the hooks
     of ``fuzzeval.sampling.HiddenInformation``, for the game-agnostic sampling player.
+    ``tournament_players``: the players of a default round robin, when not all of
+    ``player_names`` (some are too slow for one that takes minutes).
     """
 
     name: str

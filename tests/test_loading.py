@@ -119,5 +119,5 @@ def test_load_rulebase_takes_a_shipped_name_from_any_folder_and_a_path_wins(
     assert load_rulebase(Path("tipping")).name == "mine"
     with pytest.raises(NotFound, match=r"no shipped rule base 'tiping' \(shipped: .*tipping"):
         load_rulebase("tiping")
-    with pytest.raises(RuleBaseError, match="rulebases/tipping.yaml: .*cannot be read"):
+    with pytest.raises(RuleBaseError, match=r"rulebases/tipping\.yaml: .*cannot be read"):
         load_rulebase("rulebases/tipping.yaml")  # a path, never a name

@@ -25,7 +25,7 @@ from fuzzeval.cli.common import (
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.game import Game
-    from fuzzeval.match import MatchSpec, MatchSummary
+    from fuzzeval.match import GameRecord, MatchSpec, MatchSummary
     from fuzzeval.store import History
 
 
@@ -66,6 +66,7 @@ def match(
     """
     from concurrent.futures.process import BrokenProcessPool
 
+    from fuzzeval.estimate import Stopwatch
     from fuzzeval.executors import executor_for
     from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
     from fuzzeval.registry import load_game
@@ -86,12 +87,18 @@ def match(
             if not resume:
                 _say_if_stored(history, game, spec)
             progress = progress_bar(disable=as_json)
+            already = stored_games(history, game, spec)
             task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
-                                     completed=stored_games(history, game, spec))
+                                     completed=already)
+            watch = Stopwatch(0 if as_json else games - already, _say)  # as the bar
+
+            def ended(_record: GameRecord) -> None:
+                progress.advance(task)
+                watch.tick()
             try:
                 with progress:
                     stored, before = run_match(history, game, spec, executor, resume,
-                                               on_game=lambda _r: progress.advance(task))
+                                               on_game=ended)
             except KeyboardInterrupt as exc:
                 why, code = stop_code(exc)
                 _stopped(history, spec, path, why)
@@ -106,6 +113,10 @@ def match(
                         **summary.to_dict()})
         else:
             _print_summary(summary, spec, game.unit_name or "game", path, before)
+
+
+def _say(line: str) -> None:
+    err_console.print(line, markup=False, highlight=False)
 
 
 def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
