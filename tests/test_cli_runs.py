@@ -155,11 +155,11 @@ def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> N
     args = ["tune", "cribbage", "--budget", "16", "--deals", "20", "--held-out", "0",
             "--workers", "1", "--db", db, "--json"]
     first = runner.invoke(app, args)
-    assert first.exit_code == 0 and first.stderr == ""
+    assert first.exit_code == 0 and "already holds" not in first.stderr
     again = runner.invoke(app, args)
     assert again.exit_code == 0
     evaluations = json.loads(first.stdout)["evaluations"]
-    assert again.stderr.strip() == (
+    assert again.stderr.strip().splitlines()[-1] == (
         f"{db} already holds tuning 1 with these settings, all 16 evaluations: shown without "
         "running again (for a new tuning, change --seed or --db)")
     assert json.loads(again.stdout)["evaluations"] == evaluations

@@ -115,8 +115,13 @@ def steps() -> list[Command | Shell]:
     return found
 
 
+def commands() -> list[Command]:
+    """Every ``fuzzeval`` command of the docs, in page order."""
+    return [step for step in steps() if isinstance(step, Command)]
+
+
 STEPS = steps()
-COMMANDS = [c for c in STEPS if isinstance(c, Command)]
+COMMANDS = commands()
 PYTHON = blocks("python")
 
 
