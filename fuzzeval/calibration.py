@@ -238,7 +238,11 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
                     on_round_start: Callable[[int, MatchSpec], None] | None = None,
                     on_game: Callable[[GameRecord], None] | None = None,
                     on_round: Callable[[RoundResult], None] | None = None) -> Calibration:
-    """Play (or finish) ``rounds`` calibration rounds; returns the stored calibration."""
+    """Play (or finish) ``rounds`` calibration rounds; returns the stored calibration.
+
+    As a match, a calibration is stored once: one with the same settings and rule base is
+    continued (only the rounds it lacks are played, none when it is complete); with
+    ``resume``, finding none is an error instead of a start."""
     if not game.rulebase_player:
         raise FuzzevalError(f"{game.name} has no rule-base player to calibrate")
     first, problems = parse_rulebase(source)
@@ -247,7 +251,7 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
     if not first.adjustable_points():
         raise FuzzevalError(f"rule base {first.name!r} marks no point 'adjust:'; nothing "
                             "to calibrate")
-    cal_id = find_calibration(history, settings, source) if resume else None
+    cal_id = find_calibration(history, settings, source)
     if resume and cal_id is None:
         raise HistoryError(f"{history.path}: no calibration to resume with these settings "
                            "and this rule base; run without --resume to start one")
@@ -266,9 +270,7 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
         spec = round_spec(history, cal, game, k, current.rulebase_yaml)
         if on_round_start is not None:
             on_round_start(k, spec)
-        stored = history.find_match(spec)
-        match, _ = run_match(history, game, spec, executor, resume=stored is not None,
-                             on_game=on_game)
+        match, _ = run_match(history, game, spec, executor, on_game=on_game)
         summary = summarize(history.outcomes(match.id)[: settings.games_per_round])
         window = [match.id] if settings.window == "round" else [
             *(r.match_id for r in cal.finished_rounds if r.match_id is not None), match.id]

@@ -118,7 +118,8 @@ class Game(Protocol):
     logged_kinds: frozenset[str]
     #: what a unit of ``Outcome.unit_points`` is called ("deal"), or "" when there is none
     unit_name: str
-    #: the player names ``make_player`` knows
+    #: the player names ``make_player`` knows (optionally ``tournament_players``: those of a
+    #: default round robin, when some are too slow for one that takes minutes)
     player_names: tuple[str, ...]
     #: the player that plays from a rule base (``make_player(name, rulebase=PATH)``), and the
     #: shipped rule base and opponent a calibration uses by default ("" when the game has none)

@@ -84,9 +84,7 @@ def evaluate_calibration(history: History, game: Game, cal: Calibration, games: 
         spec = round_spec(history, cal, game, index, text)
         spec = MatchSpec(spec.game, spec.player, spec.opponent, games,
                          held_out_seed(seed), spec.options)
-        stored = history.find_match(spec)
-        match, _ = run_match(history, game, spec, executor, resume=stored is not None,
-                             on_game=on_game)
+        match, _ = run_match(history, game, spec, executor, on_game=on_game)
         outcomes = history.outcomes(match.id)[:games]
         summaries[label] = summarize(outcomes)
         wins[label] = [int(o.winner == 0) for o in outcomes]

@@ -37,6 +37,7 @@ from fuzzeval.membership import (
     resolution_problem,
     triangle_problem,
 )
+from fuzzeval.resources import rulebase_path
 from fuzzeval.rulebase import (
     DEFUZZIFIERS,
     PointName,
@@ -763,9 +764,12 @@ def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[
     return parse_rulebase(text, str(p))
 
 
-def load_rulebase(path: str | os.PathLike[str]) -> RuleBase:
-    """Read a rule-base file; RuleBaseError lists every error, warnings go to ``warnings``."""
-    return _loaded(*check_rulebase(path))
+def load_rulebase(source: str | os.PathLike[str]) -> RuleBase:
+    """Read a rule base, by path or by the name of a shipped one (``"tipping"``, from any
+    directory; a path always wins, as on the command line: ``rulebase_path``).
+    RuleBaseError lists every error, warnings go to ``warnings``; an unknown name raises
+    NotFound listing the shipped ones."""
+    return _loaded(*check_rulebase(rulebase_path(source)))
 
 
 def load_rulebase_text(text: str, path: str = "<string>") -> RuleBase:

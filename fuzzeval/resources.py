@@ -3,6 +3,7 @@ or, when running from a source checkout or an editable install, in ./rulebases."
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -41,11 +42,21 @@ def default_rulebase(name: str) -> Path:
     return path
 
 
-def find_rulebase(spec: str) -> Path:
-    """A path if it exists (or looks like one), else the name of a shipped rule base."""
+def rulebase_path(spec: str | os.PathLike[str]) -> Path:
+    """The one rule, for the command line and ``load_rulebase`` alike, that turns what names
+    a rule base into its file: a path always wins (a ``Path``, an existing file, anything
+    with a folder or a .yaml/.yml suffix), and only a bare word that is none of these is the
+    name of a shipped rule base (``tipping``), found from any directory."""
     path = Path(spec)
-    if path.exists() or path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
-        if not path.exists():
-            raise NotFound(f"{spec}: no such rule-base file")
+    if (not isinstance(spec, str) or path.exists() or path.suffix in (".yaml", ".yml")
+            or len(path.parts) > 1):
         return path
     return default_rulebase(spec)
+
+
+def find_rulebase(spec: str) -> Path:
+    """``rulebase_path``, refusing a path that names no file (the command line's check)."""
+    path = rulebase_path(spec)
+    if not path.exists():
+        raise NotFound(f"{spec}: no such rule-base file")
+    return path

@@ -588,23 +588,27 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
               on_game: Callable[[GameRecord], None] | None = None) -> tuple[StoredMatch, int]:
     """Play a match into the history, each game committed as it finishes.
 
-    With ``resume`` the latest stored match of the same spec (any length) continues: only
-    games not yet stored are played, so nothing finished is lost or played twice. Returns
-    the stored match and how many games were already there.
+    A match is stored once: when the history already holds one with the same game, players
+    (and the files they read), options and seed, this continues it, playing only the games
+    it lacks (none when it is complete: then it plays nothing), so running the same match
+    twice neither repeats nor mixes games. Otherwise a new match starts; with ``resume`` that
+    is an error instead. Returns the stored match and how many games were already there.
     """
     check_players(game, spec)
     prints = fingerprint(spec, game)
-    match = history.find_match(spec) if resume else None
+    match = history.find_match(spec)
+    if match is not None and match.fingerprint not in (None, prints):
+        if resume:
+            raise HistoryError(
+                f"{history.path}: a file a player reads (a rule base or a table) has changed "
+                f"since match {match.id} was stored, so its games are another player's; run "
+                "without --resume to start a new match")
+        match = None  # another player's games: a match of its own
     if resume and match is None:
         raise HistoryError(
             f"{history.path}: no match to resume with game {spec.game}, player "
             f"{spec.player}, opponent {spec.opponent}, options {dict(spec.options)}, seed "
             f"{spec.seed}; run without --resume to start one")
-    if match is not None and match.fingerprint is not None and match.fingerprint != prints:
-        raise HistoryError(
-            f"{history.path}: a file a player reads (a rule base or a table) has changed since "
-            f"match {match.id} was stored, so its games are another player's; run without "
-            "--resume to start a new match")
     if match is None:
         match = history.create_match(spec, game.unit_name, prints)
     else:

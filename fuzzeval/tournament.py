@@ -7,15 +7,17 @@ game, and every match can be read back with the usual tools.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from fuzzeval.estimate import Clock, Estimate, Part, estimate
 from fuzzeval.game import Game
 from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
-from fuzzeval.store import History, resumable, run_match
+from fuzzeval.store import History, StoredMatch, run_match, stored_games
 
 
 @dataclass(frozen=True)
@@ -55,16 +57,39 @@ def tournament_specs(game: Game, players: Sequence[str], games: int, seed: int,
 def run_tournament(history: History, game: Game, players: Sequence[str], games: int,
                    seed: int, options: Options = (), executor: Executor | None = None,
                    on_game: Callable[[tuple[int, int], GameRecord], None] | None = None,
-                   ) -> Tournament:
-    """Play (or finish) every pairing; a pairing already stored is resumed, not replayed."""
+                   on_estimate: Callable[[Estimate | None], None] | None = None,
+                   warm_up: int = 3, timed_games: int = 9,
+                   clock: Clock = time.monotonic) -> Tournament:
+    """Play (or finish) every pairing; a pairing already stored is continued, not replayed.
+
+    With ``on_estimate``, every pairing first plays ``warm_up`` games (the workers make
+    its players: tables loaded, code compiled) and then ``timed_games`` more, timed with
+    ``clock``; the estimate of the rest, from each pairing's own rate (pairings differ in
+    speed), goes to ``on_estimate`` before the rest is played. The games are the same
+    either way: game i of a pairing has its seed whenever it is played."""
     specs = tournament_specs(game, players, games, seed, options)
+
+    def play(pair: tuple[int, int], spec: MatchSpec) -> tuple[StoredMatch, int]:
+        played = 0
+
+        def tick(record: GameRecord) -> None:
+            nonlocal played
+            played += 1
+            if on_game is not None:
+                on_game(pair, record)
+        match, _ = run_match(history, game, spec, executor, on_game=tick)
+        return match, played
+
+    if on_estimate is not None:
+        parts = []
+        for pair, spec in specs.items():
+            play(pair, replace(spec, games=min(warm_up, games)))
+            start = clock()
+            _, timed = play(pair, replace(spec, games=min(warm_up + timed_games, games)))
+            parts.append(Part(timed, clock() - start, games - stored_games(history, game, spec)))
+        on_estimate(estimate(parts))
     results = {}
     for pair, spec in specs.items():
-        # a pairing stored with the same players (and the files they read) resumes; one
-        # whose rule base has changed since starts again
-        stored = resumable(history, game, spec)
-        tick = None if on_game is None else (lambda r, p=pair: on_game(p, r))
-        match, _ = run_match(history, game, spec, executor, resume=stored is not None,
-                             on_game=tick)
+        match, _ = play(pair, spec)
         results[pair] = summarize(history.outcomes(match.id)[:games])
     return Tournament(tuple(players), games, seed, results)

@@ -350,11 +350,14 @@ def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
                settings: TuneSettings, source: str, budget: int,
                executor: Executor | None = None, resume: bool = False,
                on_generation: Callable[[Generation], None] | None = None) -> Tuning:
-    """Run (or finish) a tuning until ``budget`` evaluations; returns the stored tuning."""
+    """Run (or finish) a tuning until ``budget`` evaluations; returns the stored tuning.
+
+    As a match, a tuning is stored once: one with the same settings and rule base continues
+    (nothing runs when it is complete); with ``resume``, finding none is an error."""
     if space.dimension == 0:
         raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
                             "points 'adjust:' (or give output terms 'bounds:' and tune them)")
-    tuning_id = find_tuning(history, settings, source) if resume else None
+    tuning_id = find_tuning(history, settings, source)  # stored once: continued, or shown
     if resume and tuning_id is None:
         raise HistoryError(f"{history.path}: no tuning to resume with these settings and "
                            "this rule base; run without --resume to start one")

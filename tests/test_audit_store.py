@@ -25,7 +25,9 @@ def test_resume_continues_the_latest_of_two_matches_with_one_spec(tmp_path: Path
     db = tmp_path / "h.sqlite"
     with History(db) as h:
         older, _ = run_match(h, GAME, spec(3))  # a full run of 3 games...
-        newer, _ = run_match(h, GAME, spec(1))  # ...then, without --resume, a new match of 1
+        # ...then a second match of 1 (as older fuzzeval stored a run without --resume)
+        newer = h.create_match(spec(1), GAME.unit_name, fingerprint(spec(1)))
+        h.save_game(newer, play_indexed(GAME, spec(1), 0))
         assert newer.id > older.id and h.find_match(spec(5)).id == newer.id  # type: ignore[union-attr]
         played: list[int] = []
         match, before = run_match(h, GAME, spec(5), resume=True,

@@ -389,7 +389,7 @@ OPTIONS: dict[str, Meaning] = {
     "--calibration": Meaning("which calibration in the database", r"Which calibration"),
     "--dask": Meaning("a Dask scheduler to run on", r"(Run the games|Evaluate) on [\w ]*Dask"),
     "--budget": Meaning("evaluations of the measure at most", r"Evaluations of the measure"),
-    "--outputs": Meaning("tune the output terms too", r"Also tune every single-valued"),
+    "--outputs": Meaning("tune the output terms too", r"Also tune the output terms that declare"),
     "--sigma": Meaning("CMA-ES's first step", r"CMA-ES's first step"),
     "--popsize": Meaning("rule bases a CMA-ES generation", r"Rule bases a generation"),
     "--round": Meaning("two stored rule bases to overlay", r"With a database: the two rule"),

@@ -1,5 +1,6 @@
 """Runs into a history from the command line: pictures named after their database, a run
-already stored is not played again by mistake, progress counts what is left to play."""
+already stored is shown or continued (never played twice, never an error), progress counts
+what is left to play."""
 
 from __future__ import annotations
 
@@ -65,33 +66,55 @@ def test_each_tournament_database_gets_its_own_matrix_picture(
         assert Path(picture).stat().st_size > 10_000
 
 
-# --- 2. a run already stored is not played a second time --------------------------------
+# --- 2. a run already stored is shown or continued, never played a second time ---------
 
 MATCH = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "3", "--json"]
 
 
-def test_a_stored_match_is_not_played_again_without_resume(tmp_path: Path) -> None:
-    db = str(tmp_path / "m.sqlite")
-    assert runner.invoke(app, [*MATCH, "--db", db]).exit_code == 0
-    again = runner.invoke(app, [*MATCH, "--db", db])
-    assert again.exit_code == 2 and "Traceback" not in again.output
-    (line,) = again.output.strip().splitlines()
-    assert line == (f"error: {db} already holds match 1 with these settings (3 of 3 games "
-                    "stored); run again with --resume to show it without playing again, or "
-                    "change --seed or --db for a new one")
-    longer = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db])
-    assert longer.exit_code == 2
-    assert "(3 of 5 games stored); run again with --resume to play only the 2 games it " \
-           "lacks" in longer.output
-    # what the message says works, and played only the games it lacked
-    resumed = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db, "--resume"])
-    assert resumed.exit_code == 0 and json.loads(resumed.stdout)["resumed_games"] == 3
-    # another seed is another match
-    assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
+def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
     from fuzzeval.store import History
 
+    db = str(tmp_path / "m.sqlite")
+    first = runner.invoke(app, [*MATCH, "--db", db])
+    assert first.exit_code == 0
+    again = runner.invoke(app, [*MATCH, "--db", db])  # the same command twice: no error
+    assert again.exit_code == 0 and "Traceback" not in again.output
+    assert again.stderr.strip() == (
+        f"{db} already holds match 1 with these settings, all 3 games: shown without "
+        "playing again (for a new match, change --seed or --db)")
+    shown, played = json.loads(again.stdout), json.loads(first.stdout)
+    assert shown["resumed_games"] == 3 and shown["sides"] == played["sides"]
+    longer = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db])
+    assert longer.exit_code == 0 and json.loads(longer.stdout)["resumed_games"] == 3
+    assert "3 of 5 games: playing only the 2 it lacks" in longer.stderr
+    # --resume says nothing more and plays nothing more
+    resumed = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db, "--resume"])
+    assert resumed.exit_code == 0 and resumed.stderr == ""
+    assert json.loads(resumed.stdout)["resumed_games"] == 5
+    # another seed is another match
+    assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
     with History(db) as h:
         assert h.matches()["finished"].tolist() == [5, 3]
+
+
+def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:
+    """run_match run twice (docs/matches.md's snippet) continues the stored match: the
+    second run plays nothing, and the history holds one match of 4 games, not two."""
+    from fuzzeval.match import MatchSpec, PlayerSpec
+    from fuzzeval.registry import load_game
+    from fuzzeval.store import History, HistoryError, read_games, run_match
+
+    spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
+                     games=4, seed=1)
+    db = tmp_path / "m.sqlite"
+    for before in (0, 4):
+        with History(db) as history:
+            match, already = run_match(history, load_game("cribbage"), spec)
+        assert (match.id, already) == (1, before)
+    assert len(read_games(db)) == 4
+    with History(db) as history, pytest.raises(HistoryError, match="no match to resume"):
+        run_match(history, load_game("cribbage"), MatchSpec(
+            "cribbage", spec.player, spec.opponent, 4, 2), resume=True)
 
 
 def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -> None:
@@ -99,26 +122,49 @@ def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -
     source = Path(__file__).resolve().parents[1] / "rulebases" / "cribbage_linguistic.yaml"
     rb.write_text(source.read_text())
     args = ["match", "cribbage", "-p", f"fuzzy:rulebase={rb}", "--opponent", "random", "-n", "2",
-            "--db", str(tmp_path / "m.sqlite")]
+            "--db", str(tmp_path / "m.sqlite"), "--json"]
     assert runner.invoke(app, args).exit_code == 0
     rb.write_text(source.read_text().replace("range: [0, 20]", "range: [0, 21]", 1))
-    assert runner.invoke(app, args).exit_code == 0  # other content: other games
+    other = runner.invoke(app, args)  # other content: other games, in a match of their own
+    assert other.exit_code == 0 and other.stderr == ""
+    assert json.loads(other.stdout)["match_id"] == 2
+    assert runner.invoke(app, [*args, "--resume"]).exit_code == 0  # resumes match 2
 
 
-def test_a_stored_calibration_is_not_run_again_without_resume(tmp_path: Path) -> None:
+def test_a_stored_calibration_run_again_is_shown_or_continued(tmp_path: Path) -> None:
     db = str(tmp_path / "c.sqlite")
-    assert runner.invoke(app, [*CALIBRATE, "--db", db]).exit_code == 0
+    first = runner.invoke(app, [*CALIBRATE, "--db", db])
+    assert first.exit_code == 0
     again = runner.invoke(app, [*CALIBRATE, "--db", db])
-    assert again.exit_code == 2
-    (line,) = again.output.strip().splitlines()
-    assert line == (f"error: {db} already holds calibration 1 with these settings (1 of 1 "
-                    "rounds stored); run again with --resume to show it without playing "
-                    "again, or change --seed or --db for a new one")
+    assert again.exit_code == 0
+    assert again.stderr.strip() == (
+        f"{db} already holds calibration 1 with these settings, all 1 rounds: shown without "
+        "playing again (for a new calibration, change --seed or --db)")
+    assert json.loads(again.stdout)["rounds"] == json.loads(first.stdout)["rounds"]
     more = runner.invoke(app, [*CALIBRATE[:5], "3", *CALIBRATE[6:], "--db", db])
-    assert more.exit_code == 2 and "(1 of 3 rounds stored); run again with --resume to " \
-        "play only the 2 rounds it lacks" in more.output
-    shown = runner.invoke(app, [*CALIBRATE, "--db", db, "--resume"])
-    assert shown.exit_code == 0 and len(json.loads(shown.stdout)["rounds"]) == 1
+    assert more.exit_code == 0 and "1 of 3 rounds: playing only the 2 it lacks" in more.stderr
+    shown = json.loads(more.stdout)
+    assert shown["calibration_id"] == 1 and len(shown["rounds"]) == 3
+
+
+def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> None:
+    """The same tune command twice stored two tunings and ran CMA-ES twice; now one."""
+    from fuzzeval.store import History
+
+    db = str(tmp_path / "t.sqlite")
+    args = ["tune", "cribbage", "--budget", "16", "--deals", "20", "--held-out", "0",
+            "--workers", "1", "--db", db, "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0 and "already holds" not in first.stderr
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0
+    evaluations = json.loads(first.stdout)["evaluations"]
+    assert again.stderr.strip().splitlines()[-1] == (
+        f"{db} already holds tuning 1 with these settings, all 16 evaluations: shown without "
+        "running again (for a new tuning, change --seed or --db)")
+    assert json.loads(again.stdout)["evaluations"] == evaluations
+    with History(db) as h:
+        assert h.conn.execute("SELECT COUNT(*) FROM tunings").fetchone()[0] == 1
 
 
 # --- 3. progress counts the games stored as done -----------------------------------------

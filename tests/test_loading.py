@@ -102,3 +102,23 @@ def test_round_trip(path: Path, tmp_path: Path) -> None:
             if line[:1] not in (" ", "-")]
     assert keys[:4] == ["name", "description", "made_by", "defuzzifier"]
     assert keys[-2:] == ["output", "rules"]
+
+
+def test_load_rulebase_takes_a_shipped_name_from_any_folder_and_a_path_wins(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's load_rulebase("tipping") from a folder outside the checkout (it raised
+    "rulebases/tipping.yaml: cannot be read" there when the snippet named the file)."""
+    from fuzzeval.errors import NotFound
+
+    shipped = Path(__file__).resolve().parents[1] / "rulebases" / "tipping.yaml"
+    monkeypatch.chdir(tmp_path)
+    rb = load_rulebase("tipping")
+    assert rb.name == "tipping" and rb.input_names == ("quality", "service")
+    # a file of that name in the folder is a path, and a path always wins (as on the CLI)
+    Path("tipping").write_text(shipped.read_text().replace("name: tipping", "name: mine", 1))
+    assert load_rulebase("tipping").name == "mine"
+    assert load_rulebase(Path("tipping")).name == "mine"
+    with pytest.raises(NotFound, match=r"no shipped rule base 'tiping' \(shipped: .*tipping"):
+        load_rulebase("tiping")
+    with pytest.raises(RuleBaseError, match=r"rulebases/tipping\.yaml: .*cannot be read"):
+        load_rulebase("rulebases/tipping.yaml")  # a path, never a name

@@ -145,17 +145,19 @@ def test_resume_accepts_a_match_stored_without_a_fingerprint(tmp_path: Path) -> 
         assert h.finished(stored.id) == {0, 1, 2}
 
 
-def test_without_resume_a_new_match_is_started_and_stored_with_its_fingerprint(
+def test_a_match_run_again_continues_the_stored_one_with_its_fingerprint(
     tmp_path: Path,
 ) -> None:
+    """Without resume, a new match is started and stored with its fingerprint; the same match
+    run again is stored once: it continues the first (nothing left to play), no second one."""
     game = CountingToy()
     with History(tmp_path / "h.sqlite") as h:
         first, before = run_match(h, game, spec(2))
         assert before == 0 and first == StoredMatch(first.id, spec(2), "", 2, "{}")
-        second, before = run_match(h, game, spec(2))
-        assert second.id != first.id and before == 0
-        assert h.finished(first.id) == h.finished(second.id) == {0, 1}
-        assert h.outcomes(first.id) == h.outcomes(second.id)
+        played: list[int] = []
+        second, before = run_match(h, game, spec(2), on_game=lambda r: played.append(r.index))
+        assert second.id == first.id and before == 2 and played == []
+        assert h.finished(first.id) == {0, 1} and len(h.matches()) == 1
     assert game.prepared >= 2  # the game is prepared before each match is played
 
 

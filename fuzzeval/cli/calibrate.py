@@ -15,7 +15,6 @@ from fuzzeval.cli.common import (
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
-    already_stored,
     console,
     err_console,
     measures_table,
@@ -26,6 +25,7 @@ from fuzzeval.cli.common import (
     progress_bar,
     renamed,
     resolve_rulebase,
+    say_stored,
     stop_code,
     usage_error,
     user_errors,
@@ -33,7 +33,7 @@ from fuzzeval.cli.common import (
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.calibration import RoundResult
-    from fuzzeval.match import MatchSpec
+    from fuzzeval.match import GameRecord, MatchSpec
     from fuzzeval.store import History
 
 
@@ -64,7 +64,9 @@ def calibrate(
         help="Calibrate from this round's winning decisions, or from all rounds so far.")]
     = "round",
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the stored calibration with these settings.")] = False,
+        "--resume", help="Finish the stored calibration with these settings, and fail if "
+                         "there is none (without it, the same command finishes or shows it "
+                         "too, or starts one).")] = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
@@ -81,7 +83,8 @@ def calibrate(
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
 
     Each round plays a match, then moves every 'adjust:' point toward the mean of its
-    inputs in winning decisions. Stopped at any moment, run the same command with --resume.
+    inputs in winning decisions. Stopped at any moment, run the same command again; run
+    again when finished, it shows the stored calibration.
     """
     from concurrent.futures.process import BrokenProcessPool
 
@@ -93,6 +96,7 @@ def calibrate(
         run_calibration,
         summary_rows,
     )
+    from fuzzeval.estimate import Stopwatch
     from fuzzeval.executors import executor_for
     from fuzzeval.held_out import held_out_measures
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -125,13 +129,20 @@ def calibrate(
         if resume:
             require_for_resume(path)
         with History(path) as history:
-            stored = None if resume else find_calibration(history, settings, source)
-            if stored is not None:
-                done = len(load_calibration(history, stored).finished_rounds)
-                raise already_stored(path, f"calibration {stored}",
-                                     min(done, rounds), rounds, "round")
+            stored = find_calibration(history, settings, source)
+            done = 0 if stored is None else len(load_calibration(history, stored).finished_rounds)
+            if stored is not None and not resume:
+                say_stored(path, f"calibration {stored}", min(done, rounds), rounds, "round")
             bar = progress_bar(disable=as_json)
             task = bar.add_task("calibration", total=games_per_round)
+            # as the bar: the estimate of a long calibration, not with --json
+            watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
+                              lambda line: err_console.print(line, markup=False,
+                                                             highlight=False))
+
+            def ended(_record: GameRecord) -> None:
+                bar.advance(task)
+                watch.tick()
 
             def start(k: int, spec: MatchSpec) -> None:
                 bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
@@ -147,7 +158,7 @@ def calibrate(
                 with bar, executor_for(workers) as pool:
                     cal = run_calibration(history, game, settings, source, rounds, pool,
                                           resume, on_round_start=start,
-                                          on_game=lambda _r: bar.advance(task),
+                                          on_game=ended,
                                           on_round=finished)
             except KeyboardInterrupt as exc:
                 why, code = stop_code(exc)

@@ -170,14 +170,18 @@ def open_rulebase(spec: str) -> RuleBase:
     return rb
 
 
-def already_stored(path: Path, what: str, done: int, wanted: int, unit: str) -> UsageError:
-    """A run the database already holds, with the same settings: refused (exit 2), naming
-    how to resume or extend it, because playing it again would only repeat the same games."""
-    todo = (f"play only the {wanted - done} {unit}s it lacks" if done < wanted
-            else "show it without playing again")
-    return UsageError(f"{path} already holds {what} with these settings ({done} of {wanted} "
-                      f"{unit}s stored); run again with --resume to {todo}, or change --seed "
-                      "or --db for a new one")
+def say_stored(path: Path, what: str, done: int, wanted: int, unit: str,
+               doing: str = "playing") -> None:
+    """One line on stderr when a run's database already holds it with the same settings:
+    the run continues it (the same command twice repeats no game and is no error), and
+    the line says which it did and how to start another instead."""
+    kind = what.split()[0]
+    if done < wanted:
+        did = f"{done:,} of {wanted:,} {unit}s: {doing} only the {wanted - done:,} it lacks"
+    else:
+        did = f"all {wanted:,} {unit}s: shown without {doing} again"
+    err_console.print(f"{path} already holds {what} with these settings, {did} (for a new "
+                      f"{kind}, change --seed or --db)", markup=False, highlight=False)
 
 
 def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:

@@ -13,19 +13,19 @@ from fuzzeval.cli.common import (
     OPPONENT_O,
     SEED_MAX,
     WorkersOpt,
-    already_stored,
     console,
     err_console,
     old_spelling,
     print_json,
     progress_bar,
+    say_stored,
     stop_code,
     user_errors,
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.game import Game
-    from fuzzeval.match import MatchSpec, MatchSummary
+    from fuzzeval.match import GameRecord, MatchSpec, MatchSummary
     from fuzzeval.store import History
 
 
@@ -52,7 +52,9 @@ def match(
     db: Annotated[Path | None, typer.Option(
         help="History database (SQLite); default runs/GAME.sqlite.")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue the stored match with these settings.")] = False,
+        "--resume", help="Continue the stored match with these settings, and fail if there "
+                         "is none (without it, the same command continues it too, or "
+                         "starts one).")] = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -60,10 +62,11 @@ def match(
     """Play a reproducible match into the history database.
 
     Seat 0 moves (deals) first in even games. Every game is committed as it ends; after a
-    crash or Ctrl-C, run the same command with --resume.
+    crash or Ctrl-C, run the same command again: it plays only the games not stored.
     """
     from concurrent.futures.process import BrokenProcessPool
 
+    from fuzzeval.estimate import Stopwatch
     from fuzzeval.executors import executor_for
     from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
     from fuzzeval.registry import load_game
@@ -82,14 +85,20 @@ def match(
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
             if not resume:
-                _refuse_a_duplicate(history, game, spec)
+                _say_if_stored(history, game, spec)
             progress = progress_bar(disable=as_json)
+            already = stored_games(history, game, spec)
             task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
-                                     completed=stored_games(history, game, spec) if resume else 0)
+                                     completed=already)
+            watch = Stopwatch(0 if as_json else games - already, _say)  # as the bar
+
+            def ended(_record: GameRecord) -> None:
+                progress.advance(task)
+                watch.tick()
             try:
                 with progress:
                     stored, before = run_match(history, game, spec, executor, resume,
-                                               on_game=lambda _r: progress.advance(task))
+                                               on_game=ended)
             except KeyboardInterrupt as exc:
                 why, code = stop_code(exc)
                 _stopped(history, spec, path, why)
@@ -106,16 +115,19 @@ def match(
             _print_summary(summary, spec, game.unit_name or "game", path, before)
 
 
-def _refuse_a_duplicate(history: History, game: Game, spec: MatchSpec) -> None:
-    """The same match (players, the files they read, options, seed) already stored: say how
-    to resume or extend it instead of playing its games a second time."""
+def _say(line: str) -> None:
+    err_console.print(line, markup=False, highlight=False)
+
+
+def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
+    """The same match (players, the files they read, options, seed) already stored: say that
+    this run continues it (run_match's rule) rather than playing its games a second time."""
     from fuzzeval.store import resumable
 
     stored = resumable(history, game, spec)
     if stored is not None:
         done = sum(1 for i in history.finished(stored.id) if i < spec.games)
-        raise already_stored(history.path, f"match {stored.id}", done, spec.games,
-                             "game")
+        say_stored(history.path, f"match {stored.id}", done, spec.games, "game")
 
 
 def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
@@ -143,7 +155,7 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
     for name in s.sides[0].per_unit:
         head.add_row(f"{name} per {unit}", *(f"{side.per_unit[name]:.2f}" for side in s.sides))
     console.print(head)
-    resumed = f" ({before} of them from before --resume)" if before else ""
+    resumed = f" ({before} games stored before this run)" if before else ""
     console.print(f"{s.units} {unit}s; history in {path}{resumed}", highlight=False)
     if s.games > spec.games:
         console.print(f"(the stored match has {s.games} games, more than the {spec.games} "

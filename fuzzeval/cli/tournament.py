@@ -16,6 +16,7 @@ from fuzzeval.cli.common import (
     OldPlayersOpt,
     WorkersOpt,
     console,
+    err_console,
     picture_for,
     picture_option,
     player_list,
@@ -26,6 +27,7 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.estimate import Estimate
     from fuzzeval.tournament import Tournament
 
 
@@ -33,10 +35,11 @@ def tournament(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     player: Annotated[list[str] | None, typer.Option(
         "--player", "-p", help="A player, NAME or NAME:key=value,... as in match; give -p once "
-                               "per player (default: all of the game's players).")] = None,
+                               "per player (default: the game's players quick enough for a "
+                               "round robin in minutes; cribbage: all but sampling).")] = None,
     players: OldPlayersOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pairing.")]
-    = 2000,
+    = 200,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
     workers: WorkersOpt = 2,
@@ -50,9 +53,12 @@ def tournament(
 ) -> None:
     """Round robin: every pair of players, a win-rate matrix and its picture.
 
-    Each pair plays a stored match of --games games (resumable: run it again to finish);
-    the table gives the row player's win rate against each column player.
+    Each pair plays a stored match of --games games (run it again to finish or show it);
+    the table gives the row player's win rate against each column player. The first games
+    of every pairing are timed first: a tournament expected to take more than a minute says
+    how long before it goes on.
     """
+    from fuzzeval.estimate import LONG
     from fuzzeval.executors import executor_for
     from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
     from fuzzeval.plots import plot_win_matrix
@@ -67,23 +73,34 @@ def tournament(
                           "give -p once per player")
     with user_errors():
         game = load_game(game_name)
-        names = given if given is not None else list(game.player_names)
+        names = given if given is not None else list(
+            getattr(game, "tournament_players", None) or game.player_names)
         options = parse_options(option or [], game.name)
         for name in names:
             check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),
                                           PlayerSpec.parse(name), 1, seed, options))
         path = db or Path("runs") / f"{game.name}_tournament.sqlite"
-        total = games * len(pairings(len(names)))
+        pairs = len(pairings(len(names)))
+        total = games * pairs
         with History(path) as history, progress_bar(disable=as_json) as bar, \
                 executor_for(workers) as pool:
             # games stored by an earlier run count as done: the bar and its time left are
             # for the games still to play
             stored = sum(stored_games(history, game, spec) for spec in
                          tournament_specs(game, names, games, seed, options).values())
-            task = bar.add_task(f"{len(names)} players, {games} games a pairing", total=total,
-                                completed=stored)
+            if not as_json:  # as the progress bar: --json keeps stderr for messages
+                err_console.print(f"{len(names)} players, {pairs} pairing"
+                                  f"{'s' if pairs > 1 else ''} of {games:,} games: {total:,} "
+                                  f"games ({stored:,} stored in {path})",
+                                  markup=False, highlight=False)
+            task = bar.add_task(f"{pairs} pairings", total=total, completed=stored)
+
+            def said(guess: Estimate | None) -> None:
+                if guess is not None and guess.seconds > LONG and not as_json:
+                    bar.console.print(guess.line(), markup=False, highlight=False)
             result = run_tournament(history, game, names, games, seed, options, pool,
-                                    on_game=lambda _pair, _rec: bar.advance(task))
+                                    on_game=lambda _pair, _rec: bar.advance(task),
+                                    on_estimate=said)
     picture = plot or picture_for(path, "tournament", "_tournament")
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]

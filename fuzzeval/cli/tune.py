@@ -22,6 +22,7 @@ from fuzzeval.cli.common import (
     progress_bar,
     renamed,
     resolve_rulebase,
+    say_stored,
     stop_code,
     user_errors,
 )
@@ -96,6 +97,7 @@ def tune(
         Space,
         TuneSettings,
         find_tuning,
+        load_tuning,
         made_by,
         popsize_of,
         run_tuning,
@@ -153,6 +155,13 @@ def tune(
                 if find_tuning(history, settings, source) is None:
                     raise HistoryError(f"{path}: no tuning to resume with these settings and "
                                        "this rule base; run without --resume to start one")
+        elif path.is_file():  # the same tuning run again continues it, or shows it
+            with History(path) as history:
+                stored = find_tuning(history, settings, source)
+                if stored is not None:
+                    done = load_tuning(history, stored).evaluations
+                    say_stored(path, f"tuning {stored}", budget if done + lam > budget
+                               else done, budget, "evaluation", "running")
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made

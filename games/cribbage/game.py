@@ -47,6 +47,9 @@ class CribbageGame:
     logged_kinds = frozenset({"discard"})
     unit_name = "deal"
     player_names = (*DISCARDERS, "sampling")
+    #: a default round robin's players: all but sampling, which simulates every decision
+    #: (about a second a game, 50 times the others), so a default tournament takes minutes
+    tournament_players = DISCARDERS
     rulebase_player = "fuzzy"
     default_rulebase = DEFAULT_RULEBASE  # calibration and tuning start from the draft
     play_rulebase = PLAY_RULEBASE  # the fuzzy player plays the strongest
