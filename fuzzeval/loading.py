@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning
 from fuzzeval.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
@@ -444,36 +446,77 @@ class _TooDeep(yaml.MarkedYAMLError):
     pass
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, refusing lists and mappings nested deeper than MAX_YAML_DEPTH (the
-    document's own list or mapping is level 1)."""
+_CParser: type | None
+try:
+    from yaml.cyaml import CParser  # type: ignore[attr-defined]
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
+else:
+    _CParser = CParser
+
+
+class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own scanner and parser: the same events as libyaml's, ten times slower."""
 
     def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.depth = 0
-        self.mark: Any = None  # a yaml.Mark: where the list or mapping being composed starts
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if not isinstance(event, yaml.CollectionStartEvent):
-            return super().compose_node(parent, index)
-        self.mark = event.start_mark
-        if self.depth >= MAX_YAML_DEPTH:
-            raise _TooDeep(
-                problem=f"lists and mappings may nest at most {MAX_YAML_DEPTH} levels deep "
-                f"(got level {self.depth + 1})",
-                problem_mark=self.mark,
-            )
-        self.depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+
+def _loader_over(parser: type) -> type:
+    """YAML's own composer over ``parser``, refusing lists and mappings nested deeper than
+    MAX_YAML_DEPTH (the document's own list or mapping is level 1)."""
+
+    class Loader(Composer, parser, Resolver):  # type: ignore[misc]
+        def __init__(self, text: str) -> None:
+            parser.__init__(self, text)  # type: ignore[misc]
+            Composer.__init__(self)
+            Resolver.__init__(self)
+            self.depth = 0
+            self.mark: Any = None  # a yaml.Mark: where the list or mapping composed starts
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            event = self.peek_event()
+            if not isinstance(event, yaml.CollectionStartEvent):
+                return super().compose_node(parent, index)
+            self.mark = event.start_mark
+            if self.depth >= MAX_YAML_DEPTH:
+                raise _TooDeep(
+                    problem=f"lists and mappings may nest at most {MAX_YAML_DEPTH} levels "
+                    f"deep (got level {self.depth + 1})",
+                    problem_mark=self.mark,
+                )
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return Loader
+
+
+_PyLoader = _loader_over(_PyParser)
+#: libyaml's scanner and parser where PyYAML was built with them: a rule base is read on
+#: every advice command, and libyaml reads one in a tenth of the time, to the same nodes
+_Loader = _PyLoader if _CParser is None else _loader_over(_CParser)
 
 
 def _compose(text: str) -> yaml.Node | None:
-    """yaml.compose with the depth limit; running out of stack anyway is _TooDeep too."""
-    loader = _Loader(text)
+    """yaml.compose with the depth limit. A file libyaml cannot read is read again by
+    PyYAML's own parser, so that what is wrong is said in one way (libyaml words a few
+    problems differently and has a depth limit of its own)."""
+    try:
+        return _compose_by(_Loader, text)
+    except yaml.YAMLError:
+        if _Loader is _PyLoader:
+            raise
+    return _compose_by(_PyLoader, text)
+
+
+def _compose_by(loader_class: type, text: str) -> yaml.Node | None:
+    """Compose with ``loader_class``; running out of stack anyway is _TooDeep too."""
+    loader = loader_class(text)
     try:
         node: yaml.Node | None = loader.get_single_node()
         return node
