@@ -10,9 +10,8 @@ from itertools import product
 import numpy as np
 import pytest
 
-from fuzzeval.game import Candidates
 from fuzzeval.sampling import SamplingSettings, Simulator, StopRule, playout_simulator, simulate
-from tests.toy import ToyGame, ToyState
+from tests.toy import MaxPlayer, ToyGame, ToyHooks, ToyState
 
 
 def scripted(blocks: Sequence[Sequence[Sequence[float]]], calls: list[int]) -> Simulator:
@@ -72,28 +71,6 @@ def test_a_stop_takes_the_earlier_batches_into_account() -> None:
         assert result.best == 1
 
 
-class MaxPlayer:
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        return int(np.argmax([int(label) for label in candidates.labels]))
-
-
-class FixedRoot:
-    """Hooks whose every trial starts from one state; a playout runs to the game's end and
-    is worth the seat's lead."""
-
-    def __init__(self, state: ToyState) -> None:
-        self.state = state
-
-    def determinize(self, view: object, rng: np.random.Generator) -> ToyState:
-        return self.state
-
-    def finished(self, root: ToyState, state: ToyState) -> bool:
-        return state.turn == 6
-
-    def value(self, root: ToyState, state: ToyState, seat: int) -> float:
-        return float(state.sums[seat] - state.sums[1 - seat])
-
-
 def test_a_toy_simulations_means_are_the_exact_expectations() -> None:
     # Seat 0 (sum 4) takes 3, 9 or 5 on the fifth turn; seat 1 (sum 7) then takes the
     # largest of three fresh numbers 0..10. The worth of taking o is 4 + o - 7 - M, M the
@@ -104,7 +81,7 @@ def test_a_toy_simulations_means_are_the_exact_expectations() -> None:
     exact = [4 + o - 7 - mean_m for o in (3, 9, 5)]
     game = ToyGame()
     root = ToyState(turn=4, first=0, offers=(3, 9, 5), sums=(4, 7))
-    sim = playout_simulator(game, FixedRoot(root), game.candidates(root),
+    sim = playout_simulator(game, ToyHooks(root), game.candidates(root),
                             (MaxPlayer(), MaxPlayer()))
     n = 3000
     result = simulate(sim, 3, SamplingSettings(trials=n, stop="none", batch=500),

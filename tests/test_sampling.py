@@ -17,7 +17,7 @@ from fuzzeval.sampling import (
     simulate,
     softmax_choice,
 )
-from tests.toy import RandomPlayer, ToyGame, ToyState
+from tests.toy import MaxPlayer, RandomPlayer, ToyGame, ToyHooks, ToyState
 
 
 def test_the_seeds_rule_needs_the_gap_to_exceed_both_deviations() -> None:
@@ -107,28 +107,6 @@ def test_softmax_draws_in_proportion_and_temperature_zero_is_the_argmax() -> Non
     picks = [softmax_choice(grades, 1.0, rng) for _ in range(4000)]
     assert np.mean(picks) == pytest.approx(0.75, abs=0.03)
     assert softmax_choice(np.array([0.2, 0.9, 0.5]), 0.0, rng) == 1
-
-
-class MaxPlayer:
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        return int(np.argmax([int(label) for label in candidates.labels]))
-
-
-class ToyHooks:
-    """The toy game hides nothing: its 'determinization' is the state itself; a playout
-    runs to the end of the game and is worth the seat's lead."""
-
-    def __init__(self, state: ToyState) -> None:
-        self.state = state
-
-    def determinize(self, view: object, rng: np.random.Generator) -> ToyState:
-        return self.state
-
-    def finished(self, root: ToyState, state: ToyState) -> bool:
-        return state.turn == 6
-
-    def value(self, root: ToyState, state: ToyState, seat: int) -> float:
-        return float(state.sums[seat] - state.sums[1 - seat])
 
 
 def test_playouts_share_their_chance_across_candidates() -> None:

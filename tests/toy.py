@@ -101,3 +101,27 @@ class RuleBasePlayer:
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         return int(np.argmax(self.evaluator.grade(
             candidates.feature_rows(range(len(candidates))))))
+
+
+class MaxPlayer:
+    """Takes the largest number on offer."""
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return int(np.argmax([int(label) for label in candidates.labels]))
+
+
+class ToyHooks:
+    """The toy game hides nothing: its 'determinization' is the state itself; a playout
+    runs to the end of the game and is worth the seat's lead."""
+
+    def __init__(self, state: ToyState) -> None:
+        self.state = state
+
+    def determinize(self, view: object, rng: np.random.Generator) -> ToyState:
+        return self.state
+
+    def finished(self, root: ToyState, state: ToyState) -> bool:
+        return state.turn == 6
+
+    def value(self, root: ToyState, state: ToyState, seat: int) -> float:
+        return float(state.sums[seat] - state.sums[1 - seat])
