@@ -27,61 +27,12 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.game import Game, Outcome, Player
+from fuzzeval.spec import Options as Options
+from fuzzeval.spec import OptionValue as OptionValue
+from fuzzeval.spec import PlayerSpec as PlayerSpec
+from fuzzeval.spec import parse_options as parse_options
+from fuzzeval.spec import parse_value as parse_value
 from fuzzeval.stats import wilson
-
-OptionValue = str | int | float | bool
-Options = tuple[tuple[str, OptionValue], ...]
-
-
-def parse_value(text: str) -> OptionValue:
-    """'true'/'false', integers and decimals as such; anything else stays a string."""
-    low = text.strip().lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text.strip()
-
-
-def parse_options(items: Iterable[str], what: str) -> Options:
-    """``key=value`` items, sorted by key; a clear error names the bad item."""
-    out: dict[str, OptionValue] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"{what} option {item!r}: write it as key=value")
-        out[key.strip()] = parse_value(value)
-    return tuple(sorted(out.items()))
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A player by name and options, written ``name`` or ``name:key=value,key=value``."""
-
-    name: str
-    options: Options = ()
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerSpec:
-        name, _, rest = text.partition(":")
-        if not name.strip():
-            raise UsageError(f"player {text!r}: a player is written name or name:key=value,...")
-        items = [s for s in rest.split(",") if s.strip()] if rest else []
-        return cls(name.strip(), parse_options(items, f"player {name.strip()!r}"))
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.options)
-
-
-def _show(value: OptionValue) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, position
 from fuzzeval.games.backgammon.game import opening_roll, roll
 from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.players import GnubgGrades, MoveView, make_player
-from fuzzeval.match import PlayerSpec
+from fuzzeval.spec import PlayerSpec
 from fuzzeval.teach import (
     Normal,
     firing_shares,

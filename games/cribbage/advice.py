@@ -19,7 +19,7 @@ from fuzzeval.games.cribbage.es import ESDiscard, hand_index
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
-from fuzzeval.match import PlayerSpec
+from fuzzeval.spec import PlayerSpec
 
 if TYPE_CHECKING:
     from fuzzeval.games.cribbage.sampling import SamplingDiscard

@@ -223,7 +223,7 @@ class CribbagePlay:
     def _fuzzy_discard(self, view: DiscardView) -> Advice:
         from fuzzeval.games.cribbage.advice import advice_many
         from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-        from fuzzeval.match import PlayerSpec
+        from fuzzeval.spec import PlayerSpec
 
         fz = self._fuzzy.discarder
         assert isinstance(fz, FuzzyDiscard)

@@ -22,7 +22,6 @@ from fuzzeval.games.cribbage.discard import (
     evaluate_discards,
     hand_scores_by_starter,
 )
-from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
 from fuzzeval.games.cribbage.fuzzy import (
     PEG_RULEBASE,
     PLAY_RULEBASE,
@@ -34,8 +33,8 @@ from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES
 from fuzzeval.games.cribbage.pegging import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
-from fuzzeval.match import PlayerSpec
 from fuzzeval.rulebase import RuleBase
+from fuzzeval.spec import PlayerSpec
 
 WEIGHTINGS = ("uniform", "expert")
 
@@ -148,6 +147,9 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE) -> DiscardStrategy:
 
 
 def _es(table: Any = None) -> DiscardStrategy:
+    # imported here: its module builds tables a fuzzy or exhaustive hand does not need
+    from fuzzeval.games.cribbage.es import ESDiscard, default_table, load_table
+
     if table is None:
         return ESDiscard(default_table())
     return ESDiscard(load_table(as_text("table", table, "the path of an ES table (.npz)")))
