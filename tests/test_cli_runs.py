@@ -152,8 +152,8 @@ def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> N
     from fuzzeval.store import History
 
     db = str(tmp_path / "t.sqlite")
-    args = ["tune", "cribbage", "--budget", "16", "--deals", "20", "--held-out", "0",
-            "--workers", "1", "--db", db, "--json"]
+    args = ["tune", "cribbage", "--budget", "16", "--training-deals", "20",
+            "--held-out-deals", "0", "--workers", "1", "--db", db, "--json"]
     first = runner.invoke(app, args)
     assert first.exit_code == 0 and "already holds" not in first.stderr
     again = runner.invoke(app, args)
@@ -165,6 +165,26 @@ def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> N
     assert json.loads(again.stdout)["evaluations"] == evaluations
     with History(db) as h:
         assert h.conn.execute("SELECT COUNT(*) FROM tunings").fetchone()[0] == 1
+
+
+def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """tune ran for minutes without a word; now it estimates from its first generations
+    (any run counts as long here). 27 numbers: 13 rule bases a generation, so a budget of
+    79 is the start and 6 generations: the first is not timed, 4 are, 1 is left."""
+    from fuzzeval.estimate import Stopwatch
+
+    monkeypatch.setattr("fuzzeval.estimate.LONG", -1.0)
+    unit, at_least, _settle, clock = Stopwatch.__init__.__defaults__ or ()
+    # no settling time: the estimate comes after 4 timed generations, however quick
+    monkeypatch.setattr(Stopwatch.__init__, "__defaults__", (unit, at_least, 0.0, clock))
+    db = str(tmp_path / "t.sqlite")
+    done = runner.invoke(app, ["tune", "cribbage", "--budget", "79", "--training-deals", "20",
+                               "--held-out-deals", "0", "--workers", "1", "--db", db])
+    assert done.exit_code == 0, done.output
+    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
+    assert line.startswith("estimate: about ")
+    assert line.endswith(" for the 1 generations still to play (from 4 timed)")
 
 
 # --- 3. progress counts the games stored as done -----------------------------------------

@@ -86,6 +86,7 @@ def tune(
     from concurrent.futures.process import BrokenProcessPool
 
     from fuzzeval.errors import FuzzevalError
+    from fuzzeval.estimate import Stopwatch
     from fuzzeval.executors import executor_for
     from fuzzeval.held_out import held_out_seed
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -155,13 +156,15 @@ def tune(
                 if find_tuning(history, settings, source) is None:
                     raise HistoryError(f"{path}: no tuning to resume with these settings and "
                                        "this rule base; run without --resume to start one")
-        elif path.is_file():  # the same tuning run again continues it, or shows it
+        done = 0  # evaluations already stored
+        if path.is_file():  # the same tuning run again continues it, or shows it
             with History(path) as history:
                 stored = find_tuning(history, settings, source)
                 if stored is not None:
                     done = load_tuning(history, stored).evaluations
-                    say_stored(path, f"tuning {stored}", budget if done + lam > budget
-                               else done, budget, "evaluation", "running")
+                    if not resume:
+                        say_stored(path, f"tuning {stored}", budget if done + lam > budget
+                                   else done, budget, "evaluation", "running")
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made
@@ -170,10 +173,15 @@ def tune(
             measure = build(start.input_names, deals, seed, pool, cache,
                             lambda k: bar.advance(task, k))
             bar.reset(task, total=budget, description="tuning")
+            first = 0 if done else 1  # the start is evaluated with the first generation
+            watch = Stopwatch(0 if as_json else max(0, budget - done - first) // lam,
+                              lambda line: err_console.print(line, markup=False),
+                              unit="generation")
 
             def step(g: Generation) -> None:
                 bar.update(task, completed=g.evaluations,
                            description=f"tuning: best {g.best:.4f}")
+                watch.tick()
             try:
                 tuning = run_tuning(history, space, measure, settings, source, budget,
                                     pool, resume, on_generation=step)
