@@ -402,13 +402,20 @@ class History:
 
 
     def stored_match(self, match_id: int | None) -> StoredMatch:
-        """A match by id (None: the latest), with its spec as stored."""
-        from fuzzeval.match import PlayerSpec
+        """A match by id, with its spec as stored; None: the latest with a game stored (a
+        play session quit before its first game ends stores none), else the latest."""
+        from fuzzeval.spec import PlayerSpec
 
-        where, args = ("WHERE id = ?", (match_id,)) if match_id is not None else ("", ())
-        row = self.conn.execute(
-            f"SELECT id, game, player, opponent, options, seed, games, unit_name FROM matches "
-            f"{where} ORDER BY id DESC LIMIT 1", args).fetchone()
+        if not _has_column(self.conn, "matches", "id"):  # an empty or foreign database
+            raise NotFound(f"{self.path}: no match stored (not a fuzzeval history)")
+        query = ("SELECT id, game, player, opponent, options, seed, games, unit_name FROM "
+                 "matches {} ORDER BY id DESC LIMIT 1")
+        if match_id is not None:
+            row = self.conn.execute(query.format("WHERE id = ?"), (match_id,)).fetchone()
+        else:
+            row = (self.conn.execute(query.format(
+                "WHERE EXISTS (SELECT 1 FROM games WHERE games.match_id = matches.id)"))
+                .fetchone() or self.conn.execute(query.format("")).fetchone())
         if row is None:
             known = [r[0] for r in self.conn.execute("SELECT id FROM matches ORDER BY id")]
             ids = ", ".join(map(str, known)) if known else "none"

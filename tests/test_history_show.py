@@ -208,6 +208,47 @@ def test_a_game_not_stored_is_a_usage_error(tmp_path: Path) -> None:
     assert not (tmp_path / "none.sqlite").exists()
 
 
+def test_an_empty_or_foreign_database_is_one_line(tmp_path: Path) -> None:
+    """A file without the history's tables gave an sqlite traceback ("no such table")."""
+    empty = tmp_path / "e.sqlite"
+    empty.write_bytes(b"")
+    code, out = _show(str(empty))
+    assert code == 2 and out == f"error: {empty}: no match stored (not a fuzzeval history)\n"
+    sqlite3.connect(tmp_path / "f.sqlite").execute("CREATE TABLE t (x)").connection.close()
+    code, out = _show(str(tmp_path / "f.sqlite"), "--game", "0")  # another program's: exit 1
+    assert code == 1 and out.startswith(f"error: {tmp_path / 'f.sqlite'}: an SQLite database, "
+                                        "but not a fuzzeval history (tables: t)")
+
+
+def test_a_play_session_quit_before_its_first_game_hides_no_game(tmp_path: Path) -> None:
+    """Quitting play stores an empty match; the default match was the latest, so the
+    README's `history show ... --game 0` failed after a quit."""
+    db = tmp_path / "h.sqlite"
+    _human_game(db)
+    quit_ = runner.invoke(app, ["play", "cribbage", "--seed", "3", "--db", str(db)],
+                          input="quit\n")
+    assert quit_.exit_code == 0 and "0 of 1 games are stored" in quit_.output
+    code, out = _show(str(db), "--game", "0")
+    assert code == 0 and out.startswith("match 1, game 0: cribbage, human (seat 0) against "
+                                        "exhaustive (seat 1), seed 11")
+    code, out = _show(str(db), "--match", "2")  # the empty one, when asked for by id
+    assert code == 0 and out.startswith("match 2: cribbage, human (seat 0) against ")
+
+
+def test_two_players_of_one_name_are_told_apart_once(tmp_path: Path) -> None:
+    """Each seat was said twice: 'random (seat 0) (seat 0) against random (seat 1) (seat 1)'."""
+    db = tmp_path / "r.sqlite"
+    spec = MatchSpec("cribbage", PlayerSpec("random"), PlayerSpec("random"), 1, 5)
+    with History(db) as h:
+        run_match(h, CRIBBAGE, spec)
+    code, out = _show(str(db))
+    assert code == 0 and out.startswith(
+        "match 1: cribbage, random (seat 0) against random (seat 1), seed 5\n")
+    code, out = _show(str(db), "--game", "0")
+    assert code == 0 and out.startswith(
+        "match 1, game 0: cribbage, random (seat 0) against random (seat 1), seed 5\n")
+
+
 def test_choices_that_no_longer_replay_are_reported_not_told(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     _human_game(db)

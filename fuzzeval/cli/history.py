@@ -37,7 +37,8 @@ def say(text: str) -> None:
 def show(
     db: Annotated[Path, typer.Argument(help="History database (SQLite).")],
     match_id: Annotated[int | None, typer.Option(
-        "--match", min=1, help="Match id (default: the latest match stored).")] = None,
+        "--match", min=1, help="Match id (default: the latest match with a game stored).")]
+    = None,
     game: Annotated[int | None, typer.Option(
         min=0, help="Game index, from 0 as stored (default: list the match's games).")]
     = None,
@@ -67,6 +68,12 @@ def _names(match: StoredMatch) -> tuple[str, str]:
     return (a, b) if a != b else (f"{a} (seat 0)", f"{b} (seat 1)")
 
 
+def _players(match: StoredMatch) -> str:
+    """``A (seat 0) against B (seat 1)``, each seat said once."""
+    a, b = str(match.spec.player), str(match.spec.opponent)
+    return f"{a} (seat 0) against {b} (seat 1)"
+
+
 def _outcome(history: History, match: StoredMatch, index: int) -> Outcome:
     return dict(zip(sorted(history.finished(match.id)), history.outcomes(match.id),
                     strict=True))[index]
@@ -75,8 +82,7 @@ def _outcome(history: History, match: StoredMatch, index: int) -> Outcome:
 def _list_games(history: History, match: StoredMatch) -> None:
     spec = match.spec
     names = _names(match)
-    say(f"match {match.id}: {spec.game}, {names[0]} (seat 0) against {names[1]} (seat 1), "
-        f"seed {spec.seed}")
+    say(f"match {match.id}: {spec.game}, {_players(match)}, seed {spec.seed}")
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("game", "first", "winner", "score", "result"):
         table.add_column(col, justify="right" if col == "game" else "left")
@@ -100,8 +106,8 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
     logged = history.game_decisions(match.id, index)
     options = dict(spec.options)
     extra = f", options {' '.join(f'{k}={v}' for k, v in spec.options)}" if options else ""
-    header = (f"match {match.id}, game {index}: {spec.game}, {names[0]} (seat 0) against "
-              f"{names[1]} (seat 1), seed {spec.seed}{extra}")
+    header = (f"match {match.id}, game {index}: {spec.game}, {_players(match)}, "
+              f"seed {spec.seed}{extra}")
     game = load_game(spec.game)
     make_interface = getattr(game, "play_interface", None)
     if choices is None or make_interface is None:
