@@ -160,11 +160,30 @@ def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> N
     assert again.exit_code == 0
     evaluations = json.loads(first.stdout)["evaluations"]
     assert again.stderr.strip().splitlines()[-1] == (
-        f"{db} already holds tuning 1 with these settings, all 16 evaluations: shown without "
-        "running again (for a new tuning, change --seed or --db)")
+        f"{db} already holds tuning 1 with these settings, all 14 evaluations: shown without "
+        "running again (for a new tuning, change --seed or --db)")  # 1 + 13: budget 16 allows
     assert json.loads(again.stdout)["evaluations"] == evaluations
     with History(db) as h:
         assert h.conn.execute("SELECT COUNT(*) FROM tunings").fetchone()[0] == 1
+
+
+def test_a_tuning_run_again_with_a_larger_budget_says_what_it_adds(tmp_path: Path) -> None:
+    """--budget 6 --popsize 3 runs the start and one generation (4); run again it said
+    "all 6 evaluations", and with --budget 12 "running only the 8 it lacks", then ran 6."""
+    db = str(tmp_path / "t.sqlite")
+    base = ["tune", "cribbage", "--popsize", "3", "--training-deals", "20",
+            "--held-out-deals", "0", "--workers", "1", "--db", db, "--json"]
+    first = runner.invoke(app, [*base, "--budget", "6"])
+    assert first.exit_code == 0 and json.loads(first.stdout)["evaluations"] == 4
+    again = runner.invoke(app, [*base, "--budget", "6"])
+    assert again.stderr.strip().splitlines()[-1] == (
+        f"{db} already holds tuning 1 with these settings, all 4 evaluations: shown without "
+        "running again (for a new tuning, change --seed or --db)")
+    more = runner.invoke(app, [*base, "--budget", "12"])
+    assert more.exit_code == 0 and json.loads(more.stdout)["evaluations"] == 10  # 1 + 3 * 3
+    assert more.stderr.strip().splitlines()[0] == (
+        f"{db} already holds tuning 1 with these settings, 4 of 10 evaluations: running only "
+        "the 6 it lacks (for a new tuning, change --seed or --db)")
 
 
 def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,

@@ -162,9 +162,9 @@ def tune(
                 stored = find_tuning(history, settings, source)
                 if stored is not None:
                     done = load_tuning(history, stored).evaluations
-                    if not resume:
-                        say_stored(path, f"tuning {stored}", budget if done + lam > budget
-                                   else done, budget, "evaluation", "running")
+                    if not resume:  # the start and whole generations: what budget allows
+                        say_stored(path, f"tuning {stored}", done,
+                                   1 + lam * ((budget - 1) // lam), "evaluation", "running")
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made
