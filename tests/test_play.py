@@ -184,6 +184,40 @@ def test_ctrl_c_exits_130_and_quit_exits_0(tmp_path: Path,
     assert code == 130 and "interrupted: 0 of 1 games are stored" in out
 
 
+def test_advice_names_its_rule_base_and_the_rules_that_moved_the_grade(tmp_path: Path) -> None:
+    """Seed 7, game 0: the person deals and holds AS 2C 7S 9H 9S TC. The fuzzy advice now
+    says where its base came from, and its 'why' leads with what moved the grade, 0.343:
+    rule 2 fires at 1 concluding 2 (1 x 1.657), rule 32 at 0.67 concluding 1.6774
+    (0.67 x 1.334 = 0.89), each rule concluding 0 at 1 (1 x 0.343); before, six rules that
+    conclude nothing came first, ranked by strength alone."""
+    code, out = _play(tmp_path, "?\nquit\n", "cribbage", "--opponent", "greedy", "--seed", "7")
+    assert code == 0 and "your hand: AS 2C 7S 9H 9S TC" in out
+    lines = out.splitlines()
+    at = lines.index("fuzzy (cribbage_linguistic_tuned) would choose AS 2C: the rule base's "
+                     "grade of each throw")
+    assert lines[at + 1] == ("  rule base cribbage_linguistic_tuned: tuned by `fuzzeval tune "
+                             "cribbage --rulebase cribbage_linguistic --training-deals 3000 "
+                             "--budget 8000 --seed 1` (CMA-ES, 7,580 evaluations)")
+    why = next(i for i in range(at, len(lines)) if lines[i].startswith("why AS 2C: "))
+    assert lines[why + 1] == "  1.00  rule 2: if kept_points is two then worth is two (two = 2)"
+    assert lines[why + 2].startswith("  0.67  rule 32: if crib_ownership is mine and "
+                                     "thrown_gap is near then worth is near_to_me")
+    assert lines[why + 3].endswith("then worth is nothing (nothing = 0)")
+
+
+def test_the_session_in_docs_play_is_what_play_prints(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/play.md's transcript went stale when the tuned base was re-made (its grades
+    were the old base's); it is now checked against a run with the same typed input."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "play.md").read_text()
+    shown = text.split("```text\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "cribbage", "--opponent", "sampling", "--seed", "7"],
+                           input="9X 9S\n?\n2C 7S\n9H\nKH\n9S\nquit\n")
+    assert result.exit_code == 0
+    assert [line.rstrip() for line in result.output.splitlines()] == shown.splitlines()
+
+
 def test_play_against_is_a_deprecated_spelling_of_opponent(tmp_path: Path) -> None:
     """One name, one meaning (docs/cli.md): the issue's `--against` still plays, warns once."""
     code, out = _play(tmp_path, "quit\n", "cribbage", "--against", "greedy", "--seed", "2")

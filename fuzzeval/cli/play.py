@@ -87,17 +87,19 @@ class HumanPlayer:
                 say(f"error: {exc}; try again (? for advice, quit to stop)")
 
 
-WHY_RULES = 6  # the strongest rules shown behind a rule base's choice
+WHY_RULES = 6  # the rules shown behind a rule base's choice: those that moved its grade most
 
 
 def show_advice(advice: list[Advice]) -> None:
     """Each advisor's choice and its best options; for a rule base, why: the inputs, the
-    rules that fired most strongly (with their output term's value) and the grade."""
+    rules that moved the grade most (each with its output term's value) and the grade."""
     from rich import box
     from rich.table import Table
 
     for a in advice:
         say(f"{a.advisor} would choose {a.choice}: {a.note}")
+        if a.explanation is not None:
+            say(f"  {a.explanation[0].rulebase.origin}")
         table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
         for col in a.columns:
             table.add_column(col, no_wrap=True)
@@ -108,8 +110,11 @@ def show_advice(advice: list[Advice]) -> None:
             evaluator, exp = a.explanation
             rb = evaluator.rulebase
             peaks = {t.name: t.triangle.peak for t in rb.output.terms}
+            # the rules that moved the grade most first: how strongly each fired times how
+            # far its conclusion lies from the grade (a rule at the grade moves nothing)
             fired = sorted((r for r in exp.rules if r.strength > 0),
-                           key=lambda r: (-r.strength, r.index))
+                           key=lambda r: (-r.strength * abs(peaks[r.output_term] - exp.grade),
+                                          r.index))
             words = {w for r in fired[:WHY_RULES] for w in r.text.split()}
             say(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()
                                                 if k in words))
@@ -117,7 +122,7 @@ def show_advice(advice: list[Advice]) -> None:
                 say(f"  {r.strength:.2f}  rule {r.index + 1}: {r.text} "
                     f"({r.output_term} = {peaks[r.output_term]:g})")
             if len(fired) > WHY_RULES:
-                say(f"  ({len(fired) - WHY_RULES} more rules fired more weakly)")
+                say(f"  ({len(fired) - WHY_RULES} more rules moved it less)")
             how = rb.defuzzifier.replace("_", " ")
             say(f"  {rb.output.name} = {exp.grade:.4g} ({how})" if exp.fired else
                 f"  {rb.output.name} = {exp.grade:.4g} (no rule fired: the default)")
