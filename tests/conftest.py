@@ -25,9 +25,10 @@ if "MUTANT_UNDER_TEST" in os.environ:
     # their Python source (the others stay compiled).
     from fuzzeval import kernels
     from fuzzeval.games.backgammon import moves
+    from fuzzeval.games.cribbage import peg_kernels, win_table
     from fuzzeval.jit import Kernel
 
-    for _module in (kernels, moves):
+    for _module in (kernels, moves, peg_kernels, win_table):
         for _name, _value in list(vars(_module).items()):
             if isinstance(_value, Kernel):
                 setattr(_module, _name, _value.py_func)
