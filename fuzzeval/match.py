@@ -89,12 +89,18 @@ def game_seed(seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
+def game_rngs(seed: int, index: int) -> tuple[np.random.Generator, ...]:
+    """Game ``index``'s generators: chance (deals, dice), then seat 0's and seat 1's; the
+    one place they are made, so a replay draws the same cards as the game did."""
+    return tuple(np.random.default_rng(s) for s in game_seed(seed, index).spawn(3))
+
+
 def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
               options: Mapping[str, Any] | None = None,
               on_move: MoveHook | None = None) -> GameRecord:
     """Play game ``index`` of a match to the end; seat ``index % 2`` moves first.
     ``on_move`` sees every move (a terminal game shows them as they happen)."""
-    chance, *seats = (np.random.default_rng(s) for s in game_seed(seed, index).spawn(3))
+    chance, *seats = game_rngs(seed, index)
     first = index % 2
     state = game.new_game(chance, first, **dict(options or {}))
     decisions: list[Decision] = []

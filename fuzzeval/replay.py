@@ -16,7 +16,7 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.game import Game
-from fuzzeval.match import game_seed
+from fuzzeval.match import game_rngs
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def initial_state(game: Game, seed: int, index: int, first: int,
 
 def _start(game: Game, seed: int, index: int, first: int,
            options: Mapping[str, Any] | None) -> tuple[np.random.Generator, Any]:
-    chance = np.random.default_rng(game_seed(seed, index).spawn(3)[0])  # as play_game's
+    chance = game_rngs(seed, index)[0]
     return chance, game.new_game(chance, first, **dict(options or {}))
 
 
