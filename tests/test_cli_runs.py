@@ -126,7 +126,11 @@ def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -
     assert runner.invoke(app, args).exit_code == 0
     rb.write_text(source.read_text().replace("range: [0, 20]", "range: [0, 21]", 1))
     other = runner.invoke(app, args)  # other content: other games, in a match of their own
-    assert other.exit_code == 0 and other.stderr == ""
+    assert other.exit_code == 0  # and it says so (it started match 2 without a word)
+    assert other.stderr == (f"{tmp_path / 'm.sqlite'}: a file a player reads (a rule base or "
+                            "a table) has changed since match 1 was stored with these "
+                            "settings: its games are another player's, so a new match "
+                            "starts\n")
     assert json.loads(other.stdout)["match_id"] == 2
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0  # resumes match 2
 

@@ -128,6 +128,11 @@ def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
     if stored is not None:
         done = sum(1 for i in history.finished(stored.id) if i < spec.games)
         say_stored(history.path, f"match {stored.id}", done, spec.games, "game")
+    elif (changed := history.find_match(spec)) is not None:
+        err_console.print(f"{history.path}: a file a player reads (a rule base or a table) "
+                          f"has changed since match {changed.id} was stored with these "
+                          "settings: its games are another player's, so a new match starts",
+                          markup=False, highlight=False)
 
 
 def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
