@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
@@ -29,6 +30,7 @@ from fuzzeval.game import Game
 from fuzzeval.loading import parse_rulebase
 from fuzzeval.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
 from fuzzeval.rulebase import RuleBase
+from fuzzeval.spec import show_value
 from fuzzeval.stats import wilson
 from fuzzeval.store import History, HistoryError, run_match
 from fuzzeval.yaml_edit import rewrite_points
@@ -80,15 +82,15 @@ def calibrated_name(name: str) -> str:
 def made_by(settings: CalibrationSettings, rulebase: str, rounds: int) -> str:
     """The ``made_by:`` line of the rule base after ``rounds`` rounds: the command that
     makes it again (every setting that decides it; the rule base by its name)."""
-    cmd = [f"fuzzeval calibrate {settings.game} --rulebase {rulebase}",
-           f"--opponent {settings.opponent} --rounds {rounds}",
-           f"--games-per-round {settings.games_per_round} --rate {settings.rate:g}",
+    cmd = [f"fuzzeval calibrate {settings.game} --rulebase {shlex.quote(rulebase)}",
+           f"--opponent {shlex.quote(str(settings.opponent))} --rounds {rounds}",
+           f"--games-per-round {settings.games_per_round} --rate {settings.rate!r}",
            f"--seed {settings.seed}"]
     if settings.win_unit != "game":
         cmd.append(f"--win-unit {settings.win_unit}")
     if settings.window != "round":
         cmd.append(f"--window {settings.window}")
-    cmd += [f"--option {k}={v}" for k, v in settings.options]
+    cmd += [f"--option {shlex.quote(f'{k}={show_value(v)}')}" for k, v in settings.options]
     return f"calibrated by `{' '.join(cmd)}` (eq. 1)"
 
 

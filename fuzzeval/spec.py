@@ -57,8 +57,9 @@ class PlayerSpec:
     def __str__(self) -> str:
         if not self.options:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.options)
+        return self.name + ":" + ",".join(f"{k}={show_value(v)}" for k, v in self.options)
 
 
-def _show(value: OptionValue) -> str:
+def show_value(value: OptionValue) -> str:
+    """An option's value as it is typed (``true``, not ``True``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)

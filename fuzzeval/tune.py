@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import pickle
+import shlex
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -331,10 +332,10 @@ def tuned_name(name: str) -> str:
 def made_by(settings: TuneSettings, rulebase: str, budget: int, evaluations: int) -> str:
     """The tuned base's ``made_by:`` line: the command that makes it again, bit for bit
     (every option that decides the result, the rule base as the user named it)."""
-    cmd = [f"fuzzeval tune {settings.game} --rulebase {rulebase}",
+    cmd = [f"fuzzeval tune {settings.game} --rulebase {shlex.quote(rulebase)}",
            f"--training-deals {settings.deals} --budget {budget} --seed {settings.seed}"]
     if settings.sigma0 != TuneSettings.sigma0:
-        cmd.append(f"--sigma {settings.sigma0:g}")
+        cmd.append(f"--sigma {settings.sigma0!r}")  # every digit: the same search again
     if settings.popsize:
         cmd.append(f"--popsize {settings.popsize}")
     if not settings.outputs:

@@ -196,3 +196,16 @@ def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: P
         (tmp_path / "a.calibrated.yaml").read_text()
     with History(db) as h:
         assert [r.games for r in load_calibration(h).finished_rounds] == [40, 40, 40]
+
+
+def test_the_calibrated_bases_made_by_runs_the_same_calibration_again() -> None:
+    """Every setting written so that a shell reads it back: a path with spaces quoted, the
+    rate with every digit (``:g`` wrote 0.123457), options as one word each."""
+    from fuzzeval.calibration import CalibrationSettings, made_by
+
+    settings = CalibrationSettings("cribbage", "exhaustive:weights=expert", 100, 7,
+                                   rate=0.123456789, options=(("peg_counts", False),))
+    assert made_by(settings, "my bases/a b.yaml", 3) == (
+        "calibrated by `fuzzeval calibrate cribbage --rulebase 'my bases/a b.yaml' --opponent "
+        "exhaustive:weights=expert --rounds 3 --games-per-round 100 --rate 0.123456789 "
+        "--seed 7 --option peg_counts=false` (eq. 1)")

@@ -198,6 +198,12 @@ def test_the_tuned_base_is_named_and_says_how_to_make_it_again() -> None:
     assert made_by(odd, "x.yaml", 700, 12) == (
         "tuned by `fuzzeval tune cribbage --rulebase x.yaml --training-deals 150 "
         "--budget 700 --seed 3 --sigma 0.2 --popsize 6 --points-only` (CMA-ES, 12 evaluations)")
+    # pasted back into a shell it runs the same search: a path quoted, every digit kept
+    # (written "--rulebase a: b #1.yaml" and "--sigma 0.123457" before)
+    exact = TuneSettings("cribbage", 150, 3, outputs=True, sigma0=0.123456789)
+    assert made_by(exact, "a: b #1.yaml", 700, 12) == (
+        "tuned by `fuzzeval tune cribbage --rulebase 'a: b #1.yaml' --training-deals 150 "
+        "--budget 700 --seed 3 --sigma 0.123456789` (CMA-ES, 12 evaluations)")
     assert tuned_name("cribbage_linguistic") == "cribbage_linguistic_tuned"
     assert tuned_name("cribbage_linguistic_tuned") == "cribbage_linguistic_tuned"
 
