@@ -79,9 +79,10 @@ def _check_scale_pinned(rb: RuleBase) -> None:
     pinned = {t.triangle.peak for t in rb.output.terms if t.name not in bounded}
     if len(pinned) < 2:
         raise FuzzevalError(
-            f"rule base {rb.name!r}: every output term but {len(pinned)} value has bounds, so "
-            "nothing fixes the scale of the conclusions; leave at least two terms of "
-            "different values without 'bounds:' (they stay as written)")
+            f"rule base {rb.name!r}: the output terms without 'bounds:' have "
+            f"{'one value' if pinned else 'no value'} among them, so nothing fixes the scale of "
+            "the conclusions; leave at least two terms of different values without 'bounds:' "
+            "(they stay as written)")
 
 
 @dataclass(frozen=True)

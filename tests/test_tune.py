@@ -175,16 +175,16 @@ def test_searching_every_conclusion_is_refused_as_nothing_would_fix_the_scale(
     rb = parse_rulebase(text)[0]
     assert rb is not None and len(rb.bounded_outputs()) == 28
     assert Space.of(rb).dimension == 5  # the points alone may still be tuned
-    with pytest.raises(FuzzevalError, match="every output term but 1 value has bounds, so "
-                       "nothing fixes the scale"):
+    with pytest.raises(FuzzevalError, match="the output terms without 'bounds:' have one value "
+                       "among them, so nothing fixes the scale"):
         Space.of(rb, outputs=True)
     path = tmp_path / "all.yaml"
     path.write_text(text)
     res = runner.invoke(app, ["tune", "cribbage", "--rulebase", str(path), "--db",
                               str(tmp_path / "runs" / "t.sqlite")])
     assert res.exit_code == 1 and len(res.output.strip().splitlines()) == 1
-    assert res.output.startswith(f"error: {path}: rule base 'cribbage_linguistic': every "
-                                 "output term but 1 value has bounds"), res.output
+    assert res.output.startswith(f"error: {path}: rule base 'cribbage_linguistic': the "
+                                 "output terms without 'bounds:' have one value"), res.output
     assert not (tmp_path / "runs").exists()
 
 
