@@ -169,6 +169,14 @@ def test_the_exhaustive_advice_is_the_best_exact_ev() -> None:
     assert advice[1].choice == f"{_str(hand[a])} {_str(hand[b])}"
     assert float(advice[1].rows[0][4]) == pytest.approx(float(stats.ev.max()), abs=0.005)
     assert advice[0].explanation is not None
+    # each row's hand mean, counted here by the plain scorer over the 46 starters left
+    from tests.test_history_show import show_points
+
+    for throw, keep, shown_hand, *_ in advice[1].rows:
+        kept = tuple(parse_cards(keep))
+        starters = [c for c in range(52) if c not in hand]
+        mean = sum(show_points(kept, s, False) for s in starters) / len(starters)
+        assert float(shown_hand) == pytest.approx(mean, abs=0.005), throw
 
 
 def test_ctrl_c_exits_130_and_quit_exits_0(tmp_path: Path,
