@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
 from fuzzeval.games.cribbage.cards import card_str, parse_cards
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner
-from fuzzeval.games.cribbage.es import ESDiscard, hand_index
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
@@ -23,6 +23,12 @@ from fuzzeval.spec import PlayerSpec
 
 if TYPE_CHECKING:
     from fuzzeval.games.cribbage.sampling import SamplingDiscard
+
+
+def _es_module() -> ModuleType | None:
+    """The ES player's module when an ES player exists: making one imports it, so advice by
+    another player never pays for its tables."""
+    return sys.modules.get("fuzzeval.games.cribbage.es")
 
 
 def _samples(discarder: object) -> TypeGuard[SamplingDiscard]:
@@ -82,8 +88,8 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
         if explain:
             for hand, out, choice in zip(hands, outs, choices, strict=True):
                 out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
-    elif isinstance(discarder, ESDiscard):
-        values = discarder.values[int(mine), hand_index(arr // 4)]  # (n, 6)
+    elif (es := _es_module()) is not None and isinstance(discarder, es.ESDiscard):
+        values = discarder.values[int(mine), es.hand_index(arr // 4)]  # (n, 6)
         choices = [int(c) for c in discarder.throws(arr, mines)]
         for hand, out, vs in zip(hands, outs, values.tolist(), strict=True):
             out["table"] = [{"card": card_str(c), "value": round(v, 6)}

@@ -64,7 +64,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
                         counting("compile", compile_rulebase))
     monkeypatch.setattr(FuzzyDiscard, "__post_init__",
                         counting("fuzzy player", FuzzyDiscard.__post_init__))
-    monkeypatch.setattr("fuzzeval.games.cribbage.players.load_table",
+    monkeypatch.setattr("fuzzeval.games.cribbage.es.load_table",  # as players._es reads it
                         counting("es table", load_table))
     return seen
 
