@@ -694,6 +694,10 @@ def _made_by(ctx: _Ctx, node: yaml.Node, key: str) -> str | None:
             + (", several lines)" if "\n" in text.strip() else ")"),
         )
         return None
+    control = next((c for c in text.strip() if not c.isprintable()), None)
+    if control is not None:  # a terminal would act on it when an advice header prints it
+        ctx.error(node, key, f"must be printable text (got character #x{ord(control):04x})")
+        return None
     return text.strip()
 
 
