@@ -198,9 +198,15 @@ def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
     from fuzzeval.estimate import Stopwatch
 
     monkeypatch.setattr("fuzzeval.estimate.LONG", -1.0)
-    unit, at_least, _settle, clock = Stopwatch.__init__.__defaults__ or ()
-    # no settling time: the estimate comes after 4 timed generations, however quick
-    monkeypatch.setattr(Stopwatch.__init__, "__defaults__", (unit, at_least, 0.0, clock))
+
+    class Unsettled(Stopwatch):
+        """No settling time: the estimate comes after 4 timed generations, however quick
+        (a subclass, not new ``__defaults__``, which mutmut's trampolines do not have)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **{**kwargs, "settle": 0.0})
+
+    monkeypatch.setattr("fuzzeval.estimate.Stopwatch", Unsettled)
     db = str(tmp_path / "t.sqlite")
     done = runner.invoke(app, ["tune", "cribbage", "--budget", "79", "--training-deals", "20",
                                "--held-out-deals", "0", "--workers", "1", "--db", db])
