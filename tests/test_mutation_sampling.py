@@ -35,3 +35,16 @@ def test_choose_is_the_choice_decide_makes() -> None:
 def test_durations_below_90_seconds_are_in_seconds_from_90_in_minutes() -> None:
     assert duration(89.4) == "89 s"
     assert duration(90) == "2 min"  # 1.5 min, rounded half to even
+
+
+def test_softmax_draws_from_grades_too_large_to_exponentiate() -> None:
+    """exp(1000) overflows: without the shift by the largest grade the probabilities were
+    inf/inf (NaN) and the draw failed. Grades 1000 and 1001 at temperature 1 are drawn as
+    1 and e, so the second with chance e / (1 + e) = 0.731."""
+    from fuzzeval.sampling import softmax_choice
+
+    rng = np.random.default_rng(3)
+    with np.errstate(over="raise", invalid="raise"):
+        picks = [softmax_choice(np.array([1000.0, 1001.0]), 1.0, rng) for _ in range(4000)]
+    # 4,000 draws: the share's standard deviation is 0.007, so 0.731 ± 0.03 is 4 of them
+    assert abs(np.mean(picks) - np.e / (1 + np.e)) < 0.03
