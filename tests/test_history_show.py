@@ -313,3 +313,25 @@ def test_a_backgammon_game_is_told_with_its_pips(tmp_path: Path) -> None:
     winner = ("pubeval", "random")[o.winner]
     assert f"{winner} bore off the last checker: a {o.result} game" in out
     assert out.splitlines()[-1].startswith(f"{winner} won ({o.result}")
+
+
+def test_a_replay_refuses_an_option_past_the_last_and_a_move_after_the_end(
+        tmp_path: Path) -> None:
+    """Mutation gaps in fuzzeval.replay: a stored choice equal to the number of options
+    (the first move is a throw, one of 15) and a move stored after the game's end are each
+    refused, and the message numbers the move from 1."""
+    import pytest
+
+    from fuzzeval.replay import ReplayError, replay
+
+    db = tmp_path / "h.sqlite"
+    _human_game(db)
+    with History(db) as h:
+        first, choices = h.game_choices(1, 0)
+    assert choices is not None
+    with pytest.raises(ReplayError, match=r"^move 1: option 15 of 15$"):
+        list(replay(CRIBBAGE, 11, 0, first, (15, *choices[1:]), {}))
+    n = len(choices)
+    with pytest.raises(ReplayError, match=rf"^the game ended after move {n}, but {n + 1} moves "
+                                          "are stored$"):
+        list(replay(CRIBBAGE, 11, 0, first, (*choices, 0), {}))
