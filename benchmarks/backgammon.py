@@ -42,7 +42,7 @@ def measure(player: str, opponent: str, games: int, seed: int) -> dict[str, obje
     """CPU seconds for ``games`` seeded games (after one to warm up), and a digest of every
     decision and result."""
     from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
 
     spec = MatchSpec("backgammon", PlayerSpec.parse(player), PlayerSpec.parse(opponent),
                      games, seed)

@@ -30,9 +30,9 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from concurrent.futures import Executor  # noqa: E402
 
-from fuzzeval.executors import executor_for  # noqa: E402
 from fuzzeval.games.cribbage.game import GAME  # noqa: E402
-from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed, run_games  # noqa: E402
+from fuzzeval.play.executors import executor_for  # noqa: E402
+from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed, run_games  # noqa: E402
 
 Result = tuple[object, ...]
 

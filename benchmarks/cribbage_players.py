@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from fuzzeval.executors import executor_for
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.report import run_report
-from fuzzeval.match import MatchSpec, PlayerSpec, summarize
-from fuzzeval.store import History, run_match
+from fuzzeval.play.executors import executor_for
+from fuzzeval.play.match import MatchSpec, PlayerSpec, summarize
+from fuzzeval.play.store import History, run_match
 
 PLAYERS = (
     ("random", "random"),

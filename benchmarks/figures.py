@@ -69,7 +69,7 @@ FIG5 = [("backgammon_simple", 100), ("backgammon_simple", 1000),
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("es_experiments", ("docs/results.md",),
-          ("python -m fuzzeval.games.cribbage.es_experiments "
+          ("python -m fuzzeval.games.cribbage.scripts.es_experiments "
            "--out docs/figures/es_experiments.png",),
           "20 s; also prints the p sweep", "docs/figures/es_experiments.png"),
     Entry("cribbage_linguistic_drift", ("docs/cribbage.md",),

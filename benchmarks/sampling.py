@@ -34,7 +34,7 @@ from fuzzeval.games.cribbage.game import GAME  # noqa: E402
 from fuzzeval.games.cribbage.pegging import PegView, greedy  # noqa: E402
 from fuzzeval.games.cribbage.players import DiscardView, ExhaustiveDiscard  # noqa: E402
 from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging  # noqa: E402
-from fuzzeval.sampling import SamplingSettings  # noqa: E402
+from fuzzeval.search.sampling import SamplingSettings  # noqa: E402
 
 TARGET_MS = 20.0
 

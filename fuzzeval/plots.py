@@ -15,7 +15,7 @@ from fuzzeval.rulebase import RuleBase, Variable
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from fuzzeval.calibration import Calibration
+    from fuzzeval.learn.calibration_rounds import Calibration
 
 
 def _shape(var: Variable, tri: Triangle) -> tuple[list[float], list[float]]:

@@ -9,9 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fuzzeval.calibrate import calibrate
-from fuzzeval.calibration import CalibrationSettings, load_calibration, round_seed, run_calibration
-from fuzzeval.store import History
+from fuzzeval.learn.calibration_rounds import (
+    CalibrationSettings,
+    load_calibration,
+    round_seed,
+    run_calibration,
+)
+from fuzzeval.learn.calibration_step import calibrate
+from fuzzeval.play.store import History
 from tests.strategies import one_term
 from tests.toy import RULEBASE as TOY_RULEBASE
 from tests.toy import ToyGame

@@ -1,4 +1,4 @@
-"""``fuzzeval.testing.check_game`` catches each breach it promises to: toy games built to
+"""``fuzzeval.play.testing.check_game`` catches each breach it promises to: toy games built to
 break one rule each (the toy game of tests/test_toy_game.py, and a toy whose states are
 mutable, so a plug-in can change a state in place)."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fuzzeval.game import Candidates, Outcome
-from fuzzeval.testing import ConformanceError, check_game
+from fuzzeval.play.game import Candidates, Outcome
+from fuzzeval.play.testing import ConformanceError, check_game
 from tests.toy import ToyGame, ToyState
 
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.match import play_block
-from fuzzeval.store import read_games
+from fuzzeval.play.match import play_block
+from fuzzeval.play.store import read_games
 
 runner = CliRunner()
 

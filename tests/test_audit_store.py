@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fuzzeval.game import Outcome
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, fingerprint, play_indexed
-from fuzzeval.store import History, run_match
+from fuzzeval.play.game import Outcome
+from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec, fingerprint, play_indexed
+from fuzzeval.play.store import History, run_match
 
 
 def spec(games: int) -> MatchSpec:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzzeval import load_rulebase, parse_rulebase
-from fuzzeval.calibrate import PointMove, calibrate
+from fuzzeval.learn.calibration_step import PointMove, calibrate
 from fuzzeval.membership import POINT_NAMES
 from fuzzeval.rulebase import RuleBase
 from fuzzeval.yaml_edit import rewrite_points

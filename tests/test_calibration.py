@@ -16,18 +16,18 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from fuzzeval.calibrate import calibrate
-from fuzzeval.calibration import (
+from fuzzeval.cli import app
+from fuzzeval.games.cribbage.game import GAME
+from fuzzeval.games.cribbage.report import run_report
+from fuzzeval.learn.calibration_rounds import (
     CalibrationSettings,
     load_calibration,
     round_seed,
     run_calibration,
 )
-from fuzzeval.cli import app
-from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.games.cribbage.report import run_report
-from fuzzeval.held_out import evaluate_calibration, held_out_seed, paired_difference
-from fuzzeval.store import History, HistoryError, read_decisions
+from fuzzeval.learn.calibration_step import calibrate
+from fuzzeval.learn.held_out import evaluate_calibration, held_out_seed, paired_difference
+from fuzzeval.play.store import History, HistoryError, read_decisions
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,7 +201,7 @@ def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: P
 def test_the_calibrated_bases_made_by_runs_the_same_calibration_again() -> None:
     """Every setting written so that a shell reads it back: a path with spaces quoted, the
     rate with every digit (``:g`` wrote 0.123457), options as one word each."""
-    from fuzzeval.calibration import CalibrationSettings, made_by
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings, made_by
 
     settings = CalibrationSettings("cribbage", "exhaustive:weights=expert", 100, 7,
                                    rate=0.123456789, options=(("peg_counts", False),))

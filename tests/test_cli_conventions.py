@@ -19,10 +19,10 @@ import typer
 from typer.testing import CliRunner
 
 import fuzzeval
-from fuzzeval.calibration import load_calibration
 from fuzzeval.cli import app
 from fuzzeval.cli.plot import _label, _two_rounds
-from fuzzeval.store import History
+from fuzzeval.learn.calibration_rounds import load_calibration
+from fuzzeval.play.store import History
 
 runner = CliRunner()
 
@@ -512,7 +512,7 @@ def test_every_player_option_names_every_player_of_its_game(game: str) -> None:
     """cribbage discard's -p left out sampling; each game command's -p and --opponent help
     now names each of the game's players."""
     from fuzzeval.games.cribbage.lineup import NAMES
-    from fuzzeval.registry import load_game
+    from fuzzeval.play.registry import load_game
 
     names = load_game(game).player_names
     if game == "cribbage":

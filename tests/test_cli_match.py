@@ -18,10 +18,10 @@ import psutil
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.executors import executor_for
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import MatchSpec, PlayerSpec
-from fuzzeval.store import History, read_games, run_match
+from fuzzeval.play.executors import executor_for
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.store import History, read_games, run_match
 
 runner = CliRunner()
 

@@ -72,7 +72,7 @@ MATCH = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "3",
 
 
 def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
-    from fuzzeval.store import History
+    from fuzzeval.play.store import History
 
     db = str(tmp_path / "m.sqlite")
     first = runner.invoke(app, [*MATCH, "--db", db])
@@ -100,9 +100,9 @@ def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
 def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:
     """run_match run twice (docs/matches.md's snippet) continues the stored match: the
     second run plays nothing, and the history holds one match of 4 games, not two."""
-    from fuzzeval.match import MatchSpec, PlayerSpec
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History, HistoryError, read_games, run_match
+    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, HistoryError, read_games, run_match
 
     spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
                      games=4, seed=1)
@@ -153,7 +153,7 @@ def test_a_stored_calibration_run_again_is_shown_or_continued(tmp_path: Path) ->
 
 def test_a_stored_tuning_run_again_is_shown_not_tuned_again(tmp_path: Path) -> None:
     """The same tune command twice stored two tunings and ran CMA-ES twice; now one."""
-    from fuzzeval.store import History
+    from fuzzeval.play.store import History
 
     db = str(tmp_path / "t.sqlite")
     args = ["tune", "cribbage", "--budget", "16", "--training-deals", "20",
@@ -195,9 +195,9 @@ def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
     """tune ran for minutes without a word; now it estimates from its first generations
     (any run counts as long here). 27 numbers: 13 rule bases a generation, so a budget of
     79 is the start and 6 generations: the first is not timed, 4 are, 1 is left."""
-    from fuzzeval.estimate import Stopwatch
+    from fuzzeval.play.estimate import Stopwatch
 
-    monkeypatch.setattr("fuzzeval.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
 
     class Unsettled(Stopwatch):
         """No settling time: the estimate comes after 4 timed generations, however quick
@@ -206,7 +206,7 @@ def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **{**kwargs, "settle": 0.0})
 
-    monkeypatch.setattr("fuzzeval.estimate.Stopwatch", Unsettled)
+    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
     db = str(tmp_path / "t.sqlite")
     done = runner.invoke(app, ["tune", "cribbage", "--budget", "79", "--training-deals", "20",
                                "--held-out-deals", "0", "--workers", "1", "--db", db])
@@ -275,10 +275,10 @@ def test_a_resumed_match_counts_its_stored_games_as_done(
 
 def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
         tmp_path: Path, recorded: list[_Recorded]) -> None:
-    from fuzzeval.calibration import CalibrationSettings, run_calibration
     from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+    from fuzzeval.play.store import History
     from fuzzeval.resources import find_rulebase
-    from fuzzeval.store import History
 
     db = tmp_path / "c.sqlite"
     played: list[object] = []

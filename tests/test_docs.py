@@ -28,7 +28,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.store import History
+from fuzzeval.play.store import History
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fuzzeval.estimate import Estimate, Part, Stopwatch, duration, estimate
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import GameRecord
-from fuzzeval.store import History
-from fuzzeval.tournament import run_tournament
+from fuzzeval.play.estimate import Estimate, Part, Stopwatch, duration, estimate
+from fuzzeval.play.match import GameRecord
+from fuzzeval.play.store import History
+from fuzzeval.play.tournament import run_tournament
 
 
 def test_each_part_goes_at_its_own_rate() -> None:
@@ -116,7 +116,7 @@ def test_tournament_says_its_total_and_its_estimate_first(
 
     from fuzzeval.cli import app
 
-    monkeypatch.setattr("fuzzeval.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
     db = tmp_path / "t.sqlite"
     args = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "-p", "es", "-n", "20",
             "-w", "1", "--db", str(db), "--plot", str(tmp_path / "t.png")]

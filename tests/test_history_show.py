@@ -15,12 +15,12 @@ import numpy as np
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.game import Candidates
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.cards import parse_card, parse_cards
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
-from fuzzeval.match import MatchSpec, PlayerSpec, play_game
-from fuzzeval.store import History, run_match
+from fuzzeval.play.game import Candidates
+from fuzzeval.play.match import MatchSpec, PlayerSpec, play_game
+from fuzzeval.play.store import History, run_match
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data"
@@ -317,12 +317,12 @@ def test_a_backgammon_game_is_told_with_its_pips(tmp_path: Path) -> None:
 
 def test_a_replay_refuses_an_option_past_the_last_and_a_move_after_the_end(
         tmp_path: Path) -> None:
-    """Mutation gaps in fuzzeval.replay: a stored choice equal to the number of options
+    """Mutation gaps in fuzzeval.play.replay: a stored choice equal to the number of options
     (the first move is a throw, one of 15) and a move stored after the game's end are each
     refused, and the message numbers the move from 1."""
     import pytest
 
-    from fuzzeval.replay import ReplayError, replay
+    from fuzzeval.play.replay import ReplayError, replay
 
     db = tmp_path / "h.sqlite"
     _human_game(db)

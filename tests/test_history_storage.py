@@ -12,13 +12,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fuzzeval.calibration import CalibrationSettings, run_calibration
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
-from fuzzeval.match import MatchSpec, PlayerSpec
-from fuzzeval.registry import load_game
+from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.registry import load_game
+from fuzzeval.play.store import History, read_decisions, read_games, run_match
 from fuzzeval.resources import find_rulebase
-from fuzzeval.store import History, read_decisions, read_games, run_match
 
 DATA = Path(__file__).resolve().parent / "data"
 # The matches of tests/data/history_v1.sqlite (made by tests/data/make_history_v1.py with

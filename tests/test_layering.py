@@ -45,3 +45,34 @@ def test_one_game_does_not_import_another() -> None:
         other = {"cribbage": "backgammon", "backgammon": "cribbage"}[game]
         for p in (ROOT / "games" / game).rglob("*.py"):
             assert not any(m.startswith(f"fuzzeval.games.{other}") for m in imported_modules(p)), p
+
+
+#: docs/architecture.md: the core (fuzzeval's top-level modules) <- play <- search, learn
+#: (not each other) <- plots, cli
+LAYERS = {"core": 0, "play": 1, "search": 2, "learn": 2, "plots": 3, "cli": 3, "__main__": 3}
+#: imports that reach up, each inside a function and named in docs/architecture.md
+UPWARD = {("fuzzeval/play/match.py", "fuzzeval.search.sampling")}
+
+
+def layer_of(module: str) -> str:
+    """The layer of a fuzzeval module (``fuzzeval.play.match`` -> ``play``)."""
+    part = module.split(".")[1] if "." in module else ""
+    return part if part in LAYERS else "core"
+
+
+def test_fuzzeval_imports_point_down() -> None:
+    files = [p for p in (ROOT / "fuzzeval").rglob("*.py")
+             if "games" not in p.relative_to(ROOT / "fuzzeval").parts]
+    found = set()
+    for p in files:
+        name = ".".join(p.relative_to(ROOT).with_suffix("").parts)
+        mine = layer_of(name)
+        for m in imported_modules(p):
+            if m.split(".")[0] != "fuzzeval" or m.startswith("fuzzeval.games"):
+                continue
+            theirs = layer_of(m)
+            if LAYERS[theirs] > LAYERS[mine] or (LAYERS[theirs] == LAYERS[mine] != 3
+                                                and theirs != mine):
+                found.add((str(p.relative_to(ROOT)), m))
+    assert found == UPWARD
+    assert layer_of("fuzzeval.learn.tune") == "learn" and layer_of("fuzzeval.engine") == "core"

@@ -150,7 +150,7 @@ def test_input_points_closer_than_the_resolution_load_and_grade_exactly(term: st
 
 
 def test_a_long_calibration_writes_rule_bases_that_load() -> None:
-    from fuzzeval.calibrate import calibrate
+    from fuzzeval.learn.calibration_step import calibrate
     from fuzzeval.yaml_edit import rewrite_points
 
     path = ROOT / "rulebases" / "cribbage_linguistic.yaml"

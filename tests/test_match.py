@@ -9,9 +9,9 @@ import pytest
 from scipy.stats import binomtest
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Outcome
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import (
+from fuzzeval.play.game import Outcome
+from fuzzeval.play.match import (
     GameRecord,
     MatchSpec,
     PlayerSpec,

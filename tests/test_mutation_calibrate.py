@@ -1,4 +1,4 @@
-"""fuzzeval.calibrate: the bounds on the rate, missing values among the winning inputs,
+"""fuzzeval.learn.calibration_step: the bounds on the rate, missing values among the winning inputs,
 no warning for a variable without samples, a rounding hair between two moving points,
 and PointMove's dict form (gaps found by mutation testing)."""
 
@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from fuzzeval.calibrate import PointMove, calibrate
+from fuzzeval.learn.calibration_step import PointMove, calibrate
 from tests.strategies import one_term
 
 

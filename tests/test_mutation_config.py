@@ -18,7 +18,8 @@ def test_mutmut_names_existing_files() -> None:
     assert [n for n in named if not (ROOT / n).exists()] == []
     # only_mutate is a glob (``*`` spans folders): every module, the games' through the link
     assert config["only_mutate"] == ["fuzzeval/*.py"]
-    some = ["fuzzeval/cli/play.py", "fuzzeval/games/cribbage/sampling.py", "fuzzeval/sampling.py"]
+    some = ["fuzzeval/cli/play.py", "fuzzeval/games/cribbage/sampling.py",
+            "fuzzeval/search/sampling.py"]
     assert [m for m in some if not ((ROOT / m).is_file() and fnmatch(m, "fuzzeval/*.py"))] == []
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert any(d.startswith("mutmut") for d in extras["optional-dependencies"]["mutation"])

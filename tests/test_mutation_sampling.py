@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fuzzeval.estimate import duration
-from fuzzeval.match import make_player
+from fuzzeval.play.estimate import duration
+from fuzzeval.play.match import make_player
 from tests.test_sampling import VisibleToy
 from tests.toy import ToyState
 
@@ -41,7 +41,7 @@ def test_softmax_draws_from_grades_too_large_to_exponentiate() -> None:
     """exp(1000) overflows: without the shift by the largest grade the probabilities were
     inf/inf (NaN) and the draw failed. Grades 1000 and 1001 at temperature 1 are drawn as
     1 and e, so the second with chance e / (1 + e) = 0.731."""
-    from fuzzeval.sampling import softmax_choice
+    from fuzzeval.search.sampling import softmax_choice
 
     rng = np.random.default_rng(3)
     with np.errstate(over="raise", invalid="raise"):

@@ -1,6 +1,6 @@
-"""Seed derivation (fuzzeval.match.game_seed and its use in play_game, and
-fuzzeval.calibration.round_seed) against numpy's SeedSequence used directly: game ``i`` of
-a match with seed ``s`` draws from ``SeedSequence(s).spawn(n)[i]``, split into chance,
+"""Seed derivation (fuzzeval.play.match.game_seed and its use in play_game, and
+fuzzeval.learn.calibration_rounds.round_seed) against numpy's SeedSequence used directly:
+game ``i`` of a match with seed ``s`` draws from ``SeedSequence(s).spawn(n)[i]``, split into chance,
 seat 0 and seat 1 streams; round ``k`` of a calibration with seed ``s`` plays with the
 first 32-bit word of ``SeedSequence([s, k])`` (gaps found by mutation testing)."""
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fuzzeval.calibration import round_seed
-from fuzzeval.game import Candidates
-from fuzzeval.match import game_seed, play_game
+from fuzzeval.learn.calibration_rounds import round_seed
+from fuzzeval.play.game import Candidates
+from fuzzeval.play.match import game_seed, play_game
 from tests.test_mutation_store_resume import ToyGame
 
 

@@ -1,4 +1,4 @@
-"""What ``--resume`` picks and plays (fuzzeval.store): the latest match of exactly the same
+"""What ``--resume`` picks and plays (fuzzeval.play.store): the latest match of exactly the same
 spec, its stored length never shrinking, only the missing games played, and the errors
 that stop a resume (gaps found by mutation testing). Played on the toy game: quick."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
-from fuzzeval.store import (
+from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.store import (
     History,
     HistoryError,
     StoredMatch,
@@ -235,7 +235,7 @@ def test_a_resume_sizes_its_tasks_by_the_games_it_still_has_to_play(
     left (1..19). The first eight go one a task; then each task takes ceil(left / 8) of
     them (a task time no game reaches makes that the binding limit, however busy the
     machine): 11 left -> 2, 9 left -> 2, then single games."""
-    monkeypatch.setattr("fuzzeval.match.TASK_SECONDS", 1e9)
+    monkeypatch.setattr("fuzzeval.play.match.TASK_SECONDS", 1e9)
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(22), "", "{}")
         for i in (0, 20, 21):

@@ -1,4 +1,4 @@
-"""Values, not only the form, of the game-agnostic sampling loop (``fuzzeval.sampling``):
+"""Values, not only the form, of the game-agnostic sampling loop (``fuzzeval.search.sampling``):
 the stop rule judges every trial so far, and a simulation's means are the playouts' exact
 expectations (worked out here by enumeration, not by the code under test)."""
 
@@ -10,7 +10,13 @@ from itertools import product
 import numpy as np
 import pytest
 
-from fuzzeval.sampling import SamplingSettings, Simulator, StopRule, playout_simulator, simulate
+from fuzzeval.search.sampling import (
+    SamplingSettings,
+    Simulator,
+    StopRule,
+    playout_simulator,
+    simulate,
+)
 from tests.toy import MaxPlayer, ToyGame, ToyHooks, ToyState
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fuzzeval.match import MatchSpec, PlayerSpec
-from fuzzeval.store import History, HistoryError
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.store import History, HistoryError
 
 SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
 

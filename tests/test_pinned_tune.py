@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fuzzeval.learn.tune import Generation, Space, TuneSettings, run_tuning
 from fuzzeval.loading import load_rulebase
+from fuzzeval.play.store import History
 from fuzzeval.rulebase import PointRef, RuleBase
-from fuzzeval.store import History
-from fuzzeval.tune import Generation, Space, TuneSettings, run_tuning
 
 TIPPING = Path(__file__).resolve().parents[1] / "rulebases" / "tipping.yaml"
 PEAK = PointRef("quality", "average", "peak")  # tipping's one adjustable point, at 5

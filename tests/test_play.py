@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.errors import NotationError
-from fuzzeval.game import Candidates
 from fuzzeval.games.backgammon.board import START, Position
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.backgammon.play import BackgammonPlay, parse_play
@@ -24,8 +23,9 @@ from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.play import CribbagePlay, peg_reason
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.scoring import score_pegging
-from fuzzeval.match import make_player, play_game
-from fuzzeval.store import History, read_games
+from fuzzeval.play.game import Candidates
+from fuzzeval.play.match import make_player, play_game
+from fuzzeval.play.store import History, read_games
 
 runner = CliRunner()
 
@@ -117,7 +117,7 @@ def test_every_play_a_game_lists_reads_back_as_that_play() -> None:
     players = (BACKGAMMON.make_player("pubeval"), BACKGAMMON.make_player("random"))
     record = play_game(BACKGAMMON, players, 5, 0)
     state = BACKGAMMON.new_game(np.random.default_rng(0), 0)
-    from fuzzeval.replay import replay
+    from fuzzeval.play.replay import replay
 
     read = 0
     for move in replay(BACKGAMMON, 5, 0, record.first, record.choices):
@@ -261,7 +261,7 @@ def test_a_whole_scripted_game_is_stored_as_the_transcript_told_it(
     s0, s1 = stored.scores
     assert f"final score: you {s0}, {opponent} {s1}" in out
     # what the transcript told of the person's moves is what the history keeps
-    from fuzzeval.replay import replay
+    from fuzzeval.play.replay import replay
 
     stored_moves = [m.label for m in replay(game, seed, 0, first, choices)  # type: ignore[arg-type]
                     if m.seat == 0]

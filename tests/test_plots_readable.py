@@ -120,8 +120,8 @@ rules:
 
 
 def _toy_calibration() -> Any:
-    from fuzzeval.calibrate import PointMove
-    from fuzzeval.calibration import Calibration, CalibrationSettings, RoundResult
+    from fuzzeval.learn.calibration_rounds import Calibration, CalibrationSettings, RoundResult
+    from fuzzeval.learn.calibration_step import PointMove
 
     def moves(x: tuple[float, float, float], ya: tuple[float, float, float],
               yb: tuple[float, float, float]) -> tuple[PointMove, ...]:
@@ -191,7 +191,7 @@ def test_the_drift_picture_draws_one_line_a_group_and_its_terms_before_and_after
 def test_the_drift_picture_before_any_round_shows_where_the_points_stand() -> None:
     import matplotlib.pyplot as plt
 
-    from fuzzeval.calibration import Calibration, CalibrationSettings, RoundResult
+    from fuzzeval.learn.calibration_rounds import Calibration, CalibrationSettings, RoundResult
     from fuzzeval.plots import drift_figure
 
     cal = Calibration(1, CalibrationSettings("toy", "random", 10, 1), "drifting", 2,

@@ -18,10 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.executors import executor_for
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import MatchSpec, PlayerSpec, run_games
-from fuzzeval.store import History, read_decisions, read_games
+from fuzzeval.play.executors import executor_for
+from fuzzeval.play.match import MatchSpec, PlayerSpec, run_games
+from fuzzeval.play.store import History, read_decisions, read_games
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -356,7 +356,7 @@ def test_workers_do_not_inherit_the_parents_sigterm_handler() -> None:
     from concurrent.futures import ProcessPoolExecutor
 
     from fuzzeval.cli import _terminate
-    from fuzzeval.match import ignore_interrupts
+    from fuzzeval.play.match import ignore_interrupts
 
     before = signal.signal(signal.SIGTERM, _terminate)
     try:

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fuzzeval.game import Candidates
-from fuzzeval.sampling import (
+from fuzzeval.play.game import Candidates
+from fuzzeval.search.sampling import (
     SamplingSettings,
     obvious,
     playout_simulator,
@@ -157,7 +157,7 @@ VisibleToy.hidden_information = ViewHooks()  # type: ignore[assignment]
 
 
 def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
-    from fuzzeval.match import make_player, play_game
+    from fuzzeval.play.match import make_player, play_game
 
     game = VisibleToy()
     player = make_player(game, "sampling", rollout="random", trials=60, stop="none")  # type: ignore[arg-type]
@@ -184,7 +184,7 @@ def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
 ])
 def test_the_game_agnostic_player_refuses_bad_options(options: dict[str, Any],
                                                       message: str) -> None:
-    from fuzzeval.match import make_player
+    from fuzzeval.play.match import make_player
 
     with pytest.raises(ValueError, match=message):
         make_player(VisibleToy(), "sampling", **options)  # type: ignore[arg-type]
@@ -214,8 +214,8 @@ class Flaky:
 
 
 def test_a_rollout_policy_that_raises_leaves_only_whole_games_stored(tmp_path: Any) -> None:
-    from fuzzeval.match import MatchSpec, PlayerSpec
-    from fuzzeval.store import History, read_decisions, read_games, run_match
+    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.store import History, read_decisions, read_games, run_match
 
     game = FlakyToy()
     spec = MatchSpec("toy", PlayerSpec.parse("sampling:rollout=flaky,trials=4,stop=none"),

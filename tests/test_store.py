@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from fuzzeval.game import Outcome
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import GameRecord, MatchSpec, PlayerSpec
-from fuzzeval.store import History, HistoryError, read_decisions, read_games, run_match
+from fuzzeval.play.game import Outcome
+from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec
+from fuzzeval.play.store import History, HistoryError, read_decisions, read_games, run_match
 
 
 def spec(games: int, seed: int = 3) -> MatchSpec:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.teach import (
+from fuzzeval.learn.teach import (
     Normal,
     _group_softmax,
     firing_shares,

@@ -11,9 +11,9 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.match import MatchSpec, PlayerSpec, summarize
-from fuzzeval.store import History, run_match
-from fuzzeval.tournament import pairings, run_tournament
+from fuzzeval.play.match import MatchSpec, PlayerSpec, summarize
+from fuzzeval.play.store import History, run_match
+from fuzzeval.play.tournament import pairings, run_tournament
 
 PLAYERS = ("random", "greedy", "fuzzy")
 

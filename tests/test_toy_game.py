@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fuzzeval import parse_rulebase
-from fuzzeval.calibration import CalibrationSettings, load_calibration, run_calibration
-from fuzzeval.store import History, read_decisions
-from fuzzeval.testing import check_game
+from fuzzeval.learn.calibration_rounds import CalibrationSettings, load_calibration, run_calibration
+from fuzzeval.play.store import History, read_decisions
+from fuzzeval.play.testing import check_game
 from tests.toy import RULEBASE, ToyGame
 
 

@@ -24,10 +24,10 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.learn.tune import Space, TuneSettings, load_tuning, made_by, run_tuning, tuned_name
 from fuzzeval.loading import load_rulebase, parse_rulebase
+from fuzzeval.play.store import History
 from fuzzeval.rulebase import PointRef, RuleBase
-from fuzzeval.store import History
-from fuzzeval.tune import Space, TuneSettings, load_tuning, made_by, run_tuning, tuned_name
 from fuzzeval.yaml_edit import rewrite_points
 from tests.killing import rows_in
 

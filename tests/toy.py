@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval import compile_rulebase, load_rulebase
-from fuzzeval.game import Candidates, Outcome
+from fuzzeval.play.game import Candidates, Outcome
 
 RULEBASE = """\
 # Take the biggest number (the calibrator may move where "big" starts).

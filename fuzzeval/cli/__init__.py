@@ -26,7 +26,7 @@ from fuzzeval.cli import (
 )
 from fuzzeval.cli.common import err_console, help_when_bare
 from fuzzeval.errors import Terminated
-from fuzzeval.registry import command_entry_points
+from fuzzeval.play.registry import command_entry_points
 
 
 class _OneLineErrors(TyperGroup):

@@ -32,9 +32,9 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.calibration import RoundResult
-    from fuzzeval.match import GameRecord, MatchSpec
-    from fuzzeval.store import History
+    from fuzzeval.learn.calibration_rounds import RoundResult
+    from fuzzeval.play.match import GameRecord, MatchSpec
+    from fuzzeval.play.store import History
 
 
 def calibrate(
@@ -88,7 +88,7 @@ def calibrate(
     """
     from concurrent.futures.process import BrokenProcessPool
 
-    from fuzzeval.calibration import (
+    from fuzzeval.learn.calibration_rounds import (
         CalibrationSettings,
         calibrated_path,
         find_calibration,
@@ -96,14 +96,14 @@ def calibrate(
         run_calibration,
         summary_rows,
     )
-    from fuzzeval.estimate import Stopwatch
-    from fuzzeval.executors import executor_for
-    from fuzzeval.held_out import held_out_measures
+    from fuzzeval.learn.held_out import held_out_measures
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-    from fuzzeval.match import check_rulebase_player, parse_options
+    from fuzzeval.play.estimate import Stopwatch
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.match import check_rulebase_player, parse_options
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, require_for_resume, stored_games
     from fuzzeval.plots import plot_drift
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History, require_for_resume, stored_games
     from fuzzeval.yaml_edit import rewrite_points
 
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)

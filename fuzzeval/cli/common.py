@@ -17,13 +17,13 @@ from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
-from fuzzeval.registry import game_names
+from fuzzeval.play.registry import game_names
 from fuzzeval.resources import find_rulebase
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from fuzzeval.measure import Comparison
+    from fuzzeval.learn.measure import Comparison
     from fuzzeval.rulebase import RuleBase
 
 #: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works

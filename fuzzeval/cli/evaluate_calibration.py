@@ -45,11 +45,11 @@ def evaluate_calibration(
     numbers), with a paired interval for the difference, plus the game's own measure.
     """
     # the library is imported when the command runs, not at start-up
-    from fuzzeval.calibration import load_calibration
-    from fuzzeval.executors import executor_for
-    from fuzzeval.held_out import evaluate_calibration as evaluate
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History
+    from fuzzeval.learn.calibration_rounds import load_calibration
+    from fuzzeval.learn.held_out import evaluate_calibration as evaluate
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History
 
     deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     with user_errors():

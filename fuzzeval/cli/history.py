@@ -1,7 +1,7 @@
 """``fuzzeval history show DB``: a stored game told move by move.
 
 A game stored with its choices (history version 3 on) is played again from the match's
-seed (``fuzzeval.replay``) and told by the game's play interface: every decision, who
+seed (``fuzzeval.play.replay``) and told by the game's play interface: every decision, who
 made it, what they held or saw, what they chose, the points it scored and the running
 scores. The replay is checked against what the history logged (each logged decision must
 be one of its moves, in order, and the result must be the stored one), so a rule change
@@ -21,9 +21,9 @@ from rich.table import Table
 from fuzzeval.cli.common import console, help_when_bare, user_errors
 
 if TYPE_CHECKING:
-    from fuzzeval.game import Outcome
-    from fuzzeval.replay import Move
-    from fuzzeval.store import History, StoredMatch
+    from fuzzeval.play.game import Outcome
+    from fuzzeval.play.replay import Move
+    from fuzzeval.play.store import History, StoredMatch
 
 app = typer.Typer(help="Stored matches and games: show a game move by move.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -53,7 +53,7 @@ def show(
 
 
 def _show(db: Path, match_id: int | None, game: int | None) -> None:
-    from fuzzeval.store import History
+    from fuzzeval.play.store import History
 
     with History(db, readonly=True) as history:
         match = history.stored_match(match_id)
@@ -96,8 +96,8 @@ def _list_games(history: History, match: StoredMatch) -> None:
 
 
 def _show_game(history: History, match: StoredMatch, index: int) -> None:
-    from fuzzeval.registry import load_game
-    from fuzzeval.replay import ReplayError, initial_state, replay
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.replay import ReplayError, initial_state, replay
 
     spec = match.spec
     names = _names(match)
@@ -142,7 +142,7 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
 def _check(game: Any, moves: list[Move], logged: list[tuple[int, int, str, str, Any]],
            outcome: Outcome) -> None:
     """Each logged decision is one of the moves, in order; the result is the stored one."""
-    from fuzzeval.replay import ReplayError
+    from fuzzeval.play.replay import ReplayError
 
     found = iter(moves)
     for number, (seat, _, kind, choice, _) in enumerate(logged, 1):

@@ -24,9 +24,9 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.game import Game
-    from fuzzeval.match import GameRecord, MatchSpec, MatchSummary
-    from fuzzeval.store import History
+    from fuzzeval.play.game import Game
+    from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary
+    from fuzzeval.play.store import History
 
 
 def match(
@@ -66,11 +66,11 @@ def match(
     """
     from concurrent.futures.process import BrokenProcessPool
 
-    from fuzzeval.estimate import Stopwatch
-    from fuzzeval.executors import executor_for
-    from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History, require_for_resume, run_match, stored_games
+    from fuzzeval.play.estimate import Stopwatch
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, require_for_resume, run_match, stored_games
 
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     with user_errors():
@@ -122,7 +122,7 @@ def _say(line: str) -> None:
 def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
     """The same match (players, the files they read, options, seed) already stored: say that
     this run continues it (run_match's rule) rather than playing its games a second time."""
-    from fuzzeval.store import resumable
+    from fuzzeval.play.store import resumable
 
     stored = resumable(history, game, spec)
     if stored is not None:

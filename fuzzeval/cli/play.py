@@ -29,9 +29,9 @@ from fuzzeval.errors import FuzzevalError
 if TYPE_CHECKING:
     import numpy as np
 
-    from fuzzeval.game import Advice, Candidates, Game, Player, PlayInterface
-    from fuzzeval.match import MatchSpec, Options
-    from fuzzeval.store import History, StoredMatch
+    from fuzzeval.play.game import Advice, Candidates, Game, Player, PlayInterface
+    from fuzzeval.play.match import MatchSpec, Options
+    from fuzzeval.play.store import History, StoredMatch
 
 HUMAN = "human"  # the person's name in the history
 YOU = "you"  # and at the terminal
@@ -154,9 +154,9 @@ def play(
     """
     import secrets
 
-    from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint, make_player, parse_options
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, make_player, parse_options
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History
 
     with user_errors():
         game = load_game(game_name)
@@ -196,8 +196,8 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
              history: History, match: StoredMatch, path: Path) -> None:
     """The games one after another, each stored as it ends; a stop keeps those."""
     from fuzzeval.cli.common import stop_code
-    from fuzzeval.match import play_game
-    from fuzzeval.replay import initial_state
+    from fuzzeval.play.match import play_game
+    from fuzzeval.play.replay import initial_state
 
     names = (YOU, str(spec.opponent))
     human = HumanPlayer(interface, names)

@@ -33,8 +33,8 @@ def _is_database(spec: str) -> bool:
 
 
 def _calibration(db: Path, calibration: int | None):  # type: ignore[no-untyped-def]
-    from fuzzeval.calibration import load_calibration
-    from fuzzeval.store import History
+    from fuzzeval.learn.calibration_rounds import load_calibration
+    from fuzzeval.play.store import History
 
     if not db.is_file():
         raise NotFound(f"{db}: no such database")

@@ -27,8 +27,8 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.estimate import Estimate
-    from fuzzeval.tournament import Tournament
+    from fuzzeval.play.estimate import Estimate
+    from fuzzeval.play.tournament import Tournament
 
 
 def tournament(
@@ -58,13 +58,13 @@ def tournament(
     of every pairing are timed first: a tournament expected to take more than a minute says
     how long before it goes on.
     """
-    from fuzzeval.estimate import LONG
-    from fuzzeval.executors import executor_for
-    from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
+    from fuzzeval.play.estimate import LONG
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, stored_games
+    from fuzzeval.play.tournament import pairings, run_tournament, tournament_specs
     from fuzzeval.plots import plot_win_matrix
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History, stored_games
-    from fuzzeval.tournament import pairings, run_tournament, tournament_specs
 
     picture_option("--plot", plot)
     given = player_list(player, players)
@@ -161,7 +161,7 @@ def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:
 
 
 def _label(player: str) -> str:
-    from fuzzeval.match import PlayerSpec
+    from fuzzeval.play.match import PlayerSpec
 
     spec = PlayerSpec.parse(player)
     return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options

@@ -28,7 +28,7 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.tune import Generation
+    from fuzzeval.learn.tune import Generation
 
 
 def _usage(message: str) -> typer.Exit:
@@ -86,15 +86,9 @@ def tune(
     from concurrent.futures.process import BrokenProcessPool
 
     from fuzzeval.errors import FuzzevalError
-    from fuzzeval.estimate import Stopwatch
-    from fuzzeval.executors import executor_for
-    from fuzzeval.held_out import held_out_seed
-    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
-    from fuzzeval.match import check_rulebase_player
-    from fuzzeval.measure import compare
-    from fuzzeval.registry import load_game
-    from fuzzeval.store import History, HistoryError, require_for_resume
-    from fuzzeval.tune import (
+    from fuzzeval.learn.held_out import held_out_seed
+    from fuzzeval.learn.measure import compare
+    from fuzzeval.learn.tune import (
         Space,
         TuneSettings,
         find_tuning,
@@ -104,6 +98,12 @@ def tune(
         run_tuning,
         tuned_name,
     )
+    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.play.estimate import Stopwatch
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.match import check_rulebase_player
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, HistoryError, require_for_resume
     from fuzzeval.yaml_edit import rewrite_points
 
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")

@@ -50,7 +50,7 @@ def moves(
     from fuzzeval.games.backgammon.features import position_features
     from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
     from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
-    from fuzzeval.spec import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     try:
         start = from_position_id(position)

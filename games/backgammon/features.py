@@ -19,9 +19,9 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import Feature
 from fuzzeval.games.backgammon.board import BAR, CHECKERS, Boards, Position
 from fuzzeval.jit import kernel
+from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

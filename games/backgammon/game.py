@@ -14,7 +14,6 @@ from typing import Any, overload
 
 import numpy as np
 
-from fuzzeval.game import Candidates, Outcome
 from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures
 from fuzzeval.games.backgammon.moves import Plays, plays
@@ -26,6 +25,7 @@ from fuzzeval.games.backgammon.players import (
     player_names,
 )
 from fuzzeval.games.options import check_keys
+from fuzzeval.play.game import Candidates, Outcome
 
 MAX_TURNS = 10_000  # a guard; real games end long before
 

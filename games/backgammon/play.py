@@ -15,7 +15,6 @@ from functools import cached_property
 import numpy as np
 
 from fuzzeval.errors import NotationError
-from fuzzeval.game import Advice, Candidates
 from fuzzeval.games.backgammon.board import BAR, Position, position_id
 from fuzzeval.games.backgammon.features import position_features
 from fuzzeval.games.backgammon.game import RESULTS, State
@@ -25,6 +24,7 @@ from fuzzeval.games.backgammon.players import (
     MoveView,
     make_player,
 )
+from fuzzeval.play.game import Advice, Candidates
 
 TOP = 8  # rows of an advisor's ranking
 _TOKEN = re.compile(r"^((?:bar|b|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+)(?:\((\d)\))?$")

@@ -16,7 +16,6 @@ import numpy.typing as npt
 from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Candidates, compile_for_features
 from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from fuzzeval.games.backgammon.lookahead import LookaheadGrades
@@ -24,6 +23,7 @@ from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.pubeval import pubeval
 from fuzzeval.games.backgammon.selector import BoardSelector, history_record
 from fuzzeval.games.options import as_fraction, as_int, as_text, check_keys
+from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 

@@ -19,7 +19,7 @@ from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
-from fuzzeval.spec import PlayerSpec
+from fuzzeval.play.spec import PlayerSpec
 
 if TYPE_CHECKING:
     from fuzzeval.games.cribbage.sampling import SamplingDiscard

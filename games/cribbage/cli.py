@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from fuzzeval.games.cribbage.discard import CribOwner
     from fuzzeval.games.cribbage.players import CribbagePlayer
     from fuzzeval.games.cribbage.weights import Weighting
-    from fuzzeval.spec import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
 app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -225,7 +225,7 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
     if player.strip() == "exhaustive":  # the default: no player module to import
         name = "exhaustive"
     else:
-        from fuzzeval.spec import PlayerSpec
+        from fuzzeval.play.spec import PlayerSpec
 
         try:
             name = PlayerSpec.parse(player).name
@@ -279,7 +279,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
                     json_out: bool, batch: Path | None) -> None:
     from fuzzeval.games.cribbage.advice import advice_many
     from fuzzeval.games.cribbage.players import player_from_spec
-    from fuzzeval.spec import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     try:
         built = player_from_spec(player)  # once: a rule base is loaded and compiled here
@@ -535,9 +535,9 @@ def report(
         TimeRemainingColumn,
     )
 
-    from fuzzeval.executors import executor_for
     from fuzzeval.games.cribbage.players import player_from_spec
     from fuzzeval.games.cribbage.report import run_report
+    from fuzzeval.play.executors import executor_for
     from fuzzeval.plots import plot_bars
 
     names = player_list(player, players) or list(PLAYERS)
@@ -591,7 +591,7 @@ def report(
 def _short(player: str) -> str:
     """exhaustive:weights=expert -> exhaustive (expert); fuzzy:rulebase=cribbage_linguistic
     -> fuzzy (linguistic): in a cribbage report the game's prefix says nothing."""
-    from fuzzeval.spec import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     spec = PlayerSpec.parse(player)
     shown = [str(v).removeprefix("cribbage_") for _, v in spec.options]

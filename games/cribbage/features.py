@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import Feature
 from fuzzeval.games.cribbage.cards import JACK
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS
 from fuzzeval.games.cribbage.scoring import rank_parts, rank_table
+from fuzzeval.play.game import Feature
 
 IntArray = npt.NDArray[np.intp]
 FloatArray = npt.NDArray[np.float64]
@@ -281,7 +281,7 @@ def discard_features(hands: npt.ArrayLike, my_crib: npt.ArrayLike,
 
 def write_crib_table(path: Path | None = None) -> Path:
     """Recompute the shipped crib table (``python -m fuzzeval.games.cribbage.features``)."""
-    from fuzzeval.games.cribbage.expert_weights import crib_averages
+    from fuzzeval.games.cribbage.scripts.expert_weights import crib_averages
 
     out = path or Path(__file__).resolve().parent / "data" / CRIB_TABLE_FILE
     table = crib_averages(np.ones((13, 13, 2)))

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Candidates, Outcome
 from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import card_str, cards_str
 from fuzzeval.games.cribbage.discard import THROWS
@@ -34,6 +33,7 @@ from fuzzeval.games.cribbage.players import (
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.options import as_bool, check_keys
+from fuzzeval.play.game import Candidates, Outcome
 
 GAME_OPTIONS = ("peg_counts",)
 

@@ -1,4 +1,4 @@
-"""Discard efficiency as cribbage's own measure of a rule base (``fuzzeval.measure``).
+"""Discard efficiency as cribbage's own measure of a rule base (``fuzzeval.learn.measure``).
 
 Seeded random six-card hands are thrown to my crib and to theirs. The exact expected
 value of all 15 throws (the exhaustive evaluator, uniform opponent throws) is computed
@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import compile_for_features
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.games.cribbage.report import OWNERS, exact_ev, random_hands
+from fuzzeval.play.game import compile_for_features
 from fuzzeval.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]

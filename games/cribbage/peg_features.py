@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import Feature
 from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.pegging import PegView, points_and_risk, unseen_ranks
+from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import NotationError
-from fuzzeval.game import Advice, Candidates
 from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import JACK, card_str, cards_str, parse_cards, value
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner, evaluate_discards
@@ -28,6 +27,7 @@ from fuzzeval.games.cribbage.scoring import (
     spoken_count,
 )
 from fuzzeval.games.cribbage.weights import opponent_weights
+from fuzzeval.play.game import Advice, Candidates
 
 #: the advisors behind '?': the rule bases (the fuzzy player's discard base, the pegging
 #: base) and the exhaustive player (exact discard EVs, greedy pegging)
@@ -223,7 +223,7 @@ class CribbagePlay:
     def _fuzzy_discard(self, view: DiscardView) -> Advice:
         from fuzzeval.games.cribbage.advice import advice_many
         from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-        from fuzzeval.spec import PlayerSpec
+        from fuzzeval.play.spec import PlayerSpec
 
         fz = self._fuzzy.discarder
         assert isinstance(fz, FuzzyDiscard)

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Candidates
 from fuzzeval.games.cribbage.cards import Card, card_str, parse_cards
 from fuzzeval.games.cribbage.discard import (
     THROWS,
@@ -33,8 +32,9 @@ from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES
 from fuzzeval.games.cribbage.pegging import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
+from fuzzeval.play.game import Candidates
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.rulebase import RuleBase
-from fuzzeval.spec import PlayerSpec
 
 WEIGHTINGS = ("uniform", "expert")
 
@@ -262,7 +262,7 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
     paired or none; ``trials``: at most this many a decision; ``weights``: the opponent's
     throws, expert (the selective bias) or uniform."""
     from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging, SoftmaxPegging
-    from fuzzeval.sampling import STOP_RULES, SamplingSettings, StopRule
+    from fuzzeval.search.sampling import STOP_RULES, SamplingSettings, StopRule
 
     check_keys("player 'sampling' does not take options", unknown, SAMPLING_OPTIONS)
     how = as_choice("discard", discard, ("sampling", "exhaustive"))

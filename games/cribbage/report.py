@@ -24,7 +24,7 @@ from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.lineup import PLAYERS as PLAYERS
 from fuzzeval.games.cribbage.players import DiscardView, player_from_spec
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
-from fuzzeval.spec import PlayerSpec
+from fuzzeval.play.spec import PlayerSpec
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

@@ -1,4 +1,4 @@
-"""Cribbage's hidden-information hooks for selective sampling (``fuzzeval.sampling``).
+"""Cribbage's hidden-information hooks for selective sampling (``fuzzeval.search.sampling``).
 
 A seat laying a card knows its own four, its two thrown cards, the starter and every card
 laid. It does not know the opponent's cards still in hand nor the two the opponent threw.
@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import Candidates
 from fuzzeval.games.cribbage import peg_kernels
 from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.discard import THROWS, CribOwner, evaluate_discards
@@ -35,7 +34,8 @@ from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.cribbage.win_table import win_table
-from fuzzeval.sampling import (
+from fuzzeval.play.game import Candidates
+from fuzzeval.search.sampling import (
     SamplingResult,
     SamplingSettings,
     Simulator,
@@ -206,7 +206,7 @@ def determinized(view: PegView, setup: PegSetup, u: FloatArray) -> State:
 
 
 class CribbageHidden:
-    """The hooks of ``fuzzeval.sampling.HiddenInformation`` for pegging decisions."""
+    """The hooks of ``fuzzeval.search.sampling.HiddenInformation`` for pegging decisions."""
 
     def __init__(self, weights: Weighting = "expert") -> None:
         self.weights: Weighting = weights

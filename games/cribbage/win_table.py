@@ -85,7 +85,7 @@ def measure(games: int, seed: int) -> dict[str, object]:
     """Play ``games`` games between exhaustive discarders with greedy pegging; every deal
     that did not end the game gives one (pone points, dealer points) count."""
     from fuzzeval.games.cribbage.game import GAME
-    from fuzzeval.match import play_game
+    from fuzzeval.play.match import play_game
 
     players = (GAME.make_player("exhaustive"), GAME.make_player("exhaustive"))
     counts: dict[tuple[int, int], int] = {}

@@ -8,8 +8,8 @@ import sqlite3
 
 from fuzzeval.games.backgammon.game import GAME as BG
 from fuzzeval.games.cribbage.game import GAME as CR
-from fuzzeval.match import MatchSpec, PlayerSpec
-from fuzzeval.store import History, run_match
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.store import History, run_match
 
 with History("history_v1.sqlite") as h:
     run_match(h, CR, MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 2, 7))

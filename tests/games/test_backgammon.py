@@ -26,7 +26,7 @@ from fuzzeval.games.backgammon.game import GAME, result_points
 from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
 from fuzzeval.games.backgammon.players import make_player
 from fuzzeval.games.backgammon.pubeval import inputs, is_race, pubeval
-from fuzzeval.testing import check_game
+from fuzzeval.play.testing import check_game
 from tests.games.backgammon_helpers import random_positions, side
 
 # --- GNU Backgammon: boards and position IDs -----------------------------------------

@@ -264,10 +264,10 @@ def test_moves_command_ranks_every_play_and_explains() -> None:
 
 def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
         tmp_path: Path) -> None:
-    from fuzzeval.calibration import CalibrationSettings, run_calibration
     from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
-    from fuzzeval.store import History, read_decisions
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.store import History, read_decisions
 
     rec = play_indexed(GAME, MatchSpec("backgammon", PlayerSpec("fuzzy"),
                                        PlayerSpec("pubeval"), 1, 2), 0)
@@ -315,8 +315,8 @@ def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
     from fuzzeval.games.backgammon.game import GAME
     from fuzzeval.games.backgammon.moves import parse_dice
     from fuzzeval.games.backgammon.selector import history_record
-    from fuzzeval.match import MatchSpec, PlayerSpec
-    from fuzzeval.store import History, read_decisions, run_match
+    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.store import History, read_decisions, run_match
 
     db = tmp_path / "h.sqlite"
     with History(db) as h:
@@ -357,7 +357,7 @@ def test_option_features_computed_once_agree_with_a_fresh_computation() -> None:
 
 def _digest(player: str, opponent: str, seed: int, index: int) -> str:
     from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
 
     spec = MatchSpec("backgammon", PlayerSpec.parse(player), PlayerSpec.parse(opponent),
                      index + 1, seed)

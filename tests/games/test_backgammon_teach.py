@@ -7,7 +7,7 @@ import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.games.backgammon.features import FEATURE_NAMES
-from fuzzeval.games.backgammon.teach import Decisions, collect, main, teach
+from fuzzeval.games.backgammon.scripts.teach import Decisions, collect, main, teach
 
 pytest.importorskip("gnubg")
 

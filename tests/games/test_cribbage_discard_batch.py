@@ -60,7 +60,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr("fuzzeval.games.cribbage.fuzzy.load_rulebase",
                         counting("load", load_rulebase))
-    monkeypatch.setattr("fuzzeval.game.compile_rulebase",  # as compile_for_features sees it
+    monkeypatch.setattr("fuzzeval.play.game.compile_rulebase",  # as compile_for_features sees it
                         counting("compile", compile_rulebase))
     monkeypatch.setattr(FuzzyDiscard, "__post_init__",
                         counting("fuzzy player", FuzzyDiscard.__post_init__))

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from fuzzeval.games.cribbage.cards import parse_cards
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, unseen
-from fuzzeval.games.cribbage.expert_weights import crib_averages
 from fuzzeval.games.cribbage.features import (
     FEATURE_NAMES,
     FEATURES,
@@ -21,6 +20,7 @@ from fuzzeval.games.cribbage.features import (
     discard_features,
 )
 from fuzzeval.games.cribbage.scoring import score_hand
+from fuzzeval.games.cribbage.scripts.expert_weights import crib_averages
 
 
 def _value(card: int) -> int:

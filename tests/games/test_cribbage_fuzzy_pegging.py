@@ -8,15 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fuzzeval.calibration import CalibrationSettings, run_calibration
 from fuzzeval.games.cribbage.fuzzy import PEG_RULEBASE, FuzzyPegging, resolve_rulebase
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import greedy
 from fuzzeval.games.cribbage.players import make_player
-from fuzzeval.match import play_game
+from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+from fuzzeval.play.match import play_game
+from fuzzeval.play.store import History
 from fuzzeval.resources import find_rulebase
-from fuzzeval.store import History
 from tests.games.test_cribbage_players import view
 
 RNG = np.random.default_rng(0)
@@ -114,7 +114,7 @@ def test_a_match_of_the_pegging_base_records_the_default_it_reads(tmp_path: Path
     the match's fingerprint, as if named, so a changed base is never resumed into."""
     import json
 
-    from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint
 
     def prints(player: str) -> dict[str, dict[str, str]]:
         spec = MatchSpec("cribbage", PlayerSpec.parse(player), PlayerSpec("exhaustive"), 2, 1)

@@ -15,7 +15,7 @@ from fuzzeval.games.cribbage.cards import parse_cards
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import score_hand
-from fuzzeval.testing import check_game
+from fuzzeval.play.testing import check_game
 
 RNG = np.random.default_rng(0)
 

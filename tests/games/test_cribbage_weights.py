@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fuzzeval.games.cribbage.discard import discard_table
-from fuzzeval.games.cribbage.expert_weights import crib_averages
+from fuzzeval.games.cribbage.scripts.expert_weights import crib_averages
 from fuzzeval.games.cribbage.weights import opponent_weights, pair_type_counts
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "published_discard_tables.csv"

@@ -23,7 +23,7 @@ from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.weights import opponent_weights
-from fuzzeval.match import MatchSpec, PlayerSpec, fingerprint
+from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint
 from tests.games.cribbage_reference import fifteens, pairs, runs
 
 JACK = 10

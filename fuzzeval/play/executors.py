@@ -11,7 +11,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.match import ignore_interrupts
+from fuzzeval.play.match import ignore_interrupts
 
 
 @contextmanager

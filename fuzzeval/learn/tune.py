@@ -1,5 +1,5 @@
 """Tuning beyond the paper: CMA-ES searches a rule base's adjustable points for a game's own
-measure (``fuzzeval.measure``), generation after generation, resumable from the history.
+measure (``fuzzeval.learn.measure``), generation after generation, resumable from the history.
 
 What is searched (``Space``): every point marked ``adjust:``, where the points of one
 variable that stand at the same place move as one (so terms that add up to 1 keep doing
@@ -37,9 +37,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.measure import RulebaseMeasure, objective
+from fuzzeval.learn.measure import RulebaseMeasure, objective
+from fuzzeval.play.store import History, HistoryError
 from fuzzeval.rulebase import PointRef, RuleBase
-from fuzzeval.store import History, HistoryError
 
 FloatArray = npt.NDArray[np.float64]
 

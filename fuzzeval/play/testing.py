@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Game
+from fuzzeval.play.game import Game
 
 
 class ConformanceError(FuzzevalError):

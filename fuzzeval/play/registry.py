@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from fuzzeval.errors import GameNotFound
 
 if TYPE_CHECKING:  # the game protocols import the engine: not needed to list names
-    from fuzzeval.game import Game
+    from fuzzeval.play.game import Game
 
 GAMES_GROUP = "fuzzeval.games"
 COMMANDS_GROUP = "fuzzeval.commands"

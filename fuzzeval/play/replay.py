@@ -1,7 +1,7 @@
 """A stored game played again from its seed and its choices, move by move.
 
 Game ``i`` of a match draws its chance (deals, cuts, dice) from its own stream of the
-match seed (``fuzzeval.match.play_game``), apart from the players' randomness, so the
+match seed (``fuzzeval.play.match.play_game``), apart from the players' randomness, so the
 seed and the options chosen give back every state the game passed through: a replay needs
 no player, and a person's games replay like any other.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.game import Game
-from fuzzeval.match import game_rngs
+from fuzzeval.play.game import Game
+from fuzzeval.play.match import game_rngs
 
 
 @dataclass(frozen=True)

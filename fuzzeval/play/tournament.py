@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from fuzzeval.estimate import Clock, Estimate, Part, estimate
-from fuzzeval.game import Game
-from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
-from fuzzeval.store import History, StoredMatch, run_match, stored_games
+from fuzzeval.play.estimate import Clock, Estimate, Part, estimate
+from fuzzeval.play.game import Game
+from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
+from fuzzeval.play.store import History, StoredMatch, run_match, stored_games
 
 
 @dataclass(frozen=True)

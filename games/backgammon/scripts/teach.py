@@ -5,12 +5,12 @@ the race) three rules, "if Contact is Present and Shots is Few / Some / Many the
 BoardStrength is ...". What each rule concludes is taught: games are played (pubeval
 against itself, or a given player against pubeval, with some random plays for variety),
 every candidate play of every decision is valued by GNU Backgammon 0-ply, and
-``fuzzeval.teach`` picks the output term of each rule so that the rule base chooses as gnubg
+``fuzzeval.learn.teach`` picks the output term of each rule so that the rule base chooses as gnubg
 does (or, ``--fit equity``, reproduces gnubg's equity differences between the plays).
 "Few" always concludes Neutral (a feature's three rules can all be shifted together without
 changing any choice).
 
-    python -m fuzzeval.games.backgammon.teach --games 3000 --data runs/teach.npz \
+    python -m fuzzeval.games.backgammon.scripts.teach --games 3000 --data runs/teach.npz \
         --out rulebases/backgammon_refined.yaml
 
 Needs the optional ``gnubg`` package (in the ``dev`` and ``gnubg`` extras).
@@ -35,8 +35,7 @@ from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, position
 from fuzzeval.games.backgammon.game import opening_roll, roll
 from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.players import GnubgGrades, MoveView, make_player
-from fuzzeval.spec import PlayerSpec
-from fuzzeval.teach import (
+from fuzzeval.learn.teach import (
     Normal,
     firing_shares,
     fit_choices,
@@ -44,6 +43,7 @@ from fuzzeval.teach import (
     snap_to_terms,
     taught_levels,
 )
+from fuzzeval.play.spec import PlayerSpec
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -217,7 +217,7 @@ def teach(decisions: Decisions, header: str = "", fit: str = "choice", ridge: fl
           focus: float = 0.03, made_by: str = "") -> str:
     """The rule base with every rule's conclusion taught from the decisions.
 
-    ``fit="choice"``: imitate gnubg's choice (``fuzzeval.teach.fit_choices``); the output
+    ``fit="choice"``: imitate gnubg's choice (``fuzzeval.learn.teach.fit_choices``); the output
     terms' values are then placed where the fitted conclusions cluster (``taught_levels``),
     each rule takes the term nearest its fit by least squares (``snap_to_terms``), and the
     terms are walked one step at a time while that imitates gnubg's choices better
@@ -303,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for extra in args.also:
         decisions = decisions + Decisions.load(extra)
     also = "".join(f" --also {p}" for p in args.also)
-    command = (f"python -m fuzzeval.games.backgammon.teach --games {args.games} "
+    command = (f"python -m fuzzeval.games.backgammon.scripts.teach --games {args.games} "
                f"--seed {args.seed} --player {args.player} --exploration {args.exploration} "
                f"--fit {args.fit}{also}")
     header = (f"# Taught by: {command}\n"
@@ -324,7 +324,7 @@ def _play(args: argparse.Namespace) -> Decisions:
                        lambda done: bar.update(task, completed=done))
 
 
-HEADER = """# Fuzzeval's refined backgammon rule base, taught (see games/backgammon/teach.py).
+HEADER = """# Fuzzeval's refined backgammon rule base, taught by games/backgammon/scripts/teach.py.
 #
 # Every play is graded on the position it leads to. Each input has three terms, Few, Some
 # and Many (Some peaks at the typical value in play), and three rules per stage: together
@@ -337,7 +337,7 @@ HEADER = """# Fuzzeval's refined backgammon rule base, taught (see games/backgam
 # "Some" for Shots, BackEscapes, OpponentEscapes and RaceLead are marked adjust: the
 # calibrator (fuzzeval calibrate backgammon) may move them toward winning play. (PipLoss's
 # is not: moved that way it cost about two points of win rate.)
-# The conclusions were chosen by fuzzeval.teach to imitate GNU Backgammon 0-ply's choice of
+# The conclusions were chosen by fuzzeval.learn.teach to imitate GNU Backgammon 0-ply's choice of
 # play in each decision; edit them by hand as you like.
 """
 

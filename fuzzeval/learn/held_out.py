@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fuzzeval.calibration import Calibration, round_seed, round_spec
-from fuzzeval.game import Game
-from fuzzeval.match import GameRecord, MatchSpec, MatchSummary, summarize
-from fuzzeval.measure import Comparison, compare
-from fuzzeval.store import History, run_match
+from fuzzeval.learn.calibration_rounds import Calibration, round_seed, round_spec
+from fuzzeval.learn.measure import Comparison, compare
+from fuzzeval.play.game import Game
+from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, summarize
+from fuzzeval.play.store import History, run_match
 
 HELD_OUT = 1_000_003  # round index whose seed family no calibration round reaches
 

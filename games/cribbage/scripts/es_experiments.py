@@ -1,6 +1,6 @@
 """Kendall & Shaw's experiments again, with our ES.
 
-    python -m fuzzeval.games.cribbage.es_experiments
+    python -m fuzzeval.games.cribbage.scripts.es_experiments
 
 1. Nine training hands, hand only, p = 0.75: bounded values (their Fig. 1) against
    unbounded ones (Fig. 2), and the share of trained values sitting at the 0.9 bound.

@@ -1,6 +1,6 @@
 """Regenerate games/cribbage/data/opponent_throws.json: the expert opponent-throw table.
 
-    python -m fuzzeval.games.cribbage.expert_weights --hands 20000 --seed 1
+    python -m fuzzeval.games.cribbage.scripts.expert_weights --hands 20000 --seed 1
 
 Cribbage Discard Pro's method: deal many random six-card hands, let the exhaustive player
 throw (weighting the other side's throw by the current table), tabulate which rank pairs
@@ -25,7 +25,7 @@ from fuzzeval.games.cribbage.discard import THROWS, CribOwner, best_throw, evalu
 from fuzzeval.games.cribbage.scoring import rank_index5, rank_table
 from fuzzeval.games.cribbage.weights import FloatArray, pair_type_counts, weights_from_frequencies
 
-OUT = Path(__file__).resolve().parent / "data" / "opponent_throws.json"
+OUT = Path(__file__).resolve().parents[1] / "data" / "opponent_throws.json"
 
 
 def throw_frequencies(
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     header = {
         "about": "Share of the exhaustive player's throws by type [rank1, rank2, suited, share]"
                  " (ranks 0=A..12=K, rank1 <= rank2), as dealer (to own crib) and as pone; "
-                 "regenerate with python -m fuzzeval.games.cribbage.expert_weights",
+                 "regenerate with python -m fuzzeval.games.cribbage.scripts.expert_weights",
         "hands_per_round": args.hands,
         "seed": args.seed,
         "prior": args.prior,

@@ -36,8 +36,8 @@ import numpy as np
 import pandas as pd
 
 from fuzzeval.errors import FuzzevalError, NotFound
-from fuzzeval.game import Game, Outcome
-from fuzzeval.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
+from fuzzeval.play.game import Game, Outcome
+from fuzzeval.play.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
 APPLICATION = "fuzzeval history"
 #: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
@@ -404,7 +404,7 @@ class History:
     def stored_match(self, match_id: int | None) -> StoredMatch:
         """A match by id, with its spec as stored; None: the latest with a game stored (a
         play session quit before its first game ends stores none), else the latest."""
-        from fuzzeval.spec import PlayerSpec
+        from fuzzeval.play.spec import PlayerSpec
 
         if not _has_column(self.conn, "matches", "id"):  # an empty or foreign database
             raise NotFound(f"{self.path}: no match stored (not a fuzzeval history)")

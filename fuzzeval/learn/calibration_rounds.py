@@ -1,7 +1,7 @@
 """Calibration matches: play a round, calibrate from its winning decisions, play the next.
 
 Round k plays ``games_per_round`` games of the game's rule-base player, reading rule base
-R_k, against the opponent; eq. 1 (``fuzzeval.calibrate``) then turns R_k and the crisp
+R_k, against the opponent; eq. 1 (``fuzzeval.learn.calibration_step``) then turns R_k and the crisp
 inputs of the decisions in won games (or won deals) into R_{k+1}. Everything lives in the
 history database: each round's rule base (as YAML text, the original's comments kept), its
 match (an ordinary stored match, resumable game by game) and its point moves. A round is
@@ -24,15 +24,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from fuzzeval.calibrate import RATE, PointMove, calibrate
 from fuzzeval.errors import FuzzevalError, UsageError
-from fuzzeval.game import Game
+from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
 from fuzzeval.loading import parse_rulebase
-from fuzzeval.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
+from fuzzeval.play.game import Game
+from fuzzeval.play.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
+from fuzzeval.play.spec import show_value
+from fuzzeval.play.store import History, HistoryError, run_match
 from fuzzeval.rulebase import RuleBase
-from fuzzeval.spec import show_value
 from fuzzeval.stats import wilson
-from fuzzeval.store import History, HistoryError, run_match
 from fuzzeval.yaml_edit import rewrite_points
 
 WinUnit = Literal["game", "deal"]

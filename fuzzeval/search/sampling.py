@@ -30,7 +30,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.game import Candidates, Game, Player
+from fuzzeval.play.game import Candidates, Game, Player
 
 FloatArray = npt.NDArray[np.float64]
 StopRule = Literal["obvious", "paired", "none"]

@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError, UsageError
-from fuzzeval.game import Game, Outcome, Player
-from fuzzeval.spec import Options as Options
-from fuzzeval.spec import OptionValue as OptionValue
-from fuzzeval.spec import PlayerSpec as PlayerSpec
-from fuzzeval.spec import parse_options as parse_options
-from fuzzeval.spec import parse_value as parse_value
+from fuzzeval.play.game import Game, Outcome, Player
+from fuzzeval.play.spec import Options as Options
+from fuzzeval.play.spec import OptionValue as OptionValue
+from fuzzeval.play.spec import PlayerSpec as PlayerSpec
+from fuzzeval.play.spec import parse_options as parse_options
+from fuzzeval.play.spec import parse_value as parse_value
 from fuzzeval.stats import wilson
 
 
@@ -68,7 +68,7 @@ class GameRecord:
     outcome: Outcome
     decisions: tuple[Decision, ...]
     moves: int
-    #: every option chosen, in order: with the seed, the whole game (``fuzzeval.replay``)
+    #: every option chosen, in order: with the seed, the whole game (``fuzzeval.play.replay``)
     choices: tuple[int, ...] = ()
 
 
@@ -79,7 +79,7 @@ MoveHook = Callable[[Any, int, int, Any], None]
 def make_player(game: Game, name: str, **options: Any) -> Player:
     """A player by name: the game's own, or the game-agnostic sampling player (imported
     when asked for) for a game that has none of its own."""
-    from fuzzeval.sampling import make_player as make
+    from fuzzeval.search.sampling import make_player as make
 
     return make(game, name, **options)
 

@@ -108,7 +108,7 @@ class Game(Protocol):
     player is tied to its content, so changing the default never mixes two players' games.
     ``implied_options(name, options)`` does the same for other files a player reads by
     default (the options with those defaults filled in). ``hidden_information``: the hooks
-    of ``fuzzeval.sampling.HiddenInformation``, for the game-agnostic sampling player.
+    of ``fuzzeval.search.sampling.HiddenInformation``, for the game-agnostic sampling player.
     ``play_interface()``: a ``PlayInterface``, for a person to play it (``fuzzeval play``)
     and for its stored games to be replayed move by move (``fuzzeval history show``).
     """
