@@ -369,7 +369,7 @@ OPTIONS: dict[str, Meaning] = {
     "--player": Meaning("a player under test, NAME[:key=value,...]",
                         r"Player( A| whose pegging)?:|A player[:,]|Seat 0, the player"),
     "--opponent": Meaning("the player measured against, NAME[:key=value,...]",
-                          r"Opponent:|Seat 1:|Player B\b"),
+                          r"Opponent:|Every other seat:|Player B\b"),
     "--games": Meaning("games the command plays", r"(Held-out )?[Gg]ames (to play|per|for)"),
     "--rounds": Meaning("calibration rounds", r"Rounds of play-then-calibrate"),
     "--games-per-round": Meaning("games in each calibration round", r"Games in each round"),
@@ -416,6 +416,10 @@ OPTIONS: dict[str, Meaning] = {
     "--version": Meaning("print the version", r"Print the version"),
     "--match": Meaning("which stored match", r"Match id"),
     "--game": Meaning("which stored game of a match", r"Game index"),
+    "--seats": Meaning("every seat's player, seat 0 first", r"Every seat's player"),
+    "--duplicate": Meaning("each deal played with every seat moving first",
+                           r"Play each deal once with every seat"),
+    "--format": Meaning("the output's format", r"jsonl"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval import compile_rulebase, load_rulebase
-from fuzzeval.play.game import Candidates, Outcome
+from fuzzeval.play.game import WIN_POINTS, Candidates, Outcome, Payoff
 
 RULEBASE = """\
 # Take the biggest number (the calibrator may move where "big" starts).
@@ -45,6 +45,8 @@ class ToyGame:
     sum wins."""
 
     name = "toy"
+    seats = 2
+    payoff = WIN_POINTS
     logged_kinds = frozenset({"pick"})
     unit_name = ""
     player_names: tuple[str, ...] = ("random", "rulebase")
@@ -125,3 +127,68 @@ class ToyHooks:
 
     def value(self, root: ToyState, state: ToyState, seat: int) -> float:
         return float(state.sums[seat] - state.sums[1 - seat])
+
+
+@dataclass(frozen=True)
+class TableState:
+    turn: int  # 0..5: two rounds of the table, starting with ``first``
+    first: int
+    offers: tuple[int, ...]  # three numbers for the seat to move
+    rounds: tuple[tuple[int, ...], ...]  # what each seat took in each round so far
+
+
+class ToyTable:
+    """Three seats and no winner: in turn each takes one of three numbers drawn by chance,
+    two rounds of the table; a seat is paid its sum, and less is better (as points taken
+    in Hearts). Each round is a unit, so units have points of their own."""
+
+    name = "toytable"
+    seats = 3
+    payoff = Payoff("points taken per game", higher_is_better=False)
+    logged_kinds = frozenset({"pick"})
+    unit_name = "round"
+    player_names: tuple[str, ...] = ("random", "max")
+    rulebase_player = ""
+    default_rulebase = ""
+    default_opponent = "random"
+
+    def prepare(self) -> None:
+        pass
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> TableState:
+        return TableState(0, first, tuple(int(v) for v in rng.integers(0, 11, 3)),
+                          ((0, 0, 0),))
+
+    def to_move(self, state: TableState) -> int | None:
+        return None if state.turn == 6 else (state.first + state.turn) % 3
+
+    def candidates(self, state: TableState) -> Candidates:
+        return Candidates("pick", tuple(map(str, state.offers)),
+                          np.array(state.offers, dtype=float)[:, None], ("value",),
+                          record={"turn": state.turn})
+
+    def apply(self, state: TableState, choice: int, rng: np.random.Generator) -> TableState:
+        seat = self.to_move(state)
+        assert seat is not None
+        rounds = [list(r) for r in state.rounds]
+        rounds[-1][seat] += state.offers[choice]
+        if state.turn == 2:
+            rounds.append([0, 0, 0])
+        return TableState(state.turn + 1, state.first,
+                          tuple(int(v) for v in rng.integers(0, 11, 3)),
+                          tuple(tuple(r) for r in rounds))
+
+    def unit(self, state: TableState) -> int:
+        return min(state.turn, 5) // 3
+
+    def outcome(self, state: TableState) -> Outcome:
+        sums = tuple(sum(r[k] for r in state.rounds) for k in range(3))
+        return Outcome(None, sums, "", 0, state.rounds, {"taken": sums},
+                       tuple(float(v) for v in sums))
+
+    def make_player(self, name: str, **options: Any) -> Any:
+        if name == "random":
+            return RandomPlayer()
+        if name == "max":
+            return MaxPlayer()
+        raise ValueError(f"unknown toytable player {name!r}")

@@ -81,8 +81,9 @@ def evaluate_calibration(
     table.add_row("win rate", f"{i.win_rate:.1%}", f"{c.win_rate:.1%}",
                   f"{result.difference:+.1%} ± {(hi - lo) / 2:.1%}")
     table.add_row("  95% interval", _span(i.interval), _span(c.interval), "", style="dim")
-    table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
-                  f"{c.mean_margin - i.mean_margin:+.2f}")
+    if i.mean_margin is not None and c.mean_margin is not None:
+        table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
+                      f"{c.mean_margin - i.mean_margin:+.2f}")
     for m in result.measures:
         lo, hi = m.interval
         table.add_row(m.name, f"{m.before:.4f}", f"{m.after:.4f}",

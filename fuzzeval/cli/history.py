@@ -11,6 +11,7 @@ before version 3 shows its logged decisions only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
     from fuzzeval.play.replay import Move
     from fuzzeval.play.store import History, StoredMatch
 
-app = typer.Typer(help="Stored matches and games: show a game move by move.")
+app = typer.Typer(help="Stored matches and games: show a game move by move, or export "
+                       "games as JSON.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 
 
@@ -50,6 +52,49 @@ def show(
         if not db.is_file():
             raise NotFound(f"{db}: no such history database")
         _show(db, match_id, game)
+
+
+@app.command()
+def export(
+    db: Annotated[Path, typer.Argument(help="History database (SQLite).")],
+    match_id: Annotated[int | None, typer.Option(
+        "--match", min=1, help="Match id (default: every match).")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="jsonl (one JSON object a game, a line each) or json (one array).")]
+    = "jsonl",
+    out: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Output file (default: standard output).")] = None,
+) -> None:
+    """Every stored game as JSON: seats, every chance event and decision, payoffs."""
+    import json
+
+    from fuzzeval.errors import NotFound, UsageError
+    from fuzzeval.play.export import export_games
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History
+
+    with user_errors():
+        if fmt not in ("jsonl", "json"):
+            raise UsageError(f"--format {fmt!r}: jsonl or json")
+        if not db.is_file():
+            raise NotFound(f"{db}: no such history database")
+        if out is not None and out.resolve() == db.resolve():
+            raise UsageError(f"-o {out}: that is the history database being exported")
+        with History(db, readonly=True) as history:
+            ids = ([match_id] if match_id is not None else
+                   [int(i) for i in history.matches()["id"]])
+            lines = []
+            for mid in ids:
+                match = history.stored_match(mid)
+                game = load_game(match.spec.game)
+                lines += [json.dumps(g, separators=(",", ":"))
+                          for g in export_games(history, game, match)]
+        text = ("\n".join(lines) + "\n" if lines else "") if fmt == "jsonl" else \
+            "[" + ",\n".join(lines) + "]\n"
+        if out is None:
+            typer.echo(text, nl=False)
+        else:
+            out.write_text(text)
 
 
 def _show(db: Path, match_id: int | None, game: int | None) -> None:
@@ -89,7 +134,7 @@ def _list_games(history: History, match: StoredMatch) -> None:
     indices = sorted(history.finished(match.id))
     for index, o in zip(indices, history.outcomes(match.id), strict=True):
         first, _ = history.game_choices(match.id, index)
-        table.add_row(str(index), names[first], names[o.winner],
+        table.add_row(str(index), names[first], _winner(names, o),
                       f"{o.scores[0]}–{o.scores[1]}", o.result)
     console.print(table)
     say(f"show one: fuzzeval history show {history.path} --match {match.id} --game N")
@@ -123,13 +168,14 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
         return
     interface = make_interface()
     try:
-        moves = list(replay(game, spec.seed, index, first, choices, options))
+        moves = list(replay(game, spec.seed, index, first, choices, options, spec.duplicate))
         _check(game, moves, logged, outcome)
     except ReplayError as exc:
         raise ReplayError(f"{history.path}: match {match.id}, game {index} does not replay "
                           f"as stored ({exc}); the rules may have changed since") from None
     say(header)
-    for line in interface.start(initial_state(game, spec.seed, index, first, options),
+    for line in interface.start(initial_state(game, spec.seed, index, first, options,
+                                              spec.duplicate),
                                 names):
         say(f"      {line}")
     for move in moves:
@@ -157,5 +203,10 @@ def _check(game: Any, moves: list[Move], logged: list[tuple[int, int, str, str, 
 
 def _result(names: tuple[str, str], o: Outcome) -> None:
     points = "1 point" if o.points == 1 else f"{o.points} points"
-    say(f"{names[o.winner]} won ({o.result}, {points}); final score {names[0]} "
+    say(f"{_winner(names, o)} won ({o.result}, {points}); final score {names[0]} "
         f"{o.scores[0]}, {names[1]} {o.scores[1]}")
+
+
+def _winner(names: Sequence[str], o: Outcome) -> str:
+    """Who won, as shown: the winning seat's name ("nobody" in a game without winners)."""
+    return "nobody" if o.winner is None else names[o.winner]

@@ -20,12 +20,13 @@ from fuzzeval.cli.common import (
     progress_bar,
     say_stored,
     stop_code,
+    usage_error,
     user_errors,
 )
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.game import Game
-    from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary
+    from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, PlayerSpec
     from fuzzeval.play.store import History
 
 
@@ -36,9 +37,17 @@ def match(
                                "(the game's fuzzy player on its default rule base).")
     ] = "fuzzy",
     opponent: Annotated[str | None, typer.Option(
-        "--opponent", help="Seat 1: NAME or NAME:key=value,...; default: the game's "
-                           "reference opponent (cribbage: exhaustive, backgammon: pubeval).")]
+        "--opponent", help="Every other seat: NAME or NAME:key=value,...; default: the "
+                           "game's reference opponent (cribbage: exhaustive, backgammon: "
+                           "pubeval).")]
     = None,
+    seats: Annotated[str | None, typer.Option(
+        "--seats", help="Every seat's player, seat 0 first, separated by commas (e.g. "
+                        "fuzzy,heuristic,random,heuristic); instead of -p and --opponent.")]
+    = None,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="Play each deal once with every seat moving first (games in "
+                            "blocks of one per seat), so card luck cancels.")] = False,
     opponent_o: Annotated[str | None, typer.Option(
         "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
@@ -61,8 +70,9 @@ def match(
 ) -> None:
     """Play a reproducible match into the history database.
 
-    Seat 0 moves (deals) first in even games. Every game is committed as it ends; after a
-    crash or Ctrl-C, run the same command again: it plays only the games not stored.
+    Seat 0 is the player under test; seat i % SEATS moves (deals) first in game i. Every
+    game is committed as it ends; after a crash or Ctrl-C, run the same command again: it
+    plays only the games not stored.
     """
     from concurrent.futures.process import BrokenProcessPool
 
@@ -75,9 +85,11 @@ def match(
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
     with user_errors():
         game = load_game(game_name)
-        spec = MatchSpec(game.name, PlayerSpec.parse(player),
-                         PlayerSpec.parse(opponent or game.default_opponent), games, seed,
-                         parse_options(option or [], game.name))
+        lineup = _lineup(seats, player, opponent)
+        spec = MatchSpec(game.name, lineup[0] if lineup else PlayerSpec.parse(player),
+                         lineup[1] if lineup else PlayerSpec.parse(
+                             opponent or game.default_opponent), games, seed,
+                         parse_options(option or [], game.name), lineup, duplicate)
         check_players(game, spec)  # a bad name or option fails before any file is made
         path = db or Path("runs") / f"{game.name}.sqlite"
         if resume:
@@ -88,7 +100,7 @@ def match(
                 _say_if_stored(history, game, spec)
             progress = progress_bar(disable=as_json)
             already = stored_games(history, game, spec)
-            task = progress.add_task(f"{spec.player} vs {spec.opponent}", total=games,
+            task = progress.add_task(spec.describe(), total=games,
                                      completed=already)
             watch = Stopwatch(0 if as_json else games - already, _say)  # as the bar
 
@@ -106,13 +118,38 @@ def match(
             except BrokenProcessPool:
                 _stopped(history, spec, path, "a worker process died")
                 raise typer.Exit(1) from None
-            summary = summarize(history.outcomes(stored.id))
+            summary = summarize(history.outcomes(stored.id), game.payoff,
+                                game.seats if duplicate else 1)
+        names = tuple(map(str, spec.lineup(game.seats)))
         if as_json:
             print_json({"match_id": stored.id, "db": str(path), "player": str(spec.player),
-                        "opponent": str(spec.opponent), "seed": seed, "resumed_games": before,
+                        "opponent": str(spec.opponent), "seats": list(names),
+                        "duplicate": duplicate, "seed": seed, "resumed_games": before,
                         **summary.to_dict()})
         else:
-            _print_summary(summary, spec, game.unit_name or "game", path, before)
+            _print_summary(summary, spec, game.unit_name or "game", path, before, names)
+
+
+def _lineup(seats: str | None, player: str, opponent: str | None) -> tuple[PlayerSpec, ...]:
+    """--seats as player specs (empty without it); it replaces -p and --opponent."""
+    from fuzzeval.play.match import PlayerSpec
+
+    if seats is None:
+        return ()
+    if player != "fuzzy" or opponent is not None:
+        raise usage_error("--seats names every seat's player: give it without -p and "
+                          "--opponent")
+    names: list[str] = []
+    for token in seats.split(","):
+        # a player's own options are comma-separated too: key=value after NAME:... is its
+        if names and "=" in token and ":" not in token and ":" in names[-1]:
+            names[-1] += "," + token
+        else:
+            names.append(token.strip())
+    if len(names) < 2 or not all(names):
+        raise usage_error(f"--seats {seats!r}: name every seat's player, separated by "
+                          "commas (e.g. fuzzy,heuristic,heuristic,heuristic)")
+    return tuple(PlayerSpec.parse(n) for n in names)
 
 
 def _say(line: str) -> None:
@@ -142,21 +179,35 @@ def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
                       f"command with --resume to finish the match", markup=False)
 
 
-def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, before: int) -> None:
-    lo, hi = s.interval
-    head = Table(title=f"{spec.game}: {spec.player} vs {spec.opponent}, {s.games} games, "
-                       f"seed {spec.seed}", title_justify="left")
+def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, before: int,
+                   seats: tuple[str, ...]) -> None:
+    """One column per seat (seat 0 is the player under test): what each was paid per game,
+    seat 0's with its 95 % interval, then wins and points by source."""
+    lo, hi = s.ci95
+    head = Table(title=f"{spec.game}: {spec.describe()}, {s.games} games"
+                       f"{' (duplicate)' if spec.duplicate else ''}, seed {spec.seed}",
+                 title_justify="left")
     head.add_column("")
-    head.add_column(str(spec.player), justify="right")
-    head.add_column(str(spec.opponent), justify="right")
-    head.add_row("wins", f"{s.sides[0].wins}", f"{s.sides[1].wins}")
-    head.add_row("win rate (95% interval)", f"{s.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
-                 f"{1 - s.win_rate:.1%} ({1 - hi:.1%}–{1 - lo:.1%})")
-    kinds = list(dict.fromkeys(k for side in s.sides for k in side.results))
-    for kind in kinds:
-        head.add_row(f"  won by {kind}", *(str(side.results.get(kind, 0)) for side in s.sides))
-    head.add_row("game points", *(str(side.game_points) for side in s.sides))
-    head.add_row("mean final margin", f"{s.mean_margin:+.1f}", f"{-s.mean_margin:+.1f}")
+    for k, who in enumerate(seats):
+        head.add_column(who if len(seats) == 2 else f"{k}: {who}", justify="right")
+    rest = [""] * (len(seats) - 1)
+    head.add_row(f"{s.unit} (95% interval)", f"{s.mean:+.3f} ({lo:+.3f} to {hi:+.3f})",
+                 *rest)
+    if len(seats) > 2:
+        head.add_row("  each seat", *(f"{side.mean:.3f}" for side in s.sides))
+    if s.win_rate is not None:
+        head.add_row("wins", *(str(side.wins) for side in s.sides))
+        wlo, whi = s.interval
+        head.add_row("win rate (95% interval)", f"{s.win_rate:.1%} ({wlo:.1%}–{whi:.1%})",
+                     *([f"{1 - s.win_rate:.1%} ({1 - whi:.1%}–{1 - wlo:.1%})"]
+                       if len(seats) == 2 else rest))
+        kinds = list(dict.fromkeys(k for side in s.sides for k in side.results))
+        for kind in kinds:
+            head.add_row(f"  won by {kind}",
+                         *(str(side.results.get(kind, 0)) for side in s.sides))
+        head.add_row("game points", *(str(side.game_points) for side in s.sides))
+    if s.mean_margin is not None:
+        head.add_row("mean final margin", f"{s.mean_margin:+.1f}", f"{-s.mean_margin:+.1f}")
     for name in s.sides[0].per_unit:
         head.add_row(f"{name} per {unit}", *(f"{side.per_unit[name]:.2f}" for side in s.sides))
     console.print(head)

@@ -10,6 +10,7 @@ replays them like any other.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -29,7 +30,7 @@ from fuzzeval.errors import FuzzevalError
 if TYPE_CHECKING:
     import numpy as np
 
-    from fuzzeval.play.game import Advice, Candidates, Game, Player, PlayInterface
+    from fuzzeval.play.game import Advice, Candidates, Game, Outcome, Player, PlayInterface
     from fuzzeval.play.match import MatchSpec, Options
     from fuzzeval.play.store import History, StoredMatch
 
@@ -225,7 +226,7 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
             o = record.outcome
             won += o.winner == 0
             points = "1 point" if o.points == 1 else f"{o.points} points"
-            say(f"{names[o.winner]} won ({o.result}, {points}); final score: you "
+            say(f"{_winner(names, o)} won ({o.result}, {points}); final score: you "
                 f"{o.scores[0]}, {spec.opponent} {o.scores[1]}")
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         if isinstance(exc, KeyboardInterrupt):
@@ -239,3 +240,8 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
     say()
     say(f"you won {won} of {spec.games}; stored in {path} as match {match.id}; replay a "
         f"game with: fuzzeval history show {path} --match {match.id} --game 0")
+
+
+def _winner(names: Sequence[str], o: Outcome) -> str:
+    """Who won, as shown: the winning seat's name ("nobody" in a game without winners)."""
+    return "nobody" if o.winner is None else names[o.winner]

@@ -28,7 +28,7 @@ from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
 from fuzzeval.loading import parse_rulebase
 from fuzzeval.play.game import Game
-from fuzzeval.play.match import GameRecord, MatchSpec, Options, PlayerSpec, summarize
+from fuzzeval.play.match import GameRecord, MatchSpec, Options, PlayerSpec
 from fuzzeval.play.spec import show_value
 from fuzzeval.play.store import History, HistoryError, run_match
 from fuzzeval.rulebase import RuleBase
@@ -273,7 +273,7 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
         if on_round_start is not None:
             on_round_start(k, spec)
         match, _ = run_match(history, game, spec, executor, on_game=on_game)
-        summary = summarize(history.outcomes(match.id)[: settings.games_per_round])
+        outcomes = history.outcomes(match.id)[: settings.games_per_round]
         window = [match.id] if settings.window == "round" else [
             *(r.match_id for r in cal.finished_rounds if r.match_id is not None), match.id]
         # Every logged kind: a player may log more than the game does (the play, for a
@@ -284,18 +284,19 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
         new_rb = replace(new_rb, name=calibrated_name(first.name),
                          made_by=made_by(settings, first.name, k + 1))
         new_text = rewrite_points(current.rulebase_yaml, new_rb)
-        wins = summary.sides[0].wins
+        # a won game, or in a game without winners one where seat 0 beat the table's mean
+        wins = sum(o.did_well(0, game.payoff) for o in outcomes)
         with history.conn:
             history.conn.execute(
                 "UPDATE calibration_rounds SET match_id = ?, games = ?, wins = ?, moves = ? "
                 "WHERE calibration_id = ? AND round = ?",
-                (match.id, summary.games, wins, json.dumps([m.to_dict() for m in moves]),
+                (match.id, len(outcomes), wins, json.dumps([m.to_dict() for m in moves]),
                  cal_id, k))
             history.conn.execute(
                 "INSERT OR REPLACE INTO calibration_rounds (calibration_id, round, "
                 "rulebase_yaml) VALUES (?, ?, ?)", (cal_id, k + 1, new_text))
         if on_round is not None:
-            on_round(RoundResult(k, current.rulebase_yaml, match.id, summary.games, wins,
+            on_round(RoundResult(k, current.rulebase_yaml, match.id, len(outcomes), wins,
                                  moves))
     return load_calibration(history, cal_id)
 

@@ -86,8 +86,8 @@ def evaluate_calibration(history: History, game: Game, cal: Calibration, games: 
                          held_out_seed(seed), spec.options)
         match, _ = run_match(history, game, spec, executor, on_game=on_game)
         outcomes = history.outcomes(match.id)[:games]
-        summaries[label] = summarize(outcomes)
-        wins[label] = [int(o.winner == 0) for o in outcomes]
+        summaries[label] = summarize(outcomes, game.payoff)
+        wins[label] = [int(o.did_well(0, game.payoff)) for o in outcomes]
     diff, interval = paired_difference(wins["initial"], wins["calibrated"])
     measures = held_out_measures(game, cal, deals, seed, executor, cache_dir)
     return HeldOut(games, seed, summaries["initial"], summaries["calibrated"], diff, interval,

@@ -79,29 +79,81 @@ class Player(Protocol):
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended, seen from seat 0 and seat 1.
+class Payoff:
+    """What a game pays each seat when it ends, as one real number per seat: its unit
+    (what a match's mean is reported in) and which way is better. Backgammon pays the
+    points of a win (``points per game``, the winner's gain being the loser's loss); a
+    Hearts hand pays the points a seat took, where less is better."""
 
-    ``result`` names the kind of win (cribbage: single, skunk, double skunk; backgammon:
-    single, gammon, backgammon) and ``points`` what it is worth. ``unit_points`` are the
+    unit: str
+    higher_is_better: bool = True
+
+    def better(self, a: float, b: float) -> bool:
+        """Whether payoff ``a`` is strictly better than ``b``."""
+        return a > b if self.higher_is_better else a < b
+
+
+#: the payoff of a two-seat game whose winner gains what the loser loses
+WIN_POINTS = Payoff("game points per game")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, seen from every seat (seat 0 first).
+
+    ``winner`` is the winning seat, or None for a game that pays without a winner (a Hearts
+    hand); ``result`` names the kind of win (cribbage: single, skunk, double skunk;
+    backgammon: single, gammon, backgammon; "" when there is no winner) and ``points`` what
+    it is worth. ``scores`` are the final scores, ``payoffs`` what each seat is paid, in the
+    unit of the game's ``payoff``; a two-seat game with a winner may leave them out, and is
+    then paid ``points`` to the winner and ``-points`` to the loser. ``unit_points`` are the
     points each seat made in each deal (or other unit the game has); ``stats`` are totals
     per seat that match tables report per unit (e.g. pegging, hand, crib).
     """
 
-    winner: int
-    scores: tuple[int, int]
+    winner: int | None
+    scores: tuple[int, ...]
     result: str
     points: int
-    unit_points: tuple[tuple[int, int], ...]
-    stats: Mapping[str, tuple[int, int]]
+    unit_points: tuple[tuple[int, ...], ...]
+    stats: Mapping[str, tuple[int, ...]]
+    payoffs: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.payoffs:
+            if len(self.payoffs) != len(self.scores):
+                raise ValueError(f"{len(self.payoffs)} payoffs for {len(self.scores)} seats")
+            return
+        if self.winner is None or len(self.scores) != 2:
+            raise ValueError("an outcome without a two-seat winner must give its payoffs")
+        won = float(self.points)
+        object.__setattr__(self, "payoffs", (won, -won) if self.winner == 0 else (-won, won))
+
+    @property
+    def seats(self) -> int:
+        return len(self.scores)
 
     @property
     def units(self) -> int:
         return len(self.unit_points)
 
+    def did_well(self, seat: int, payoff: Payoff) -> bool:
+        """Whether ``seat`` won the game, or, in a game without a winner, was paid better
+        than the table's mean: what a calibration counts as winning play."""
+        if self.winner is not None:
+            return self.winner == seat
+        return payoff.better(self.payoffs[seat], sum(self.payoffs) / len(self.payoffs))
+
+    def unit_did_well(self, unit: int, seat: int, payoff: Payoff) -> bool:
+        """Whether ``seat`` did better than the table's mean in one unit (deal, hand): with
+        two seats, better than the other seat."""
+        points = self.unit_points[unit]
+        return payoff.better(points[seat], sum(points) / len(points))
+
 
 class Game(Protocol):
-    """A two-player game plug-in (exported as ``GAME`` through the ``fuzzeval.games`` group).
+    """A game plug-in for any number of seats (exported as ``GAME`` through the
+    ``fuzzeval.games`` group).
 
     Optionally ``play_rulebase``: the shipped rule base the rule-base player reads when none
     is named (its strongest), when that is not ``default_rulebase``; a stored match of that
@@ -114,6 +166,10 @@ class Game(Protocol):
     """
 
     name: str
+    #: how many players sit at the table
+    seats: int
+    #: what a finished game pays each seat, and which way is better
+    payoff: Payoff
     #: decision kinds kept in the history database (cribbage: the discard, not each card laid)
     logged_kinds: frozenset[str]
     #: what a unit of ``Outcome.unit_points`` is called ("deal"), or "" when there is none

@@ -1,11 +1,14 @@
-"""Games and matches between two players of any game plug-in.
+"""Games and matches of any game plug-in, between as many players as it seats.
 
 Game ``i`` of a match with seed ``s`` draws all its randomness from
 ``SeedSequence(s).spawn(n)[i]`` (built directly as ``SeedSequence(s, spawn_key=(i,))``),
-split into chance, seat 0 and seat 1 streams: the deals do not depend on what the players
-do with their own randomness, and results do not depend on the number of workers or on
-the order games finish. Seat 0 is the player under test; it moves (deals) first in the
-even-numbered games.
+split into a chance stream and one stream per seat: the deals do not depend on what the
+players do with their own randomness, and results do not depend on the number of workers
+or on the order games finish. Seat 0 is the player under test; seat ``i % seats`` moves
+(deals) first in game ``i``, so the deal goes round the table from game to game. In a
+duplicate match the games come in blocks of one per seat that share one chance stream
+(block ``b`` deals what game ``b`` of an ordinary match deals): each deal is played once
+with every seat moving first, so every seat plays every hand and card luck cancels.
 """
 
 from __future__ import annotations
@@ -26,13 +29,13 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError, UsageError
-from fuzzeval.play.game import Game, Outcome, Player
+from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff, Player
 from fuzzeval.play.spec import Options as Options
 from fuzzeval.play.spec import OptionValue as OptionValue
 from fuzzeval.play.spec import PlayerSpec as PlayerSpec
 from fuzzeval.play.spec import parse_options as parse_options
 from fuzzeval.play.spec import parse_value as parse_value
-from fuzzeval.stats import wilson
+from fuzzeval.stats import mean_interval, wilson
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,26 @@ class MatchSpec:
     games: int
     seed: int
     options: Options = ()
+    #: every seat's player, seat 0 the player under test; empty: ``player`` in seat 0 and
+    #: ``opponent`` in every other seat
+    seats: tuple[PlayerSpec, ...] = ()
+    #: each deal played once with every seat moving first (games in blocks of ``seats``)
+    duplicate: bool = False
+
+    def lineup(self, seats: int) -> tuple[PlayerSpec, ...]:
+        """The player of each seat of a game with ``seats`` seats."""
+        if not self.seats:
+            return (self.player, *(self.opponent,) * (seats - 1))
+        if len(self.seats) != seats:
+            raise UsageError(f"--seats names {len(self.seats)} players; {self.game} seats "
+                             f"{seats}")
+        return self.seats
+
+    def describe(self) -> str:
+        """The players as people read them: 'fuzzy vs heuristic ×3' or 'a, b, c, d'."""
+        if self.seats:
+            return ", ".join(map(str, self.seats))
+        return f"{self.player} vs {self.opponent}"
 
 
 @dataclass(frozen=True)
@@ -89,19 +112,26 @@ def game_seed(seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
-def game_rngs(seed: int, index: int) -> tuple[np.random.Generator, ...]:
-    """Game ``index``'s generators: chance (deals, dice), then seat 0's and seat 1's; the
-    one place they are made, so a replay draws the same cards as the game did."""
-    return tuple(np.random.default_rng(s) for s in game_seed(seed, index).spawn(3))
+def game_rngs(seed: int, index: int, seats: int = 2,
+              duplicate: bool = False) -> tuple[np.random.Generator, ...]:
+    """Game ``index``'s generators: chance (deals, dice), then one for each seat; the one
+    place they are made, so a replay draws the same cards as the game did. In a duplicate
+    match, chance is that of game ``index // seats`` of an ordinary match."""
+    rngs = [np.random.default_rng(s) for s in game_seed(seed, index).spawn(seats + 1)]
+    if duplicate:
+        rngs[0] = np.random.default_rng(game_seed(seed, index // seats).spawn(seats + 1)[0])
+    return tuple(rngs)
 
 
-def play_game(game: Game, players: tuple[Player, Player], seed: int, index: int,
+def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
               options: Mapping[str, Any] | None = None,
-              on_move: MoveHook | None = None) -> GameRecord:
-    """Play game ``index`` of a match to the end; seat ``index % 2`` moves first.
+              on_move: MoveHook | None = None, duplicate: bool = False) -> GameRecord:
+    """Play game ``index`` of a match to the end; seat ``index % seats`` moves first.
     ``on_move`` sees every move (a terminal game shows them as they happen)."""
-    chance, *seats = game_rngs(seed, index)
-    first = index % 2
+    if len(players) != game.seats:
+        raise UsageError(f"{len(players)} players for {game.name}'s {game.seats} seats")
+    chance, *seats = game_rngs(seed, index, game.seats, duplicate)
+    first = index % game.seats
     state = game.new_game(chance, first, **dict(options or {}))
     decisions: list[Decision] = []
     choices: list[int] = []
@@ -148,23 +178,27 @@ def logs_features(player: Player) -> bool:
     return bool(getattr(player, "logs_features", True))
 
 
-_PLAYERS: dict[tuple[str, PlayerSpec, PlayerSpec], tuple[Player, Player]] = {}
+_PLAYERS: dict[tuple[str, tuple[PlayerSpec, ...]], tuple[Player, ...]] = {}
 
 
-def _players(game: Game, player: PlayerSpec, opponent: PlayerSpec) -> tuple[Player, Player]:
-    """Both players, built once per process (games arrive in workers as fresh copies)."""
-    key = (game.name, player, opponent)
+def _players(game: Game, lineup: tuple[PlayerSpec, ...]) -> tuple[Player, ...]:
+    """Every seat's player, built once per process (games arrive in workers as fresh
+    copies); seats with the same spec share one player, which decides for each in turn."""
+    key = (game.name, lineup)
     if key not in _PLAYERS:
         game.prepare()
-        _PLAYERS[key] = (make_player(game, player.name, **dict(player.options)),
-                         make_player(game, opponent.name, **dict(opponent.options)))
+        built: dict[PlayerSpec, Player] = {}
+        for who in lineup:
+            if who not in built:
+                built[who] = make_player(game, who.name, **dict(who.options))
+        _PLAYERS[key] = tuple(built[who] for who in lineup)
     return _PLAYERS[key]
 
 
 def play_indexed(game: Game, spec: MatchSpec, index: int) -> GameRecord:
     """Game ``index`` of a match (players built once per process)."""
-    return play_game(game, _players(game, spec.player, spec.opponent), spec.seed, index,
-                     dict(spec.options))
+    return play_game(game, _players(game, spec.lineup(game.seats)), spec.seed, index,
+                     dict(spec.options), duplicate=spec.duplicate)
 
 
 def ignore_interrupts() -> None:
@@ -194,7 +228,12 @@ def _exit_with_parent(parent: int, every: float = 0.2) -> None:
 def check_players(game: Game, spec: MatchSpec) -> None:
     """Build both players and a first game here, so a bad name or option (of a player or of
     the game) fails before any file is made or worker started."""
-    for who in (spec.player, spec.opponent):
+    lineup = spec.lineup(game.seats)
+    if spec.duplicate and spec.games % game.seats:
+        raise UsageError(f"--duplicate plays {game.name} in blocks of {game.seats} games "
+                         f"(one for each seat to move first); -n {spec.games} is not a "
+                         f"multiple of {game.seats}")
+    for who in dict.fromkeys(lineup):
         try:
             make_player(game, who.name, **dict(who.options))
         except (ValueError, TypeError) as exc:
@@ -292,7 +331,9 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
     # shipped pegging rule base behind cribbage's pegging=fuzzy): those count too.
     implied = getattr(game, "implied_options", None)
     parts: dict[str, dict[str, str]] = {}
-    for seat, who in (("player", spec.player), ("opponent", spec.opponent)):
+    seats = ([(f"seat{k}", who) for k, who in enumerate(spec.seats)] if spec.seats else
+             [("player", spec.player), ("opponent", spec.opponent)])
+    for seat, who in seats:
         options = dict(who.options)
         if play and game is not None and who.name == game.rulebase_player:
             options.setdefault("rulebase", play)  # the default it reads is what it is
@@ -319,39 +360,51 @@ class SideStats:
     results: Mapping[str, int]  # wins of each kind (single, skunk, ...)
     game_points: int
     per_unit: Mapping[str, float]  # e.g. pegging, hand, crib points per deal
+    mean: float = 0.0  # payoff per game
 
 
 @dataclass(frozen=True)
 class MatchSummary:
+    """A match seen from seat 0, the player under test: its mean payoff per game with a
+    95 % interval (over duplicate blocks in a duplicate match), and, in a game with
+    winners, its win rate; ``sides`` has every seat's totals."""
+
     games: int
-    win_rate: float
+    win_rate: float | None  # None: the game has no winners
     interval: tuple[float, float]  # 95 % Wilson interval of seat 0's win rate
-    mean_margin: float  # final score of seat 0 minus seat 1, per game
+    mean_margin: float | None  # final score of seat 0 minus seat 1, per game (two seats)
     units: int
-    sides: tuple[SideStats, SideStats]
+    sides: tuple[SideStats, ...]
+    mean: float = 0.0
+    ci95: tuple[float, float] = (0.0, 0.0)
+    unit: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "games": self.games,
-            "win_rate": self.win_rate,
-            "interval95": list(self.interval),
-            "mean_margin": self.mean_margin,
-            "units": self.units,
-            "sides": [
-                {"wins": s.wins, "results": dict(s.results), "game_points": s.game_points,
-                 "per_unit": dict(s.per_unit)} for s in self.sides
-            ],
-        }
+        out: dict[str, Any] = {"games": self.games, "mean": self.mean,
+                               "ci95": list(self.ci95), "unit": self.unit}
+        if self.win_rate is not None:
+            out |= {"win_rate": self.win_rate, "interval95": list(self.interval)}
+        if self.mean_margin is not None:
+            out["mean_margin"] = self.mean_margin
+        out["units"] = self.units
+        out["sides"] = [
+            {"wins": s.wins, "results": dict(s.results), "game_points": s.game_points,
+             "per_unit": dict(s.per_unit), "mean": s.mean} for s in self.sides]
+        return out
 
 
-def summarize(outcomes: Sequence[Outcome]) -> MatchSummary:
-    """Win rate with its 95 % interval, margins, kinds of win and points by source."""
+def summarize(outcomes: Sequence[Outcome], payoff: Payoff = WIN_POINTS,
+              block: int = 1) -> MatchSummary:
+    """Seat 0's mean payoff with its 95 % interval (``block`` > 1: over the means of
+    consecutive blocks of that many games, a duplicate match's deals), the win rate with
+    its interval, margins, kinds of win and points by source."""
     n = len(outcomes)
+    seats = outcomes[0].seats if outcomes else 2
     units = sum(o.units for o in outcomes)
     names = list(dict.fromkeys(k for o in outcomes for k in o.stats))  # the game's order
     worth = {o.result: o.points for o in outcomes}
     sides = []
-    for seat in (0, 1):
+    for seat in range(seats):
         won = [o for o in outcomes if o.winner == seat]
         kinds: dict[str, int] = {}
         for o in won:
@@ -360,15 +413,24 @@ def summarize(outcomes: Sequence[Outcome]) -> MatchSummary:
             wins=len(won),
             results=dict(sorted(kinds.items(), key=lambda kv: worth[kv[0]])),
             game_points=sum(o.points for o in won),
-            per_unit={k: sum(o.stats.get(k, (0, 0))[seat] for o in outcomes) / max(units, 1)
-                      for k in names},
+            per_unit={k: sum(o.stats[k][seat] for o in outcomes if k in o.stats)
+                      / max(units, 1) for k in names},
+            mean=float(np.mean([o.payoffs[seat] for o in outcomes])) if n else 0.0,
         ))
     wins = sides[0].wins
+    has_winners = any(o.winner is not None for o in outcomes) or not outcomes
+    paid = np.array([o.payoffs[0] for o in outcomes], dtype=np.float64)
+    whole = n - n % block
+    means = paid[:whole].reshape(-1, block).mean(axis=1) if block > 1 else paid
     return MatchSummary(
         games=n,
-        win_rate=wins / n if n else 0.0,
+        win_rate=(wins / n if n else 0.0) if has_winners else None,
         interval=wilson(wins, n),
-        mean_margin=float(np.mean([o.scores[0] - o.scores[1] for o in outcomes])) if n else 0.0,
+        mean_margin=(float(np.mean([o.scores[0] - o.scores[1] for o in outcomes]))
+                     if n else 0.0) if seats == 2 else None,
         units=units,
-        sides=(sides[0], sides[1]),
+        sides=tuple(sides),
+        mean=float(paid.mean()) if n else 0.0,
+        ci95=mean_interval(means.tolist()),
+        unit=payoff.unit,
     )

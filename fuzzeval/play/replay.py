@@ -30,6 +30,7 @@ class Move:
     kind: str
     before: Any
     after: Any
+    options: int = 0  # how many legal options there were
 
 
 class ReplayError(FuzzevalError):
@@ -37,22 +38,24 @@ class ReplayError(FuzzevalError):
 
 
 def initial_state(game: Game, seed: int, index: int, first: int,
-                  options: Mapping[str, Any] | None = None) -> Any:
+                  options: Mapping[str, Any] | None = None, duplicate: bool = False) -> Any:
     """The state game ``index`` of a match with ``seed`` starts from (its first deal)."""
-    return _start(game, seed, index, first, options)[1]
+    return _start(game, seed, index, first, options, duplicate)[1]
 
 
-def _start(game: Game, seed: int, index: int, first: int,
-           options: Mapping[str, Any] | None) -> tuple[np.random.Generator, Any]:
-    chance = game_rngs(seed, index)[0]
+def _start(game: Game, seed: int, index: int, first: int, options: Mapping[str, Any] | None,
+           duplicate: bool) -> tuple[np.random.Generator, Any]:
+    chance = game_rngs(seed, index, game.seats, duplicate)[0]
     return chance, game.new_game(chance, first, **dict(options or {}))
 
 
 def replay(game: Game, seed: int, index: int, first: int, choices: Sequence[int],
-           options: Mapping[str, Any] | None = None) -> Iterator[Move]:
-    """Every move of game ``index`` of a match with ``seed``, whose seat ``first`` moved
-    first, the options chosen being ``choices``; a ReplayError when they do not fit."""
-    chance, state = _start(game, seed, index, first, options)
+           options: Mapping[str, Any] | None = None, duplicate: bool = False
+           ) -> Iterator[Move]:
+    """Every move of game ``index`` of a match with ``seed`` (``duplicate``: a duplicate
+    match), whose seat ``first`` moved first, the options chosen being ``choices``; a
+    ReplayError when they do not fit."""
+    chance, state = _start(game, seed, index, first, options, duplicate)
     for number, choice in enumerate(choices, 1):
         seat = game.to_move(state)
         if seat is None:
@@ -62,7 +65,8 @@ def replay(game: Game, seed: int, index: int, first: int, choices: Sequence[int]
         if not 0 <= choice < len(cands):
             raise ReplayError(f"move {number}: option {choice} of {len(cands)}")
         after = game.apply(state, choice, chance)
-        yield Move(number, seat, choice, cands.labels[choice], cands.kind, state, after)
+        yield Move(number, seat, choice, cands.labels[choice], cands.kind, state, after,
+                   len(cands))
         state = after
     if game.to_move(state) is not None:
         raise ReplayError(f"the {len(choices)} moves stored do not finish the game")

@@ -16,6 +16,15 @@ Version 3 keeps every choice of a game (``games.choices``, the option indices in
 with the match's seed and options they replay the whole game (``fuzzeval history show``),
 the plays of cribbage that are not logged as decisions included. Games stored before it
 have none (NULL) and show only their logged decisions.
+
+Version 4 seats any number of players and keeps what each was paid: ``matches.seats``
+(every seat's player as JSON, NULL for the two-seat player/opponent form) and
+``matches.duplicate``, ``games.scores`` and ``games.payoffs`` (JSON, one number per seat;
+``score0``, ``score1`` and ``winner`` stay filled, -1 for a game without a winner). Games
+stored before it read back with the two-seat payoff of their winner and points. A decision
+won its deal (``unit_won``) or game (``game_won``) when its seat did better than the
+table's mean there, or, in a game with winners, won it; with two seats that is what
+versions 1 to 3 stored.
 """
 
 from __future__ import annotations
@@ -36,13 +45,15 @@ import numpy as np
 import pandas as pd
 
 from fuzzeval.errors import FuzzevalError, NotFound
-from fuzzeval.play.game import Game, Outcome
+from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff
 from fuzzeval.play.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
 
 APPLICATION = "fuzzeval history"
 #: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
-#: 3: every choice of a game in ``games.choices`` (older fuzzevals cannot insert a game)
-VERSION = 3
+#: 3: every choice of a game in ``games.choices`` (older fuzzevals cannot insert a game);
+#: 4: any number of seats (``matches.seats``, ``matches.duplicate``) and every seat's score
+#: and payoff (``games.scores``, ``games.payoffs``)
+VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS fuzzeval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -173,6 +184,11 @@ def _options_json(spec: MatchSpec) -> str:
     return json.dumps([list(kv) for kv in spec.options])
 
 
+def _seats_json(spec: MatchSpec) -> str | None:
+    """A match's seats as stored: NULL for the two-seat player/opponent form."""
+    return json.dumps([str(p) for p in spec.seats]) if spec.seats else None
+
+
 class History:
     """An open history database. Use as a context manager, or call ``close``.
 
@@ -227,6 +243,12 @@ class History:
                 self.conn.execute("ALTER TABLE decisions ADD COLUMN feature_set INTEGER")
             if not _has_column(self.conn, "games", "choices"):  # versions 1 and 2
                 self.conn.execute("ALTER TABLE games ADD COLUMN choices TEXT")
+            if not _has_column(self.conn, "games", "payoffs"):  # versions 1 to 3
+                self.conn.execute("ALTER TABLE matches ADD COLUMN seats TEXT")
+                self.conn.execute("ALTER TABLE matches ADD COLUMN duplicate INTEGER NOT NULL "
+                                  "DEFAULT 0")
+                self.conn.execute("ALTER TABLE games ADD COLUMN scores TEXT")
+                self.conn.execute("ALTER TABLE games ADD COLUMN payoffs TEXT")
             self.conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
                               (APPLICATION,))
             # Raised, never lowered: an older fuzzeval must refuse rows it cannot read.
@@ -266,10 +288,14 @@ class History:
     # --- matches -----------------------------------------------------------------------
     def find_match(self, spec: MatchSpec) -> StoredMatch | None:
         """The latest match with this game, these players, options and seed (any length)."""
+        seated = ("AND COALESCE(seats, '') = ? AND duplicate = ? "
+                  if _has_column(self.conn, "matches", "seats") else "AND '' = ? AND 0 = ? ")
         row = self.conn.execute(
             "SELECT id, games, unit_name, fingerprint FROM matches WHERE game = ? AND "
-            "player = ? AND opponent = ? AND options = ? AND seed = ? ORDER BY id DESC LIMIT 1",
-            (spec.game, str(spec.player), str(spec.opponent), _options_json(spec), spec.seed),
+            f"player = ? AND opponent = ? AND options = ? AND seed = ? {seated}"
+            "ORDER BY id DESC LIMIT 1",
+            (spec.game, str(spec.player), str(spec.opponent), _options_json(spec), spec.seed,
+             _seats_json(spec) or "", int(spec.duplicate)),
         ).fetchone()
         if row is None:
             return None
@@ -280,10 +306,10 @@ class History:
         with self.conn:
             cur = self.conn.execute(
                 "INSERT INTO matches (game, player, opponent, options, seed, games, unit_name, "
-                "fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "fingerprint, seats, duplicate) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (spec.game, str(spec.player), str(spec.opponent), _options_json(spec),
-                 spec.seed, spec.games, unit_name,
-                 fingerprint))
+                 spec.seed, spec.games, unit_name, fingerprint, _seats_json(spec),
+                 int(spec.duplicate)))
         return StoredMatch(int(cur.lastrowid or 0), spec, unit_name, spec.games, fingerprint)
 
     def extend_match(self, match: StoredMatch, games: int) -> StoredMatch:
@@ -336,23 +362,29 @@ class History:
                                 (text,)).fetchone()
         return int(row[0])
 
-    def save_game(self, match: StoredMatch, record: GameRecord) -> None:
-        """One game and its decisions, in one transaction."""
+    def save_game(self, match: StoredMatch, record: GameRecord,
+                  payoff: Payoff = WIN_POINTS) -> None:
+        """One game and its decisions, in one transaction; ``payoff`` (the game's) says
+        which way is better, for the decisions' won deals and games."""
         o = record.outcome
         with self.conn:
             self.conn.execute(
                 "INSERT INTO games (match_id, idx, first, winner, score0, score1, result, "
-                "points, units, moves, unit_points, stats, choices) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.id, record.index, record.first, o.winner, o.scores[0], o.scores[1],
-                 o.result, o.points, o.units, record.moves, json.dumps(o.unit_points),
+                "points, units, moves, unit_points, stats, choices, scores, payoffs) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match.id, record.index, record.first, -1 if o.winner is None else o.winner,
+                 o.scores[0], o.scores[1], o.result, o.points, o.units, record.moves,
+                 json.dumps(o.unit_points),
                  json.dumps({k: list(v) for k, v in o.stats.items()}),
-                 pack_choices(record.choices) if record.choices else None))
+                 pack_choices(record.choices) if record.choices else None,
+                 json.dumps(o.scores), json.dumps(o.payoffs)))
             sets: dict[tuple[str, ...], int] = {}
             rows = []
             for seq, d in enumerate(record.decisions):
-                own, opp = (o.unit_points[d.unit][d.seat], o.unit_points[d.unit][1 - d.seat]) \
-                    if d.unit < len(o.unit_points) else (0, 0)
+                known = d.unit < len(o.unit_points)
+                points = o.unit_points[d.unit] if known else (0,) * o.seats
+                # with more than two seats, the other seats' points together
+                own, others = points[d.seat], sum(points) - points[d.seat]
                 names = tuple(d.features)
                 features: str | bytes = "{}"
                 feature_set = None
@@ -363,8 +395,9 @@ class History:
                     features = pack_values(list(d.features.values()))
                 rows.append((match.id, record.index, seq, d.seat, "", d.unit, d.kind,
                              d.choice, d.index, d.n_options, json.dumps(dict(d.record)),
-                             features, own, opp, int(own > opp), int(o.winner == d.seat),
-                             feature_set))
+                             features, own, others,
+                             int(known and o.unit_did_well(d.unit, d.seat, payoff)),
+                             int(o.did_well(d.seat, payoff)), feature_set))
             self.conn.executemany(f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES "
                                   f"({', '.join('?' * 17)})", rows)
 
@@ -392,14 +425,17 @@ class History:
 
     def outcomes(self, match_id: int) -> list[Outcome]:
         """Stored outcomes of a match's games, by game index."""
+        seated = "scores, payoffs" if _has_column(self.conn, "games", "payoffs") else \
+            "NULL, NULL"
         rows = self.conn.execute(
-            "SELECT winner, score0, score1, result, points, unit_points, stats FROM games "
-            "WHERE match_id = ? ORDER BY idx", (match_id,)).fetchall()
-        return [Outcome(w, (s0, s1), res, pts,
-                        tuple((int(a), int(b)) for a, b in json.loads(up)),
-                        {k: (int(v[0]), int(v[1])) for k, v in json.loads(st).items()})
-                for w, s0, s1, res, pts, up, st in rows]
-
+            f"SELECT winner, score0, score1, result, points, unit_points, stats, {seated} "
+            "FROM games WHERE match_id = ? ORDER BY idx", (match_id,)).fetchall()
+        return [Outcome(None if w < 0 else w,
+                        (s0, s1) if scores is None else tuple(json.loads(scores)), res, pts,
+                        tuple(tuple(int(p) for p in unit) for unit in json.loads(up)),
+                        {k: tuple(int(x) for x in v) for k, v in json.loads(st).items()},
+                        () if paid is None else tuple(float(x) for x in json.loads(paid)))
+                for w, s0, s1, res, pts, up, st, scores, paid in rows]
 
     def stored_match(self, match_id: int | None) -> StoredMatch:
         """A match by id, with its spec as stored; None: the latest with a game stored (a
@@ -408,8 +444,10 @@ class History:
 
         if not _has_column(self.conn, "matches", "id"):  # an empty or foreign database
             raise NotFound(f"{self.path}: no match stored (not a fuzzeval history)")
-        query = ("SELECT id, game, player, opponent, options, seed, games, unit_name FROM "
-                 "matches {} ORDER BY id DESC LIMIT 1")
+        seated = "seats, duplicate" if _has_column(self.conn, "matches", "seats") else \
+            "NULL, 0"
+        query = ("SELECT id, game, player, opponent, options, seed, games, unit_name, "
+                 f"{seated} FROM matches {{}} ORDER BY id DESC LIMIT 1")
         if match_id is not None:
             row = self.conn.execute(query.format("WHERE id = ?"), (match_id,)).fetchone()
         else:
@@ -422,8 +460,10 @@ class History:
             raise NotFound(f"{self.path}: no match {match_id} (matches: {ids})"
                            if match_id is not None else f"{self.path}: no match stored")
         options = tuple((str(k), v) for k, v in json.loads(row[4]))
+        seats = () if row[8] is None else tuple(PlayerSpec.parse(p)
+                                                 for p in json.loads(row[8]))
         spec = MatchSpec(row[1], PlayerSpec.parse(row[2]), PlayerSpec.parse(row[3]), row[6],
-                         row[5], options)
+                         row[5], options, seats, bool(row[9]))
         return StoredMatch(row[0], spec, row[7], row[6])
 
     def game_choices(self, match_id: int, index: int) -> tuple[int, tuple[int, ...] | None]:
@@ -493,7 +533,7 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
         where, args = ("WHERE d.match_id = ?", (match_id,)) if match_id is not None \
             else ("", ())
         raw = pd.read_sql_query(
-            f"SELECT d.match_id, d.game_idx AS game, d.seq, d.seat, {_PLAYER} AS player, "
+            f"SELECT d.match_id, d.game_idx AS game, d.seq, d.seat, {_player(h.conn)} AS player, "
             f"d.unit, d.kind, d.choice, d.choice_index, d.options, d.context, d.features, "
             f"d.unit_points, d.unit_points_opponent, d.unit_won, d.game_won, "
             f"{_feature_set_column(h.conn, 'd.')} AS feature_set FROM decisions d JOIN "
@@ -515,8 +555,15 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
 _DECISION_COLUMNS = ("match_id, game_idx, seq, seat, player, unit, kind, choice, choice_index, "
                      "options, context, features, unit_points, unit_points_opponent, "
                      "unit_won, game_won, feature_set")
-#: a decision's player: its match's, by seat (version-1 rows wrote it out as well)
-_PLAYER = "CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END"
+
+
+def _player(conn: sqlite3.Connection) -> str:
+    """A decision's player (``d``) as SQL: its match's (``m``), by seat (version-1 rows
+    wrote it out as well); from version 4, a match of named seats names each."""
+    two = "CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END"
+    if not _has_column(conn, "matches", "seats"):  # read-only, before version 4
+        return two
+    return f"COALESCE(json_extract(m.seats, '$[' || d.seat || ']'), {two})"
 
 
 def pack_choices(choices: tuple[int, ...]) -> str:
@@ -626,7 +673,7 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
         count = spec.games - sum(1 for i in done if i < spec.games)
         game.prepare()  # once here: forked workers inherit the tables
         for record in run_games(game, spec, todo, executor, count=count):
-            history.save_game(match, record)
+            history.save_game(match, record, game.payoff)
             if on_game is not None:
                 on_game(record)
     return match, len(done)

@@ -38,11 +38,12 @@ def _play(game: Game, seed: int, max_moves: int,
           fail: Callable[[str], ConformanceError]) -> tuple[list[tuple[str, str]], Any]:
     chance = np.random.default_rng([seed, 0])
     chooser = np.random.default_rng([seed, 1])
-    state = game.new_game(chance, seed % 2)
+    state = game.new_game(chance, seed % game.seats)
     trail: list[tuple[str, str]] = []
     while (seat := game.to_move(state)) is not None:
-        if seat not in (0, 1):
-            raise fail(f"to_move returned {seat!r}, not 0, 1 or None")
+        if seat not in range(game.seats):
+            raise fail(f"to_move returned {seat!r}, not a seat (0 to {game.seats - 1}) "
+                       "or None")
         if len(trail) >= max_moves:
             raise fail(f"no end after {max_moves} decisions")
         before = _frozen(state)
@@ -78,10 +79,15 @@ def check_game(game: Game, games: int = 20, seed: int = 0,
         if again != trail or _frozen(final) != _frozen(final2):
             raise fail("the same seed played a different game")
         outcome = game.outcome(final)
-        if outcome.winner not in (0, 1):
-            raise fail(f"winner {outcome.winner!r} is not seat 0 or 1")
-        if outcome.points < 1:
-            raise fail(f"a win worth {outcome.points} points")
+        if outcome.seats != game.seats or len(outcome.payoffs) != game.seats:
+            raise fail(f"an outcome of {outcome.seats} scores and {len(outcome.payoffs)} "
+                       f"payoffs for {game.seats} seats")
+        if outcome.winner is not None:
+            if outcome.winner not in range(game.seats):
+                raise fail(f"winner {outcome.winner!r} is not a seat (0 to "
+                           f"{game.seats - 1}) or None")
+            if outcome.points < 1:
+                raise fail(f"a win worth {outcome.points} points")
         if game.unit_name and outcome.units != game.unit(final) + 1:
             raise fail(f"{outcome.units} units of points for {game.unit(final) + 1} "
                        f"{game.unit_name}s played")

@@ -32,6 +32,8 @@ class Tournament:
         if i == j:
             return None
         s = self.results[(min(i, j), max(i, j))]
+        if s.win_rate is None:
+            raise ValueError("a round robin of win rates needs a game with winners")
         if i < j:
             return s.win_rate, s.interval
         return 1 - s.win_rate, (1 - s.interval[1], 1 - s.interval[0])
@@ -91,5 +93,5 @@ def run_tournament(history: History, game: Game, players: Sequence[str], games: 
     results = {}
     for pair, spec in specs.items():
         match, _ = play(pair, spec)
-        results[pair] = summarize(history.outcomes(match.id)[:games])
+        results[pair] = summarize(history.outcomes(match.id)[:games], game.payoff)
     return Tournament(tuple(players), games, seed, results)

@@ -25,7 +25,7 @@ from fuzzeval.games.backgammon.players import (
     player_names,
 )
 from fuzzeval.games.options import check_keys
-from fuzzeval.play.game import Candidates, Outcome
+from fuzzeval.play.game import Candidates, Outcome, Payoff
 
 MAX_TURNS = 10_000  # a guard; real games end long before
 
@@ -88,6 +88,9 @@ class Notations(Sequence[str]):
 
 class BackgammonGame:
     name = "backgammon"
+    seats = 2
+    #: the points of a win (single 1, gammon 2, backgammon 3), the loser losing them
+    payoff = Payoff("points per game")
     logged_kinds = frozenset({"move"})
     unit_name = ""
     player_names = player_names()
@@ -135,6 +138,12 @@ class BackgammonGame:
 
     def unit(self, state: State) -> int:
         return 0
+
+    def chance_events(self, before: State | None, after: State) -> list[dict[str, Any]]:
+        """The dice of every turn, the opening roll first (``before`` None)."""
+        if after.winner >= 0:
+            return []
+        return [{"chance": "dice", "seat": after.seat, "dice": list(after.dice)}]
 
     def outcome(self, state: State) -> Outcome:
         if state.winner < 0:

@@ -33,7 +33,7 @@ from fuzzeval.games.cribbage.players import (
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
 from fuzzeval.games.options import as_bool, check_keys
-from fuzzeval.play.game import Candidates, Outcome
+from fuzzeval.play.game import WIN_POINTS, Candidates, Outcome
 
 GAME_OPTIONS = ("peg_counts",)
 
@@ -44,6 +44,9 @@ class CribbageGame:
     it is true or false (also yes/no, on/off, 1/0), anything else is refused."""
 
     name = "cribbage"
+    seats = 2
+    #: the points of a win (single 1, skunk 2, double skunk 3), the loser losing them
+    payoff = WIN_POINTS
     logged_kinds = frozenset({"discard"})
     unit_name = "deal"
     player_names = (*DISCARDERS, "sampling")
@@ -112,6 +115,19 @@ class CribbageGame:
 
     def unit(self, state: State) -> int:
         return rules.deal_of(state)
+
+    def chance_events(self, before: State | None, after: State) -> list[dict[str, Any]]:
+        """What chance brought between two states (``before`` None: the first deal): each
+        seat's six cards when a deal is dealt (pone first, as dealt), and the starter when
+        it is cut after both discards."""
+        dealt = len(after.deal_points) > (0 if before is None else len(before.deal_points))
+        if dealt:
+            return [{"chance": "deal", "seat": seat, "cards": [card_str(c) for c in
+                                                              after.hands[seat]]}
+                    for seat in (after.pone, after.dealer)]
+        if before is not None and before.phase == "discard" and after.phase != "discard":
+            return [{"chance": "starter", "card": card_str(after.starter)}]
+        return []
 
     def outcome(self, state: State) -> Outcome:
         kind, points = rules.result(state)
