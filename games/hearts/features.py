@@ -16,12 +16,13 @@ them (including any it passed). In the pass, the trick features are 0.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.hearts.cards import HEARTS, POINTS, QUEEN_SPADES, SPADES
+from fuzzeval.games.hearts.cards import HEARTS, POINTS, QUEEN_SPADES, SPADES, SUIT_MASK
 from fuzzeval.games.hearts.view import View
 
 FloatArray = npt.NDArray[np.float64]
@@ -80,101 +81,89 @@ FEATURE_NAMES = tuple(f.name for f in FEATURES)
 _COLUMN = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
 _CARDS = np.arange(52)
-_RANK = _CARDS >> 2
-_SUIT = _CARDS & 3
-_POINTS = np.array(POINTS, dtype=np.float64)
-_LOW_SPADES = sum(1 << (4 * r + SPADES) for r in range(10))  # 2S..JS
-
-
-def _bits(mask: int) -> npt.NDArray[np.uint8]:
-    """The 52 bits of a mask as a (13 ranks, 4 suits) array."""
-    raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:52].reshape(13, 4)
+#: rank, is_heart, is_queen, card_points of each card
+_STATIC = np.stack([_CARDS >> 2, (_CARDS & 3) == HEARTS, _CARDS == QUEEN_SPADES,
+                    np.array(POINTS)], axis=1).astype(np.float64)
+_STATIC_COLUMNS = [0, 1, 2, 3]
+#: follows, suit_held, suit_out, voids_in_suit, later_voids, void_left/across/right
+_SUIT_COLUMNS = [6, 12, 13, 15, 16, 17, 18, 19]
+_ABOVE = tuple(SUIT_MASK[c & 3] & ~((2 << c) - 1) for c in range(52))
+_BELOW = tuple(SUIT_MASK[c & 3] & ((1 << c) - 1) for c in range(52))
+_LOW_SPADES = SUIT_MASK[SPADES] & ((1 << QUEEN_SPADES) - 1)  # 2S..JS
+_ALL = (1 << 52) - 1
 
 
 def column(name: str) -> int:
     return _COLUMN[name]
 
 
-def candidate_features(v: View, cards: list[int] | npt.NDArray[np.int64]) -> FloatArray:
-    """One row of ``FEATURES`` per candidate card (each must be in ``v.hand``)."""
-    c = np.asarray(cards, dtype=np.int64)
-    rank, suit = c >> 2, c & 3
-    out = np.zeros((len(c), len(FEATURES)))
-    hand = _bits(v.hand)
-    unseen_mask = ((1 << 52) - 1) & ~(v.played | v.hand)
-    unseen = _bits(unseen_mask)
-    below = np.cumsum(unseen, axis=0)  # out cards up to each (rank, suit): below ours
-    suit_out = unseen.sum(axis=0)
-    below_out = below[rank, suit]
-    above_out = suit_out[suit] - below_out  # the candidate itself is ours, not out
+def candidate_features(v: View, cards: Sequence[int]) -> FloatArray:
+    """One row of ``FEATURES`` per candidate card (each must be in ``v.hand``).
 
-    out[:, 0] = rank
-    out[:, 1] = suit == HEARTS
-    out[:, 2] = c == QUEEN_SPADES
-    out[:, 3] = _POINTS[c]
-    out[:, 10] = above_out
-    out[:, 11] = below_out
-    out[:, 12] = hand.sum(axis=0)[suit]
-    out[:, 13] = suit_out[suit]
-
-    seat = v.seat
-    others = [(seat + k) & 3 for k in (1, 2, 3)]
-    void_bits = np.array([[v.voids[o] >> s & 1 for s in range(4)] for o in others])
-    voids_by_seat = void_bits[:, suit]  # (3 other seats, candidates)
-    out[:, 15] = voids_by_seat.sum(axis=0)
-    out[:, 17:20] = voids_by_seat.T
-
-    queen_here = v.hand >> QUEEN_SPADES & 1
-    queen_out = unseen_mask >> QUEEN_SPADES & 1
-    passed_to = (seat + v.direction) & 3 if QUEEN_SPADES in v.passed else -1
-    out[:, 20] = queen_here
-    out[:, 21] = queen_out
-    out[:, 22] = queen_out and passed_to >= 0
-    out[:, 24] = (v.hand & _LOW_SPADES).bit_count()
-    out[:, 25] = v.broken
-    taken = v.taken
-    total = sum(taken)
-    out[:, 27] = taken[seat]
-    out[:, 28] = total - taken[seat]
-    out[:, 29] = 26 - total
-    shooter = [taken[o] for o in others if taken[o] == total and total > 0]
-    out[:, 30] = shooter[0] if shooter else 0
-
-    if v.kind == "pass":
-        out[:, 26] = 1
-        return out
-    out[:, 26] = v.tricks_done + 1
-    trick = v.trick
+    Features of the decision are one row repeated; those of a suit come from a 4-row table
+    indexed by the candidates' suits, those of a card from a 52-row table."""
+    seat, hand, voids, taken = v.seat, v.hand, v.voids, v.taken
+    unseen = _ALL & ~(v.played | hand)
+    others = ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3)
+    playing = v.kind == "play"
+    trick = v.trick if playing else ()
     position = len(trick)
-    later = others[: 3 - position]  # seats still to play after us
-    out[:, 5] = position
-    if later:
-        later_void = np.array([[v.voids[o] >> s & 1 for s in range(4)] for o in later])
-        out[:, 16] = later_void[:, suit].sum(axis=0)
+    later = others[: 3 - position] if playing else ()
+    led = trick[0] & 3 if trick else -1
+
+    queen_out = unseen >> QUEEN_SPADES & 1
+    passed_to = (seat + v.direction) & 3 if QUEEN_SPADES in v.passed else -1
+    if not playing:
+        queen_later = 0
+    elif passed_to >= 0:
+        queen_later = int(bool(queen_out) and passed_to in later)
     else:
-        later_void = np.zeros((0, 4), dtype=np.int64)
-    if passed_to >= 0:
-        queen_later = bool(queen_out) and passed_to in later
-    else:
-        queen_later = bool(queen_out) and any(not v.voids[o] >> SPADES & 1 for o in later)
-    out[:, 23] = queen_later
-    if not trick:
-        out[:, 4] = 1
-        out[:, 6] = 1
-        out[:, 7] = 1
-        can_beat = above_out > 0
-        all_later_void = later_void[:, suit].all(axis=0)
-        out[:, 8] = ~can_beat | all_later_void
+        queen_later = int(bool(queen_out) and any(not voids[o] >> SPADES & 1 for o in later))
+    total = taken[0] + taken[1] + taken[2] + taken[3]
+    shooter = next((taken[o] for o in others if taken[o] == total and total), 0)
+    base = [0.0] * len(FEATURES)
+    base[4] = float(playing and not trick)
+    base[5] = position
+    base[14] = sum(POINTS[x] for x in trick)
+    base[20] = hand >> QUEEN_SPADES & 1
+    base[21] = queen_out
+    base[22] = int(bool(queen_out) and passed_to >= 0)
+    base[23] = queen_later
+    base[24] = (hand & _LOW_SPADES).bit_count()
+    base[25] = v.broken
+    base[26] = v.tricks_done + 1 if playing else 1
+    base[27] = taken[seat]
+    base[28] = total - taken[seat]
+    base[29] = 26 - total
+    base[30] = shooter
+
+    suits = []
+    for s in range(4):
+        bit = 1 << s
+        suits.append((
+            float(playing and (led < 0 or led == s)),
+            (hand & SUIT_MASK[s]).bit_count(), (unseen & SUIT_MASK[s]).bit_count(),
+            (voids[others[0]] & bit) + (voids[others[1]] & bit) + (voids[others[2]] & bit) >> s,
+            sum(voids[o] >> s & 1 for o in later),
+            voids[others[0]] >> s & 1, voids[others[1]] >> s & 1, voids[others[2]] >> s & 1))
+    c = np.asarray(cards, dtype=np.int64)
+    suit = c & 3
+    out = np.repeat(np.array([base]), len(c), axis=0)
+    out[:, _STATIC_COLUMNS] = _STATIC[c]
+    out[:, _SUIT_COLUMNS] = np.array(suits)[suit]
+    above = np.array([(unseen & _ABOVE[x]).bit_count() for x in cards], dtype=np.float64)
+    out[:, 10] = above
+    out[:, 11] = [(unseen & _BELOW[x]).bit_count() for x in cards]
+    if not playing:
         return out
-    led = trick[0] & 3
+    if not trick:
+        out[:, 7] = 1
+        out[:, 8] = above == 0  # (three seats void in a suit leave none of it out)
+        return out
     high = max(x for x in trick if x & 3 == led)
-    follows = suit == led
-    wins = follows & (c > high)
-    out[:, 6] = follows
+    wins = (suit == led) & (c > high)
+    later_all_void = all(voids[o] >> led & 1 for o in later)
     out[:, 7] = wins
-    later_all_void = bool(later_void[:, led].all()) if later else True
-    out[:, 8] = wins & ((above_out == 0) | later_all_void)
+    out[:, 8] = wins & ((above == 0) | later_all_void)
     out[:, 9] = ~wins
-    out[:, 14] = sum(POINTS[x] for x in trick)
     return out
