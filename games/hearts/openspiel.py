@@ -10,7 +10,8 @@ four directions: we apply 0 ourselves.
     python -m fuzzeval.games.hearts.openspiel --games 5000
 
 plays that many random games per configuration (standard and seed 003) and prints the
-counts of games and decisions compared.
+counts of games and decisions compared (``--player heuristic``: heuristic play, which
+reaches other positions: the QS dumped, hearts kept back).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.games.hearts.cards import cards_of, cards_str
+from fuzzeval.games.hearts.players import PLAYERS, Policy, random_player
 from fuzzeval.games.hearts.rules import (
     MOON,
     SEATS,
@@ -37,6 +39,7 @@ from fuzzeval.games.hearts.rules import (
     legal,
     new_hand,
 )
+from fuzzeval.games.hearts.view import view
 
 
 def pyspiel_hand(state: State) -> Any:
@@ -60,10 +63,10 @@ class Agreement:
     moons: int
 
 
-def replay_random(hands: tuple[int, int, int, int], options: Options, hand_number: int,
-                  rng: np.random.Generator) -> tuple[int, int, bool]:
-    """Play one hand at random on our side, step pyspiel along; AssertionError on the first
-    difference. Returns (decisions, passes, moon shot)."""
+def replay(hands: tuple[int, int, int, int], options: Options, hand_number: int,
+           rng: np.random.Generator, policy: Policy = random_player) -> tuple[int, int, bool]:
+    """Play one hand on our side (``policy`` in every seat), step pyspiel along;
+    AssertionError on the first difference. Returns (decisions, passes, moon shot)."""
     ours = new_hand(hands, options, hand_number)
     theirs = pyspiel_hand(ours)
     decisions = passes = 0
@@ -74,7 +77,7 @@ def replay_random(hands: tuple[int, int, int, int], options: Options, hand_numbe
                 f"decision {decisions}: seat {ours.to_move} may play {cards_str(mine)}; "
                 f"OpenSpiel: seat {theirs.current_player()} "
                 f"{cards_str(theirs.legal_actions())}\n{theirs}")
-        card = mine[int(rng.integers(len(mine)))]
+        card = mine[policy(view(ours), mine, rng)]
         passes += ours.phase == "pass"
         decisions += 1
         ours = apply(ours, card)
@@ -86,12 +89,13 @@ def replay_random(hands: tuple[int, int, int, int], options: Options, hand_numbe
     return decisions, passes, MOON in ours.taken
 
 
-def agree(games: int, options: Options, seed: int = 0, progress: bool = False) -> Agreement:
-    """``games`` random hands (hand numbers 0, 1, 2, ... so every pass direction comes up)."""
+def agree(games: int, options: Options, seed: int = 0, progress: bool = False,
+          policy: Policy = random_player) -> Agreement:
+    """``games`` hands (hand numbers 0, 1, 2, ... so every pass direction comes up)."""
     rng = np.random.default_rng(seed)
     decisions = passes = moons = 0
     for g in range(games):
-        d, p, moon = replay_random(deal(rng), options, g, rng)
+        d, p, moon = replay(deal(rng), options, g, rng, policy)
         decisions += d
         passes += p
         moons += moon
@@ -104,12 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5000, help="games per configuration")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--player", choices=sorted(PLAYERS), default="random",
+                        help="who plays every seat on our side")
     args = parser.parse_args(argv)
     print(f"{'configuration':<14} {'games':>7} {'decisions':>10} {'passes':>8} "
           f"{'moons':>6} {'seconds':>8}")
     for name, options in (("standard", STANDARD), ("seed 003", SEED003)):
         start = time.perf_counter()
-        result = agree(args.games, options, args.seed, progress=True)
+        result = agree(args.games, options, args.seed, True, PLAYERS[args.player])
         print(f"{name:<14} {result.games:>7} {result.decisions:>10} {result.passes:>8} "
               f"{result.moons:>6} {time.perf_counter() - start:>8.1f}")
     print("every legal-move list and every hand's points agree with OpenSpiel")

@@ -10,6 +10,7 @@ import pytest
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import parse_card
 from fuzzeval.games.hearts.openspiel import agree, main, pyspiel_hand
+from fuzzeval.games.hearts.players import heuristic_player
 from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
 from tests.games.test_hearts_rules import SPLIT, SUITED
 
@@ -23,6 +24,11 @@ def test_random_hands_agree(options: Options) -> None:
     passing_hands = 188 if options.passing else 0  # hand numbers 3, 7, ... keep their cards
     assert result.passes == 12 * passing_hands
     assert result.decisions == 250 * 52 + 12 * passing_hands
+
+
+@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+def test_heuristic_hands_agree(options: Options) -> None:
+    assert agree(100, options, seed=12, policy=heuristic_player).games == 100
 
 
 def both_ways(deal: tuple[int, int, int, int], options: Options, number: int,
