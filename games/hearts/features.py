@@ -78,7 +78,6 @@ FEATURES: tuple[Feature, ...] = (
             "point so far (0 if none has any, or two seats have some)"),
 )
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
-_COLUMN = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
 _CARDS = np.arange(52)
 #: rank, is_heart, is_queen, card_points of each card
@@ -91,10 +90,6 @@ _ABOVE = tuple(SUIT_MASK[c & 3] & ~((2 << c) - 1) for c in range(52))
 _BELOW = tuple(SUIT_MASK[c & 3] & ((1 << c) - 1) for c in range(52))
 _LOW_SPADES = SUIT_MASK[SPADES] & ((1 << QUEEN_SPADES) - 1)  # 2S..JS
 _ALL = (1 << 52) - 1
-
-
-def column(name: str) -> int:
-    return _COLUMN[name]
 
 
 def candidate_features(v: View, cards: Sequence[int]) -> FloatArray:

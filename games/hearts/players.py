@@ -37,7 +37,7 @@ from fuzzeval.games.hearts.cards import (
     SPADES,
     SUIT_MASK,
 )
-from fuzzeval.games.hearts.rules import SEATS, State, apply, legal, points
+from fuzzeval.games.hearts.rules import SEATS, State, apply, legal
 from fuzzeval.games.hearts.view import View, view
 
 Policy = Callable[[View, Sequence[int], np.random.Generator], int]
@@ -157,7 +157,3 @@ def play_out(state: State, seats: Sequence[Policy], rng: np.random.Generator,
         state = apply(state, cards[index], deals)
     return state
 
-
-def hand_result(state: State, seats: Sequence[Policy], rng: np.random.Generator
-                ) -> tuple[int, int, int, int]:
-    return points(play_out(state, seats, rng))

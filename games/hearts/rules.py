@@ -74,6 +74,11 @@ class Options:
     lead_any_club: bool = False
     target: int = 0  # 0: a game is one hand; else hands until a total reaches it
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.target, int) or self.target < 0:
+            raise ValueError(f"target is a whole number of points >= 0, 0 for one hand "
+                             f"(got {self.target!r})")
+
     def openspiel(self) -> str:
         """The same rules as an OpenSpiel game string."""
         flags = {"pass_cards": self.passing, "must_break_hearts": self.must_break_hearts,
@@ -161,11 +166,11 @@ def _start_play(state: State, hands: Four) -> State:
 
 def legal_mask(state: State) -> int:
     """The cards the seat to move may choose now, as a mask."""
+    if state.phase == "over":
+        return 0
     hand = state.hands[state.to_move]
     if state.phase == "pass":
         return hand
-    if state.phase == "over":
-        return 0
     trick = state.trick
     if trick:
         follow = hand & SUIT_MASK[trick[0] & 3]

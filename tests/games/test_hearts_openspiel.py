@@ -12,23 +12,30 @@ from fuzzeval.games.hearts.cards import parse_card
 from fuzzeval.games.hearts.openspiel import agree, main, pyspiel_hand
 from fuzzeval.games.hearts.players import heuristic_player
 from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
-from tests.games.test_hearts_rules import SPLIT, SUITED
+from tests.games.test_hearts_rules import (
+    ALL_POINTS,
+    CLUB_TRICKS,
+    HEARTS_ONLY,
+    QUEEN_AND_HEARTS,
+    SPLIT,
+    SUITED,
+)
 
 QUEEN_BREAKS = ["2C", "9C", "2S", "8S", "TC", "8D", "QS", "3C", "2H"]
 
 
 @pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
 def test_random_hands_agree(options: Options) -> None:
-    result = agree(250, options, seed=11)
-    assert result.games == 250
-    passing_hands = 188 if options.passing else 0  # hand numbers 3, 7, ... keep their cards
+    result = agree(500, options, seed=11)
+    assert result.games == 500
+    passing_hands = 375 if options.passing else 0  # hand numbers 3, 7, ... keep their cards
     assert result.passes == 12 * passing_hands
-    assert result.decisions == 250 * 52 + 12 * passing_hands
+    assert result.decisions == 500 * 52 + 12 * passing_hands
 
 
 @pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
 def test_heuristic_hands_agree(options: Options) -> None:
-    assert agree(100, options, seed=12, policy=heuristic_player).games == 100
+    assert agree(200, options, seed=12, policy=heuristic_player).games == 200
 
 
 def both_ways(deal: tuple[int, int, int, int], options: Options, number: int,
@@ -55,6 +62,9 @@ def test_hand_worked_deals_agree(options: Options) -> None:
     assert rules.hand_points(moon) == (0, 26, 26, 26)  # seat 0 shoots the moon
     broken = both_ways(SPLIT, options, 3, QUEEN_BREAKS, 0)
     assert broken.laid[8] == (1, parse_card("2H"))  # the heart lead after the QS
+    both_ways(HEARTS_ONLY, options, 3, CLUB_TRICKS, 0)  # a lead from only hearts
+    both_ways(QUEEN_AND_HEARTS, options, 3, CLUB_TRICKS, -1)  # only hearts and the QS
+    both_ways(ALL_POINTS, options, 3, ["2C", "QS"], 0)  # the QS on the first trick
     for number in range(4):  # passing in every direction, lowest cards
         both_ways(SPLIT, options, number, [], 0)
         both_ways(SUITED, options, number, [], 0)

@@ -38,6 +38,24 @@ SPLIT = (
 )
 #: the moon deal: seat 0 holds every club, seat 1 every heart, 2 diamonds, 3 spades
 SUITED = tuple(mask_of(4 * r + s for r in range(13)) for s in (0, 2, 1, 3))
+#: seat 1 takes the first three tricks with AC KC QC, then holds only hearts
+HEARTS_ONLY = (
+    hand("2C 3C 4C 5C QH KH AH 2D 3D 4D 5D 6D 7D"),
+    hand("AC KC QC 2H 3H 4H 5H 6H 7H 8H 9H TH JH"),
+    hand("6C 7C 8C 8D 9D TD JD QD KD AD 2S 3S 4S"),
+    hand("9C TC JC 5S 6S 7S 8S 9S TS JS QS KS AS"),
+)
+#: the same, but seat 1 keeps the QS and nine hearts (seat 3 the JH)
+QUEEN_AND_HEARTS = (
+    HEARTS_ONLY[0], hand("AC KC QC QS 2H 3H 4H 5H 6H 7H 8H 9H TH"), HEARTS_ONLY[2],
+    hand("9C TC JC 5S 6S 7S 8S 9S TS JS JH KS AS"),
+)
+#: seat 1 holds the QS and twelve hearts: only points cards on the first trick
+ALL_POINTS = (
+    SUITED[0], hand("QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"), SUITED[2],
+    hand("AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS"),
+)
+CLUB_TRICKS = ["2C", "AC", "6C", "9C", "KC", "7C", "TC", "3C", "QC", "8C", "JC", "4C"]
 
 
 def play(state: State, *tokens: str) -> State:
@@ -124,6 +142,43 @@ def test_moon_shot_and_only_points_on_the_first_trick() -> None:
     assert state.phase == "over" and state.winners == (0,) * 13
     assert state.taken == (26, 0, 0, 0)
     assert rules.hand_points(state) == (0, 26, 26, 26) == rules.points(state)
+
+
+def test_a_leader_with_only_hearts_may_lead_them_and_the_queen_comes_first() -> None:
+    state = play(rules.new_hand(HEARTS_ONLY, STANDARD, 3), *CLUB_TRICKS[:4])
+    assert names(rules.legal(state)) == "QC KC"  # hearts not broken
+    state = play(state, *CLUB_TRICKS[4:])
+    assert not state.broken and state.to_move == 1
+    assert names(rules.legal(state)) == "2H 3H 4H 5H 6H 7H 8H 9H TH JH"
+    state = play(rules.new_hand(QUEEN_AND_HEARTS, STANDARD, 3), *CLUB_TRICKS)
+    assert names(rules.legal(state)) == "QS"  # hearts and the QS: the QS
+    state = play(state, "QS")
+    assert state.broken
+
+
+def test_only_points_on_the_first_trick_the_queen_included() -> None:
+    state = play(rules.new_hand(ALL_POINTS, STANDARD, 3), "2C")
+    assert len(rules.legal(state)) == 13 and "QS" in names(rules.legal(state))
+    state = play(state, "QS", "2D")
+    assert names(rules.legal(state)) == "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS"  # not AH
+
+
+def test_a_finished_game_takes_no_card() -> None:
+    state = rules.new_hand(SUITED, STANDARD, 3)
+    while state.phase != "over":
+        state = rules.apply(state, rules.legal(state)[0])
+    assert rules.legal(state) == []
+    with pytest.raises(NotationError, match="the game is over"):
+        rules.apply(state, 0)
+    with pytest.raises(ValueError, match="over"):
+        _ = state.kind
+    with pytest.raises(ValueError, match="not over"):
+        rules.points(rules.new_hand(SUITED, STANDARD, 3))
+
+
+def test_options_refuse_a_negative_target() -> None:
+    with pytest.raises(ValueError, match="target"):
+        Options(target=-1)
 
 
 def test_passing_goes_left_right_across_then_none() -> None:
