@@ -15,8 +15,8 @@ into ``legal`` (the legal cards, lowest id first).
   otherwise the card with the fewest unseen cards below it in its suit (the least likely
   to win), from the shortest suit on ties.
 - moon watch: when one opponent has taken every point so far and at least 10 of them,
-  win a trick with points on it when possible (highest card), and discard no points onto
-  a trick that opponent is winning.
+  take a trick with points on it away from that opponent when possible (highest card),
+  and discard no points onto a trick that opponent is winning.
 
 Both work on card masks, with no numpy, so that heuristic self-play stays fast
 (benchmarks/hearts.py).
@@ -131,7 +131,7 @@ def heuristic_player(v: View, cards: Sequence[int], rng: np.random.Generator) ->
         return _discard(v, cards, shooter >= 0 and winner == shooter)
     high = max(c for c in trick if c & 3 == led)
     trick_points = sum(POINTS[c] for c in trick)
-    if shooter >= 0 and cards[-1] > high and (trick_points or shooter != winner):
+    if shooter >= 0 and winner == shooter and trick_points and cards[-1] > high:
         return len(cards) - 1  # take the points away from the shooter
     below = [i for i, c in enumerate(cards) if c < high]
     if below:

@@ -77,6 +77,9 @@ def test_heuristic_fights_a_moon_shot() -> None:
     threat = (0, 14, 0, 0)
     assert choose(make_view("3H AH 2C", trick="2H", taken=threat), "3H AH") == "AH"
     assert choose(make_view("3H AH 2C", trick="2H"), "3H AH") == "3H"  # no threat: duck
+    # the shooter is not winning this trick: no need to take it
+    assert choose(make_view("3H AH 2C", trick="2H KH", taken=threat, leader=1, seat=3),
+                  "3H AH") == "3H"
     # void, the shooter winning: no heart for it
     assert choose(make_view("AH 9D", trick="5C", taken=threat, leader=1), "AH 9D") == "9D"
 
