@@ -254,3 +254,25 @@ def test_random_hands_keep_the_invariants(seed: int, variant: bool, number: int)
     assert sorted(c for _, c in state.laid) == list(range(52))
     assert sum(rules.hand_points(state)) in (26, 78)
     assert cards_of(state.played) == list(range(52))
+
+
+def test_hearts_imports_only_errors_numpy_and_itself() -> None:
+    """The library stays below the core being rewritten: fuzzeval.errors, numpy, the
+    standard library, and pyspiel inside the OpenSpiel bridge's functions only."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    folder = Path(rules.__file__).parent
+    allowed = {"fuzzeval.errors", "numpy", "numpy.typing", "__future__"}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                top = name.split(".")[0]
+                ok = (name in allowed or name.startswith("fuzzeval.games.hearts")
+                      or top in sys.stdlib_module_names
+                      or (name == "pyspiel" and path.name == "openspiel.py"))
+                assert ok, (path.name, name)
