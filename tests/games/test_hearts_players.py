@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import card_str, mask_of, parse_cards
@@ -109,3 +111,19 @@ def test_heuristic_beats_random_by_a_wide_margin() -> None:
         mine += points[seat]
         theirs += (sum(points) - points[seat]) / 3
     assert mine / hands < 4.0 and theirs / hands > 7.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.booleans(), number=st.integers(0, 3),
+       heuristic_seats=st.lists(st.booleans(), min_size=4, max_size=4))
+def test_every_choice_is_a_legal_index(seed: int, variant: bool, number: int,
+                                       heuristic_seats: list[bool]) -> None:
+    rng = np.random.default_rng(seed)
+    options = rules.SEED003 if variant else STANDARD
+    state = rules.new_hand(rules.deal(rng), options, number)
+    while state.phase != "over":
+        cards = rules.legal(state)
+        policy = heuristic_player if heuristic_seats[state.to_move] else random_player
+        index = policy(view(state), cards, rng)
+        assert isinstance(index, int) and 0 <= index < len(cards)
+        state = rules.apply(state, cards[index])
