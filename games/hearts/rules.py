@@ -113,7 +113,7 @@ class State:
     voids: Four  # per seat, bit s set when it has failed to follow suit s
     taken: Four  # points in the tricks each seat has taken this hand
     broken: bool  # hearts may be led
-    totals: Four = _ZERO  # game totals from the hands before this one
+    totals: Four = _ZERO  # game totals before this hand; once a longer game is over, final
 
     @property
     def kind(self) -> Literal["pass", "play"]:
