@@ -1,0 +1,93 @@
+"""Our Hearts against OpenSpiel's ``hearts`` (pyspiel): the same legal moves at every
+decision and the same points, in standard rules and seed 003's variant; random hands plus
+the hand-worked deals of test_hearts_rules (moon shot, hearts broken by the QS, a void on
+the first trick, a first trick where a seat holds only points)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzzeval.games.hearts import rules
+from fuzzeval.games.hearts.cards import parse_card
+from fuzzeval.games.hearts.openspiel import agree, main, pyspiel_hand
+from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
+from tests.games.test_hearts_rules import (
+    ALL_POINTS,
+    CLUB_TRICKS,
+    HEARTS_ONLY,
+    QUEEN_AND_HEARTS,
+    SPLIT,
+    SUITED,
+)
+
+QUEEN_BREAKS = ["2C", "9C", "2S", "8S", "TC", "8D", "QS", "3C", "2H"]
+
+
+@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+def test_random_hands_agree(options: Options) -> None:
+    result = agree(500, options, seed=11)
+    assert result.games == 500
+    passing_hands = 375 if options.passing else 0  # hand numbers 3, 7, ... keep their cards
+    assert result.passes == 12 * passing_hands
+    assert result.decisions == 500 * 52 + 12 * passing_hands
+
+
+@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+def test_heuristic_hands_agree(options: Options) -> None:
+    assert agree(200, options, seed=12, policy=heuristic_player).games == 200
+
+
+def both_ways(deal: tuple[int, int, int, int], options: Options, number: int,
+              script: list[str], pick: int) -> rules.State:
+    """Play ``script`` then the ``pick``-th legal card (0 lowest, -1 highest) to the end,
+    comparing the legal cards with pyspiel before every decision."""
+    ours = rules.new_hand(deal, options, number)
+    theirs = pyspiel_hand(ours)
+    step = 0
+    while ours.phase != "over":
+        assert theirs.current_player() == ours.to_move
+        assert theirs.legal_actions() == rules.legal(ours)
+        card = parse_card(script[step]) if step < len(script) else rules.legal(ours)[pick]
+        ours = rules.apply(ours, card)
+        theirs.apply_action(card)
+        step += 1
+    assert theirs.returns() == [26 - p for p in rules.hand_points(ours)]
+    return ours
+
+
+@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+def test_hand_worked_deals_agree(options: Options) -> None:
+    moon = both_ways(SUITED, options, 3, [], -1)
+    assert rules.hand_points(moon) == (0, 26, 26, 26)  # seat 0 shoots the moon
+    broken = both_ways(SPLIT, options, 3, QUEEN_BREAKS, 0)
+    assert broken.laid[8] == (1, parse_card("2H"))  # the heart lead after the QS
+    both_ways(HEARTS_ONLY, options, 3, CLUB_TRICKS, 0)  # a lead from only hearts
+    both_ways(QUEEN_AND_HEARTS, options, 3, CLUB_TRICKS, -1)  # only hearts and the QS
+    both_ways(ALL_POINTS, options, 3, ["2C", "QS"], 0)  # the QS on the first trick
+    for number in range(4):  # passing in every direction, lowest cards
+        both_ways(SPLIT, options, number, [], 0)
+        both_ways(SUITED, options, number, [], 0)
+
+
+def test_the_variant_string_is_seed003s() -> None:
+    assert SEED003.openspiel() == ("hearts(pass_cards=false,must_break_hearts=false,"
+                                   "no_pts_on_first_trick=false,can_lead_any_club=true)")
+    assert STANDARD.openspiel() == ("hearts(pass_cards=true,must_break_hearts=true,"
+                                    "no_pts_on_first_trick=true,can_lead_any_club=false)")
+
+
+def test_a_rule_changed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check has teeth: hearts led before they are broken, or points on the first
+    trick, differ from OpenSpiel's standard rules within a few hands."""
+    standard = STANDARD.openspiel()
+    monkeypatch.setattr(Options, "openspiel", lambda self: standard)
+    for loose in (Options(must_break_hearts=False), Options(no_points_first_trick=False)):
+        with pytest.raises(AssertionError, match="OpenSpiel"):
+            agree(200, loose, seed=3)
+
+
+def test_script_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--games", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "standard" in out and "seed 003" in out and " 1220 " in out and " 1040 " in out
