@@ -191,8 +191,7 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
     for k, who in enumerate(seats):
         head.add_column(who if len(seats) == 2 else f"{k}: {who}", justify="right")
     rest = [""] * (len(seats) - 1)
-    head.add_row(f"{s.unit} (95% interval)", f"{s.mean:+.3f} ({lo:+.3f} to {hi:+.3f})",
-                 *rest)
+    head.add_row(f"{s.unit} (95% interval)", f"{s.mean:.3f} ({lo:.3f} to {hi:.3f})", *rest)
     if len(seats) > 2:
         head.add_row("  each seat", *(f"{side.mean:.3f}" for side in s.sides))
     if s.win_rate is not None:

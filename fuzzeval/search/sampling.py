@@ -214,7 +214,7 @@ class SamplingPlayer:
 
     game: Game
     hooks: HiddenInformation
-    rollout: tuple[Player, Player]
+    rollout: tuple[Player, ...]  # one for each seat
     settings: SamplingSettings
 
     def decide(self, candidates: Candidates, rng: np.random.Generator
@@ -229,8 +229,8 @@ class SamplingPlayer:
 
 def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                     stop: Any = "obvious", **unknown: Any) -> SamplingPlayer:
-    """The game-agnostic sampling player: ``rollout`` names the game's player both seats
-    play the simulations with (default: the game's reference opponent), ``trials`` the
+    """The game-agnostic sampling player: ``rollout`` names the game's player every seat
+    plays the simulations with (default: the game's reference opponent), ``trials`` the
     most a decision gets, ``stop`` the stop rule. A ValueError names a bad option."""
     hooks = require_hooks(game)
     if unknown:
@@ -246,7 +246,7 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
         raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} (got {stop!r})")
     policy = game.make_player(name)
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
-    return SamplingPlayer(game, hooks, (policy, policy), settings)
+    return SamplingPlayer(game, hooks, (policy,) * game.seats, settings)
 
 
 def make_player(game: Game, name: str, **options: Any) -> Player:

@@ -1,0 +1,132 @@
+"""Hearts as a game plug-in: four seats paid points per hand (fewer is better), the deal
+going round the table, duplicate blocks, longer games to a target, and its export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.games.hearts import record, rules
+from fuzzeval.games.hearts.cards import cards_of, parse_card
+from fuzzeval.games.hearts.game import GAME
+from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.replay import initial_state
+from fuzzeval.play.testing import check_game
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "seed003"}, {"target": 60}])
+def test_hearts_passes_the_conformance_check(options: dict[str, object]) -> None:
+    report = check_game(_With(options), games=4)
+    kinds = {"play"} if options.get("rules") == "seed003" else {"pass", "play"}
+    assert set(report.kinds) >= kinds
+
+
+class _With:
+    """GAME with fixed options (check_game plays new_game with none)."""
+
+    def __init__(self, options: dict[str, object]) -> None:
+        self.options = options
+        # seed 003's variant never passes, so only its plays can come up
+        self.logged_kinds = frozenset({"play"}) if options.get("rules") else \
+            GAME.logged_kinds
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(GAME, name)
+
+    def new_game(self, rng: np.random.Generator, first: int) -> object:
+        return GAME.new_game(rng, first, **self.options)
+
+
+def test_seat_first_receives_the_first_hand_of_the_deal() -> None:
+    dealt = rules.deal(np.random.default_rng(5))
+    for first in range(4):
+        state = GAME.new_game(np.random.default_rng(5), first)
+        assert state.hand.dealt == tuple(dealt[(s - first) % 4] for s in range(4))
+
+
+def test_a_duplicate_block_plays_one_deal_from_every_seat_with_one_pass() -> None:
+    starts = [initial_state(GAME, 3, i, i % 4, duplicate=True) for i in range(8)]
+    hands = [s.hand for s in starts]
+    for r in range(4):
+        assert hands[r].dealt == tuple(hands[0].dealt[(k - r) % 4] for k in range(4))
+        assert hands[r].direction == hands[0].direction
+    assert hands[4].dealt != hands[0].dealt
+
+
+def test_a_game_to_a_target_pays_its_total_over_the_hands_played() -> None:
+    spec = MatchSpec("hearts", PlayerSpec("heuristic"), PlayerSpec("random"), 1, 2,
+                     (("target", 100),))
+    o = play_indexed(GAME, spec, 0).outcome
+    assert max(o.scores) >= 100 and o.units >= 4 and o.winner is None
+    assert tuple(sum(u[k] for u in o.unit_points) for k in range(4)) == o.scores
+    assert o.payoffs == pytest.approx([s / o.units for s in o.scores])
+    assert all(sum(u) in (26, 78) for u in o.unit_points)  # 78: a moon shot
+
+
+def _match(tmp_path: Path, *extra: str) -> dict[str, object]:
+    db = str(tmp_path / "h.sqlite")
+    result = CliRunner().invoke(app, ["match", "hearts", "-p", "heuristic", "--opponent",
+                                      "random", "-n", "8", "--json", "--db", db, "-w", "1",
+                                      *extra])
+    assert result.exit_code == 0, result.output
+    out: dict[str, object] = json.loads(result.stdout)
+    return out
+
+
+def test_a_hearts_match_reports_points_per_hand_and_exports_every_card(
+        tmp_path: Path) -> None:
+    summary = _match(tmp_path, "--duplicate")
+    assert summary["unit"] == "points per hand" and "win_rate" not in summary
+    exported = CliRunner().invoke(app, ["history", "export", str(tmp_path / "h.sqlite")])
+    games = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert len(games) == 8 and summary["seats"] == ["heuristic", "random", "random", "random"]
+    paid = [g["payoffs"] for g in games]
+    assert summary["mean"] == pytest.approx(sum(p[0] for p in paid) / 8)
+    assert all(sum(p) in (26, 78) for p in paid)
+    for g in games:
+        events = g["events"]
+        deals = [e for e in events if e.get("chance") == "deal"]
+        assert sorted(c for e in deals for c in e["cards"]) == sorted(
+            rules_card for rules_card in _deck())
+        (direction,) = [e["direction"] for e in events if e.get("chance") == "pass"]
+        passes = [e for e in events if e.get("kind") == "pass"]
+        plays = [e for e in events if e.get("kind") == "play"]
+        assert len(passes) == (0 if direction == "none" else 12) and len(plays) == 52
+        # the same hand through the rules' own record of it
+        dealt = tuple(sum(1 << parse_card(c) for c in d["cards"]) for d in deals)
+        direction_number = rules.DIRECTION_NAMES.index(direction)
+        number = rules.PASS_CYCLE.index(direction_number)
+        final = record.replay(dealt, [parse_card(e["choice"]) for e in passes + plays],
+                              rules.STANDARD, number)
+        assert [e for e in record.events(final) if "kind" in e] == passes + plays
+        assert list(rules.hand_points(final)) == g["payoffs"]
+
+
+def _deck() -> list[str]:
+    from fuzzeval.games.hearts.cards import card_str
+
+    return [card_str(c) for c in cards_of((1 << 52) - 1)]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--option", "rules=house"], "rules must be one of standard, seed003"),
+    (["--option", "target=-5"], "target is a whole number of points >= 0"),
+    (["--option", "jokers=2"], "unknown hearts options ['jokers']"),
+    (["--opponent", "heuristic:depth=2"], "does not take options ['depth']"),
+    (["--duplicate", "-n", "6"], "-n 6 is not a multiple of 4"),
+    (["--seats", "heuristic,random"], "--seats names 2 players; hearts seats 4"),
+])
+def test_bad_hearts_match_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str],
+                                                       message: str) -> None:
+    result = CliRunner().invoke(app, ["match", "hearts", "-p", "heuristic", "-n", "4",
+                                      "--db", str(tmp_path / "x.sqlite"), *args]
+                                if "--seats" not in args else
+                                ["match", "hearts", "-n", "4", "--db",
+                                 str(tmp_path / "x.sqlite"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
