@@ -100,11 +100,17 @@ MoveHook = Callable[[Any, int, int, Any], None]
 
 
 def make_player(game: Game, name: str, **options: Any) -> Player:
-    """A player by name: the game's own, or the game-agnostic sampling player (imported
-    when asked for) for a game that has none of its own."""
-    from fuzzeval.search.sampling import make_player as make
+    """A player by name: the game's own, or, for a name the game does not have, a
+    game-agnostic player installed as a plug-in (``fuzzeval.players``: the sampling
+    player of ``fuzzeval.search``), loaded when asked for."""
+    if name not in game.player_names:
+        from fuzzeval.play.registry import player_factory
 
-    return make(game, name, **options)
+        factory = player_factory(name)
+        if factory is not None:
+            player: Player = factory(game, **options)
+            return player
+    return game.make_player(name, **options)
 
 
 def game_seed(seed: int, index: int) -> np.random.SeedSequence:

@@ -1,13 +1,15 @@
 """Game plug-ins, found through entry points, so the engine never imports a game.
 
-Two groups: ``fuzzeval.games`` (each game's GAME object) and ``fuzzeval.commands``
-(each game's typer app, mounted as ``fuzzeval <name> ...``).
+Three groups: ``fuzzeval.games`` (each game's GAME object), ``fuzzeval.commands`` (each
+game's typer app, mounted as ``fuzzeval <name> ...``) and ``fuzzeval.players`` (players
+for any game, such as the sampling player: a factory ``(game, **options) -> Player``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fuzzeval.errors import GameNotFound
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:  # the game protocols import the engine: not needed to list na
 
 GAMES_GROUP = "fuzzeval.games"
 COMMANDS_GROUP = "fuzzeval.commands"
+PLAYERS_GROUP = "fuzzeval.players"
 
 
 def command_entry_points() -> list[EntryPoint]:
@@ -36,3 +39,12 @@ def load_game(name: str) -> Game:
             return game
     known = ", ".join(game_names()) or "none installed"
     raise GameNotFound(f"no game called {name!r} (games: {known})")
+
+
+def player_factory(name: str) -> Callable[..., Any] | None:
+    """The game-agnostic player called ``name`` (its factory), or None."""
+    for ep in entry_points(group=PLAYERS_GROUP):
+        if ep.name == name:
+            factory: Callable[..., Any] = ep.load()
+            return factory
+    return None

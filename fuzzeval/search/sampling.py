@@ -247,11 +247,3 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
     policy = game.make_player(name)
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
     return SamplingPlayer(game, hooks, (policy,) * game.seats, settings)
-
-
-def make_player(game: Game, name: str, **options: Any) -> Player:
-    """A player of ``game`` by name: the game's own, or the game-agnostic sampling player
-    when the game has none of that name."""
-    if name == SAMPLING and SAMPLING not in game.player_names:
-        return sampling_player(game, **options)
-    return game.make_player(name, **options)
