@@ -25,6 +25,7 @@ from fuzzeval.cli.common import (
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.estimate import Estimate
@@ -61,7 +62,7 @@ def tournament(
     from fuzzeval.estimate import LONG
     from fuzzeval.executors import executor_for
     from fuzzeval.match import MatchSpec, PlayerSpec, check_players, parse_options
-    from fuzzeval.plots import plot_win_matrix
+    from fuzzeval.plots import image_path, plot_win_matrix
     from fuzzeval.registry import load_game
     from fuzzeval.store import History, stored_games
     from fuzzeval.tournament import pairings, run_tournament, tournament_specs
@@ -80,6 +81,9 @@ def tournament(
             check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),
                                           PlayerSpec.parse(name), 1, seed, options))
         path = db or Path("runs") / f"{game.name}_tournament.sqlite"
+        picture = image_path(plot or picture_for(path, "tournament", "_tournament"))
+        check_outputs([Output("--db", path, "database"),
+                       Output("--plot" if plot else "the picture", picture, "picture")])
         pairs = len(pairings(len(names)))
         total = games * pairs
         with History(path) as history, progress_bar(disable=as_json) as bar, \
@@ -101,7 +105,6 @@ def tournament(
             result = run_tournament(history, game, names, games, seed, options, pool,
                                     on_game=lambda _pair, _rec: bar.advance(task),
                                     on_estimate=said)
-    picture = plot or picture_for(path, "tournament", "_tournament")
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
     plot_win_matrix(labels, cells, picture,
