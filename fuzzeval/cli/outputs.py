@@ -123,7 +123,7 @@ def writable(option: str, path: Path) -> None:
         except OSError as exc:
             raise CannotWrite(f"{named}: cannot be written ({exc.strerror})") from None
         return
-    folder = path.absolute().parent
+    folder = path.parent  # as the user wrote it: "." at the top of a relative path
     while not folder.exists():
         folder = folder.parent
     if not folder.is_dir():
