@@ -22,6 +22,7 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
     progress_bar,
+    stopped,
     usage_error,
     user_errors,
 )
@@ -29,6 +30,7 @@ from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.estimate import Estimate
+    from fuzzeval.store import History
     from fuzzeval.tournament import Tournament
 
 
@@ -102,9 +104,11 @@ def tournament(
             def said(guess: Estimate | None) -> None:
                 if guess is not None and guess.seconds > LONG and not as_json:
                     bar.console.print(guess.line(), markup=False, highlight=False)
-            result = run_tournament(history, game, names, games, seed, options, pool,
-                                    on_game=lambda _pair, _rec: bar.advance(task),
-                                    on_estimate=said)
+            with stopped(path, lambda: _games(history),
+                         "run the same command to finish the tournament"):
+                result = run_tournament(history, game, names, games, seed, options, pool,
+                                        on_game=lambda _pair, _rec: bar.advance(task),
+                                        on_estimate=said)
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
     plot_win_matrix(labels, cells, picture,
@@ -115,6 +119,10 @@ def tournament(
         return
     console.print(_table(game.name, games, seed, labels, cells))
     console.print(f"history: {path}  picture: {picture}")
+
+
+def _games(history: History) -> str:
+    return f"{history.conn.execute('SELECT COUNT(*) FROM games').fetchone()[0]} games"
 
 
 #: the width of one column of the matrix (100.0% and 34–100 with their gaps)
