@@ -240,7 +240,7 @@ def test_sigterm_to_a_fast_match_and_its_workers_shows_no_thread_traceback(
         proc = _start(["match", "cribbage", "-p", "random", "--opponent", "random", "-n",
                        "1000000", "-w", "2", "--db", str(db)], tmp_path)
         try:
-            _wait(db, "games", proc, 30)
+            _wait(db, "games", proc, 1)
             os.killpg(proc.pid, signal.SIGTERM)  # as `timeout` or a closed terminal does
             _, err = proc.communicate(timeout=60)
         finally:
