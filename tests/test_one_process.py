@@ -249,3 +249,16 @@ def test_sigterm_to_a_fast_match_and_its_workers_shows_no_thread_traceback(
         assert proc.returncode == 143, text
         assert "Traceback" not in text and "InvalidStateError" not in text, text
         assert "terminated: " in text
+
+
+def test_sigterm_while_tune_measures_its_training_deals_is_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    proc = _start(["tune", "cribbage", "--training-deals", "2000000", "--held-out-deals",
+                   "0", "-w", "1", "--db", str(db)], tmp_path)
+    time.sleep(4)  # started, measuring the training deals' exact values
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.decode().strip() == "terminated: nothing is saved yet; run the same command " \
+        "to start again", err
+    assert not db.exists()

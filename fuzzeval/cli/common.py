@@ -213,21 +213,23 @@ def stop_code(exc: KeyboardInterrupt) -> tuple[str, int]:
 
 
 @contextmanager
-def stopped(path: Path, saved: Callable[[], str],
+def stopped(path: Path, saved: Callable[[], str | None],
             then: str = "run the same command with --resume") -> Iterator[None]:
     """How a run into a database ends early, in one line that says what is saved
-    (``saved``: e.g. "12 of 100 games", read then) and what to do: Ctrl-C 130, SIGTERM
-    143, a dead worker 1, a database that cannot be written (a full disk) 1."""
+    (``saved``: e.g. "12 of 100 games", read then; None: nothing yet) and what to do:
+    Ctrl-C 130, SIGTERM 143, a dead worker 1, a database that cannot be written (a full
+    disk) 1."""
     import sqlite3
     from concurrent.futures.process import BrokenProcessPool
 
     def say(why: str) -> None:
         try:
-            what = f"{saved()} are"
+            done = saved()
+            line = f"{done} are saved in {path}; {then}" if done is not None else \
+                "nothing is saved yet; run the same command to start again"
         except sqlite3.Error:  # the database cannot be read either: say what is certain
-            what = "all finished work is"
-        err_console.print(f"{why}: {what} saved in {path}; {then}", markup=False,
-                          highlight=False)
+            line = f"all finished work is saved in {path}; {then}"
+        err_console.print(f"{why}: {line}", markup=False, highlight=False)
     try:
         yield
     except KeyboardInterrupt as exc:

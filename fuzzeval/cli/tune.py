@@ -222,14 +222,16 @@ def tune(
     console.print(f"tuned rule base: {target}\nhistory: {path}")
 
 
-def _saved(path: Path, settings: TuneSettings, source: str) -> str:
-    """What a stopped tuning has stored: its generations (read when it stops)."""
+def _saved(path: Path, settings: TuneSettings, source: str) -> str | None:
+    """What a stopped tuning has stored: its generations (read when it stops); None before
+    it is stored (stopped while measuring the training deals)."""
     from fuzzeval.store import History
     from fuzzeval.tune import find_tuning, load_tuning
 
     if not path.is_file():
-        return "0 generations"
+        return None
     with History(path, readonly=True) as history:
         stored = find_tuning(history, settings, source)
-        done = 0 if stored is None else len(load_tuning(history, stored).generations)
-    return f"{done} generations"
+        if stored is None:
+            return None
+        return f"{len(load_tuning(history, stored).generations)} generations"
