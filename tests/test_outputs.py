@@ -123,6 +123,11 @@ def test_tune_never_writes_its_rule_base_over_the_database(
              "which this command reads")
     _refused([*small, "--db", "u.sqlite", "-o", "t.sqlite"], "--output t.sqlite",
              "an SQLite database, not a text file")
+    tuned = tmp_path / "u.tuned.yaml"  # tuning the tuned base again, into its database
+    tuned.write_text(rb.read_text())
+    _refused([*small, "--rulebase", str(tuned), "--db", "u.sqlite"],
+             f"the tuned rule base {Path('u.tuned.yaml')}: the same file as --rulebase",
+             "change -o")
     assert not (tmp_path / "u.sqlite").exists()
 
 
@@ -153,7 +158,8 @@ def test_calibrate_never_draws_over_its_database_or_its_rule_base(
     rb = tmp_path / "x.calibrated.yaml"
     rb.write_text((ROOT / "rulebases" / "cribbage_linguistic.yaml").read_text())
     _refused([*small, "--rulebase", str(rb), "--db", "x.sqlite"],
-             f"the calibrated rule base {Path('x.calibrated.yaml')}", "--rulebase")
+             f"the calibrated rule base {Path('x.calibrated.yaml')}", "--rulebase",
+             "which this command reads; change --db")
     assert not (tmp_path / "x.sqlite").exists() and not (tmp_path / "d.sqlite").exists()
 
 

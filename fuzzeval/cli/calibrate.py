@@ -129,7 +129,8 @@ def calibrate(
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
         check_outputs([Output("--db", path, "database"),
                        *([Output("--plot", image_path(plot), "picture")] if plot else []),
-                       Output("the calibrated rule base", calibrated_path(path), "rulebase")],
+                       Output("the calibrated rule base", calibrated_path(path), "rulebase",
+                              "--db")],
                       [Input("--rulebase", source_path)])
         if resume:
             require_for_resume(path)

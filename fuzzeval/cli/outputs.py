@@ -28,6 +28,12 @@ class Output:
     option: str
     path: Path
     kind: Kind
+    #: for an output no option names: the option that moves it (``--db`` for the
+    #: calibrated rule base written next to the database)
+    moved_by: str = ""
+
+    def another(self) -> str:
+        return f"change {self.moved_by}" if self.moved_by else "give another name"
 
 
 @dataclass(frozen=True)
@@ -96,16 +102,16 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[Input] = ()) -> No
         for given in inputs:
             if same_file(out.path, given.path):
                 raise UsageError(f"{named}: the same file as {given.option} {given.path}, "
-                                 "which this command reads; give the output another name")
+                                 f"which this command reads; {out.another()}")
         for other in outputs[:k]:
             if same_file(out.path, other.path):
                 raise UsageError(f"{named}: the same file as {other.option} {other.path}; "
-                                 "give each output its own file")
+                                 f"give each output its own file ({out.another()})")
         found = file_kind(out.path) if out.path.is_file() else None
         if not _fits(found, out.kind):
             assert found is not None
             raise UsageError(f"{named}: an existing file that is {_describe(found)}, not "
-                             f"{_NAMES[out.kind]}; it is not replaced: give another name or "
+                             f"{_NAMES[out.kind]}; it is not replaced: {out.another()} or "
                              "remove it")
     for out in outputs:
         writable(out.option, out.path)

@@ -85,7 +85,8 @@ def tournament(
         path = db or Path("runs") / f"{game.name}_tournament.sqlite"
         picture = image_path(plot or picture_for(path, "tournament", "_tournament"))
         check_outputs([Output("--db", path, "database"),
-                       Output("--plot" if plot else "the picture", picture, "picture")])
+                       Output("--plot" if plot else "the picture", picture, "picture",
+                              "" if plot else "--plot")])
         pairs = len(pairings(len(names)))
         total = games * pairs
         with History(path) as history, progress_bar(disable=as_json) as bar, \

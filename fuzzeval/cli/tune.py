@@ -149,7 +149,8 @@ def tune(
         target = output or path.with_name(f"{path.stem}.tuned.yaml")
         check_outputs([Output("--db", path, "database"),
                        Output("--output" if output else "the tuned rule base", target,
-                              "rulebase")], [Input("--rulebase", source_path)])
+                              "rulebase", "" if output else "-o")],
+                      [Input("--rulebase", source_path)])
         if resume:
             require_for_resume(path)
             with History(path) as history:  # before any costly work: is there one?

@@ -485,7 +485,8 @@ def train_es(
     picture = image_path(plot or Path("plots") / f"{output.stem}_curve.png")
     with user_errors():
         check_outputs([Output("--output", output, "npz"),
-                       Output("--plot" if plot else "the curve", picture, "picture")])
+                       Output("--plot" if plot else "the curve", picture, "picture",
+                              "" if plot else "--plot")])
     config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
                       p=p, bounded=bounded, crib=crib, hands=hands)
     with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
