@@ -55,6 +55,21 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
+def _ready(proc: subprocess.Popen[bytes], then: float) -> None:
+    """Wait until the command catches SIGTERM (its handler is set as it starts: the bit of
+    signal 15 in SigCgt), then ``then`` seconds more for it to reach its work."""
+    deadline = time.time() + 60
+    while time.time() < deadline and proc.poll() is None:
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        caught = int(next(x for x in status.splitlines() if x.startswith("SigCgt:")).split()[1],
+                     16)
+        if caught & (1 << (signal.SIGTERM - 1)):
+            time.sleep(then)
+            return
+        time.sleep(0.05)
+    raise AssertionError("the command never started")
+
+
 def _dead_pid() -> int:
     proc = subprocess.Popen([sys.executable, "-c", "pass"])
     proc.wait()
@@ -209,7 +224,7 @@ def test_a_command_with_nothing_to_save_stops_in_one_line(
         tmp_path: Path, sig: signal.Signals, code: int, word: str) -> None:
     proc = _start(["cribbage", "discard", "--batch", "/dev/stdin", "--crib", "mine"],
                   tmp_path)
-    time.sleep(2.5)  # started, reading its input
+    _ready(proc, 1.0)  # started, reading its input
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == code and err.decode().strip() == word, err
@@ -255,7 +270,7 @@ def test_sigterm_while_tune_measures_its_training_deals_is_one_line(tmp_path: Pa
     db = tmp_path / "t.sqlite"
     proc = _start(["tune", "cribbage", "--training-deals", "2000000", "--held-out-deals",
                    "0", "-w", "1", "--db", str(db)], tmp_path)
-    time.sleep(4)  # started, measuring the training deals' exact values
+    _ready(proc, 2.0)  # started, measuring the training deals' exact values
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
