@@ -277,3 +277,19 @@ def test_sigterm_while_tune_measures_its_training_deals_is_one_line(tmp_path: Pa
     assert err.decode().strip() == "terminated: nothing is saved yet; run the same command " \
         "to start again", err
     assert not db.exists()
+
+
+def test_ctrl_c_in_a_tournament_says_what_is_saved(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    proc = _start(["tournament", "cribbage", "-p", "random", "-p", "greedy", "-n", "100000",
+                   "-w", "1", "--db", str(db)], tmp_path)
+    try:
+        _wait(db, "games", proc, 3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        _kill(proc)
+    assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1] == (
+        f"interrupted: {rows_in(db, 'games')} games are saved in {db}; run the same command "
+        "to finish the tournament"), err
