@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -24,7 +25,7 @@ from fuzzeval.cli import (
     tournament,
     tune,
 )
-from fuzzeval.cli.common import err_console, help_when_bare
+from fuzzeval.cli.common import err_console, help_when_bare, stop_code
 from fuzzeval.errors import Terminated
 from fuzzeval.play.registry import command_entry_points
 
@@ -32,7 +33,17 @@ from fuzzeval.play.registry import command_entry_points
 class _OneLineErrors(TyperGroup):
     """The root group: Click's own usage errors (an unknown option, a value out of range, a
     missing argument) print as one 'error:' line with exit 2, like fuzzeval's own errors,
-    instead of a usage text and a box: one convention for scripts and for people."""
+    instead of a usage text and a box: one convention for scripts and for people. A command
+    stopped where it has nothing to save says so in one line and exits 130 (Ctrl-C) or 143
+    (SIGTERM); typer would exit 130 for both, silently."""
+
+    def invoke(self, ctx: Any) -> Any:  # Click's Context, whichever click typer uses
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            why, code = stop_code(exc)
+            err_console.print(why, markup=False, highlight=False)
+            raise typer.Exit(code) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -115,7 +126,21 @@ def _one_line(message: Warning | str, category: type[Warning], filename: str, li
     return f"warning: {message}\n"
 
 
+def _thread_errors(args: threading.ExceptHookArgs) -> None:
+    """CPython 3.11's process pool, broken while it shuts down (its workers killed by the
+    same SIGTERM as the parent), sets an exception on a future the shutdown had cancelled,
+    and its manager thread dies with InvalidStateError: nothing is lost (the stop is
+    already told), so that traceback is not shown. Any other thread's error is."""
+    from concurrent.futures import InvalidStateError
+
+    if args.exc_type is InvalidStateError and \
+            type(args.thread).__module__ == "concurrent.futures.process":
+        return
+    threading.__excepthook__(args)
+
+
 def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
+    threading.excepthook = _thread_errors
     warnings.formatwarning = _one_line
     app()

@@ -26,10 +26,11 @@ from fuzzeval.cli.common import (
     renamed,
     resolve_rulebase,
     say_stored,
-    stop_code,
+    stopped,
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.learn.calibration_rounds import RoundResult
@@ -86,14 +87,14 @@ def calibrate(
     inputs in winning decisions. Stopped at any moment, run the same command again; run
     again when finished, it shows the stored calibration.
     """
-    from concurrent.futures.process import BrokenProcessPool
-
     from fuzzeval.learn.calibration_rounds import (
+        RUNNING,
         CalibrationSettings,
         calibrated_path,
         find_calibration,
         load_calibration,
         run_calibration,
+        running_key,
         summary_rows,
     )
     from fuzzeval.learn.held_out import held_out_measures
@@ -103,7 +104,7 @@ def calibrate(
     from fuzzeval.play.match import check_rulebase_player, parse_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume, stored_games
-    from fuzzeval.plots import plot_drift
+    from fuzzeval.plots import image_path, plot_drift
     from fuzzeval.yaml_edit import rewrite_points
 
     opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
@@ -126,9 +127,15 @@ def calibrate(
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
             (), parse_options(option or [], game.name))
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
+        check_outputs([Output("--db", path, "database"),
+                       *([Output("--plot", image_path(plot), "picture")] if plot else []),
+                       Output("the calibrated rule base", calibrated_path(path), "rulebase",
+                              "--db")],
+                      [Input("--rulebase", source_path)])
         if resume:
             require_for_resume(path)
         with History(path) as history:
+            history.check_free(running_key(settings, source), RUNNING)  # before any work
             stored = find_calibration(history, settings, source)
             done = 0 if stored is None else len(load_calibration(history, stored).finished_rounds)
             if stored is not None and not resume:
@@ -154,23 +161,14 @@ def calibrate(
                     moved = sum(1 for m in r.moves if m.shift != 0)
                     bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
                                       f"({lo:.1%}–{hi:.1%}), {moved} points moved")
-            try:
-                with bar, executor_for(workers) as pool:
-                    cal = run_calibration(history, game, settings, source, rounds, pool,
-                                          resume, on_round_start=start,
-                                          on_game=ended,
-                                          on_round=finished)
-            except KeyboardInterrupt as exc:
-                why, code = stop_code(exc)
-                err_console.print(f"{why}: {_saved(history)} are saved in {path}; run the "
-                                  "same command with --resume", markup=False)
-                raise typer.Exit(code) from None
-            except BrokenProcessPool:
-                err_console.print(f"a worker process died: {_saved(history)} are saved in "
-                                  f"{path}; run the same command with --resume", markup=False)
-                raise typer.Exit(1) from None
+            with stopped(path, lambda: _saved(history)), bar, executor_for(workers) as pool:
+                cal = run_calibration(history, game, settings, source, rounds, pool,
+                                      resume, on_round_start=start,
+                                      on_game=ended,
+                                      on_round=finished)
             cal = load_calibration(history, cal.id)
-            with progress_bar("held-out deals: exact values", as_json, eta=False) as bar2, \
+            with stopped(path, lambda: _saved(history)), \
+                    progress_bar("held-out deals: exact values", as_json, eta=False) as bar2, \
                     executor_for(workers) as pool:
                 task2 = bar2.add_task("deals", total=2 * deals)
                 held_out = held_out_measures(game, cal, deals, None, pool,

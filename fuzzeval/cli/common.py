@@ -6,7 +6,7 @@ import json
 import math
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -210,6 +210,38 @@ def measures_table(title: str, comparisons: tuple[Comparison, ...], before: str 
 def stop_code(exc: KeyboardInterrupt) -> tuple[str, int]:
     """How a stopped run is told and what it exits with: Ctrl-C 130, SIGTERM 143."""
     return ("terminated", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
+
+
+@contextmanager
+def stopped(path: Path, saved: Callable[[], str | None],
+            then: str = "run the same command with --resume") -> Iterator[None]:
+    """How a run into a database ends early, in one line that says what is saved
+    (``saved``: e.g. "12 of 100 games", read then; None: nothing yet) and what to do:
+    Ctrl-C 130, SIGTERM 143, a dead worker 1, a database that cannot be written (a full
+    disk) 1."""
+    import sqlite3
+    from concurrent.futures.process import BrokenProcessPool
+
+    def say(why: str) -> None:
+        try:
+            done = saved()
+            line = f"{done} are saved in {path}; {then}" if done is not None else \
+                "nothing is saved yet; run the same command to start again"
+        except sqlite3.Error:  # the database cannot be read either: say what is certain
+            line = f"all finished work is saved in {path}; {then}"
+        err_console.print(f"{why}: {line}", markup=False, highlight=False)
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        why, code = stop_code(exc)
+        say(why)
+        raise typer.Exit(code) from None
+    except BrokenProcessPool:
+        say("a worker process died")
+        raise typer.Exit(1) from None
+    except sqlite3.OperationalError as exc:  # a full disk, a file size limit, I/O
+        say(f"error: {path} cannot be written ({exc}; is the disk full?)")
+        raise typer.Exit(1) from None
 
 
 def _json_key(key: Any) -> Any:

@@ -16,9 +16,11 @@ from fuzzeval.cli.common import (
     deprecated,
     open_rulebase,
     print_json,
+    resolve_rulebase,
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Input, Output, check_outputs
 from fuzzeval.errors import NotFound
 
 if TYPE_CHECKING:  # the engine is imported by the command that grades, not at start-up
@@ -150,6 +152,10 @@ def evaluate(
     from fuzzeval.engine import compile_rulebase
 
     with user_errors():
+        if output is not None and csv is not None:  # the graded table never replaces its input
+            check_outputs([Output("--output", output, "table")],
+                          [Input("--csv", csv),
+                           Input("RULEBASE", resolve_rulebase(rulebase))])
         ev = compile_rulebase(open_rulebase(rulebase))
         if csv is not None:
             _grade_csv(ev, csv, output)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -17,9 +17,13 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     renamed,
+    stopped,
     user_errors,
 )
 from fuzzeval.errors import NotFound
+
+if TYPE_CHECKING:
+    from fuzzeval.play.store import History
 
 
 def evaluate_calibration(
@@ -58,7 +62,9 @@ def evaluate_calibration(
         with History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)
-            with progress_bar("held-out games", as_json) as bar, executor_for(workers) as pool:
+            with stopped(db, lambda: _games(history),
+                         "run the same command to finish it"), \
+                    progress_bar("held-out games", as_json) as bar, executor_for(workers) as pool:
                 task = bar.add_task("games", total=2 * games)
                 result = evaluate(history, game, cal, games, seed, pool, deals,
                                   db.resolve().parent / "cache",
@@ -94,3 +100,8 @@ def evaluate_calibration(
 def _span(interval: tuple[float, float]) -> str:
     """A win rate's interval, short: 53.4–59.5%."""
     return f"{interval[0]:.1%}".removesuffix("%") + f"–{interval[1]:.1%}"
+
+
+def _games(history: History) -> str:
+    """What a stopped evaluation has stored: games (its matches continue on a rerun)."""
+    return f"{history.conn.execute('SELECT COUNT(*) FROM games').fetchone()[0]} games"

@@ -19,10 +19,11 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     say_stored,
-    stop_code,
+    stopped,
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.game import Game
@@ -74,8 +75,6 @@ def match(
     game is committed as it ends; after a crash or Ctrl-C, run the same command again: it
     plays only the games not stored.
     """
-    from concurrent.futures.process import BrokenProcessPool
-
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
@@ -92,6 +91,7 @@ def match(
                          parse_options(option or [], game.name), lineup, duplicate)
         check_players(game, spec)  # a bad name or option fails before any file is made
         path = db or Path("runs") / f"{game.name}.sqlite"
+        check_outputs([Output("--db", path, "database")])
         if resume:
             require_for_resume(path)
         # the executor first: an unreachable cluster fails before a database is made
@@ -107,17 +107,10 @@ def match(
             def ended(_record: GameRecord) -> None:
                 progress.advance(task)
                 watch.tick()
-            try:
-                with progress:
-                    stored, before = run_match(history, game, spec, executor, resume,
-                                               on_game=ended)
-            except KeyboardInterrupt as exc:
-                why, code = stop_code(exc)
-                _stopped(history, spec, path, why)
-                raise typer.Exit(code) from None
-            except BrokenProcessPool:
-                _stopped(history, spec, path, "a worker process died")
-                raise typer.Exit(1) from None
+            with stopped(path, lambda: _saved(history, spec),
+                         "run the same command with --resume to finish the match"), progress:
+                stored, before = run_match(history, game, spec, executor, resume,
+                                           on_game=ended)
             summary = summarize(history.outcomes(stored.id), game.payoff,
                                 game.seats if duplicate else 1)
         names = tuple(map(str, spec.lineup(game.seats)))
@@ -172,11 +165,10 @@ def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
                           markup=False, highlight=False)
 
 
-def _stopped(history: History, spec: MatchSpec, path: Path, why: str) -> None:
+def _saved(history: History, spec: MatchSpec) -> str:
     stored = history.find_match(spec)
     saved = len(history.finished(stored.id)) if stored else 0
-    err_console.print(f"{why}: {saved} of {spec.games} games are saved in {path}; run the same "
-                      f"command with --resume to finish the match", markup=False)
+    return f"{saved} of {spec.games} games"
 
 
 def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, before: int,

@@ -25,6 +25,7 @@ from fuzzeval.cli.common import (
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Output, check_outputs
 from fuzzeval.errors import FuzzevalError
 
 if TYPE_CHECKING:
@@ -178,6 +179,7 @@ def play(
         spec = MatchSpec(game.name, PlayerSpec(HUMAN), who, games, seed, options)
         _check_options(game, options)
         path = db or Path("runs") / f"{game.name}_play.sqlite"
+        check_outputs([Output("--db", path, "database")])
         with History(path) as history:
             match = history.create_match(spec, game.unit_name, fingerprint(spec, game))
             with history.playing(match):

@@ -13,9 +13,11 @@ from fuzzeval.cli.common import (
     open_rulebase,
     picture_for,
     picture_option,
+    resolve_rulebase,
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Input, Output, check_outputs
 from fuzzeval.errors import NotFound
 
 app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).")
@@ -40,6 +42,14 @@ def _calibration(db: Path, calibration: int | None):  # type: ignore[no-untyped-
         raise NotFound(f"{db}: no such database")
     with History(db, readonly=True) as history:
         return load_calibration(history, calibration)
+
+
+def _check(output: Path | None, inputs: list[Input]) -> None:
+    """-o never names what the picture is drawn from (a database named like a picture)."""
+    from fuzzeval.plots import image_path
+
+    if output is not None:
+        check_outputs([Output("--output", image_path(output), "picture")], inputs)
 
 
 def _label(index: int, last: int) -> str:
@@ -86,9 +96,11 @@ def membership(
     picture_option("--output", output)
     with user_errors():
         if not _is_database(source):
+            _check(output, [Input("RULEBASE", resolve_rulebase(source))])
             rb = open_rulebase(source)
             path = plot_membership(rb, output or Path("plots") / f"{rb.name}_membership.png")
         else:
+            _check(output, [Input("DB", Path(source))])
             cal = _calibration(Path(source), calibration)
             last = len(cal.finished_rounds)
             a, b = _two_rounds(round_, last)
@@ -109,6 +121,7 @@ def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
 
     picture_option("--output", output)
     with user_errors():
+        _check(output, [Input("DB", db)])
         cal = _calibration(db, calibration)
         path = plot_drift(cal, output or picture_for(db, "drift", "_calibration", cal.id))
     console.print(f"wrote {path}")
@@ -123,6 +136,7 @@ def curve(dbs: Annotated[list[Path], typer.Argument(help="Calibration database(s
 
     picture_option("--output", output)
     with user_errors():
+        _check(output, [Input("DB", db) for db in dbs])
         cals = [_calibration(db, calibration) for db in dbs]
         # one database: its own picture; several: one picture of the game's calibrations
         default = picture_for(dbs[0], "curve", "_calibration", cals[0].id) if len(dbs) == 1 \

@@ -22,12 +22,15 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
     progress_bar,
+    stopped,
     usage_error,
     user_errors,
 )
+from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.estimate import Estimate
+    from fuzzeval.play.store import History
     from fuzzeval.play.tournament import Tournament
 
 
@@ -64,7 +67,7 @@ def tournament(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, stored_games
     from fuzzeval.play.tournament import pairings, run_tournament, tournament_specs
-    from fuzzeval.plots import plot_win_matrix
+    from fuzzeval.plots import image_path, plot_win_matrix
 
     picture_option("--plot", plot)
     given = player_list(player, players)
@@ -80,6 +83,10 @@ def tournament(
             check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),
                                           PlayerSpec.parse(name), 1, seed, options))
         path = db or Path("runs") / f"{game.name}_tournament.sqlite"
+        picture = image_path(plot or picture_for(path, "tournament", "_tournament"))
+        check_outputs([Output("--db", path, "database"),
+                       Output("--plot" if plot else "the picture", picture, "picture",
+                              "" if plot else "--plot")])
         pairs = len(pairings(len(names)))
         total = games * pairs
         with History(path) as history, progress_bar(disable=as_json) as bar, \
@@ -98,10 +105,11 @@ def tournament(
             def said(guess: Estimate | None) -> None:
                 if guess is not None and guess.seconds > LONG and not as_json:
                     bar.console.print(guess.line(), markup=False, highlight=False)
-            result = run_tournament(history, game, names, games, seed, options, pool,
-                                    on_game=lambda _pair, _rec: bar.advance(task),
-                                    on_estimate=said)
-    picture = plot or picture_for(path, "tournament", "_tournament")
+            with stopped(path, lambda: _games(history),
+                         "run the same command to finish the tournament"):
+                result = run_tournament(history, game, names, games, seed, options, pool,
+                                        on_game=lambda _pair, _rec: bar.advance(task),
+                                        on_estimate=said)
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
     plot_win_matrix(labels, cells, picture,
@@ -112,6 +120,10 @@ def tournament(
         return
     console.print(_table(game.name, games, seed, labels, cells))
     console.print(f"history: {path}  picture: {picture}")
+
+
+def _games(history: History) -> str:
+    return f"{history.conn.execute('SELECT COUNT(*) FROM games').fetchone()[0]} games"
 
 
 #: the width of one column of the matrix (100.0% and 34–100 with their gaps)

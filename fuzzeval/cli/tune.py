@@ -23,12 +23,13 @@ from fuzzeval.cli.common import (
     renamed,
     resolve_rulebase,
     say_stored,
-    stop_code,
+    stopped,
     user_errors,
 )
+from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.learn.tune import Generation
+    from fuzzeval.learn.tune import Generation, TuneSettings
 
 
 def _usage(message: str) -> typer.Exit:
@@ -83,12 +84,11 @@ def tune(
 
     Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values that declare 'bounds:' (within them; the others stay as written and keep the unit), on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
-    from concurrent.futures.process import BrokenProcessPool
-
     from fuzzeval.errors import FuzzevalError
     from fuzzeval.learn.held_out import held_out_seed
     from fuzzeval.learn.measure import compare
     from fuzzeval.learn.tune import (
+        RUNNING,
         Space,
         TuneSettings,
         find_tuning,
@@ -96,6 +96,7 @@ def tune(
         made_by,
         popsize_of,
         run_tuning,
+        running_key,
         tuned_name,
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -146,10 +147,10 @@ def tune(
                          f"({1 + lam} rule bases)")
         path = db or Path("runs") / f"{game.name}_tune.sqlite"
         target = output or path.with_name(f"{path.stem}.tuned.yaml")
-        if target.is_dir() or (target.parent.exists() and not target.parent.is_dir()):
-            raise _usage(f"--output {target}: not a file name (write e.g. "
-                         f"{target / 'x.yaml'})" if target.is_dir()
-                         else f"--output {target}: {target.parent} is a file")
+        check_outputs([Output("--db", path, "database"),
+                       Output("--output" if output else "the tuned rule base", target,
+                              "rulebase", "" if output else "-o")],
+                      [Input("--rulebase", source_path)])
         if resume:
             require_for_resume(path)
             with History(path) as history:  # before any costly work: is there one?
@@ -159,6 +160,7 @@ def tune(
         done = 0  # evaluations already stored
         if path.is_file():  # the same tuning run again continues it, or shows it
             with History(path) as history:
+                history.check_free(running_key(settings, source), RUNNING)  # before work
                 stored = find_tuning(history, settings, source)
                 if stored is not None:
                     done = load_tuning(history, stored).evaluations
@@ -167,11 +169,17 @@ def tune(
                                    1 + lam * ((budget - 1) // lam), "evaluation", "running")
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
-        # the executor first: an unreachable cluster fails before a database is made
-        with executor_for(workers, dask) as pool, History(path) as history, bar:
+        # the executor first: an unreachable cluster fails before a database is made; then
+        # the measure: a rule base the game cannot measure is refused before any row
+        with executor_for(workers, dask) as pool, bar, \
+                stopped(path, lambda: _saved(path, settings, source)):
             task = bar.add_task("training deals: exact values", total=2 * deals)
             measure = build(start.input_names, deals, seed, pool, cache,
                             lambda k: bar.advance(task, k))
+            if measure is None:
+                raise _usage(f"{source_path}: {game.name} has no measure of rule base "
+                             f"{start.name!r} (inputs {', '.join(start.input_names)}) to "
+                             "tune for; tune a rule base of what the game measures")
             bar.reset(task, total=budget, description="tuning")
             first = 0 if done else 1  # the start is evaluated with the first generation
             watch = Stopwatch(0 if as_json else max(0, budget - done - first) // lam,
@@ -182,20 +190,9 @@ def tune(
                 bar.update(task, completed=g.evaluations,
                            description=f"tuning: best {g.best:.4f}")
                 watch.tick()
-            try:
+            with History(path) as history:
                 tuning = run_tuning(history, space, measure, settings, source, budget,
                                     pool, resume, on_generation=step)
-            except KeyboardInterrupt as exc:
-                why, code = stop_code(exc)
-                stored = history.conn.execute(
-                    "SELECT COUNT(*) FROM tuning_generations").fetchone()[0]
-                err_console.print(f"{why}: {stored} generations are saved in {path}; "
-                                  "run the same command with --resume", markup=False)
-                raise typer.Exit(code) from None
-            except BrokenProcessPool:
-                err_console.print(f"a worker process died: finished generations are saved "
-                                  f"in {path}; run the same command with --resume")
-                raise typer.Exit(1) from None
             tuned = replace(space.at(tuning.best_x(space)), name=tuned_name(start.name),
                             made_by=made_by(settings, rulebase or game.default_rulebase,
                                             budget, tuning.evaluations))
@@ -224,3 +221,18 @@ def tune(
         console.print(measures_table(f"{start.name} before and after tuning, on {held_out:,} "
                                      "held-out deals", comparisons, "start", "tuned"))
     console.print(f"tuned rule base: {target}\nhistory: {path}")
+
+
+def _saved(path: Path, settings: TuneSettings, source: str) -> str | None:
+    """What a stopped tuning has stored: its generations (read when it stops); None before
+    it is stored (stopped while measuring the training deals)."""
+    from fuzzeval.learn.tune import find_tuning, load_tuning
+    from fuzzeval.play.store import History
+
+    if not path.is_file():
+        return None
+    with History(path, readonly=True) as history:
+        stored = find_tuning(history, settings, source)
+        if stored is None:
+            return None
+        return f"{len(load_tuning(history, stored).generations)} generations"

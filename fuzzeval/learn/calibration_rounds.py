@@ -234,6 +234,16 @@ def start_calibration(history: History, settings: CalibrationSettings, rulebase_
     return cal_id
 
 
+#: what a second process is told when a calibration is running
+RUNNING = "this calibration is being run"
+
+
+def running_key(settings: CalibrationSettings, source: str) -> str:
+    """The running mark of a calibration: its settings and rule base, so that a second
+    process is refused even before the first has stored its calibration."""
+    return f"calibration {_source_hash(settings.to_json() + source)}"
+
+
 def run_calibration(history: History, game: Game, settings: CalibrationSettings,
                     source: str, rounds: int, executor: Executor | None = None,
                     resume: bool = False,
@@ -244,7 +254,19 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
 
     As a match, a calibration is stored once: one with the same settings and rule base is
     continued (only the rounds it lacks are played, none when it is complete); with
-    ``resume``, finding none is an error instead of a start."""
+    ``resume``, finding none is an error instead of a start. One process at a time runs
+    it (a running mark; a second is refused with the first one's pid)."""
+    with history.running(running_key(settings, source), RUNNING):
+        return _run_rounds(history, game, settings, source, rounds, executor, resume,
+                           on_round_start, on_game, on_round)
+
+
+def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
+                source: str, rounds: int, executor: Executor | None,
+                resume: bool,
+                on_round_start: Callable[[int, MatchSpec], None] | None,
+                on_game: Callable[[GameRecord], None] | None,
+                on_round: Callable[[RoundResult], None] | None) -> Calibration:
     if not game.rulebase_player:
         raise FuzzevalError(f"{game.name} has no rule-base player to calibrate")
     first, problems = parse_rulebase(source)

@@ -348,6 +348,15 @@ def popsize_of(space: Space, settings: TuneSettings) -> int:
     return settings.popsize or 4 + int(3 * math.log(max(space.dimension, 1)))
 
 
+#: what a second process is told when a tuning is running
+RUNNING = "this tuning is being run"
+
+
+def running_key(settings: TuneSettings, source: str) -> str:
+    """The running mark of a tuning: its settings and start rule base."""
+    return f"tuning {_hash(settings.to_json() + source)}"
+
+
 def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
                settings: TuneSettings, source: str, budget: int,
                executor: Executor | None = None, resume: bool = False,
@@ -355,7 +364,16 @@ def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
     """Run (or finish) a tuning until ``budget`` evaluations; returns the stored tuning.
 
     As a match, a tuning is stored once: one with the same settings and rule base continues
-    (nothing runs when it is complete); with ``resume``, finding none is an error."""
+    (nothing runs when it is complete); with ``resume``, finding none is an error. One
+    process at a time runs it (a running mark; a second is refused with the first's pid)."""
+    with history.running(running_key(settings, source), RUNNING):
+        return _search(history, space, measure, settings, source, budget, executor, resume,
+                       on_generation)
+
+
+def _search(history: History, space: Space, measure: RulebaseMeasure,
+            settings: TuneSettings, source: str, budget: int, executor: Executor | None,
+            resume: bool, on_generation: Callable[[Generation], None] | None) -> Tuning:
     if space.dimension == 0:
         raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
                             "points 'adjust:' (or give output terms 'bounds:' and tune them)")

@@ -36,7 +36,7 @@ import sqlite3
 import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -106,6 +106,12 @@ CREATE TABLE IF NOT EXISTS decisions (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS running (
     match_id INTEGER PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS running_runs (
+    key TEXT PRIMARY KEY,
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
     started TEXT NOT NULL DEFAULT (datetime('now'))
@@ -320,27 +326,48 @@ class History:
             self.conn.execute("UPDATE matches SET games = ? WHERE id = ?", (length, match.id))
         return StoredMatch(match.id, match.spec, match.unit_name, length, match.fingerprint)
 
-    @contextmanager
-    def playing(self, match: StoredMatch) -> Iterator[None]:
+    def playing(self, match: StoredMatch) -> AbstractContextManager[None]:
         """Mark a match as being played by this process; refuse if another live one is."""
+        return self._hold("running", "match_id", match.id, "this match is being played")
+
+    def running(self, key: str, what: str) -> AbstractContextManager[None]:
+        """Mark a run (a calibration, a tuning: ``key`` names its settings, so that two
+        processes cannot both start one) as this process's; refuse if another live one
+        holds it. ``what`` says what it is, for the refusal."""
+        return self._hold("running_runs", "key", key, what)
+
+    def check_free(self, key: str, what: str) -> None:
+        """Refuse now, before costly work, a run (``key``) another live process holds; the
+        mark itself is taken by ``running``."""
+        row = self.conn.execute("SELECT pid, host FROM running_runs WHERE key = ?",
+                                (key,)).fetchone()
+        if row is not None:
+            self._refuse(_other(row[0], row[1]), what)
+
+    def _refuse(self, who: str | None, what: str) -> None:
+        if who is not None:
+            raise HistoryError(f"{self.path}: {what} by another process ({who}); let it "
+                               "finish or stop it, then run again with --resume")
+
+    @contextmanager
+    def _hold(self, table: str, column: str, value: int | str, what: str) -> Iterator[None]:
+        """The one running mark: taken in a write transaction (two processes cannot both
+        see it free), refused while another live process holds it, taken over from a dead
+        one (a SIGKILL leaves its mark), released at the end."""
         me, host = os.getpid(), socket.gethostname()
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            row = self.conn.execute("SELECT pid, host FROM running WHERE match_id = ?",
-                                    (match.id,)).fetchone()
-            if row is not None and (row[1] != host or (_alive(row[0]) and row[0] != me)):
-                where = "" if row[1] == host else f" on {row[1]}"
-                raise HistoryError(f"{self.path}: this match is being played by another "
-                                   f"process (pid {row[0]}{where}); let it finish or stop it, "
-                                   "then run again with --resume")
-            self.conn.execute("INSERT OR REPLACE INTO running (match_id, pid, host) "
-                              "VALUES (?, ?, ?)", (match.id, me, host))
+            row = self.conn.execute(f"SELECT pid, host FROM {table} WHERE {column} = ?",
+                                    (value,)).fetchone()
+            self._refuse(None if row is None else _other(row[0], row[1]), what)
+            self.conn.execute(f"INSERT OR REPLACE INTO {table} ({column}, pid, host) "
+                              "VALUES (?, ?, ?)", (value, me, host))
         try:
             yield
         finally:
             with self.conn:
-                self.conn.execute("DELETE FROM running WHERE match_id = ? AND pid = ?",
-                                  (match.id, me))
+                self.conn.execute(f"DELETE FROM {table} WHERE {column} = ? AND pid = ?",
+                                  (value, me))
 
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
@@ -689,6 +716,14 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
         return conn
     except sqlite3.OperationalError:
         return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=30)
+
+
+def _other(pid: int, host: str) -> str | None:
+    """A running mark's holder as the refusal names it ("pid 12", "pid 12 on host"), or
+    None when the mark is this process's own or its process is dead."""
+    if host == socket.gethostname():
+        return f"pid {pid}" if pid != os.getpid() and _alive(pid) else None
+    return f"pid {pid} on {host}"
 
 
 def _alive(pid: int) -> bool:

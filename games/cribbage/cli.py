@@ -32,7 +32,9 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
     renamed,
+    user_errors,
 )
+from fuzzeval.cli.outputs import Output, check_outputs
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.cribbage.lineup import NAMES, PLAYERS
 
@@ -466,7 +468,7 @@ def train_es(
     )
 
     from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
-    from fuzzeval.plots import Curve, plot_curves
+    from fuzzeval.plots import Curve, image_path, plot_curves
 
     crib = old_spelling(with_crib, crib_old, "--with-crib/--hand-only",
                         "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
@@ -480,6 +482,11 @@ def train_es(
         raise _fail(f"--output {output}: a folder; give a file name, e.g. {output / 'es.npz'}")
     output = output if output.suffix == ".npz" else output.with_name(output.name + ".npz")
     picture_option("--plot", plot)
+    picture = image_path(plot or Path("plots") / f"{output.stem}_curve.png")
+    with user_errors():
+        check_outputs([Output("--output", output, "npz"),
+                       Output("--plot" if plot else "the curve", picture, "picture",
+                              "" if plot else "--plot")])
     config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
                       p=p, bounded=bounded, crib=crib, hands=hands)
     with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
@@ -490,7 +497,6 @@ def train_es(
     output.parent.mkdir(parents=True, exist_ok=True)
     save_table(output, result, config, iterations, seed)
     x, y = learning_curve(result.scores)
-    picture = plot or Path("plots") / f"{output.stem}_curve.png"
     label = (f"{variant}, p = {p:g}" if variant == "threshold" else variant) + \
         f", {'bounded' if bounded else 'unbounded'}"
     plot_curves([Curve(label, x.tolist(), y.tolist())], picture,
@@ -538,10 +544,12 @@ def report(
     from fuzzeval.games.cribbage.players import player_from_spec
     from fuzzeval.games.cribbage.report import run_report
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.plots import plot_bars
+    from fuzzeval.plots import image_path, plot_bars
 
     names = player_list(player, players) or list(PLAYERS)
     picture_option("--plot", plot)
+    with user_errors():
+        check_outputs([Output("--plot", image_path(plot), "picture")])
     try:
         for name in names:
             player_from_spec(name)
