@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from fuzzeval.learn.calibration_rounds import Calibration
+    from fuzzeval.play.game import Payoff
 
 
 def _shape(var: Variable, tri: Triangle) -> tuple[list[float], list[float]]:
@@ -256,25 +257,44 @@ def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path
 
 def plot_win_matrix(labels: Sequence[str], cells: Sequence[Sequence[tuple[float, float, float]
                                                                      | None]],
-                    path: Path, title: str) -> Path:
-    """Row player's win rate against the column player, with its 95 % interval per cell."""
+                    path: Path, title: str, unit: Payoff | None = None) -> Path:
+    """Row player's win rate against the column player, with its 95 % interval per cell;
+    with a payoff ``unit``, its mean payoff instead (blue where better: the colours run
+    the payoff's way)."""
     import numpy as np
 
     plt = _pyplot()
     n = len(labels)
-    rates = np.array([[np.nan if c is None else c[0] for c in row] for row in cells])
+    values = np.array([[np.nan if c is None else c[0] for c in row] for row in cells])
     fig, ax = plt.subplots(figsize=(1.5 * n + 3, 1.2 * n + 2))
-    image = ax.imshow(rates, cmap="RdBu", vmin=0, vmax=1)
+    if unit is None:
+        lo, hi, cmap = 0.0, 1.0, "RdBu"
+    else:
+        lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
+        lo, hi = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+        cmap = "RdBu" if unit.higher_is_better else "RdBu_r"
+    image = ax.imshow(values, cmap=cmap, vmin=lo, vmax=hi)
     for i in range(n):
         for j in range(n):
             cell = cells[i][j]
-            text = "—" if cell is None else f"{cell[0]:.1%}\n({cell[1]:.1%}–{cell[2]:.1%})"
+            if cell is None:
+                text = "—"
+            elif unit is None:
+                text = f"{cell[0]:.1%}\n({cell[1]:.1%}–{cell[2]:.1%})"
+            else:
+                text = f"{cell[0]:.2f}\n({cell[1]:.2f}–{cell[2]:.2f})"
+            middle = cell is None or abs((cell[0] - lo) / (hi - lo) - 0.5) < 0.25
             ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="black" if cell is None or 0.25 < cell[0] < 0.75 else "white")
+                    color="black" if middle else "white")
     ax.set_xticks(range(n), labels, rotation=20)
     ax.set_yticks(range(n), labels)
-    ax.set(xlabel="opponent (column)", ylabel="player (row)", title=title)
-    fig.colorbar(image, ax=ax, label="row player's win rate")
+    import textwrap
+
+    # about nine characters of a 12-point title to an inch of the figure
+    ax.set(xlabel="opponent (column)", ylabel="player (row)",
+           title=textwrap.fill(title, int(9 * (1.5 * n + 3))))
+    fig.colorbar(image, ax=ax, label="row player's " + ("win rate" if unit is None
+                                                           else unit.unit))
     return _save(fig, path)
 
 

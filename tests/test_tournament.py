@@ -24,10 +24,10 @@ def test_every_pair_once_and_the_matrix_reads_both_ways(tmp_path: Path) -> None:
         t = run_tournament(h, GAME, PLAYERS, games=6, seed=4)
         assert len(h.matches()) == 3
         for i in range(3):
-            assert t.win_rate(i, i) is None
+            assert t.cell(i, i) is None
             for j in range(3):
                 if i != j:
-                    a, b = t.win_rate(i, j), t.win_rate(j, i)
+                    a, b = t.cell(i, j), t.cell(j, i)
                     assert a is not None and b is not None
                     assert a[0] + b[0] == pytest.approx(1)
                     assert a[1][0] == pytest.approx(1 - b[1][1])
@@ -56,3 +56,23 @@ def test_tournament_cli_resumes_and_draws(tmp_path: Path) -> None:
     bad = CliRunner().invoke(app, ["tournament", "cribbage", "-p", "random", "-p", "nobody",
                                    "--db", str(db)])
     assert bad.exit_code != 0 and "nobody" in bad.output
+
+
+def test_a_four_seat_round_robin_plays_each_ordered_pair_for_its_mean_payoff(
+        tmp_path: Path) -> None:
+    from fuzzeval.games.hearts.game import GAME as HEARTS
+
+    with History(tmp_path / "t.sqlite") as h:
+        t = run_tournament(h, HEARTS, ["heuristic", "random"], 8, 3)
+        assert sorted(t.results) == [(0, 1), (1, 0)] and t.seats == 4
+        for (i, j), summary in t.results.items():
+            match = h.find_match(MatchSpec("hearts", PlayerSpec.parse(t.players[i]),
+                                           PlayerSpec.parse(t.players[j]), 8, 3))
+            assert match is not None
+            paid = [o.payoffs[0] for o in h.outcomes(match.id)]
+            cell = t.cell(i, j)
+            assert cell is not None and cell[0] == pytest.approx(sum(paid) / 8)
+            assert cell[1] == summary.ci95
+        assert t.cell(0, 0) is None
+        # the rule-of-thumb player takes far fewer points than random play at any table
+        assert t.cell(0, 1)[0] < 6.5 < t.cell(1, 0)[0]  # type: ignore[index]

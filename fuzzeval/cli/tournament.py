@@ -87,7 +87,7 @@ def tournament(
         check_outputs([Output("--db", path, "database"),
                        Output("--plot" if plot else "the picture", picture, "picture",
                               "" if plot else "--plot")])
-        pairs = len(pairings(len(names)))
+        pairs = len(pairings(len(names), game.seats))
         total = games * pairs
         with History(path) as history, progress_bar(disable=as_json) as bar, \
                 executor_for(workers) as pool:
@@ -112,13 +112,16 @@ def tournament(
                                         on_estimate=said)
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
+    measure = "win rate" if game.seats == 2 else game.payoff.unit
     plot_win_matrix(labels, cells, picture,
-                    title=f"{game.name}: row player's win rate, {games:,} games a pairing "
-                          f"(95% intervals)")
+                    title=f"{game.name}: row player's {measure}, {games:,} games a pairing "
+                          f"(95% intervals)",
+                    unit=None if game.seats == 2 else game.payoff)
     if as_json:
         print_json({**result.to_dict(), "db": str(path), "plot": str(picture)})
         return
-    console.print(_table(game.name, games, seed, labels, cells))
+    console.print(_table(game.name, games, seed, labels, cells, game.seats == 2,
+                         measure))
     console.print(f"history: {path}  picture: {picture}")
 
 
@@ -131,44 +134,54 @@ _CELL = 8
 
 
 def _table(game: str, games: int, seed: int, labels: list[str],
-           cells: list[list[tuple[float, float, float] | None]]) -> Table:
-    """The win-rate matrix in 80 columns: players numbered, the columns headed by their
-    numbers, each cell the rate over its 95 % interval. With too many players for the
-    width, one row per pairing instead."""
+           cells: list[list[tuple[float, float, float] | None]], rates: bool = True,
+           measure: str = "win rate") -> Table:
+    """The matrix in 80 columns: players numbered, the columns headed by their numbers,
+    each cell the row player's win rate (``rates``) or mean payoff over its 95 % interval.
+    With too many players for the width, one row per pairing instead."""
     n = len(labels)
     title = f"{game} round robin, {games:,} games a pairing, seed {seed}: "
     if 20 + _CELL * (n + 1) > console.width:  # the names need some 20 columns
-        table = Table(title=title + "each pairing's win rate with its 95% interval",
+        table = Table(title=title + f"each pairing's {measure} with its 95% interval",
                       title_justify="left", box=box.SIMPLE_HEAD)
-        for col in ("player", "opponent", "win rate", "95% interval"):
-            table.add_column(col, justify="right" if "%" in col or "rate" in col else "left")
+        for col in ("player", "opponent", measure, "95% interval"):
+            table.add_column(col, justify="left" if col in ("player", "opponent") else
+                             "right")
         for i in range(n):
-            for j in range(i + 1, n):
+            for j in range(i + 1 if rates else 0, n):
                 c = cells[i][j]
-                assert c is not None
-                table.add_row(labels[i], labels[j], f"{c[0]:.1%}", f"{_span(c)}%")
+                if c is not None:
+                    table.add_row(labels[i], labels[j], _value(c[0], rates),
+                                  _span(c, rates) + ("%" if rates else ""))
         return table
-    table = Table(title=title + "the row player's win rate against each column's, over its "
-                                "95% interval", title_justify="left", box=box.SIMPLE_HEAD)
+    table = Table(title=title + f"the row player's {measure} against each column's, over "
+                                "its 95% interval", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("player", overflow="fold")
     for j in range(n):
         table.add_column(str(j + 1), justify="right", no_wrap=True)
     table.add_column("overall", justify="right", no_wrap=True)
     for i, label in enumerate(labels):
-        row = [Text("—") if c is None else Text.assemble(f"{c[0]:.1%}\n", (_span(c), "dim"))
+        row = [Text("—") if c is None else
+               Text.assemble(f"{_value(c[0], rates)}\n", (_span(c, rates), "dim"))
                for c in cells[i]]
         overall = sum(c[0] for c in cells[i] if c is not None) / (n - 1)
-        table.add_row(f"{i + 1} {label}", *row, f"{overall:.1%}")
+        table.add_row(f"{i + 1} {label}", *row, _value(overall, rates))
     return table
 
 
-def _span(cell: tuple[float, float, float]) -> str:
-    """34–100: the interval in whole percent."""
-    return f"{cell[1] * 100:.0f}–{cell[2] * 100:.0f}"
+def _value(x: float, rates: bool) -> str:
+    return f"{x:.1%}" if rates else f"{x:.2f}"
+
+
+def _span(cell: tuple[float, float, float], rates: bool = True) -> str:
+    """34–100: a rate's interval in whole percent; 5.9–7.1: a payoff's."""
+    if rates:
+        return f"{cell[1] * 100:.0f}–{cell[2] * 100:.0f}"
+    return f"{cell[1]:.1f}–{cell[2]:.1f}"
 
 
 def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:
-    got = t.win_rate(i, j)
+    got = t.cell(i, j)
     return None if got is None else (got[0], got[1][0], got[1][1])
 
 

@@ -2,7 +2,10 @@
 
 Each pairing is an ordinary match (same seed for every pairing, so all pairs see the same
 deals game by game), so an interrupted tournament resumes pairing by pairing and game by
-game, and every match can be read back with the usual tools.
+game, and every match can be read back with the usual tools. In a two-seat game a pairing
+is played once and read both ways (win rates); at a larger table each ordered pair is a
+match of its own, the row player in seat 0 against copies of the column player in every
+other seat, and a cell is the row player's mean payoff.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from fuzzeval.play.estimate import Clock, Estimate, Part, estimate
@@ -25,15 +28,21 @@ class Tournament:
     players: tuple[str, ...]
     games: int
     seed: int
-    results: dict[tuple[int, int], MatchSummary]  # (i, j), i < j: player i's view
+    #: (i, j): player i's view; two seats: i < j, else every ordered pair
+    results: dict[tuple[int, int], MatchSummary]
+    seats: int = 2
 
-    def win_rate(self, i: int, j: int) -> tuple[float, tuple[float, float]] | None:
-        """Player i's win rate against j with its 95 % interval (None on the diagonal)."""
+    def cell(self, i: int, j: int) -> tuple[float, tuple[float, float]] | None:
+        """Player i against j with its 95 % interval (None on the diagonal): with two
+        seats i's win rate, else i's mean payoff against copies of j."""
         if i == j:
             return None
+        if self.seats > 2:
+            s = self.results[(i, j)]
+            return s.mean, s.ci95
         s = self.results[(min(i, j), max(i, j))]
         if s.win_rate is None:
-            raise ValueError("a round robin of win rates needs a game with winners")
+            raise ValueError("a two-seat round robin needs a game with winners")
         if i < j:
             return s.win_rate, s.interval
         return 1 - s.win_rate, (1 - s.interval[1], 1 - s.interval[0])
@@ -44,8 +53,10 @@ class Tournament:
                              **s.to_dict()} for (i, j), s in sorted(self.results.items())]}
 
 
-def pairings(n: int) -> list[tuple[int, int]]:
-    return list(combinations(range(n), 2))
+def pairings(n: int, seats: int = 2) -> list[tuple[int, int]]:
+    """The matches of ``n`` players: each pair once at a two-seat table, else each
+    ordered pair (i in seat 0, j in the others)."""
+    return list(combinations(range(n), 2) if seats == 2 else permutations(range(n), 2))
 
 
 def tournament_specs(game: Game, players: Sequence[str], games: int, seed: int,
@@ -53,7 +64,7 @@ def tournament_specs(game: Game, players: Sequence[str], games: int, seed: int,
     """Each pairing's match: the same seed for all, so every pair sees the same deals."""
     return {(i, j): MatchSpec(game.name, PlayerSpec.parse(players[i]),
                               PlayerSpec.parse(players[j]), games, seed, options)
-            for i, j in pairings(len(players))}
+            for i, j in pairings(len(players), game.seats)}
 
 
 def run_tournament(history: History, game: Game, players: Sequence[str], games: int,
@@ -94,4 +105,4 @@ def run_tournament(history: History, game: Game, players: Sequence[str], games: 
     for pair, spec in specs.items():
         match, _ = play(pair, spec)
         results[pair] = summarize(history.outcomes(match.id)[:games], game.payoff)
-    return Tournament(tuple(players), games, seed, results)
+    return Tournament(tuple(players), games, seed, results, game.seats)
