@@ -7,7 +7,8 @@ from pathlib import Path
 
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
-from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec, fingerprint, play_indexed
+from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, play_indexed
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, run_match
 
 
@@ -48,7 +49,7 @@ def test_resume_fills_gaps_in_the_finished_games(tmp_path: Path) -> None:
         stored = h.create_match(s, GAME.unit_name, fingerprint(s))
         for i in (0, 1, 3):
             h.save_game(stored, play_indexed(GAME, s, i))
-        played: list[GameRecord] = []
+        played: list[GameRows] = []
         match, before = run_match(h, GAME, s, resume=True, on_game=played.append)
         assert match.id == stored.id and before == 3
         assert sorted(r.index for r in played) == [2, 4]

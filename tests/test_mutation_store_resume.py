@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import (
     History,
     HistoryError,
@@ -221,7 +222,7 @@ def test_resume_through_an_executor_plays_the_missing_games_once(tmp_path: Path)
         for i in range(0, 12, 2):
             h.save_game(stored, play_indexed(ToyGame(), spec(12), i))
         ex = RecordingExecutor()
-        records: list[GameRecord] = []
+        records: list[GameRows] = []
         _, before = run_match(h, ToyGame(), spec(12), executor=ex, resume=True,
                               on_game=records.append)
         assert before == 6

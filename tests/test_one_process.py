@@ -176,7 +176,7 @@ def test_a_full_disk_during_a_match_is_one_line_and_resume_completes(
     db = tmp_path / "m.sqlite"
     args = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "8",
             "-w", "1", "--db", str(db)]
-    save = Store.save_game
+    save = Store.insert_game
     calls = {"n": 0}
 
     def full(self: Store, match: object, record: object) -> None:
@@ -184,14 +184,14 @@ def test_a_full_disk_during_a_match_is_one_line_and_resume_completes(
         if calls["n"] > 3:
             raise sqlite3.OperationalError("database or disk is full")
         save(self, match, record)  # type: ignore[arg-type]
-    monkeypatch.setattr(Store, "save_game", full)
+    monkeypatch.setattr(Store, "insert_game", full)
     res = runner.invoke(app, args)
     assert res.exit_code == 1, res.output
     lines = [x for x in res.output.strip().splitlines() if x.strip()]
     assert lines == [f"error: {db} cannot be written (database or disk is full; is the disk "
                      f"full?): 3 of 8 games are saved in {db}; run the same command with "
                      "--resume to finish the match"], res.output
-    monkeypatch.setattr(Store, "save_game", save)
+    monkeypatch.setattr(Store, "insert_game", save)
     again = runner.invoke(app, [*args, "--resume", "--json"])
     assert again.exit_code == 0 and json.loads(again.stdout)["games"] == 8, again.output
 

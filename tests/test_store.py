@@ -9,7 +9,8 @@ import pytest
 
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
-from fuzzeval.play.match import GameRecord, MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, HistoryError, read_decisions, read_games, run_match
 
 
@@ -51,9 +52,9 @@ def test_resume_finishes_a_match_exactly_as_one_run_would(tmp_path: Path) -> Non
     class Stop(Exception):
         pass
 
-    seen: list[GameRecord] = []
+    seen: list[GameRows] = []
 
-    def stop_after_ten(record: GameRecord) -> None:
+    def stop_after_ten(record: GameRows) -> None:
         seen.append(record)
         if len(seen) == 10:
             raise Stop  # as a crash would, after the tenth game was committed

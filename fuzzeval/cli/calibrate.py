@@ -34,7 +34,8 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.learn.calibration_rounds import RoundResult
-    from fuzzeval.play.match import GameRecord, MatchSpec
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.rows import GameRows
     from fuzzeval.play.store import History
 
 
@@ -147,7 +148,7 @@ def calibrate(
                               lambda line: err_console.print(line, markup=False,
                                                              highlight=False))
 
-            def ended(_record: GameRecord) -> None:
+            def ended(_record: GameRows) -> None:
                 bar.advance(task)
                 watch.tick()
 

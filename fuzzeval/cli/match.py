@@ -27,7 +27,8 @@ from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.game import Game
-    from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, PlayerSpec
+    from fuzzeval.play.match import MatchSpec, MatchSummary, PlayerSpec
+    from fuzzeval.play.rows import GameRows
     from fuzzeval.play.store import History
 
 
@@ -104,7 +105,7 @@ def match(
                                      completed=already)
             watch = Stopwatch(0 if as_json else games - already, _say)  # as the bar
 
-            def ended(_record: GameRecord) -> None:
+            def ended(_record: GameRows) -> None:
                 progress.advance(task)
                 watch.tick()
             with stopped(path, lambda: _saved(history, spec),

@@ -28,7 +28,8 @@ from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
 from fuzzeval.loading import parse_rulebase
 from fuzzeval.play.game import Game
-from fuzzeval.play.match import GameRecord, MatchSpec, Options, PlayerSpec
+from fuzzeval.play.match import MatchSpec, Options, PlayerSpec
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import show_value
 from fuzzeval.play.store import History, HistoryError, run_match
 from fuzzeval.rulebase import RuleBase
@@ -248,7 +249,7 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
                     source: str, rounds: int, executor: Executor | None = None,
                     resume: bool = False,
                     on_round_start: Callable[[int, MatchSpec], None] | None = None,
-                    on_game: Callable[[GameRecord], None] | None = None,
+                    on_game: Callable[[GameRows], None] | None = None,
                     on_round: Callable[[RoundResult], None] | None = None) -> Calibration:
     """Play (or finish) ``rounds`` calibration rounds; returns the stored calibration.
 
@@ -265,7 +266,7 @@ def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
                 source: str, rounds: int, executor: Executor | None,
                 resume: bool,
                 on_round_start: Callable[[int, MatchSpec], None] | None,
-                on_game: Callable[[GameRecord], None] | None,
+                on_game: Callable[[GameRows], None] | None,
                 on_round: Callable[[RoundResult], None] | None) -> Calibration:
     if not game.rulebase_player:
         raise FuzzevalError(f"{game.name} has no rule-base player to calibrate")

@@ -19,7 +19,8 @@ from typing import Any
 from fuzzeval.learn.calibration_rounds import Calibration, round_seed, round_spec
 from fuzzeval.learn.measure import Comparison, compare
 from fuzzeval.play.game import Game
-from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, summarize
+from fuzzeval.play.match import MatchSpec, MatchSummary, summarize
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, run_match
 
 HELD_OUT = 1_000_003  # round index whose seed family no calibration round reaches
@@ -73,7 +74,7 @@ def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None
 def evaluate_calibration(history: History, game: Game, cal: Calibration, games: int,
                          seed: int | None = None, executor: Executor | None = None,
                          deals: int = 2000, cache_dir: Path | None = None,
-                         on_game: Callable[[GameRecord], None] | None = None) -> HeldOut:
+                         on_game: Callable[[GameRows], None] | None = None) -> HeldOut:
     """Play the held-out matches (resumable) and measure both rule bases."""
     initial_text = cal.results[0].rulebase_yaml
     final_text = cal.final_yaml()

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -94,6 +94,8 @@ class GameRecord:
     #: every option chosen, in order: with the seed, the whole game (``fuzzeval.play.replay``)
     choices: tuple[int, ...] = ()
 
+
+T = TypeVar("T")
 
 #: told of each move as it is made: the state before, the seat, its choice, the state after
 MoveHook = Callable[[Any, int, int, Any], None]
@@ -260,25 +262,41 @@ def check_rulebase_player(game: Game, path: Path) -> None:
         raise UsageError(f"{path}: {exc}") from exc
 
 
-def play_block(game: Game, spec: MatchSpec,
-               indices: Sequence[int]) -> tuple[list[GameRecord], float]:
-    """Games played back to back in one task, and the seconds they took."""
+def play_block(game: Game, spec: MatchSpec, indices: Sequence[int],
+               finish: Callable[[GameRecord], T] | None = None) -> tuple[list[T], float]:
+    """Games played back to back in one task, each passed through ``finish`` there (e.g.
+    encoded as history rows), and the seconds they took."""
     t0 = time.perf_counter()
-    records = [play_indexed(game, spec, i) for i in indices]
-    return records, time.perf_counter() - t0
+    done = finish or _as_is
+    out = [done(play_indexed(game, spec, i)) for i in indices]
+    return out, time.perf_counter() - t0
+
+
+def _as_is(record: GameRecord) -> Any:
+    return record
 
 
 # A task should last about this long: long enough that a worker's round trip (a fraction
 # of a millisecond of the parent's time) is noise, short enough that the progress bar moves
 # and a crash re-plays little.
-TASK_SECONDS = 0.05
-MAX_BLOCK = 32
+TASK_SECONDS = 0.2
+MAX_BLOCK = 64
 
 
 def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
               executor: Executor | None = None, window: int = 0,
               count: int | None = None) -> Iterator[GameRecord]:
-    """Play the given games, yielding each record as soon as its task is finished.
+    """Play the given games, yielding each record as soon as its task is finished
+    (``run_finished`` without a ``finish``)."""
+    yield from run_finished(game, spec, indices, _as_is, executor, window, count)
+
+
+def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
+                 finish: Callable[[GameRecord], T], executor: Executor | None = None,
+                 window: int = 0, count: int | None = None) -> Iterator[T]:
+    """Play the given games, yielding ``finish(record)`` of each as soon as its task is
+    finished; ``finish`` runs where the game was played (a worker: it must pickle), so
+    the parent receives what it needs, e.g. the history's rows, already made.
 
     ``indices`` is consumed lazily (a range or a generator: memory does not grow with the
     number of games); ``count``, when known, is how many it holds. Without an executor the
@@ -289,13 +307,13 @@ def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
     """
     if executor is None:
         for i in indices:
-            yield play_indexed(game, spec, i)
+            yield finish(play_indexed(game, spec, i))
         return
     pending = iter(indices)
     left = count
     window = window or 8
     block, played, seconds = 1, 0, 0.0
-    running: set[Future[tuple[list[GameRecord], float]]] = set()
+    running: set[Future[tuple[list[T], float]]] = set()
     exhausted = False
     try:
         while not exhausted or running:
@@ -308,7 +326,7 @@ def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
                     break
                 if left is not None:
                     left -= len(take)
-                running.add(executor.submit(play_block, game, spec, take))
+                running.add(executor.submit(play_block, game, spec, take, finish))
             if not running:
                 break
             done, running = wait(running, return_when=FIRST_COMPLETED)

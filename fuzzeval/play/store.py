@@ -33,12 +33,13 @@ import json
 import os
 import socket
 import sqlite3
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +47,14 @@ import pandas as pd
 
 from fuzzeval.errors import FuzzevalError, NotFound
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff
-from fuzzeval.play.match import GameRecord, MatchSpec, check_players, fingerprint, run_games
+from fuzzeval.play.match import (
+    GameRecord,
+    MatchSpec,
+    check_players,
+    fingerprint,
+    run_finished,
+)
+from fuzzeval.play.rows import GameRows, encode_game, unpack_choices
 
 APPLICATION = "fuzzeval history"
 #: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
@@ -393,40 +401,21 @@ class History:
                   payoff: Payoff = WIN_POINTS) -> None:
         """One game and its decisions, in one transaction; ``payoff`` (the game's) says
         which way is better, for the decisions' won deals and games."""
-        o = record.outcome
         with self.conn:
-            self.conn.execute(
-                "INSERT INTO games (match_id, idx, first, winner, score0, score1, result, "
-                "points, units, moves, unit_points, stats, choices, scores, payoffs) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.id, record.index, record.first, -1 if o.winner is None else o.winner,
-                 o.scores[0], o.scores[1], o.result, o.points, o.units, record.moves,
-                 json.dumps(o.unit_points),
-                 json.dumps({k: list(v) for k, v in o.stats.items()}),
-                 pack_choices(record.choices) if record.choices else None,
-                 json.dumps(o.scores), json.dumps(o.payoffs)))
-            sets: dict[tuple[str, ...], int] = {}
-            rows = []
-            for seq, d in enumerate(record.decisions):
-                known = d.unit < len(o.unit_points)
-                points = o.unit_points[d.unit] if known else (0,) * o.seats
-                # with more than two seats, the other seats' points together
-                own, others = points[d.seat], sum(points) - points[d.seat]
-                names = tuple(d.features)
-                features: str | bytes = "{}"
-                feature_set = None
-                if names:
-                    if names not in sets:
-                        sets[names] = self._feature_set(names)
-                    feature_set = sets[names]
-                    features = pack_values(list(d.features.values()))
-                rows.append((match.id, record.index, seq, d.seat, "", d.unit, d.kind,
-                             d.choice, d.index, d.n_options, json.dumps(dict(d.record)),
-                             features, own, others,
-                             int(known and o.unit_did_well(d.unit, d.seat, payoff)),
-                             int(o.did_well(d.seat, payoff)), feature_set))
-            self.conn.executemany(f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES "
-                                  f"({', '.join('?' * 17)})", rows)
+            self.insert_game(match, encode_game(record, payoff))
+
+    def insert_game(self, match: StoredMatch, rows: GameRows) -> None:
+        """One encoded game and its decisions, in the transaction open (the caller
+        commits: a match commits several at once)."""
+        self.conn.execute(
+            "INSERT INTO games (match_id, idx, first, winner, score0, score1, result, "
+            "points, units, moves, unit_points, stats, choices, scores, payoffs) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (match.id, *rows.game))
+        sets = [self._feature_set(names) for names in rows.names]
+        self.conn.executemany(
+            f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+            [(match.id, *d[:-1], None if d[-1] is None else sets[d[-1]])  # type: ignore[index]
+             for d in rows.decisions])
 
     def winning_features(self, match_ids: list[int], seat: int,
                          kinds: frozenset[str] | None, unit: str = "game"
@@ -593,20 +582,6 @@ def _player(conn: sqlite3.Connection) -> str:
     return f"COALESCE(json_extract(m.seats, '$[' || d.seat || ']'), {two})"
 
 
-def pack_choices(choices: tuple[int, ...]) -> str:
-    """A game's choices as stored: decimal indices, comma-separated (readable in sqlite3)."""
-    return ",".join(map(str, choices))
-
-
-def unpack_choices(text: str) -> tuple[int, ...]:
-    return tuple(int(c) for c in text.split(",")) if text else ()
-
-
-def pack_values(values: list[float]) -> bytes:
-    """Feature values as stored: float64, exact, compressed (integers and zeros shrink)."""
-    return zlib.compress(np.asarray(values, dtype="<f8").tobytes())
-
-
 @dataclass(frozen=True)
 class FeatureReader:
     """A stored decision's features as a name -> value dict, either form: JSON text
@@ -664,9 +639,13 @@ def stored_games(history: History, game: Game, spec: MatchSpec) -> int:
                                         if i < spec.games)
 
 
+#: the longest a game finished by a worker waits for its commit (several go in one)
+COMMIT_SECONDS = 0.5
+
+
 def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
               resume: bool = False,
-              on_game: Callable[[GameRecord], None] | None = None) -> tuple[StoredMatch, int]:
+              on_game: Callable[[GameRows], None] | None = None) -> tuple[StoredMatch, int]:
     """Play a match into the history, each game committed as it finishes.
 
     A match is stored once: when the history already holds one with the same game, players
@@ -699,10 +678,32 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
         todo = (i for i in range(spec.games) if i not in done)
         count = spec.games - sum(1 for i in done if i < spec.games)
         game.prepare()  # once here: forked workers inherit the tables
-        for record in run_games(game, spec, todo, executor, count=count):
-            history.save_game(match, record, game.payoff)
-            if on_game is not None:
-                on_game(record)
+        # Workers encode their games; here they are only inserted, several in one short
+        # transaction at most COMMIT_SECONDS after the first of them arrived (and at any
+        # stop), so another process waiting to write is never starved. Played here, each
+        # game is committed as it ends.
+        encode = partial(encode_game, payoff=game.payoff)
+        every = COMMIT_SECONDS if executor is not None else 0.0
+        waiting: list[GameRows] = []
+        since = time.monotonic()
+
+        def flush() -> None:
+            with history.conn:
+                for rows in waiting:
+                    history.insert_game(match, rows)
+            waiting.clear()
+
+        try:
+            for rows in run_finished(game, spec, todo, encode, executor, count=count):
+                if not waiting:
+                    since = time.monotonic()
+                waiting.append(rows)
+                if time.monotonic() - since >= every:
+                    flush()
+                if on_game is not None:
+                    on_game(rows)
+        finally:
+            flush()
     return match, len(done)
 
 

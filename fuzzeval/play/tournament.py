@@ -19,7 +19,8 @@ from typing import Any
 
 from fuzzeval.play.estimate import Clock, Estimate, Part, estimate
 from fuzzeval.play.game import Game
-from fuzzeval.play.match import GameRecord, MatchSpec, MatchSummary, Options, PlayerSpec, summarize
+from fuzzeval.play.match import MatchSpec, MatchSummary, Options, PlayerSpec, summarize
+from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, StoredMatch, run_match, stored_games
 
 
@@ -69,7 +70,7 @@ def tournament_specs(game: Game, players: Sequence[str], games: int, seed: int,
 
 def run_tournament(history: History, game: Game, players: Sequence[str], games: int,
                    seed: int, options: Options = (), executor: Executor | None = None,
-                   on_game: Callable[[tuple[int, int], GameRecord], None] | None = None,
+                   on_game: Callable[[tuple[int, int], GameRows], None] | None = None,
                    on_estimate: Callable[[Estimate | None], None] | None = None,
                    warm_up: int = 3, timed_games: int = 9,
                    clock: Clock = time.monotonic) -> Tournament:
@@ -85,7 +86,7 @@ def run_tournament(history: History, game: Game, players: Sequence[str], games: 
     def play(pair: tuple[int, int], spec: MatchSpec) -> tuple[StoredMatch, int]:
         played = 0
 
-        def tick(record: GameRecord) -> None:
+        def tick(record: GameRows) -> None:
             nonlocal played
             played += 1
             if on_game is not None:
