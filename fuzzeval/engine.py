@@ -267,7 +267,8 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
     builder = _ProgramBuilder(term_row, first_strength + len(order))
     for pos, r in enumerate(order):
         builder.rule(rb.rules[r].condition, first_strength + pos)
-    rule_rows = [first_strength + order.index(r) for r in range(len(rb.rules))]
+    rule_rows = np.empty(len(order), dtype=np.intp)  # each rule's register: order inverted
+    rule_rows[order] = np.arange(first_strength, first_strength + len(order))
 
     terms_sorted = [out_index[rb.rules[r].output_term] for r in order]
     starts = [i for i in range(len(order)) if i == 0 or terms_sorted[i] != terms_sorted[i - 1]]
