@@ -131,7 +131,9 @@ class Evaluator:
         """Memberships, rule strengths, activations and grade for one candidate."""
         if isinstance(x, Mapping):
             missing = [n for n in self.input_names if n not in x]
-            extra = [k for k in x if k not in self.input_names]
+            # a key that is not a string (explain({0: 1.0})) is shown as written, not joined
+            extra = [k if isinstance(k, str) else f"{k!r} (not a string)"
+                     for k in x if k not in self.input_names]
             if missing or extra:
                 raise ValueError(
                     f"inputs must be exactly {', '.join(self.input_names)}"

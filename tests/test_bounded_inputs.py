@@ -95,3 +95,17 @@ def test_the_default_pegging_advice_still_takes_a_view_that_can_happen() -> None
                                  "--mine", "2S 4S", "--starter", "9H", "--json"])
     assert result.exit_code == 0, result.output
     assert '"options": [\n    "KC",\n    "5S"\n  ]' in result.stdout
+
+
+def test_explain_given_a_key_that_is_not_a_string_names_it_cleanly() -> None:
+    # issue 27, item 4: explain({0: 1.0}) raised a TypeError while joining the names
+    from fuzzeval.cli.common import open_rulebase
+    from fuzzeval.engine import compile_rulebase
+
+    ev = compile_rulebase(open_rulebase("tipping"))
+    with pytest.raises(ValueError) as caught:
+        ev.explain({0: 1.0})  # type: ignore[dict-item]
+    assert str(caught.value) == ("inputs must be exactly quality, service; missing quality, "
+                                 "service; unknown 0 (not a string)")
+    with pytest.raises(ValueError, match=r"; unknown x, \(1, 2\) \(not a string\)$"):
+        ev.explain({"quality": 1.0, "service": 2.0, "x": 3.0, (1, 2): 4.0})  # type: ignore[dict-item]
