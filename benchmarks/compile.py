@@ -52,7 +52,11 @@ import engine as bench  # noqa: E402  benchmarks/engine.py: the rule-base builde
 
 SIZES = (1_000, 10_000, 30_000, 100_000)
 QUICK_SIZES = (1_000, 3_000, 10_000)
-RATIO_TARGET = 1.5  # compile time per rule, at most this times the smallest size's
+#: compile time per rule, at most this times the smallest size's. Linear work is flat
+#: from 10,000 rules on; 1,000 rules' objects fit in the CPU's caches, so they compile about
+#: twice as fast a rule (measured: 1.8x to 2.4x from 10,000 to 100,000 rules). The
+#: quadratic step this guards against made 100,000 rules 150x dearer a rule than 1,000.
+RATIO_TARGET = 3.0
 COMMAND_TARGET = 15.0  # CPU seconds: fuzzeval evaluate of the 100,000-rule base
 N_INPUTS = 15
 
@@ -156,12 +160,12 @@ def main() -> None:
         return
     print(f"CPU seconds, best of {args.repeat}, one core; ratios: per rule, to {base.rules:,} "
           "rules in this run")
-    print(f"{'rules':>8}{'MB':>6}{'load s':>8}{'µs/rule':>8}{'ratio':>6}"
-          f"{'compile s':>10}{'µs/rule':>8}{'ratio':>6}{'grade s':>8}")
-    print("-" * 68)
+    print(f"{'rules':>8}{'MB':>5}{'load s':>8}{'µs/rule':>9}{'ratio':>7}"
+          f"{'compile s':>10}{'µs/rule':>9}{'ratio':>8}{'grade s':>8}")
+    print("-" * 72)
     for r, c, x in zip(results, ratios, load_ratios, strict=True):
-        print(f"{r.rules:>8,}{r.megabytes:>6.1f}{r.load_s:>8.2f}{r.per_rule_us(r.load_s):>8.1f}"
-              f"{x:>6.2f}{r.compile_s:>10.3f}{r.per_rule_us(r.compile_s):>8.2f}{c:>6.2f}"
+        print(f"{r.rules:>8,}{r.megabytes:>5.1f}{r.load_s:>8.2f}{r.per_rule_us(r.load_s):>9.1f}"
+              f"{x:>7.2f}{r.compile_s:>10.3f}{r.per_rule_us(r.compile_s):>9.2f}{c:>8.2f}"
               f"{r.grade_s:>8.3f}")
     print(f"compile time per rule within {RATIO_TARGET:g}x of {base.rules:,} rules': "
           f"{'PASS' if flat else 'MISS'}")

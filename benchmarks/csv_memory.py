@@ -6,7 +6,8 @@ A seeded table of --rows rows (an id, the tipping rule base's two inputs, a note
 written to a temporary folder, and ``fuzzeval evaluate tipping --csv FILE -o OUT`` runs on
 it in a fresh process; so does the same command on its first 1,000 rows, and
 ``python -c "import numpy"``, the baselines of the same run. Each figure is the process's
-peak resident set (``ru_maxrss`` of that child, from os.wait4), in MB (10^6 bytes).
+peak resident set (``ru_maxrss`` of that child, from os.wait4), in MB (10^6 bytes), with
+the CPU seconds it used.
 
 Target (issue 27), printed as PASS or MISS: the --rows run peaks under TARGET_MB (with a
 million rows); the extra memory over the 1,000-row run is shown beside it.
@@ -42,8 +43,9 @@ def write_table(path: Path, rows: int) -> None:
                 service[start:stop].tolist(), strict=True)))
 
 
-def peak_mb(argv: list[str], cwd: Path) -> float:
-    """Peak resident set (MB) of ``argv`` run to its end in a fresh process."""
+def peak_mb(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """Peak resident set (MB) and CPU seconds (user + system) of ``argv`` run to its end in
+    a fresh process."""
     proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     err = proc.stderr.read()
@@ -51,7 +53,7 @@ def peak_mb(argv: list[str], cwd: Path) -> float:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)}: exit {proc.returncode}\n{err.decode()}")
-    return usage.ru_maxrss * 1024 / 1e6  # Linux: kilobytes
+    return usage.ru_maxrss * 1024 / 1e6, usage.ru_utime + usage.ru_stime  # maxrss: KB
 
 
 def main() -> None:
@@ -69,12 +71,12 @@ def main() -> None:
         write_table(big, args.rows)
         small.write_text(_head(big, SMALL + 1))
         evaluate = [sys.executable, "-m", "fuzzeval", "evaluate", "tipping", "--csv"]
-        numpy_mb = peak_mb([sys.executable, "-c", "import numpy"], folder)
+        numpy_mb, numpy_s = peak_mb([sys.executable, "-c", "import numpy"], folder)
         print(f"evaluate --csv, {SMALL:,} rows ...", file=sys.stderr, flush=True)
-        small_mb = peak_mb([*evaluate, str(small), "-o", str(folder / "small_out.csv")],
+        small_mb, small_s = peak_mb([*evaluate, str(small), "-o", str(folder / "small_out.csv")],
                            folder)
         print(f"evaluate --csv, {args.rows:,} rows ...", file=sys.stderr, flush=True)
-        big_mb = peak_mb([*evaluate, str(big), "-o", str(folder / "big_out.csv")], folder)
+        big_mb, big_s = peak_mb([*evaluate, str(big), "-o", str(folder / "big_out.csv")], folder)
         megabytes = big.stat().st_size / 1e6
     met = big_mb < TARGET_MB if args.rows >= 1_000_000 else None
     if args.json:
@@ -83,20 +85,22 @@ def main() -> None:
             "csv_mb": megabytes,
             "peak_mb": {"import numpy": numpy_mb, f"{SMALL} rows": small_mb,
                         f"{args.rows} rows": big_mb},
+            "cpu_s": {"import numpy": numpy_s, f"{SMALL} rows": small_s,
+                      f"{args.rows} rows": big_s},
             "extra_over_small_mb": big_mb - small_mb,
             "ratio_to_small": big_mb / small_mb,
             "pass": met,
         }, indent=2))
         return
     print("peak resident set of a fresh process (MB), this run")
-    print(f"{'command':<46}{'peak MB':>9}{'ratio':>8}")
-    print("-" * 63)
+    print(f"{'command':<46}{'peak MB':>9}{'ratio':>8}{'CPU s':>8}")
+    print("-" * 71)
     numpy_label = 'python -c "import numpy"'
     small_label = f"evaluate tipping --csv ({SMALL:,} rows)"
-    print(f"{numpy_label:<46}{numpy_mb:>9.1f}")
-    print(f"{small_label:<46}{small_mb:>9.1f}{1.0:>8.2f}")
+    print(f"{numpy_label:<46}{numpy_mb:>9.1f}{'':>8}{numpy_s:>8.2f}")
+    print(f"{small_label:<46}{small_mb:>9.1f}{1.0:>8.2f}{small_s:>8.2f}")
     label = f"evaluate tipping --csv ({args.rows:,} rows, {megabytes:.0f} MB)"
-    print(f"{label:<46}{big_mb:>9.1f}{big_mb / small_mb:>8.2f}")
+    print(f"{label:<46}{big_mb:>9.1f}{big_mb / small_mb:>8.2f}{big_s:>8.2f}")
     verdict = "" if met is None else ("PASS" if met else "MISS")
     print(f"{args.rows:,} rows: {big_mb - small_mb:+.1f} MB over {SMALL:,} rows; target "
           f"< {TARGET_MB:g} MB at 1,000,000 rows  {verdict}")

@@ -204,11 +204,17 @@ def _read_chunks(path: Path, ev: Evaluator, size: int
                     raise _usage(f"{path}:{start}: {_fields(len(fields))}, but the header "
                                  f"(line {header_line}) has {len(header)}; every row needs "
                                  "exactly one value per column")
-                try:
-                    x.append([_number(fields[c], f"{path}:{start}: column {header[c]!r}")
-                              for c in cols])
-                except ValueError as exc:
-                    raise _usage(str(exc)) from None
+                try:  # (the message is built only for a bad cell: a million rows' worth)
+                    numbers = [float(fields[c]) for c in cols]
+                    if any(math.isnan(v) for v in numbers):
+                        raise ValueError
+                except ValueError:
+                    try:
+                        numbers = [_number(fields[c], f"{path}:{start}: column {header[c]!r}")
+                                   for c in cols]
+                    except ValueError as exc:
+                        raise _usage(str(exc)) from None
+                x.append(numbers)
                 rows.append(fields)
                 if len(rows) == size:
                     yield header, rows, np.array(x, dtype=np.float64)
@@ -253,20 +259,22 @@ def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
         raise NotFound(f"--csv {path}: " + ("a folder, not a CSV file" if path.is_dir()
                                              else "no such file"))
     graded = -1  # rows; -1: not even the header written yet
-    with tempfile.TemporaryFile("w+", newline="", encoding="utf-8") as spool:
-        writer = csv.writer(spool, lineterminator="\n")
-        for header, rows, x in _read_chunks(path, ev, CHUNK_ROWS):
-            if graded < 0:
-                writer.writerow([*header, ev.rulebase.output.name])
-                graded = 0
-            grades = ev.grade(x).tolist() if rows else []
-            writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades,
-                                                                       strict=True))
-            graded += len(rows)
-        spool.seek(0)
-        if output is None:
-            shutil.copyfileobj(spool, sys.stdout)
-            return
-        with output.open("w", newline="", encoding="utf-8") as f:
-            shutil.copyfileobj(spool, f)
+    with tempfile.TemporaryDirectory(prefix="fuzzeval-") as folder:
+        spool = Path(folder) / "graded.csv"  # (written, then read: a file open for both
+        with spool.open("w", newline="", encoding="utf-8") as f:  # resets its decoder
+            writer = csv.writer(f, lineterminator="\n")  # at every write)
+            for header, rows, x in _read_chunks(path, ev, CHUNK_ROWS):
+                if graded < 0:
+                    writer.writerow([*header, ev.rulebase.output.name])
+                    graded = 0
+                grades = ev.grade(x).tolist() if rows else []
+                writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades,
+                                                                           strict=True))
+                graded += len(rows)
+        with spool.open(newline="", encoding="utf-8") as f:
+            if output is None:
+                shutil.copyfileobj(f, sys.stdout)
+                return
+            with output.open("w", newline="", encoding="utf-8") as out:
+                shutil.copyfileobj(f, out)
     console.print(f"graded {graded} rows -> {output}")
