@@ -119,3 +119,35 @@ def test_a_bad_row_in_a_late_chunk_writes_nothing_and_keeps_the_output_file(
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: {src}:9: column 'service'")
     assert dest.read_text() == "kept\n"
+
+
+# --- the two benchmarks run (their figures are not checked here) ------------------------
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def test_the_compile_benchmark_reports_ratios_to_its_smallest_size() -> None:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "compile.py"), "--sizes", "3,30",
+                           "--repeat", "1", "--json"], capture_output=True, text=True,
+                          check=True, timeout=120)
+    data = json.loads(done.stdout)
+    assert [r["rules"] for r in data["results"]] == [3, 30]
+    assert data["results"][0]["compile_ratio"] == 1.0
+    assert data["command"]["pass"] is None  # the 15 s target is for 100,000 rules
+
+
+def test_the_csv_memory_benchmark_measures_three_processes() -> None:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "csv_memory.py"), "--rows",
+                           "2000", "--json"], capture_output=True, text=True, check=True,
+                          timeout=120)
+    data = json.loads(done.stdout)
+    assert set(data["peak_mb"]) == {"import numpy", "1000 rows", "2000 rows"}
+    assert all(v > 10 for v in data["peak_mb"].values()) and data["pass"] is None
