@@ -131,7 +131,9 @@ class Evaluator:
         """Memberships, rule strengths, activations and grade for one candidate."""
         if isinstance(x, Mapping):
             missing = [n for n in self.input_names if n not in x]
-            extra = [k for k in x if k not in self.input_names]
+            # a key that is not a string (explain({0: 1.0})) is shown as written, not joined
+            extra = [k if isinstance(k, str) else f"{k!r} (not a string)"
+                     for k in x if k not in self.input_names]
             if missing or extra:
                 raise ValueError(
                     f"inputs must be exactly {', '.join(self.input_names)}"
@@ -267,7 +269,8 @@ def compile_rulebase(rb: RuleBase) -> Evaluator:
     builder = _ProgramBuilder(term_row, first_strength + len(order))
     for pos, r in enumerate(order):
         builder.rule(rb.rules[r].condition, first_strength + pos)
-    rule_rows = [first_strength + order.index(r) for r in range(len(rb.rules))]
+    rule_rows = np.empty(len(order), dtype=np.intp)  # each rule's register: order inverted
+    rule_rows[order] = np.arange(first_strength, first_strength + len(order))
 
     terms_sorted = [out_index[rb.rules[r].output_term] for r in order]
     starts = [i for i in range(len(order)) if i == 0 or terms_sorted[i] != terms_sorted[i - 1]]

@@ -41,16 +41,18 @@ class ParsedRule:
     output_term: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Tok:
     text: str
     column: int
     kind: str  # "paren" | "word" | "bad" | "end"
+    keyword: str | None  # the keyword a word is, lower-cased (looked up once: a 100,000-rule
+    # base asks two million times)
 
-    @property
-    def keyword(self) -> str | None:
-        low = self.text.lower()
-        return low if self.kind == "word" and low in KEYWORDS else None
+
+def _keyword(word: str | None) -> str | None:
+    low = word.lower() if word else None
+    return low if low in KEYWORDS else None
 
 
 def _tokens(text: str) -> list[_Tok]:
@@ -63,9 +65,9 @@ def _tokens(text: str) -> list[_Tok]:
         paren, word, bad = m.groups()
         kind = "paren" if paren else "word" if word else "bad"
         tok = paren or word or bad
-        toks.append(_Tok(tok, m.start(m.lastindex or 0) + 1, kind))
+        toks.append(_Tok(tok, m.start(m.lastindex or 0) + 1, kind, _keyword(word)))
         pos = m.end()
-    toks.append(_Tok("end of rule", len(text) + 1, "end"))
+    toks.append(_Tok("end of rule", len(text) + 1, "end", None))
     return toks
 
 

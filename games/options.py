@@ -56,8 +56,9 @@ def as_text(what: str, value: Any, meaning: str) -> str:
     return str(value).strip()
 
 
-def as_int(what: str, value: Any, minimum: int) -> int:
-    """A whole number >= ``minimum`` (an integral float like 5.0 is refused too)."""
+def as_int(what: str, value: Any, minimum: int, maximum: int | None = None) -> int:
+    """A whole number >= ``minimum`` and, if given, <= ``maximum`` (an integral float like
+    5.0 is refused too)."""
     number: int | None = None
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         number = int(value)
@@ -66,6 +67,9 @@ def as_int(what: str, value: Any, minimum: int) -> int:
             number = int(value.strip())
         except ValueError:
             number = None
+    if maximum is not None and (number is None or not minimum <= number <= maximum):
+        raise ValueError(f"{what} must be a whole number from {minimum:,} to {maximum:,} "
+                         f"(got {shown(value)})")
     if number is None or number < minimum:
         raise ValueError(f"{what} must be a whole number >= {minimum} (got {shown(value)})")
     return number

@@ -94,6 +94,7 @@ def test_a_simulator_of_the_wrong_shape_is_refused() -> None:
     ("trials", 0, "trials must be a whole number >= 1"),
     ("trials", -5, "trials must be a whole number >= 1"),
     ("batch", 2.5, "batch must be a whole number >= 1"),
+    ("trials", 100_001, "trials must be a whole number from 1 to 100,000 [(]got 100001[)]"),
     ("stop", "sometimes", "stop must be one of obvious, paired, none"),
 ])
 def test_bad_settings_are_refused(field: str, value: Any, message: str) -> None:
@@ -177,7 +178,8 @@ def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"trials": 0}, "trials must be a whole number >= 1"),
+    ({"trials": 0}, "trials must be a whole number from 1 to 100,000"),
+    ({"trials": 10**12}, "trials must be a whole number from 1 to 100,000 [(]got 10{12}[)]"),
     ({"stop": "soon"}, "stop must be one of"),
     ({"rollout": "sampling"}, "rollout must be one of random, rulebase"),
     ({"depth": 2}, "does not take options"),

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import csv
 import math
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -28,6 +31,8 @@ if TYPE_CHECKING:  # the engine is imported by the command that grades, not at s
     from fuzzeval.membership import FloatArray
 
 _usage = usage_error  # every bad value given here, typed or in the --csv table, exits 2
+#: rows of a --csv table read, graded and written at a time (memory: a few MB a chunk)
+CHUNK_ROWS = 10_000
 
 
 def _number(text: str, where: str) -> float:
@@ -171,19 +176,24 @@ def evaluate(
         console.print(f"{exp.grade:.6g}")
 
 
-def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], FloatArray]:
-    """The header, the rows (cells verbatim) and the inputs of a CSV, or a one-line error.
+def _read_chunks(path: Path, ev: Evaluator, size: int
+                 ) -> Iterator[tuple[list[str], list[list[str]], FloatArray]]:
+    """The header, then the rows (cells verbatim) and their inputs, ``size`` rows at a time
+    (at least one chunk, maybe of no rows), or a one-line error when a bad line is reached.
 
     The table is input given in bulk, so whatever would be a usage error typed as --input
     is one here (exit 2): a ragged row, a repeated or missing column, a column named like
     the output, a cell that is not a number (named by file:line and column).
     """
+    import numpy as np
+
     header: list[str] | None = None
     header_line = 0
     rows: list[list[str]] = []
     x: list[list[float]] = []
     cols: list[int] = []
     end = 0  # the last physical line read; a record starts on the line after it
+    chunks = 0
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:
             reader = csv.reader(f, strict=True)
@@ -200,12 +210,21 @@ def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], 
                     raise _usage(f"{path}:{start}: {_fields(len(fields))}, but the header "
                                  f"(line {header_line}) has {len(header)}; every row needs "
                                  "exactly one value per column")
-                try:
-                    x.append([_number(fields[c], f"{path}:{start}: column {header[c]!r}")
-                              for c in cols])
-                except ValueError as exc:
-                    raise _usage(str(exc)) from None
+                try:  # (the message is built only for a bad cell: a million rows' worth)
+                    numbers = [float(fields[c]) for c in cols]
+                    if any(math.isnan(v) for v in numbers):
+                        raise ValueError
+                except ValueError:
+                    try:
+                        numbers = [_number(fields[c], f"{path}:{start}: column {header[c]!r}")
+                                   for c in cols]
+                    except ValueError as exc:
+                        raise _usage(str(exc)) from None
+                x.append(numbers)
                 rows.append(fields)
+                if len(rows) == size:
+                    yield header, rows, np.array(x, dtype=np.float64)
+                    rows, x, chunks = [], [], chunks + 1
     except csv.Error as exc:
         raise _usage(f"{path}:{end + 1}: not a readable CSV line ({exc})") from None
     except UnicodeDecodeError:
@@ -213,10 +232,8 @@ def _read_table(path: Path, ev: Evaluator) -> tuple[list[str], list[list[str]], 
     if header is None:
         raise _usage(f"{path}: empty file; the first line must name the columns "
                      f"({', '.join(ev.input_names)})")
-    import numpy as np
-
-    inputs = np.array(x, dtype=np.float64).reshape(len(x), len(cols))
-    return header, rows, inputs
+    if rows or not chunks:  # the last rows, or a header alone
+        yield header, rows, np.array(x, dtype=np.float64).reshape(len(x), len(cols))
 
 
 def _fields(n: int) -> str:
@@ -240,24 +257,30 @@ def _check_header(path: Path, line: int, header: list[str], ev: Evaluator) -> No
                      f"(the rule base's inputs are {', '.join(ev.input_names)})")
 
 
-def _write_table(out: TextIO, header: list[str], rows: list[list[str]], name: str,
-                 grades: FloatArray) -> None:
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*header, name])
-    for row, g in zip(rows, grades.tolist(), strict=True):
-        writer.writerow([*row, repr(float(g))])
-
-
 def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
+    """Grade the table CHUNK_ROWS rows at a time into a spool file, then copy it out:
+    memory stays flat whatever the table's length, and a bad line anywhere still leaves
+    stdout empty and --output untouched (the table is checked to its end first)."""
     if not path.is_file():
         raise NotFound(f"--csv {path}: " + ("a folder, not a CSV file" if path.is_dir()
                                              else "no such file"))
-    header, rows, x = _read_table(path, ev)
-    grades = ev.grade(x)
-    name = ev.rulebase.output.name
-    if output is None:
-        _write_table(sys.stdout, header, rows, name, grades)
-    else:
-        with output.open("w", newline="", encoding="utf-8") as f:
-            _write_table(f, header, rows, name, grades)
-        console.print(f"graded {len(rows)} rows -> {output}")
+    graded = -1  # rows; -1: not even the header written yet
+    with tempfile.TemporaryDirectory(prefix="fuzzeval-") as folder:
+        spool = Path(folder) / "graded.csv"  # (written, then read: a file open for both
+        with spool.open("w", newline="", encoding="utf-8") as f:  # resets its decoder
+            writer = csv.writer(f, lineterminator="\n")  # at every write)
+            for header, rows, x in _read_chunks(path, ev, CHUNK_ROWS):
+                if graded < 0:
+                    writer.writerow([*header, ev.rulebase.output.name])
+                    graded = 0
+                grades = ev.grade(x).tolist() if rows else []
+                writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades,
+                                                                           strict=True))
+                graded += len(rows)
+        with spool.open(newline="", encoding="utf-8") as f:
+            if output is None:
+                shutil.copyfileobj(f, sys.stdout)
+                return
+            with output.open("w", newline="", encoding="utf-8") as out:
+                shutil.copyfileobj(f, out)
+    console.print(f"graded {graded} rows -> {output}")

@@ -6,12 +6,93 @@ optional extra (``fuzzeval[dask]``); its client offers a ``concurrent.futures`` 
 
 from __future__ import annotations
 
+import asyncio
+import re
+import sys
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import Any
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.play.match import ignore_interrupts
+
+
+def dask_timeout() -> float:
+    """Seconds a scheduler has to answer: Dask's connect timeout (default 30 s; set
+    ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``, e.g. ``5s``, to change it)."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    seconds = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+    return float(seconds)
+
+
+async def _ask(address: str, timeout: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The server's identity and versions, over one connection (distributed's own
+    ``connect`` waits for the other side's handshake without a limit: wait_for bounds it)."""
+    from distributed.comm.core import connect
+
+    # 0.8: its own reason (refused, unknown host) comes before wait_for's limit
+    comm = await connect(address, timeout=0.8 * timeout)  # type: ignore[no-untyped-call]
+    try:
+        identity: dict[str, Any] = {}
+        for op in ("identity", "versions"):
+            await comm.write({"op": op, "reply": True})
+            answer = await comm.read()
+            if not isinstance(answer, dict):
+                raise TypeError(f"answered {type(answer).__name__} to {op!r}")
+            if op == "identity":
+                identity = answer
+                if answer.get("type") != "Scheduler":  # a worker, a nanny: not what runs games
+                    return identity, {}
+        return identity, answer
+    finally:
+        comm.abort()
+
+
+def _field(answer: dict[str, Any], group: str, key: str) -> object:
+    """``answer[group][key]``, or None where the answer has no such thing."""
+    inner = answer.get(group)
+    return inner.get(key) if isinstance(inner, dict) else None
+
+
+def check_scheduler(address: str, timeout: float) -> None:
+    """Fail within ``timeout`` seconds unless a Dask scheduler of our distributed and
+    Python versions answers at ``address``: a closed port, an HTTP server or any other
+    service that answers garbage is one error line, not a hang or a traceback."""
+    from importlib.metadata import version
+
+    mine = version("distributed")
+    where = f"--dask {address}"
+    try:
+        identity, versions = asyncio.run(asyncio.wait_for(_ask(address, timeout), timeout))
+    except TimeoutError:
+        raise FuzzevalError(f"{where}: no Dask scheduler answered within {timeout:g} s (is "
+                            "it the scheduler's address, e.g. tcp://host:8786?)") from None
+    except OSError as exc:  # refused, unknown host: distributed retried until its deadline
+        why = re.sub(r"^in <[^>]*>: ", "", " ".join(str(exc.__cause__ or exc).split()))
+        raise FuzzevalError(f"{where}: no Dask scheduler answered within {timeout:g} s "
+                            f"({why[:160]})") from None
+    except ValueError as exc:  # distributed's own check of the address's form
+        raise FuzzevalError(f"{where}: not a Dask address ({exc}); write e.g. "
+                            "tcp://host:8786") from None
+    except Exception as exc:  # what the other side sent is anyone's guess
+        why = " ".join(str(exc).split())[:160] or type(exc).__name__
+        raise FuzzevalError(f"{where}: not a Dask scheduler ({why})") from None
+    kind = identity.get("type")
+    if kind != "Scheduler":
+        raise FuzzevalError(f"{where}: a Dask {kind or 'server'} answered, not a scheduler; "
+                            "give the scheduler's address")
+    theirs = _field(versions, "packages", "distributed")
+    if theirs != mine:
+        raise FuzzevalError(f"{where}: the scheduler runs distributed {theirs}, this is "
+                            f"{mine}; install the same version on both")
+    python = str(_field(versions, "host", "python") or "")
+    ours = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if python.split(".")[:2] != ours.split("."):
+        raise FuzzevalError(f"{where}: the scheduler runs Python {python or '?'}, this is "
+                            f"{ours}; games travel pickled and need the same Python")
 
 
 @contextmanager
@@ -23,8 +104,10 @@ def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor
         except ImportError as exc:
             raise FuzzevalError(
                 "--dask needs the optional extra: pip install 'fuzzeval[dask]'") from exc
+        timeout = dask_timeout()
+        check_scheduler(dask, timeout)
         try:
-            client = Client(dask, timeout=30)  # type: ignore[no-untyped-call]
+            client = Client(dask, timeout=timeout)  # type: ignore[no-untyped-call]
         except OSError as exc:
             raise FuzzevalError(f"cannot reach the Dask scheduler at {dask}: {exc}") from exc
         try:

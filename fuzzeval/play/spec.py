@@ -29,13 +29,20 @@ def parse_value(text: str) -> OptionValue:
 
 
 def parse_options(items: Iterable[str], what: str) -> Options:
-    """``key=value`` items, sorted by key; a clear error names the bad item."""
+    """``key=value`` items, sorted by key; a clear error names the bad item, or the key
+    given twice (the last would silently win)."""
     out: dict[str, OptionValue] = {}
+    given: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise UsageError(f"{what} option {item!r}: write it as key=value")
-        out[key.strip()] = parse_value(value)
+        if key in given:
+            raise UsageError(f"{what} option {key!r} given twice ({given[key]!r} and "
+                             f"{item!r}); give each option once")
+        given[key] = item
+        out[key] = parse_value(value)
     return tuple(sorted(out.items()))
 
 

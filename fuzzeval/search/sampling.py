@@ -35,6 +35,9 @@ from fuzzeval.play.game import Candidates, Game, Player
 FloatArray = npt.NDArray[np.float64]
 StopRule = Literal["obvious", "paired", "none"]
 STOP_RULES: tuple[StopRule, ...] = ("obvious", "paired", "none")
+#: the most trials a decision may be given: a cribbage discard takes about 10 s of CPU at
+#: this many (docs/sampling.md); 10^12 would never end, and silently
+MAX_TRIALS = 100_000
 PAIRED_Z = 2.5
 
 
@@ -58,6 +61,9 @@ class SamplingSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1 (got {value!r})")
+        if self.trials > MAX_TRIALS:
+            raise ValueError(f"trials must be a whole number from 1 to {MAX_TRIALS:,} "
+                             f"(got {self.trials!r})")
         if self.stop not in STOP_RULES:
             raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} "
                              f"(got {self.stop!r})")
@@ -240,8 +246,9 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
     if name == SAMPLING or name not in game.player_names:
         raise ValueError(f"rollout must be one of {', '.join(game.player_names)} "
                          f"(got {rollout!r})")
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"trials must be a whole number >= 1 (got {trials!r})")
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
+        raise ValueError(f"trials must be a whole number from 1 to {MAX_TRIALS:,} "
+                         f"(got {trials!r})")
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} (got {stop!r})")
     policy = game.make_player(name)

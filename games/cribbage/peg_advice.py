@@ -20,7 +20,7 @@ from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
 from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import POLICIES, PegView
 from fuzzeval.games.cribbage.players import CribbagePlayer
-from fuzzeval.games.cribbage.sampling import SamplingPegging
+from fuzzeval.games.cribbage.sampling import SamplingPegging, opponent_cards
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,10 @@ def peg_view(seat: Seat) -> PegView:
     options = tuple(c for c in hand if total + value(c) <= 31)
     if not options:
         raise ValueError(f"no card in hand fits under 31 (count {total}): that is a go")
-    return PegView(options, hand, tuple(sorted((*hand, *mine))), count, played, starter,
+    view = PegView(options, hand, tuple(sorted((*hand, *mine))), count, played, starter,
                    crib == "mine", thrown, seat.scores)
+    opponent_cards(view)  # every player, not only the simulating one: a view that can happen
+    return view
 
 
 def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> dict[str, Any]:

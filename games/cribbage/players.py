@@ -262,14 +262,14 @@ def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
     paired or none; ``trials``: at most this many a decision; ``weights``: the opponent's
     throws, expert (the selective bias) or uniform."""
     from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging, SoftmaxPegging
-    from fuzzeval.search.sampling import STOP_RULES, SamplingSettings, StopRule
+    from fuzzeval.search.sampling import MAX_TRIALS, STOP_RULES, SamplingSettings, StopRule
 
     check_keys("player 'sampling' does not take options", unknown, SAMPLING_OPTIONS)
     how = as_choice("discard", discard, ("sampling", "exhaustive"))
     peg = as_choice("pegging", pegging, ("sampling", *PEGGING_NAMES))
     fuzzy_rollout = as_choice("rollout", rollout, ROLLOUTS) == "fuzzy"
     rule: StopRule = next(r for r in STOP_RULES if r == as_choice("stop", stop, STOP_RULES))
-    count = as_int("trials", trials, 1)
+    count = as_int("trials", trials, 1, MAX_TRIALS)
     w: Weighting = "expert" if as_choice("weights", weights, WEIGHTINGS) == "expert" \
         else "uniform"
     settings = SamplingSettings(trials=count, stop=rule, min_trials=min(50, count))

@@ -94,6 +94,26 @@ def opponent_go_room(view: PegView) -> int:
     return room
 
 
+def opponent_cards(view: PegView) -> tuple[list[int], IntArray, IntArray]:
+    """The cards the opponent laid, the cards unseen and which of those (their places in
+    it) agree with its gos; a ValueError when no deal gives this view: a player advising
+    on it, simulating or not, would advise on a game that cannot happen."""
+    mine = set(view.kept)
+    opp_laid = [c for c in view.played if c not in mine]
+    if len(view.kept) != 4 or len(opp_laid) > 4:
+        raise ValueError(f"a seat keeps four cards and lays at most four (here {len(view.kept)} "
+                         f"kept, {len(opp_laid)} laid by the opponent)")
+    known = {*view.kept, *view.thrown, view.starter, *view.played}
+    pool = np.array([c for c in range(52) if c not in known], dtype=np.int64)
+    room = opponent_go_room(view)
+    eligible = np.array([i for i, c in enumerate(pool) if room < 0 or value(int(c)) > room],
+                        dtype=np.int64)
+    if eligible.size < 4 - len(opp_laid) or pool.size - (4 - len(opp_laid)) < 2:
+        raise ValueError("no cards the opponent could hold agree with this view (its gos "
+                         "and the cards seen)")
+    return opp_laid, pool, eligible
+
+
 @dataclass(frozen=True)
 class PegSetup:
     """Everything the trials of one pegging decision share, as arrays for the kernels."""
@@ -121,18 +141,7 @@ def peg_setup(view: PegView, weights: Weighting = "expert") -> PegSetup:
     if len(view.thrown) != 2:
         raise ValueError("the view does not say which two cards this seat threw")
     mine = set(view.kept)
-    opp_laid = [c for c in view.played if c not in mine]
-    if len(view.kept) != 4 or len(opp_laid) > 4:
-        raise ValueError(f"a seat keeps four cards and lays at most four (here {len(view.kept)} "
-                         f"kept, {len(opp_laid)} laid by the opponent)")
-    known = {*view.kept, *view.thrown, view.starter, *view.played}
-    pool = np.array([c for c in range(52) if c not in known], dtype=np.int64)
-    room = opponent_go_room(view)
-    eligible = np.array([i for i, c in enumerate(pool) if room < 0 or value(int(c)) > room],
-                        dtype=np.int64)
-    if eligible.size < 4 - len(opp_laid) or pool.size - (4 - len(opp_laid)) < 2:
-        raise ValueError("no cards the opponent could hold agree with this view (its gos "
-                         "and the cards seen)")
+    opp_laid, pool, eligible = opponent_cards(view)
     w = opponent_weights(weights, view.my_crib)
     a, b = np.triu_indices(pool.size, k=1)
     ra, rb = pool[a] // 4, pool[b] // 4

@@ -203,8 +203,9 @@ def test_a_view_no_deal_could_give_is_refused() -> None:
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"trials": 0}, "trials must be a whole number >= 1"),
-    ({"trials": "many"}, "trials must be a whole number >= 1"),
+    ({"trials": 0}, "trials must be a whole number from 1 to 100,000"),
+    ({"trials": "many"}, "trials must be a whole number from 1 to 100,000"),
+    ({"trials": 100_001}, "trials must be a whole number from 1 to 100,000 [(]got 100001[)]"),
     ({"stop": "early"}, "stop must be"),
     ({"rollout": "clever"}, "rollout must be"),
     ({"discard": "fuzzy"}, "discard must be"),
@@ -340,7 +341,9 @@ def test_fuzzy_rollouts_play_the_rule_bases_softmax_through_the_rules() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["backgammon", "-p", "sampling"], "backgammon has no hidden-information hooks"),
-    (["cribbage", "-p", "sampling:trials=0"], "trials must be a whole number >= 1"),
+    (["cribbage", "-p", "sampling:trials=0"], "trials must be a whole number from 1 to 100,000"),
+    (["cribbage", "-p", "sampling:trials=1000000000000"],
+     "trials must be a whole number from 1 to 100,000 (got 1000000000000)"),
     (["cribbage", "-p", "sampling:rollout=clever"], "rollout must be"),
     (["cribbage", "--opponent", "sampling:stop=sometimes"], "stop must be"),
 ])

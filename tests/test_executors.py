@@ -1,0 +1,140 @@
+"""``--dask ADDRESS`` checks the service with a bounded handshake: anything but a Dask
+scheduler (an HTTP server, a closed port, a service answering garbage) is one error line,
+exit 1, within Dask's connect timeout, before any file is made (issue 27, item 2)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+TIMEOUT_S = 1.5  # the test's own connect timeout (the documented default is 30 s)
+COMMANDS = {
+    "match": ["match", "backgammon", "-p", "random", "--opponent", "random", "-n", "4"],
+    "tune": ["tune", "cribbage", "--training-deals", "100", "--held-out-deals", "20",
+             "--budget", "60"],
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_listening(port: int) -> None:
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    """A plain HTTP server: it waits for a request line and never sends a handshake."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                             "127.0.0.1"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        _wait_listening(port)
+        yield f"tcp://127.0.0.1:{port}"
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def garbage_server() -> Iterator[str]:
+    """A service that answers with text at once: read as Dask frames, its first eight bytes
+    ask for 3 EiB (the issue's numpy traceback)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.sendall(b"HTTP/1.0 400 Bad Request\r\nServer: x\r\n\r\n" * 4)
+                time.sleep(0.5)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        server.close()
+
+
+@pytest.fixture
+def closed_port() -> str:
+    return f"tcp://127.0.0.1:{_free_port()}"
+
+
+def _run(command: str, address: str, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str],
+                                                               float]:
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{TIMEOUT_S}s"}
+    args = [*COMMANDS[command], "--db", str(tmp_path / "runs" / "h.sqlite"), "--dask", address]
+    if command == "tune":
+        args += ["-o", str(tmp_path / "out.yaml")]
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "fuzzeval", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    return done, time.monotonic() - start
+
+
+def _assert_one_line_and_no_file(done: subprocess.CompletedProcess[str], address: str,
+                                 tmp_path: Path, why: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1, done.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"error: --dask {address}: "), done.stderr
+    assert why in lines[0], lines[0]
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # no database, no runs/, no output
+
+
+@pytest.mark.parametrize("command", ["match", "tune"])
+def test_a_plain_http_server_is_refused_within_the_timeout(
+        command: str, http_server: str, tmp_path: Path) -> None:
+    done, took = _run(command, http_server, tmp_path)
+    _assert_one_line_and_no_file(done, http_server, tmp_path,
+                                 f"no Dask scheduler answered within {TIMEOUT_S:g} s")
+    assert took < TIMEOUT_S + 15  # the handshake's limit, plus starting Python
+
+
+@pytest.mark.parametrize("command", ["match", "tune"])
+def test_a_closed_port_is_refused_within_the_timeout(
+        command: str, closed_port: str, tmp_path: Path) -> None:
+    done, took = _run(command, closed_port, tmp_path)
+    _assert_one_line_and_no_file(done, closed_port, tmp_path, "Connection refused")
+    assert took < TIMEOUT_S + 15
+
+
+def test_a_service_answering_garbage_is_one_line_not_a_numpy_traceback(
+        garbage_server: str, tmp_path: Path) -> None:
+    done, _ = _run("match", garbage_server, tmp_path)
+    _assert_one_line_and_no_file(done, garbage_server, tmp_path, "not a Dask scheduler")
+
+
+def test_a_dask_address_of_another_scheme_is_refused_naming_the_valid_form(
+        tmp_path: Path) -> None:
+    done, _ = _run("match", "http://127.0.0.1:1", tmp_path)
+    _assert_one_line_and_no_file(done, "http://127.0.0.1:1", tmp_path, "tcp://host:8786")
