@@ -25,7 +25,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,10 +36,13 @@ from fuzzeval.play.match import MatchSpec, PlayerSpec
 from fuzzeval.play.registry import load_game
 from fuzzeval.play.store import History, run_match
 game_name, player, opponent, games, workers, db, seed = sys.argv[1:8]
+from fuzzeval.play.match import play_indexed
 game = load_game(game_name)
 spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent),
                  int(games), int(seed))
 game.prepare()
+# warm up here: kernels compiled (workers fork after it and inherit them), tables loaded
+play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0)
 own0 = resource.getrusage(resource.RUSAGE_SELF)
 kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.perf_counter()
@@ -84,13 +86,12 @@ def runner(args: argparse.Namespace, n: int, tmp: Path) -> dict[str, float]:
 
 
 def baseline(args: argparse.Namespace, n: int, tmp: Path) -> float:
-    """Wall seconds of n independent 1-worker matches of ``games`` games, run together."""
-    t0 = time.perf_counter()
+    """Games per second of n independent 1-worker matches of ``games`` games, run together:
+    the sum of each one's rate over its own timed games (start-up and warm-up excluded, as
+    in the runner's measurement)."""
     procs = [_start(args, args.games, 1, tmp / f"alone{n}_{k}.sqlite", 1 + k)
              for k in range(n)]
-    for p in procs:
-        _result(p)
-    return time.perf_counter() - t0
+    return sum(args.games / _result(p)["wall"] for p in procs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,8 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(d)
         for n in counts:
             r = runner(args, n, tmp)
-            alone = baseline(args, n, tmp)
-            rate, rate_alone = n * args.games / r["wall"], n * args.games / alone
+            rate, rate_alone = n * args.games / r["wall"], baseline(args, n, tmp)
             share = r["parent"] / (r["parent"] + r["workers"]) if n > 1 else float("nan")
             print(f"{n:>7} {rate:>8.1f} {rate_alone:>8.1f} {rate / rate_alone:>10.1%} "
                   f"{r['parent']:>9.2f}s {share:>6.1%}", flush=True)

@@ -102,11 +102,12 @@ def _run(command: str, address: str, tmp_path: Path) -> tuple[subprocess.Complet
 
 
 def _assert_one_line_and_no_file(done: subprocess.CompletedProcess[str], address: str,
-                                 tmp_path: Path, why: str) -> None:
+                                 tmp_path: Path, *why: str) -> None:
+    """One error line naming the address and one of the reasons ``why``; nothing made."""
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1, done.stderr
     assert len(lines) == 1 and lines[0].startswith(f"error: --dask {address}: "), done.stderr
-    assert why in lines[0], lines[0]
+    assert any(w in lines[0] for w in why), lines[0]
     assert "Traceback" not in done.stderr and done.stdout == ""
     assert list(tmp_path.iterdir()) == []  # no database, no runs/, no output
 
@@ -124,7 +125,9 @@ def test_a_plain_http_server_is_refused_within_the_timeout(
 def test_a_closed_port_is_refused_within_the_timeout(
         command: str, closed_port: str, tmp_path: Path) -> None:
     done, took = _run(command, closed_port, tmp_path)
-    _assert_one_line_and_no_file(done, closed_port, tmp_path, "Connection refused")
+    # the refusal, or on a loaded machine distributed's retries running out first
+    _assert_one_line_and_no_file(done, closed_port, tmp_path, "Connection refused",
+                                 "Timed out trying to connect")
     assert took < TIMEOUT_S + 15
 
 

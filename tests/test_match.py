@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -91,3 +91,38 @@ def test_summary_of_hand_made_outcomes() -> None:
     assert s.units == 6
     assert s.sides[0].per_unit == {"pegging": 2.0, "hand": 4.5}
     assert list(s.sides[1].per_unit) == ["pegging", "hand"]  # the game's order
+
+
+class _Inline(Executor):
+    """Runs each task at once; says it has five workers, as a process pool would."""
+
+    _max_workers = 5
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        fut: Future[object] = Future()
+        fut.set_result(fn(*args, **kwargs))
+        return fut
+
+
+def test_the_window_keeps_two_tasks_for_every_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window of 8 tasks left 8 of 16 workers idle (677 games/s at 8 workers, 643 at 16
+    on a 16-core machine): the default is now two tasks for each worker."""
+    import fuzzeval.play.match as match
+
+    pool = ProcessPoolExecutor(max_workers=16)  # no process starts before a submit
+    assert match.capacity(pool) == 16 and match.capacity(_Inline()) == 5
+    pool.shutdown()
+    assert match.capacity(ThreadPoolExecutor(3)) == 3
+
+    class Bare(_Inline):
+        _max_workers = None  # type: ignore[assignment]
+    assert match.capacity(Bare()) == 4
+    seen: list[int] = []
+    real = match.wait
+
+    def counting(fs, **kw):  # type: ignore[no-untyped-def]
+        seen.append(len(fs))
+        return real(fs, **kw)
+    monkeypatch.setattr(match, "wait", counting)
+    records = list(run_games(GAME, SPEC, range(16), _Inline()))
+    assert len(records) == 16 and max(seen) == 10

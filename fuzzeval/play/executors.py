@@ -71,7 +71,9 @@ def check_scheduler(address: str, timeout: float) -> None:
         raise FuzzevalError(f"{where}: no Dask scheduler answered within {timeout:g} s (is "
                             "it the scheduler's address, e.g. tcp://host:8786?)") from None
     except OSError as exc:  # refused, unknown host: distributed retried until its deadline
-        why = re.sub(r"^in <[^>]*>: ", "", " ".join(str(exc.__cause__ or exc).split()))
+        # the refusal itself when distributed kept it; else its own "timed out" line
+        said = str(exc.__cause__ or "") or str(exc) or type(exc).__name__
+        why = re.sub(r"^in <[^>]*>: ", "", " ".join(said.split()))
         raise FuzzevalError(f"{where}: no Dask scheduler answered within {timeout:g} s "
                             f"({why[:160]})") from None
     except ValueError as exc:  # distributed's own check of the address's form

@@ -283,6 +283,21 @@ TASK_SECONDS = 0.2
 MAX_BLOCK = 64
 
 
+def capacity(executor: Executor) -> int:
+    """How many tasks an executor runs at once: a process pool's workers, a Dask
+    cluster's threads; 4 when it does not say."""
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int) and workers > 0:
+        return workers
+    client = getattr(executor, "_client", None)  # distributed's ClientExecutor
+    if client is not None:
+        try:
+            return max(1, int(sum(client.nthreads().values())))
+        except (OSError, RuntimeError, ValueError):  # a cluster that cannot say: the default
+            return 4
+    return 4
+
+
 def run_games(game: Game, spec: MatchSpec, indices: Iterable[int],
               executor: Executor | None = None, window: int = 0,
               count: int | None = None) -> Iterator[GameRecord]:
@@ -302,8 +317,9 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
     number of games); ``count``, when known, is how many it holds. Without an executor the
     games run here, in order. With one, games go out in blocks sized from the time the
     games so far took (about ``TASK_SECONDS`` a task; quick games travel many to a task),
-    and at most ``window`` tasks (default 8) are in flight. Blocking changes nothing in the
-    results: each game draws only on its own seed.
+    and at most ``window`` tasks are in flight (default: two for each of the executor's
+    workers, one playing and one waiting, so every worker is kept busy). Blocking changes
+    nothing in the results: each game draws only on its own seed.
     """
     if executor is None:
         for i in indices:
@@ -311,7 +327,7 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
         return
     pending = iter(indices)
     left = count
-    window = window or 8
+    window = window or 2 * capacity(executor)
     block, played, seconds = 1, 0, 0.0
     running: set[Future[tuple[list[T], float]]] = set()
     exhausted = False

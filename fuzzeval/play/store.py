@@ -2,8 +2,10 @@
 
 Tables: ``matches`` (one row per match spec), ``games`` (one row per finished game, with
 its outcome), ``decisions`` (every logged decision with its context, the chosen option, the
-crisp features of the chosen candidate and the outcome of its deal and game). Each game is
-written in its own transaction, so a crash or Ctrl-C loses only games still being played;
+crisp features of the chosen candidate and the outcome of its deal and game). A game played
+here is written in its own transaction; games from workers arrive as rows and go in several
+to a short transaction within ``COMMIT_SECONDS``, so a crash or Ctrl-C loses only games
+still being played (or, after a crash, finished in the last half second);
 ``resume`` finds the match again from its spec and plays only the games not yet stored.
 
 Features are stored compactly (history version 2): the names once in ``feature_sets``, each
