@@ -364,3 +364,39 @@ def test_workers_do_not_inherit_the_parents_sigterm_handler() -> None:
             assert pool.submit(_sigterm_is_default).result(timeout=30)
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+SLOW_CREATE = r"""
+import sys, time
+from fuzzeval.play import store
+from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.registry import load_game
+slow = len(sys.argv) > 2
+create = store.History.create_match
+def create_slowly(self, *a, **k):
+    if slow:
+        time.sleep(1.5)  # the other process looks for the match meanwhile
+    return create(self, *a, **k)
+store.History.create_match = create_slowly
+spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 3, 4)
+with store.History(sys.argv[1]) as h:
+    try:
+        store.run_match(h, load_game("cribbage"), spec)
+    except store.HistoryError as exc:
+        print(exc)
+"""
+
+
+def test_two_processes_started_at_once_store_one_match(tmp_path: Path) -> None:
+    """Finding a match and creating it are one transaction: a process that looks while
+    another is creating it waits, then finds it (before, both created one: two matches)."""
+    db = tmp_path / "h.sqlite"
+    first = subprocess.Popen([sys.executable, "-c", SLOW_CREATE, str(db), "slow"])
+    time.sleep(0.8)
+    second = subprocess.run([sys.executable, "-c", SLOW_CREATE, str(db)],
+                            capture_output=True, text=True, timeout=120)
+    first.wait(timeout=120)
+    with sqlite3.connect(db) as conn:
+        matches = conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert (matches, games) == (1, 3), second.stdout

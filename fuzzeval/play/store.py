@@ -645,19 +645,9 @@ def stored_games(history: History, game: Game, spec: MatchSpec) -> int:
 COMMIT_SECONDS = 0.5
 
 
-def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
-              resume: bool = False,
-              on_game: Callable[[GameRows], None] | None = None) -> tuple[StoredMatch, int]:
-    """Play a match into the history, each game committed as it finishes.
-
-    A match is stored once: when the history already holds one with the same game, players
-    (and the files they read), options and seed, this continues it, playing only the games
-    it lacks (none when it is complete: then it plays nothing), so running the same match
-    twice neither repeats nor mixes games. Otherwise a new match starts; with ``resume`` that
-    is an error instead. Returns the stored match and how many games were already there.
-    """
-    check_players(game, spec)
-    prints = fingerprint(spec, game)
+def _claim(history: History, game: Game, spec: MatchSpec, prints: str,
+           resume: bool) -> StoredMatch:
+    """The stored match to continue (made longer if asked), or a new one."""
     match = history.find_match(spec)
     if match is not None and match.fingerprint not in (None, prints):
         if resume:
@@ -675,6 +665,25 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
         match = history.create_match(spec, game.unit_name, prints)
     else:
         match = history.extend_match(match, spec.games)
+    return match
+
+
+def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
+              resume: bool = False,
+              on_game: Callable[[GameRows], None] | None = None) -> tuple[StoredMatch, int]:
+    """Play a match into the history, each game committed as it finishes.
+
+    A match is stored once: when the history already holds one with the same game, players
+    (and the files they read), options and seed, this continues it, playing only the games
+    it lacks (none when it is complete: then it plays nothing), so running the same match
+    twice neither repeats nor mixes games. Otherwise a new match starts; with ``resume`` that
+    is an error instead. Returns the stored match and how many games were already there.
+    """
+    check_players(game, spec)
+    prints = fingerprint(spec, game)
+    with history.conn:  # find, then create or extend, under one write lock: two processes
+        history.conn.execute("BEGIN IMMEDIATE")  # started at once never both create it
+        match = _claim(history, game, spec, prints, resume)
     with history.playing(match):
         done = history.finished(match.id)
         todo = (i for i in range(spec.games) if i not in done)
