@@ -13,6 +13,7 @@ with every seat moving first, so every seat plays every hand and card luck cance
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -363,7 +364,6 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
     naming a file by its bytes. Two matches with one spec but edited files differ here; so
     do two matches of the game's rule-base player on its default rule base when that
     default (``play_rulebase``) has changed in between."""
-    from fuzzeval.loading import load_rulebase, rulebase_to_yaml
     from fuzzeval.resources import find_rulebase
 
     play = str(getattr(game, "play_rulebase", "") or "")
@@ -381,8 +381,9 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
             options = dict(implied(who.name, options))
         for key, value in options.items():
             if key == "rulebase" or key.endswith("_rulebase"):  # e.g. peg_rulebase
-                text = rulebase_to_yaml(load_rulebase(find_rulebase(str(value))))
-                parts.setdefault(seat, {})[key] = _digest(text.encode())
+                path = find_rulebase(str(value))
+                parts.setdefault(seat, {})[key] = _canonical_digest(
+                    str(path), _digest(path.read_bytes()))
             elif isinstance(value, str) and Path(value).is_file():
                 parts.setdefault(seat, {})[key] = _digest(Path(value).read_bytes())
     return json.dumps(parts, sort_keys=True)
@@ -390,6 +391,16 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical_digest(path: str, raw: str) -> str:
+    """The digest of a rule base's canonical form, parsed once for each content of its
+    file (``raw``, the digest of its bytes): a command asks for a match's fingerprint
+    several times, and parsing and writing out a large base takes a tenth of a second."""
+    from fuzzeval.loading import load_rulebase, rulebase_to_yaml
+
+    return _digest(rulebase_to_yaml(load_rulebase(path)).encode())
 
 
 @dataclass(frozen=True)
