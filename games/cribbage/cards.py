@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import numpy as np
-
-from fuzzeval.errors import NotationError
+from fuzzeval.games.cards import Card as Card
+from fuzzeval.games.cards import Notation
 
 RANKS = "A23456789TJQK"
-SUITS = "CDHS"
+SUITS = "CDHS"  # as in every card game (fuzzeval.games.cards)
 JACK = 10  # rank index of the jack
 
-Card = int | str
 
 
 def rank(card: int) -> int:
@@ -32,46 +30,22 @@ def value(card: int) -> int:
     return min(card // 4 + 1, 10)
 
 
+NOTATION = Notation(RANKS, "A 2-9 T/10 J Q K", "card ids run from 0 to 51", "5H, TS, 10S, JD")
+
+
 def parse_card(token: Card) -> int:
     """'5H', 'TS' or '10S', 'jd' -> id; an id passes through. NotationError names the token."""
-    if isinstance(token, (int, np.integer)) and not isinstance(token, bool):  # numpy ints too
-        if 0 <= int(token) < 52:
-            return int(token)
-        raise NotationError(str(token), "card ids run from 0 to 51")
-    if not isinstance(token, str):
-        raise NotationError(repr(token), "a card is written like 5H, TS, 10S, JD")
-    text = token.strip().upper()
-    if len(text) < 2:
-        raise NotationError(token, "a card is a rank and a suit, e.g. 5H, TS, 10S, JD")
-    rank_text, suit_text = text[:-1], text[-1]
-    if rank_text == "10":
-        rank_text = "T"
-    if len(rank_text) != 1 or rank_text not in RANKS:
-        raise NotationError(token, f"unknown rank {rank_text!r} (ranks: A 2-9 T/10 J Q K)")
-    if suit_text not in SUITS:
-        raise NotationError(token, f"unknown suit {suit_text!r} (suits: C D H S)")
-    return 4 * RANKS.index(rank_text) + SUITS.index(suit_text)
+    return NOTATION.parse(token)
 
 
 def parse_cards(tokens: Iterable[Card] | str, count: int | None = None) -> tuple[int, ...]:
     """Several cards (a list, or one string separated by spaces or commas); no duplicates."""
-    if isinstance(tokens, str):
-        tokens = tokens.replace(",", " ").split()
-    cards = tuple(parse_card(t) for t in tokens)
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise NotationError(card_str(c), "this card appears twice")
-        seen.add(c)
-    if count is not None and len(cards) != count:
-        shown = " ".join(card_str(c) for c in cards) or "nothing"
-        raise NotationError(shown, f"expected {count} cards (got {len(cards)})")
-    return cards
+    return NOTATION.parse_many(tokens, count)
 
 
 def card_str(card: int) -> str:
-    return RANKS[card // 4] + SUITS[card % 4]
+    return NOTATION.name(card)
 
 
 def cards_str(cards: Sequence[int]) -> str:
-    return " ".join(card_str(c) for c in cards)
+    return NOTATION.names(cards)
