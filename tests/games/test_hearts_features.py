@@ -50,6 +50,7 @@ def scalar(v: View, card: int) -> dict[str, float]:
         "points_others": total - v.taken[v.seat], "points_left": 26 - total,
         "shooter_points": shooters[0] if shooters else 0,
         "trick_number": 1 if v.kind == "pass" else v.tricks_done + 1,
+        "is_spade": suit == 3, "passing": v.kind == "pass",
     }
     for name in ("leading", "position", "follows", "wins_now", "sure_win", "sure_loss",
                  "trick_points", "later_voids", "queen_later"):
@@ -164,6 +165,6 @@ def test_pass_features() -> None:
 
 
 def test_feature_table_is_well_formed() -> None:
-    assert len(set(FEATURE_NAMES)) == len(FEATURES) == 31
+    assert len(set(FEATURE_NAMES)) == len(FEATURES) == 33
     for f in FEATURES:
         assert f.lo < f.hi and f.meaning and f.name.isidentifier()
