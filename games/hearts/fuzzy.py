@@ -19,9 +19,9 @@ import numpy.typing as npt
 from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator, Explanation
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.games.options import as_text, check_keys
 from fuzzeval.games.hearts.features import FEATURE_NAMES, candidate_features
 from fuzzeval.games.hearts.view import View
+from fuzzeval.games.options import as_text, check_keys
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
