@@ -159,6 +159,10 @@ def test_pass_features() -> None:
     table = check(view(state), rules.legal(state))
     assert (table[:, FEATURE_NAMES.index("trick_number")] == 1).all()
     assert (table[:, FEATURE_NAMES.index("wins_now")] == 0).all()
+    assert (table[:, FEATURE_NAMES.index("passing")] == 1).all()
+    cards = rules.legal(state)
+    spades = table[:, FEATURE_NAMES.index("is_spade")]
+    assert spades.tolist() == [float(c % 4 == 3) for c in cards] and 0 < spades.sum() < 13
     # 39 cards out at the start: each suit's out count is 13 minus ours
     assert (table[:, FEATURE_NAMES.index("suit_out")]
             + table[:, FEATURE_NAMES.index("suit_held")] == 13).all()
