@@ -103,8 +103,10 @@ def _show(data: dict[str, Any], policy: Any) -> None:
         return
     console.print(policy.rulebase.origin, markup=False, highlight=False)
     rows = data["table"]
-    columns = list(rows[0])
-    shown = columns[:8]  # card, grade and the first inputs: 80 columns
+    inputs = list(rows[0])[2:]
+    # the inputs that tell the cards apart, while they fit 80 columns
+    varying = [n for n in inputs if len({row[n] for row in rows}) > 1]
+    shown = list(rows[0])[:2] + varying[:6]
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
@@ -112,9 +114,9 @@ def _show(data: dict[str, Any], policy: Any) -> None:
         table.add_row(*(f"{row[c]:.3g}" if isinstance(row[c], float) else str(row[c])
                         for c in shown), style="bold" if i == 0 else None)
     console.print(table)
-    if len(columns) > len(shown):
-        console.print(f"not shown, to fit 80 columns: {len(columns) - len(shown)} inputs "
-                      "(--json lists every input)", highlight=False)
+    if len(shown) - 2 < len(inputs):
+        console.print(f"{len(inputs) - len(shown) + 2} more inputs in --json (alike for "
+                      "every card, or past 80 columns)", highlight=False)
     if "explanation" in data:
         from fuzzeval.cli.evaluate import print_explanation
 
