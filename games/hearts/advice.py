@@ -64,7 +64,8 @@ def parse_taken(text: str) -> rules.Four:
 def position(hand: Sequence[str] | str, trick: str = "", earlier: str = "",
              voids: str = "", taken: str | None = None, pass_to: str | None = None,
              rules_name: str = "standard") -> rules.State:
-    """The state of a hand as seat 0 sees it (the other hands empty: unknown)."""
+    """The state of a hand as seat 0 sees it: the other hands empty (unknown), and the
+    cards laid earlier recorded as laid by seat -1 (who laid them is not asked)."""
     if rules_name not in RULES:
         raise NotationError(rules_name, f"rules are {' or '.join(RULES)}")
     options = RULES[rules_name]
@@ -128,7 +129,8 @@ def position(hand: Sequence[str] | str, trick: str = "", earlier: str = "",
 def advise(state: rules.State, player: Any, name: str, explain: bool = False,
            seed: int = 0) -> dict[str, Any]:
     """The choice of ``player`` (a ``hearts.players`` policy, or the fuzzy player) in
-    ``state``: the card to lay, or the three to pass, with the fuzzy player's grades."""
+    ``state``: the card to lay, or the three to pass (chosen one at a time, as in a
+    game), with the fuzzy player's grades and explanation of the first choice."""
     from fuzzeval.games.hearts.fuzzy import FuzzyHearts
 
     rng = np.random.default_rng(seed)

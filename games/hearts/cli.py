@@ -57,8 +57,8 @@ def play(
 ) -> None:
     """Which card to lay (or, with --pass, which three to pass), and why.
 
-    I am seat 0; left plays after me. The fuzzy player shows its grade of every legal
-    card, and with --explain the rules behind its choice.
+    I am seat 0; left plays after me. The fuzzy player shows its grade of each
+    legal card, and with --explain the rules behind its choice.
     """
     from fuzzeval.games.hearts.advice import advise, position
     from fuzzeval.games.hearts.fuzzy import FuzzyHearts

@@ -265,7 +265,10 @@ def test_hearts_imports_only_errors_numpy_and_itself() -> None:
 
     folder = Path(rules.__file__).parent
     allowed = {"fuzzeval.errors", "numpy", "numpy.typing", "__future__"}
-    for path in folder.glob("*.py"):
+    # the plug-in and what stands on it (players from rule bases, sampling, the CLI) use
+    # the core; the library below them does not
+    above = {"game.py", "cli.py", "fuzzy.py", "sampling.py"}
+    for path in (p for p in folder.glob("*.py") if p.name not in above):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
