@@ -1,12 +1,18 @@
 """Hearts hands per second on one core, and heuristic against random in points per hand.
 
-    python benchmarks/hearts.py [--hands 2000] [--repeats 3] [--points 0]
+    python benchmarks/hearts.py [--hands 2000] [--repeats 3] [--points 0] [--decisions 5000]
 
 Speed: self-play of ``heuristic`` (four copies), in standard rules and in seed 003's
 variant, against the baseline measured in the same run: ``random`` self-play on the same
 deals (the rules, the views and the legal moves alone). CPU seconds
 (``time.process_time``), best of ``--repeats``, interleaved. Target (issue 26): >= 500
 heuristic self-play hands a second.
+
+Decisions: the time of one ``fuzzy`` decision (the candidates' features and the rule
+base's grades, ``rulebases/hearts.yaml``), its features alone, and one ``heuristic``
+decision, over the same ``--decisions`` positions (those with two or more legal cards,
+from heuristic self-play), best of ``--repeats``; the ratio is fuzzy over heuristic.
+Target (issue 26): a fuzzy decision <= 50 us.
 
 ``--points N``: N deals, each played four times so the player under test sits in every
 seat (card luck cancels), for 1 heuristic against 3 random and 1 random against 3
@@ -20,16 +26,20 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from fuzzeval.games.hearts import rules
+from fuzzeval.games.hearts.features import candidate_features
+from fuzzeval.games.hearts.fuzzy import fuzzy_player
 from fuzzeval.games.hearts.players import Policy, heuristic_player, play_out, random_player
 from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
+from fuzzeval.games.hearts.view import View, view
 
 RULES = (("standard", STANDARD), ("seed 003", SEED003))
 TARGET = 500.0
+DECISION_TARGET_US = 50.0
 
 
 def hands_per_second(seats: Sequence[Policy], options: Options, hands: int, seed: int
@@ -56,6 +66,50 @@ def speed(hands: int, repeats: int, seed: int) -> bool:
         print(f"{name:<10} {best['random']:>15.0f} {best['heuristic']:>18.0f} "
               f"{best['heuristic'] / best['random']:>6.2f}")
     print(f"target: heuristic >= {TARGET:.0f} hands/s: {'met' if ok else 'NOT met'}")
+    return ok
+
+
+def positions(count: int, seed: int) -> list[tuple[View, list[int]]]:
+    """``count`` decisions with a choice (views and legal cards) from heuristic self-play."""
+    rng = np.random.default_rng(seed)
+    out: list[tuple[View, list[int]]] = []
+    number = 0
+    while len(out) < count:
+        state = rules.new_hand(rules.deal(rng), STANDARD, number)
+        number += 1
+        while state.phase != "over":
+            cards = rules.legal(state)
+            v = view(state)
+            if len(cards) > 1:
+                out.append((v, cards))
+            index = heuristic_player(v, cards, rng) if len(cards) > 1 else 0
+            state = rules.apply(state, cards[index], rng)
+    return out[:count]
+
+
+def decision_speed(count: int, repeats: int, seed: int) -> bool:
+    """Microseconds a decision: fuzzy, its features alone, heuristic (best of repeats)."""
+    fuzzy = fuzzy_player()
+    cases = positions(count, seed)
+    rng = np.random.default_rng(seed)
+    timed: dict[str, Callable[[View, list[int]], object]] = {
+        "fuzzy": lambda v, c: fuzzy(v, c, rng),
+        "features": candidate_features,
+        "heuristic": lambda v, c: heuristic_player(v, c, rng)}
+    best = dict.fromkeys(timed, math.inf)
+    for _ in range(repeats):
+        for name, decide in timed.items():
+            start = time.process_time()
+            for v, cards in cases:
+                decide(v, cards)
+            best[name] = min(best[name], (time.process_time() - start) / len(cases) * 1e6)
+    ok = best["fuzzy"] <= DECISION_TARGET_US
+    print(f"{'decision':<10} {'fuzzy us':>9} {'features us':>12} {'heuristic us':>13} "
+          f"{'ratio':>6}")
+    print(f"{'standard':<10} {best['fuzzy']:>9.1f} {best['features']:>12.1f} "
+          f"{best['heuristic']:>13.1f} {best['fuzzy'] / best['heuristic']:>6.1f}")
+    print(f"target: fuzzy decision <= {DECISION_TARGET_US:.0f} us: "
+          f"{'met' if ok else 'NOT met'}")
     return ok
 
 
@@ -91,9 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--points", type=int, default=0, metavar="DEALS")
+    parser.add_argument("--decisions", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     ok = speed(args.hands, args.repeats, args.seed)
+    if args.decisions:
+        ok &= decision_speed(args.decisions, args.repeats, args.seed)
     if args.points:
         points_table(args.points, args.seed)
     return 0 if ok else 1

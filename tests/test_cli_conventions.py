@@ -33,7 +33,8 @@ def test_version_option_and_attribute() -> None:
     assert res.exit_code == 0 and res.stdout.strip() == f"fuzzeval {fuzzeval.__version__}"
 
 
-@pytest.mark.parametrize("group", [[], ["plot"], ["rulebase"], ["cribbage"], ["backgammon"]])
+@pytest.mark.parametrize("group", [[], ["plot"], ["rulebase"], ["cribbage"], ["backgammon"],
+                                   ["hearts"]])
 def test_a_group_alone_prints_its_help_and_exits_0(group: list[str]) -> None:
     res = runner.invoke(app, group)
     assert res.exit_code == 0, res.output
@@ -420,6 +421,11 @@ OPTIONS: dict[str, Meaning] = {
     "--duplicate": Meaning("each deal played with every seat moving first",
                            r"Play each deal once with every seat"),
     "--format": Meaning("the output's format", r"jsonl"),
+    "--trick": Meaning("the cards on the current trick", r"Cards on the current trick"),
+    "--voids": Meaning("the voids each seat has shown", r"Voids shown"),
+    "--taken": Meaning("the points each seat has taken", r"Points taken this hand"),
+    "--pass": Meaning("the pass direction: advise the pass", r"Pass direction"),
+    "--rules": Meaning("which rules of the game", r"Hearts rules"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},

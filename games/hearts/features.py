@@ -76,14 +76,16 @@ FEATURES: tuple[Feature, ...] = (
     Feature("points_left", 0, 26, "points not yet taken (those on the trick included)"),
     Feature("shooter_points", 0, 26, "points of the one opponent who has taken every "
             "point so far (0 if none has any, or two seats have some)"),
+    Feature("is_spade", 0, 1, "the card is a spade"),
+    Feature("passing", 0, 1, "the decision is a card to pass, not to lay"),
 )
 FEATURE_NAMES = tuple(f.name for f in FEATURES)
 
 _CARDS = np.arange(52)
-#: rank, is_heart, is_queen, card_points of each card
+#: rank, is_heart, is_queen, card_points, is_spade of each card
 _STATIC = np.stack([_CARDS >> 2, (_CARDS & 3) == HEARTS, _CARDS == QUEEN_SPADES,
-                    np.array(POINTS)], axis=1).astype(np.float64)
-_STATIC_COLUMNS = [0, 1, 2, 3]
+                    np.array(POINTS), (_CARDS & 3) == SPADES], axis=1).astype(np.float64)
+_STATIC_COLUMNS = [0, 1, 2, 3, 31]
 #: follows, suit_held, suit_out, voids_in_suit, later_voids, void_left/across/right
 _SUIT_COLUMNS = [6, 12, 13, 15, 16, 17, 18, 19]
 _ABOVE = tuple(SUIT_MASK[c & 3] & ~((2 << c) - 1) for c in range(52))
@@ -131,6 +133,7 @@ def candidate_features(v: View, cards: Sequence[int]) -> FloatArray:
     base[28] = total - taken[seat]
     base[29] = 26 - total
     base[30] = shooter
+    base[32] = not playing
 
     suits = []
     for s in range(4):

@@ -23,6 +23,7 @@ import numpy as np
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import card_str, cards_of
 from fuzzeval.games.hearts.features import FEATURE_NAMES, FloatArray, candidate_features
+from fuzzeval.games.hearts.fuzzy import FuzzyHearts, fuzzy_player
 from fuzzeval.games.hearts.players import PLAYERS, Policy
 from fuzzeval.games.hearts.view import View, view
 from fuzzeval.games.options import check_keys
@@ -80,9 +81,9 @@ class HeartsGame:
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = ("random", "heuristic")
-    rulebase_player = ""
-    default_rulebase = ""
+    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy")
+    rulebase_player = "fuzzy"
+    default_rulebase = "hearts"  # rulebases/hearts.yaml: play and calibration start there
     default_opponent = "heuristic"
 
     def prepare(self) -> None:
@@ -145,7 +146,9 @@ class HeartsGame:
                 for s in range(4)] + [{"chance": "pass",
                                        "direction": rules.DIRECTION_NAMES[h.direction]}]
 
-    def make_player(self, name: str, **options: Any) -> PolicyPlayer:
+    def make_player(self, name: str, **options: Any) -> PolicyPlayer | FuzzyHearts:
+        if name == "fuzzy":  # rulebase=NAME|PATH, the shipped base by default
+            return fuzzy_player(**options)
         if name not in PLAYERS:
             raise ValueError(f"unknown hearts player {name!r} (players: "
                              f"{', '.join(self.player_names)}, sampling)")

@@ -50,6 +50,7 @@ def scalar(v: View, card: int) -> dict[str, float]:
         "points_others": total - v.taken[v.seat], "points_left": 26 - total,
         "shooter_points": shooters[0] if shooters else 0,
         "trick_number": 1 if v.kind == "pass" else v.tricks_done + 1,
+        "is_spade": suit == 3, "passing": v.kind == "pass",
     }
     for name in ("leading", "position", "follows", "wins_now", "sure_win", "sure_loss",
                  "trick_points", "later_voids", "queen_later"):
@@ -158,12 +159,16 @@ def test_pass_features() -> None:
     table = check(view(state), rules.legal(state))
     assert (table[:, FEATURE_NAMES.index("trick_number")] == 1).all()
     assert (table[:, FEATURE_NAMES.index("wins_now")] == 0).all()
+    assert (table[:, FEATURE_NAMES.index("passing")] == 1).all()
+    cards = rules.legal(state)
+    spades = table[:, FEATURE_NAMES.index("is_spade")]
+    assert spades.tolist() == [float(c % 4 == 3) for c in cards] and 0 < spades.sum() < 13
     # 39 cards out at the start: each suit's out count is 13 minus ours
     assert (table[:, FEATURE_NAMES.index("suit_out")]
             + table[:, FEATURE_NAMES.index("suit_held")] == 13).all()
 
 
 def test_feature_table_is_well_formed() -> None:
-    assert len(set(FEATURE_NAMES)) == len(FEATURES) == 31
+    assert len(set(FEATURE_NAMES)) == len(FEATURES) == 33
     for f in FEATURES:
         assert f.lo < f.hi and f.meaning and f.name.isidentifier()

@@ -1,0 +1,58 @@
+"""``fuzzeval hearts play``: advice for one decision, its JSON, --explain, and one-line
+errors (exit 2) naming the bad token."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+
+runner = CliRunner()
+HAND_TEXT = "QS AH KH 3D 4D 5D 6D 7D 8D 9D TD JD"
+HAND = HAND_TEXT.split()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = runner.invoke(app, ["hearts", "play", *args])
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_void_in_clubs_the_fuzzy_player_dumps_the_queen() -> None:
+    code, out, _ = run(*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["play"] == "QS" and data["rulebase"] == "hearts"
+    assert data["table"][0]["card"] == "QS" and len(data["table"]) == 12
+    code, out, _ = run(*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "--explain")
+    assert code == 0 and "play QS" in out and "rule base hearts: written by hand" in out
+    assert "why QS:" in out and "worth = 10" in out
+
+
+def test_the_pass_gives_three_cards_and_heuristic_advises_too() -> None:
+    hand = [*HAND, "2S"]
+    code, out, _ = run(*hand, "--pass", "left", "--json")
+    assert code == 0 and json.loads(out)["pass"][0] == "QS"
+    assert len(json.loads(out)["pass"]) == 3
+    code, out, _ = run(*hand, "--pass", "left", "-p", "heuristic", "--json")
+    assert code == 0 and json.loads(out)["pass"] == ["QS", "AH", "KH"]
+
+
+@pytest.mark.parametrize(("args", "token"), [
+    ([*HAND[:-1], "1D", "--trick", "KC", "--earlier", "2C,3C,4C,5C"], "'1D'"),
+    ([*HAND[:-1], "QS", "--trick", "KC", "--earlier", "2C,3C,4C,5C"], "'QS'"),
+    ([*HAND, "--trick", "QS", "--earlier", "2C,3C,4C,5C"], "'QS': in the hand and in the trick"),
+    ([*HAND, "--trick", "KC,AC,6C,7C", "--earlier", "2C,3C,4C,5C"], "at most 3 cards"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C"], "whole tricks"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "--voids", "me:S"], "'me:S'"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5H", "--taken", "0,2,0,0"],
+     "took 2 points"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "greedy"], "players are"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "heuristic", "--explain"],
+     "--explain needs the fuzzy player"),
+])
+def test_bad_input_is_one_line_naming_the_token(args: list[str], token: str) -> None:
+    code, out, errs = run(*args)
+    assert code == 2 and out == ""
+    assert errs.startswith("error: ") and token in errs and errs.count("\n") == 1
