@@ -88,6 +88,13 @@ class HeartsGame:
     def prepare(self) -> None:
         pass
 
+    @property
+    def hidden_information(self) -> Any:
+        """The hooks of the game-agnostic ``sampling`` player (``hearts.sampling``)."""
+        from fuzzeval.games.hearts.sampling import HIDDEN
+
+        return HIDDEN
+
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
         check_keys("unknown hearts options", options, GAME_OPTIONS)
         opts = _options(options.get("rules", "standard"), options.get("target", 0))
