@@ -80,7 +80,9 @@ class HeartsGame:
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = ("random", "heuristic")
+    player_names: tuple[str, ...] = ("random", "heuristic", "ismcts")
+    #: a default round robin leaves out OpenSpiel's ISMCTS (pyspiel, a dev extra; slow)
+    tournament_players: tuple[str, ...] = ("random", "heuristic")
     rulebase_player = ""
     default_rulebase = ""
     default_opponent = "heuristic"
@@ -152,7 +154,11 @@ class HeartsGame:
                 for s in range(4)] + [{"chance": "pass",
                                        "direction": rules.DIRECTION_NAMES[h.direction]}]
 
-    def make_player(self, name: str, **options: Any) -> PolicyPlayer:
+    def make_player(self, name: str, **options: Any) -> Any:
+        if name == "ismcts":
+            from fuzzeval.games.hearts.ismcts import ismcts_player
+
+            return ismcts_player(**options)
         if name not in PLAYERS:
             raise ValueError(f"unknown hearts player {name!r} (players: "
                              f"{', '.join(self.player_names)}, sampling)")
