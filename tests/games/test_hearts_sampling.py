@@ -20,6 +20,7 @@ from fuzzeval.games.hearts.players import heuristic_player, random_player
 from fuzzeval.games.hearts.sampling import HIDDEN, determinized, make_deal
 from fuzzeval.games.hearts.view import view
 from fuzzeval.search.sampling import make_player
+from tests.games.test_hearts_rules import SPLIT
 
 
 def test_two_unknown_hearts_and_two_spades_with_one_void_are_dealt_uniformly() -> None:
@@ -144,6 +145,35 @@ def test_a_heart_led_unbroken_shows_a_hand_of_hearts() -> None:
     for _ in range(10):
         assert determinized(v, rng).hands[1] == mask_of(parse_cards(
             "3H 4H 5H 6H 7H 8H 9H TH JH QH KH"))
+
+
+def test_a_point_card_on_the_first_trick_shows_a_hand_of_point_cards() -> None:
+    """Void in clubs on the first trick, seat 1 lays the 2H, which it may only do holding
+    nothing but hearts and the QS: seat 2 (holding the AH) knows seat 1's twelve cards."""
+    hands = (mask_of(parse_cards("2C 3C 4C 5C 6C 7C 8C 2D 3D 4D 5D 6D 7D")),
+             mask_of(parse_cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH QS")),
+             mask_of(parse_cards("AH 9C TC JC QC KC AC 8D 9D TD JD QD KD")),
+             mask_of(parse_cards("AD 2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS")))
+    state = rules.new_hand(hands, rules.STANDARD, hand_number=3)  # no passing
+    for card in parse_cards("2C 2H"):
+        state = rules.apply(state, card)
+    v = view(state)
+    assert v.seat == 2
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        assert determinized(v, rng).hands[1] == mask_of(parse_cards(
+            "3H 4H 5H 6H 7H 8H 9H TH JH QH KH QS"))
+
+
+def test_the_first_leader_keeps_the_2c_it_did_not_lead() -> None:
+    """Seed 003's variant: the 2C holder may open with any club; having led the 5C, seat 0
+    still holds the 2C in every sample seat 1 draws."""
+    state = rules.new_hand(SPLIT, rules.SEED003)
+    state = rules.apply(state, parse_cards("5C")[0])
+    v = view(state)
+    assert v.seat == 1
+    rng = np.random.default_rng(0)
+    assert all(determinized(v, rng).hands[0] & 1 for _ in range(20))
 
 
 def test_the_hooks_value_a_hand_by_minus_its_points() -> None:
