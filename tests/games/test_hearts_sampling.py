@@ -19,7 +19,7 @@ from fuzzeval.games.hearts.game import GAME, State
 from fuzzeval.games.hearts.players import heuristic_player, random_player
 from fuzzeval.games.hearts.sampling import HIDDEN, determinized, make_deal
 from fuzzeval.games.hearts.view import view
-from fuzzeval.search.sampling import make_player
+from fuzzeval.play.match import make_player
 from tests.games.test_hearts_rules import SPLIT
 
 
