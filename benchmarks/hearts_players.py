@@ -1,7 +1,7 @@
 """Hearts players against three copies of an opponent, duplicate, in points per hand.
 
-    nice -n 10 python benchmarks/hearts_players.py [--deals 2000] [--sampling-deals 400]
-        [--ismcts-deals 500] [--sampling-ismcts-deals 200]
+    nice -n 10 python benchmarks/hearts_players.py [--deals 2000] [--sampling-deals 300]
+        [--ismcts-deals 500] [--sampling-ismcts-deals 300]
         [--trials 10] [--simulations 200] [--workers 2] [--only KEYS]
 
 Each row is one ``fuzzeval match hearts -p PLAYER --opponent OPPONENT --duplicate``
@@ -24,8 +24,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from fuzzeval.games.hearts.game import GAME
+from fuzzeval.play.store import History
 
 
 def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
@@ -43,7 +48,7 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
 
 
 def play(key: str, player: str, opponent: str, deals: int,
-         args: argparse.Namespace) -> dict[str, object]:
+         args: argparse.Namespace) -> dict[str, Any]:
     """One stored, resumable duplicate match through the CLI; its --json summary."""
     args.db_dir.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "fuzzeval", "match", "hearts", "-p", player, "--opponent",
@@ -54,17 +59,38 @@ def play(key: str, player: str, opponent: str, deals: int,
     done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"error: {key}: fuzzeval match exited {done.returncode}")
-    summary: dict[str, object] = json.loads(done.stdout)
+    summary: dict[str, Any] = json.loads(done.stdout)
     summary["seconds"] = time.perf_counter() - start
     return summary
+
+
+def per_deal(db: Path) -> npt.NDArray[np.float64]:
+    """The player under test's mean points over each deal's four games (the stored
+    match's blocks, in order)."""
+    with History(db) as history:
+        match = history.matches()["id"].iloc[0]
+        paid = [o.payoffs[0] for o in history.outcomes(int(match))]
+    blocks = len(paid) // 4
+    out: npt.NDArray[np.float64] = np.asarray(paid[:4 * blocks], dtype=float).reshape(
+        blocks, 4).mean(axis=1)
+    return out
+
+
+def paired(a: Path, b: Path) -> tuple[int, float, float]:
+    """Deals both rows played, and the mean difference a - b over them with its 95 %
+    half-width: the same deals, so the card luck they share cancels."""
+    x, y = per_deal(a), per_deal(b)
+    n = min(len(x), len(y))
+    d = x[:n] - y[:n]
+    return n, float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(n))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals of the fast rows")
-    ap.add_argument("--sampling-deals", type=int, default=400)
+    ap.add_argument("--sampling-deals", type=int, default=300)
     ap.add_argument("--ismcts-deals", type=int, default=500)
-    ap.add_argument("--sampling-ismcts-deals", type=int, default=200)
+    ap.add_argument("--sampling-ismcts-deals", type=int, default=300)
     ap.add_argument("--trials", type=int, default=10, help="sampling's trials a decision")
     ap.add_argument("--simulations", type=int, default=200, help="ISMCTS simulations")
     ap.add_argument("--seed", type=int, default=26)
@@ -84,10 +110,17 @@ def main() -> None:
           f"{'95 % interval':<15} |")
     print(f"|{'-' * 20}|{'-' * 23}|{'-' * 7}|{'-' * 8}|{'-' * 17}|")
     for (_, player, opponent, _), s in results:
-        lo, hi = s["ci95"]  # type: ignore[misc]
-        deals = int(s["games"]) // 4  # type: ignore[call-overload]
+        lo, hi = s["ci95"]
+        deals = int(s["games"]) // 4
         print(f"| {player:<18} | {opponent:<21} | {deals:>5} | {s['mean']:>6.2f} | "
               f"{lo:>6.2f} - {hi:<6.2f} |")
+    keys = {r[0] for r, _ in results}
+    for a, b in (("sampling-ismcts", "heuristic-ismcts"), ("fuzzy-ismcts", "heuristic-ismcts"),
+                 ("sampling-ismcts", "fuzzy-ismcts")):
+        if {a, b} <= keys:
+            n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
+            print(f"\n{a.split('-')[0]} - {b.split('-')[0]} against ISMCTS, paired over "
+                  f"the same {n} deals: {mean:+.2f} +- {half:.2f} points per hand")
 
 
 if __name__ == "__main__":
