@@ -1,7 +1,7 @@
 """Hearts players against three copies of an opponent, duplicate, in points per hand.
 
-    nice -n 10 python benchmarks/hearts_players.py [--deals 2000] [--sampling-deals 300]
-        [--ismcts-deals 500] [--sampling-ismcts-deals 300]
+    nice -n 10 python benchmarks/hearts_players.py [--deals 2000] [--sampling-deals 500]
+        [--ismcts-deals 500] [--sampling-ismcts-deals 500]
         [--trials 10] [--simulations 200] [--workers 2] [--only KEYS]
 
 Each row is one ``fuzzeval match hearts -p PLAYER --opponent OPPONENT --duplicate``
@@ -88,9 +88,9 @@ def paired(a: Path, b: Path) -> tuple[int, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000, help="deals of the fast rows")
-    ap.add_argument("--sampling-deals", type=int, default=300)
+    ap.add_argument("--sampling-deals", type=int, default=500)
     ap.add_argument("--ismcts-deals", type=int, default=500)
-    ap.add_argument("--sampling-ismcts-deals", type=int, default=300)
+    ap.add_argument("--sampling-ismcts-deals", type=int, default=500)
     ap.add_argument("--trials", type=int, default=10, help="sampling's trials a decision")
     ap.add_argument("--simulations", type=int, default=200, help="ISMCTS simulations")
     ap.add_argument("--seed", type=int, default=26)
@@ -106,14 +106,14 @@ def main() -> None:
     results = [(r, play(*r, args)) for r in table]
     print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
           "per hand,\nfewer is better, 95 % interval over deals; even = 6.5\n")
-    print(f"| {'player':<18} | {'opponent':<21} | {'deals':>5} | {'points':>6} | "
-          f"{'95 % interval':<15} |")
-    print(f"|{'-' * 20}|{'-' * 23}|{'-' * 7}|{'-' * 8}|{'-' * 17}|")
+    print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'points':>6} | "
+          f"{'95 % interval':<13} |")
+    print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 8}|{'-' * 15}|")
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        print(f"| {player:<18} | {opponent:<21} | {deals:>5} | {s['mean']:>6.2f} | "
-              f"{lo:>6.2f} - {hi:<6.2f} |")
+        print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>6.2f} | "
+              f"{f'{lo:.2f} - {hi:.2f}':<13} |")
     keys = {r[0] for r, _ in results}
     for a, b in (("sampling-ismcts", "heuristic-ismcts"), ("fuzzy-ismcts", "heuristic-ismcts"),
                  ("sampling-ismcts", "fuzzy-ismcts")):
