@@ -82,7 +82,8 @@ def paired(a: Path, b: Path) -> tuple[int, float, float]:
     x, y = per_deal(a), per_deal(b)
     n = min(len(x), len(y))
     d = x[:n] - y[:n]
-    return n, float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(n))
+    half = 1.96 * d.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+    return n, float(d.mean()), float(half)
 
 
 def main() -> None:
@@ -119,8 +120,8 @@ def main() -> None:
                  ("sampling-ismcts", "fuzzy-ismcts")):
         if {a, b} <= keys:
             n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
-            print(f"\n{a.split('-')[0]} - {b.split('-')[0]} against ISMCTS, paired over "
-                  f"the same {n} deals: {mean:+.2f} +- {half:.2f} points per hand")
+            print(f"\npaired over {n} deals against ISMCTS: {a.split('-')[0]} - "
+                  f"{b.split('-')[0]} = {mean:+.2f} +- {half:.2f}")
 
 
 if __name__ == "__main__":

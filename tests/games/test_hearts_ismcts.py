@@ -5,6 +5,10 @@ its position is fixed by the seat's generator; bad options are refused in one li
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -81,9 +85,26 @@ def test_bad_ismcts_options_are_refused(options: dict[str, object], message: str
         ismcts_player(**options)
 
 
-def test_a_duplicate_match_against_three_ismcts_bots(tmp_path: object) -> None:
+def test_a_duplicate_match_against_three_ismcts_bots() -> None:
     res = CliRunner().invoke(app, ["match", "hearts", "-p", "heuristic", "--opponent",
                                    "ismcts:simulations=10", "--duplicate", "-n", "4",
                                    "--json"])
     assert res.exit_code == 0, res.output
     assert '"unit": "points per hand"' in res.output
+
+
+def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
+    """benchmarks/hearts_players.py at the smallest sizes (figures unchecked): a row per
+    match, and the paired difference against ISMCTS."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "hearts_players.py"), "--deals", "1",
+         "--sampling-deals", "1", "--ismcts-deals", "2", "--sampling-ismcts-deals", "1",
+         "--trials", "2", "--simulations", "4", "--workers", "1", "--db-dir",
+         str(tmp_path)], capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert [r.split("|")[1].strip() for r in rows[1:]] == [
+        "random", "sampling:trials=2", "heuristic", "sampling:trials=2"]
+    assert "paired over 1 deals against ISMCTS: sampling - heuristic = " in done.stdout
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80
