@@ -31,54 +31,14 @@ it maximises is OpenSpiel's return, 26 minus the points the seat scores.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from fuzzeval.games.hearts import rules
-from fuzzeval.games.hearts.cards import cards_of
-from fuzzeval.games.hearts.record import choices
+from fuzzeval.games.hearts.openspiel import ismcts_card, pyspiel_position
 from fuzzeval.games.hearts.sampling import determinized
-from fuzzeval.games.options import as_int, check_keys
-from fuzzeval.play.game import Candidates
 
 OPTIONS = ("rollouts", "simulations", "uct_c")
-
-
-@lru_cache(maxsize=8)
-def _game(name: str) -> Any:
-    import pyspiel
-
-    return pyspiel.load_game(name)
-
-
-def _deal(name: str, direction: int, dealt: tuple[int, ...]) -> Any:
-    """A pyspiel state with the pass direction chosen and ``dealt`` dealt (seat order)."""
-    state = _game(name).new_initial_state()
-    state.apply_action(direction)
-    cards = [cards_of(h) for h in dealt]
-    for i in range(rules.TRICKS):
-        for seat in range(rules.SEATS):
-            state.apply_action(cards[seat][i])
-    return state
-
-
-def pyspiel_position(hand: rules.State) -> tuple[Any, int]:
-    """The pyspiel state of ``hand`` for its seat to move, and the seat it sits at there:
-    its own seat in the play; seat 0, the deal rotated, in the pass."""
-    name = hand.options.openspiel()
-    me = hand.to_move
-    if hand.phase == "pass":
-        dealt = tuple(hand.dealt[(me + j) % rules.SEATS] for j in range(rules.SEATS))
-        state = _deal(name, hand.direction, dealt)
-        for card in hand.passed[me]:
-            state.apply_action(card)
-        return state, 0
-    state = _deal(name, hand.direction, hand.dealt)
-    for card in choices(hand):
-        state.apply_action(card)
-    return state, me
 
 
 @dataclass(frozen=True)
@@ -90,9 +50,7 @@ class IsmctsPlayer:
     rollouts: int = 1  # random rollouts per leaf
     logs_features = False
 
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        import pyspiel
-
+    def choose(self, candidates: Any, rng: np.random.Generator) -> int:
         from fuzzeval.games.hearts.game import Decision
 
         d = candidates.view
@@ -103,17 +61,26 @@ class IsmctsPlayer:
         if state.current_player() != seat:
             raise AssertionError("the pyspiel state is not at the seat's decision")
         seed = int(rng.integers(2**31 - 1))
-        bot = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(self.rollouts, seed),
-                                self.uct_c, self.simulations, -1,
-                                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
-        return d.cards.index(int(bot.step(state)))
+        card = ismcts_card(state, seed, self.simulations, self.uct_c, self.rollouts)
+        return d.cards.index(card)
+
+
+def _whole(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be a whole number >= {minimum} (got {value!r})")
+    return value
 
 
 def ismcts_player(**options: Any) -> IsmctsPlayer:
-    """The player with options ``simulations`` (200), ``uct_c`` (2.0), ``rollouts`` (1)."""
-    check_keys("player 'ismcts' does not take options", options, OPTIONS)
+    """The player with options ``simulations`` (200), ``uct_c`` (2.0), ``rollouts`` (1).
+    (The Hearts library below the plug-in checks its options itself: it imports nothing
+    of the core.)"""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"player 'ismcts' does not take options {unknown} "
+                         f"(options: {', '.join(OPTIONS)})")
     uct = options.get("uct_c", 2.0)
     if isinstance(uct, bool) or not isinstance(uct, (int, float)) or uct < 0:
         raise ValueError(f"uct_c must be a number >= 0 (got {uct!r})")
-    return IsmctsPlayer(as_int("simulations", options.get("simulations", 200), 2),
-                        float(uct), as_int("rollouts", options.get("rollouts", 1), 1))
+    return IsmctsPlayer(_whole("simulations", options.get("simulations", 200), 2),
+                        float(uct), _whole("rollouts", options.get("rollouts", 1), 1))

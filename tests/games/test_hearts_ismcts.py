@@ -23,8 +23,8 @@ from fuzzeval.games.hearts.view import view
 
 pytest.importorskip("pyspiel")
 
-from fuzzeval.games.hearts.ismcts import ismcts_player, pyspiel_position
-from fuzzeval.games.hearts.openspiel import pyspiel_hand
+from fuzzeval.games.hearts.ismcts import ismcts_player
+from fuzzeval.games.hearts.openspiel import pyspiel_hand, pyspiel_position
 
 
 def _true_pyspiel(state: rules.State) -> object:
