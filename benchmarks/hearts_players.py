@@ -107,21 +107,21 @@ def main() -> None:
     results = [(r, play(*r, args)) for r in table]
     print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
           "per hand,\nfewer is better, 95 % interval over deals; even = 6.5\n")
-    print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'points':>6} | "
-          f"{'95 % interval':<13} |")
-    print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 8}|{'-' * 15}|")
+    print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
+          f"{'95 % interval':<14} |")
+    print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>6.2f} | "
-              f"{f'{lo:.2f} - {hi:.2f}':<13} |")
+        print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
+              f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
     for a, b in (("sampling-ismcts", "heuristic-ismcts"), ("fuzzy-ismcts", "heuristic-ismcts"),
                  ("sampling-ismcts", "fuzzy-ismcts")):
         if {a, b} <= keys:
             n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
-            print(f"\npaired over {n} deals against ISMCTS: {a.split('-')[0]} - "
-                  f"{b.split('-')[0]} = {mean:+.2f} +- {half:.2f}")
+            print(f"\n{a.split('-')[0]} - {b.split('-')[0]} against ISMCTS, paired over "
+                  f"{n} deals: {mean:+.2f} +- {half:.2f}")
 
 
 if __name__ == "__main__":

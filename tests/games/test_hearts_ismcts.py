@@ -107,5 +107,5 @@ def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     fuzzy = ["fuzzy"] if "fuzzy" in GAME.player_names else []  # its rows once it exists
     assert [r.split("|")[1].strip() for r in rows[1:]] == [
         "random", "sampling:trials=2", *fuzzy, "heuristic", "sampling:trials=2", *fuzzy]
-    assert "paired over 1 deals against ISMCTS: sampling - heuristic = " in done.stdout
+    assert "sampling - heuristic against ISMCTS, paired over 1 deals: " in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
