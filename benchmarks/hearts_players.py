@@ -116,11 +116,14 @@ def main() -> None:
         print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
-    for a, b in (("sampling-ismcts", "heuristic-ismcts"), ("fuzzy-ismcts", "heuristic-ismcts"),
-                 ("sampling-ismcts", "fuzzy-ismcts")):
+    print()
+    for a, b, against in (("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
+                          ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS")):
         if {a, b} <= keys:
             n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
-            print(f"\n{a.split('-')[0]} - {b.split('-')[0]} against ISMCTS, paired over "
+            print(f"{a.split('-')[0]} - {b.split('-')[0]} against {against}, paired over "
                   f"{n} deals: {mean:+.2f} +- {half:.2f}")
 
 
