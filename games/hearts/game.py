@@ -23,11 +23,11 @@ import numpy as np
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import card_str, cards_of
 from fuzzeval.games.hearts.features import FEATURE_NAMES, FloatArray, candidate_features
-from fuzzeval.games.hearts.fuzzy import FuzzyHearts, fuzzy_player
+from fuzzeval.games.hearts.fuzzy import fuzzy_player
 from fuzzeval.games.hearts.players import PLAYERS, Policy
 from fuzzeval.games.hearts.view import View, view
 from fuzzeval.games.options import check_keys
-from fuzzeval.play.game import Candidates, Outcome, Payoff
+from fuzzeval.play.game import Candidates, Outcome, Payoff, Player
 
 GAME_OPTIONS = ("rules", "target")
 RULES = {"standard": rules.STANDARD, "seed003": rules.SEED003}
@@ -81,13 +81,22 @@ class HeartsGame:
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy")
+    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy", "ismcts")
+    #: a default round robin's players: not ismcts, OpenSpiel's search (slow, and its ties
+    #: fall in hash-map order, so its games do not repeat from their seed)
+    tournament_players: tuple[str, ...] = ("random", "heuristic", "fuzzy")
     rulebase_player = "fuzzy"
     default_rulebase = "hearts"  # rulebases/hearts.yaml: play and calibration start there
     default_opponent = "heuristic"
 
     def prepare(self) -> None:
         pass
+
+    @property
+    def hidden_information(self) -> Any:
+        from fuzzeval.games.hearts.sampling import HIDDEN
+
+        return HIDDEN
 
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
         check_keys("unknown hearts options", options, GAME_OPTIONS)
@@ -146,7 +155,11 @@ class HeartsGame:
                 for s in range(4)] + [{"chance": "pass",
                                        "direction": rules.DIRECTION_NAMES[h.direction]}]
 
-    def make_player(self, name: str, **options: Any) -> PolicyPlayer | FuzzyHearts:
+    def make_player(self, name: str, **options: Any) -> Player:
+        if name == "ismcts":
+            from fuzzeval.games.hearts.ismcts import ismcts_player
+
+            return ismcts_player(**options)
         if name == "fuzzy":  # rulebase=NAME|PATH, the shipped base by default
             return fuzzy_player(**options)
         if name not in PLAYERS:

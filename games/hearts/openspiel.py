@@ -20,17 +20,20 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from fuzzeval.games.hearts.cards import cards_of, cards_str
 from fuzzeval.games.hearts.players import PLAYERS, Policy, random_player
+from fuzzeval.games.hearts.record import choices
 from fuzzeval.games.hearts.rules import (
     MOON,
     SEATS,
     SEED003,
     STANDARD,
+    TRICKS,
     Options,
     State,
     apply,
@@ -53,6 +56,53 @@ def pyspiel_hand(state: State) -> Any:
         for seat in range(SEATS):
             ps.apply_action(cards[seat][i])
     return ps
+
+
+@lru_cache(maxsize=8)
+def _game(name: str) -> Any:
+    import pyspiel
+
+    return pyspiel.load_game(name)
+
+
+def _deal(name: str, direction: int, dealt: tuple[int, ...]) -> Any:
+    """A pyspiel state with the pass direction chosen and ``dealt`` dealt (seat order)."""
+    state = _game(name).new_initial_state()
+    state.apply_action(direction)
+    cards = [cards_of(h) for h in dealt]
+    for i in range(TRICKS):
+        for seat in range(SEATS):
+            state.apply_action(cards[seat][i])
+    return state
+
+
+def pyspiel_position(hand: State) -> tuple[Any, int]:
+    """The pyspiel state of ``hand`` for its seat to move, and the seat it sits at there:
+    its own seat in the play; seat 0, the deal rotated, in the pass."""
+    name = hand.options.openspiel()
+    me = hand.to_move
+    if hand.phase == "pass":
+        dealt = tuple(hand.dealt[(me + j) % SEATS] for j in range(SEATS))
+        state = _deal(name, hand.direction, dealt)
+        for card in hand.passed[me]:
+            state.apply_action(card)
+        return state, 0
+    state = _deal(name, hand.direction, hand.dealt)
+    for card in choices(hand):
+        state.apply_action(card)
+    return state, me
+
+
+def ismcts_card(position: Any, seed: int, simulations: int, uct_c: float,
+                rollouts: int) -> int:
+    """The card OpenSpiel's C++ ISMCTS bot (random-rollout evaluator, both seeded with
+    ``seed``, the most visited card) plays at ``position`` (``hearts.ismcts``)."""
+    import pyspiel
+
+    bot = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(rollouts, seed), uct_c,
+                            simulations, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                            False, False)
+    return int(bot.step(position))
 
 
 @dataclass(frozen=True)

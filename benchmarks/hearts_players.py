@@ -1,0 +1,131 @@
+"""Hearts players against three copies of an opponent, duplicate, in points per hand.
+
+    nice -n 10 python benchmarks/hearts_players.py [--deals 2000] [--sampling-deals 500]
+        [--ismcts-deals 500] [--sampling-ismcts-deals 500]
+        [--trials 10] [--simulations 200] [--workers 2] [--only KEYS]
+
+Each row is one ``fuzzeval match hearts -p PLAYER --opponent OPPONENT --duplicate``
+(``--deals`` x 4 games, every deal played with the player under test in each seat), stored
+in ``runs/hearts_players/KEY.sqlite`` and resumed when run again, so rows may be played
+by separate runs (``--only``) and the table printed at the end by one more. Rows: random
+against heuristic (the cheap reference), ``sampling`` against heuristic, and heuristic,
+``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
+same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
+rows play fewer deals (they are slow). Prints the
+mean points per hand of the player under test with its 95 % interval (over duplicate
+blocks); an even player takes 6.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.games.hearts.game import GAME
+from fuzzeval.play.store import History
+
+
+def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
+    """(key, player, opponent, deals) for each row."""
+    sampling = f"sampling:trials={args.trials}"
+    ismcts = f"ismcts:simulations={args.simulations}"
+    out = [("random-heuristic", "random", "heuristic", args.deals),
+           ("sampling-heuristic", sampling, "heuristic", args.sampling_deals),
+           ("heuristic-ismcts", "heuristic", ismcts, args.ismcts_deals),
+           ("sampling-ismcts", sampling, ismcts, args.sampling_ismcts_deals)]
+    if "fuzzy" in GAME.player_names:
+        out.insert(2, ("fuzzy-heuristic", "fuzzy", "heuristic", args.deals))
+        out.append(("fuzzy-ismcts", "fuzzy", ismcts, args.ismcts_deals))
+    return out
+
+
+def play(key: str, player: str, opponent: str, deals: int,
+         args: argparse.Namespace) -> dict[str, Any]:
+    """One stored, resumable duplicate match through the CLI; its --json summary."""
+    args.db_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "fuzzeval", "match", "hearts", "-p", player, "--opponent",
+           opponent, "--duplicate", "-n", str(4 * deals), "-w", str(args.workers),
+           "--seed", str(args.seed), "--db", str(args.db_dir / f"{key}.sqlite"), "--json"]
+    print(f"{key}: {' '.join(cmd[2:])}", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"error: {key}: fuzzeval match exited {done.returncode}")
+    summary: dict[str, Any] = json.loads(done.stdout)
+    summary["seconds"] = time.perf_counter() - start
+    return summary
+
+
+def per_deal(db: Path) -> npt.NDArray[np.float64]:
+    """The player under test's mean points over each deal's four games (the stored
+    match's blocks, in order)."""
+    with History(db) as history:
+        match = history.matches()["id"].iloc[0]
+        paid = [o.payoffs[0] for o in history.outcomes(int(match))]
+    blocks = len(paid) // 4
+    out: npt.NDArray[np.float64] = np.asarray(paid[:4 * blocks], dtype=float).reshape(
+        blocks, 4).mean(axis=1)
+    return out
+
+
+def paired(a: Path, b: Path) -> tuple[int, float, float]:
+    """Deals both rows played, and the mean difference a - b over them with its 95 %
+    half-width: the same deals, so the card luck they share cancels."""
+    x, y = per_deal(a), per_deal(b)
+    n = min(len(x), len(y))
+    d = x[:n] - y[:n]
+    half = 1.96 * d.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+    return n, float(d.mean()), float(half)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000, help="deals of the fast rows")
+    ap.add_argument("--sampling-deals", type=int, default=500)
+    ap.add_argument("--ismcts-deals", type=int, default=500)
+    ap.add_argument("--sampling-ismcts-deals", type=int, default=500)
+    ap.add_argument("--trials", type=int, default=10, help="sampling's trials a decision")
+    ap.add_argument("--simulations", type=int, default=200, help="ISMCTS simulations")
+    ap.add_argument("--seed", type=int, default=26)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--db-dir", type=Path, default=Path("runs/hearts_players"))
+    ap.add_argument("--only", default="", help="comma-separated row keys to play")
+    args = ap.parse_args()
+    wanted = {k for k in args.only.split(",") if k}
+    table = [r for r in rows(args) if not wanted or r[0] in wanted]
+    if wanted - {r[0] for r in table}:
+        known = ", ".join(r[0] for r in rows(args))
+        raise SystemExit(f"error: --only {args.only!r}: rows are {known}")
+    results = [(r, play(*r, args)) for r in table]
+    print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
+          "per hand,\nfewer is better, 95 % interval over deals; even = 6.5\n")
+    print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
+          f"{'95 % interval':<14} |")
+    print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
+    for (_, player, opponent, _), s in results:
+        lo, hi = s["ci95"]
+        deals = int(s["games"]) // 4
+        print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
+              f"{f'{lo:.2f} - {hi:.2f}':<14} |")
+    keys = {r[0] for r, _ in results}
+    print()
+    for a, b, against in (("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
+                          ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS")):
+        if {a, b} <= keys:
+            n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
+            print(f"{a.split('-')[0]} - {b.split('-')[0]} against {against}, paired over "
+                  f"{n} deals: {mean:+.2f} +- {half:.2f}")
+
+
+if __name__ == "__main__":
+    main()
