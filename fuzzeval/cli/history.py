@@ -108,15 +108,26 @@ def _show(db: Path, match_id: int | None, game: int | None) -> None:
         _show_game(history, match, game)
 
 
-def _names(match: StoredMatch) -> tuple[str, str]:
-    a, b = str(match.spec.player), str(match.spec.opponent)
-    return (a, b) if a != b else (f"{a} (seat 0)", f"{b} (seat 1)")
+def _lineup(match: StoredMatch) -> tuple[str, ...]:
+    """Every seat's player, seat 0 first (the game says how many seats)."""
+    from fuzzeval.play.registry import load_game
+
+    return tuple(map(str, match.spec.lineup(load_game(match.spec.game).seats)))
+
+
+def _names(match: StoredMatch) -> tuple[str, ...]:
+    """Each seat's name as shown: its player, with the seat where two play alike."""
+    lineup = _lineup(match)
+    return tuple(name if lineup.count(name) == 1 else f"{name} (seat {k})"
+                 for k, name in enumerate(lineup))
 
 
 def _players(match: StoredMatch) -> str:
-    """``A (seat 0) against B (seat 1)``, each seat said once."""
-    a, b = str(match.spec.player), str(match.spec.opponent)
-    return f"{a} (seat 0) against {b} (seat 1)"
+    """``A (seat 0) against B (seat 1)``, or every seat of a larger table, each once."""
+    lineup = _lineup(match)
+    if len(lineup) == 2:
+        return f"{lineup[0]} (seat 0) against {lineup[1]} (seat 1)"
+    return ", ".join(f"{name} (seat {k})" for k, name in enumerate(lineup))
 
 
 def _outcome(history: History, match: StoredMatch, index: int) -> Outcome:
@@ -135,7 +146,7 @@ def _list_games(history: History, match: StoredMatch) -> None:
     for index, o in zip(indices, history.outcomes(match.id), strict=True):
         first, _ = history.game_choices(match.id, index)
         table.add_row(str(index), names[first], _winner(names, o),
-                      f"{o.scores[0]}–{o.scores[1]}", o.result)
+                      "–".join(map(str, o.scores)), o.result)
     console.print(table)
     say(f"show one: fuzzeval history show {history.path} --match {match.id} --game N")
 
@@ -197,14 +208,17 @@ def _check(game: Any, moves: list[Move], logged: list[tuple[int, int, str, str, 
                               "is not among its moves")
     end = game.outcome(moves[-1].after)
     if (end.winner, end.scores) != (outcome.winner, outcome.scores):
-        raise ReplayError(f"it ends {end.scores[0]}–{end.scores[1]}, stored "
-                          f"{outcome.scores[0]}–{outcome.scores[1]}")
+        raise ReplayError(f"it ends {'–'.join(map(str, end.scores))}, stored "
+                          f"{'–'.join(map(str, outcome.scores))}")
 
 
-def _result(names: tuple[str, str], o: Outcome) -> None:
+def _result(names: Sequence[str], o: Outcome) -> None:
+    final = ", ".join(f"{name} {score}" for name, score in zip(names, o.scores, strict=True))
+    if o.winner is None:  # a game that pays every seat, without a winner
+        say(f"final score {final}")
+        return
     points = "1 point" if o.points == 1 else f"{o.points} points"
-    say(f"{_winner(names, o)} won ({o.result}, {points}); final score {names[0]} "
-        f"{o.scores[0]}, {names[1]} {o.scores[1]}")
+    say(f"{_winner(names, o)} won ({o.result}, {points}); final score {final}")
 
 
 def _winner(names: Sequence[str], o: Outcome) -> str:

@@ -119,7 +119,8 @@ class HeartsGame:
             return candidate_features(v, [cards[i] for i in indices])
         return Candidates(hand.kind, tuple(card_str(c) for c in cards), features,
                           FEATURE_NAMES, Decision(v, cards),
-                          {"hand": hand.hand_number, "trick": hand.tricks_done + 1})
+                          {"passing": rules.DIRECTION_NAMES[hand.direction],
+                           "trick": hand.tricks_done + 1})
 
     def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
         hand = state.hand

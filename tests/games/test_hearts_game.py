@@ -130,3 +130,31 @@ def test_bad_hearts_match_input_is_one_line_and_exit_2(tmp_path: Path, args: lis
                                  str(tmp_path / "x.sqlite"), *args])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_stored_hearts_game_is_listed_and_shown_seat_by_seat(tmp_path: Path) -> None:
+    """history show seated two players and failed on a third seat (IndexError)."""
+    db = str(tmp_path / "h.sqlite")
+    played = CliRunner().invoke(app, ["match", "hearts", "-p", "heuristic", "--opponent",
+                                      "random", "-n", "4", "--db", db, "-w", "1"])
+    assert played.exit_code == 0, played.output
+    listed = CliRunner().invoke(app, ["history", "show", db])
+    assert listed.exit_code == 0, listed.output
+    assert ("heuristic (seat 0), random (seat 1), random (seat 2), random (seat 3)"
+            in listed.output)
+    rows = [line.split() for line in listed.output.splitlines()
+            if line.strip()[:1].isdigit()]
+    assert [r[0] for r in rows] == ["0", "1", "2", "3"]
+    games = [json.loads(line) for line in CliRunner().invoke(
+        app, ["history", "export", db]).stdout.splitlines()]
+    for row, g in zip(rows, games, strict=True):
+        assert "nobody" in row and "–".join(map(str, g["scores"])) in row
+    shown = CliRunner().invoke(app, ["history", "show", db, "--game", "3"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    plays = [x for x in lines if "(play, hand 1;" in x]
+    assert len(plays) == 52 and "random (seat 3)" in shown.output
+    final = ", ".join(f"{n} {s}" for n, s in zip(
+        ["heuristic", "random (seat 1)", "random (seat 2)", "random (seat 3)"],
+        games[3]["scores"], strict=True))
+    assert lines[-1] == f"final score {final}"
