@@ -84,9 +84,18 @@ def evaluate_calibration(
         table.add_column(col, justify="right", no_wrap=True)
     i, c = result.initial, result.calibrated
     lo, hi = result.interval
-    table.add_row("win rate", f"{i.win_rate:.1%}", f"{c.win_rate:.1%}",
-                  f"{result.difference:+.1%} ± {(hi - lo) / 2:.1%}")
-    table.add_row("  95% interval", _span(i.interval), _span(c.interval), "", style="dim")
+    if i.win_rate is not None and c.win_rate is not None:
+        table.add_row("win rate", f"{i.win_rate:.1%}", f"{c.win_rate:.1%}",
+                      f"{result.difference:+.1%} ± {(hi - lo) / 2:.1%}")
+        table.add_row("  95% interval", _span(i.interval), _span(c.interval), "",
+                      style="dim")
+    else:  # a game without winners: the table's mean beaten, and the payoff itself
+        table.add_row("beat the table's mean", f"{result.rates[0]:.1%}",
+                      f"{result.rates[1]:.1%}",
+                      f"{result.difference:+.1%} ± {(hi - lo) / 2:.1%}")
+        plo, phi = result.payoff_interval
+        table.add_row(i.unit, f"{i.mean:.3f}", f"{c.mean:.3f}",
+                      f"{result.payoff_difference:+.3f} ± {(phi - plo) / 2:.3f}")
     if i.mean_margin is not None and c.mean_margin is not None:
         table.add_row("mean final margin", f"{i.mean_margin:+.2f}", f"{c.mean_margin:+.2f}",
                       f"{c.mean_margin - i.mean_margin:+.2f}")

@@ -10,7 +10,7 @@ deals), compared the same way, deal by deal.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,18 +32,24 @@ class HeldOut:
     seed: int
     initial: MatchSummary
     calibrated: MatchSummary
-    difference: float  # calibrated - initial win rate
+    difference: float  # calibrated - initial win rate (or rate of beating the table's mean)
     interval: tuple[float, float]  # paired 95 % interval of the difference
     measures: tuple[Comparison, ...]  # the game's own measures, initial -> calibrated
+    rates: tuple[float, float] = (0.0, 0.0)  # games won (or table beaten): initial, after
+    payoff_difference: float = 0.0  # calibrated - initial mean payoff of seat 0
+    payoff_interval: tuple[float, float] = (0.0, 0.0)  # its paired 95 % interval
 
     def to_dict(self) -> dict[str, Any]:
         return {"games": self.games, "seed": self.seed, "initial": self.initial.to_dict(),
                 "calibrated": self.calibrated.to_dict(), "difference": self.difference,
                 "interval95": list(self.interval),
+                "payoff_difference": self.payoff_difference,
+                "payoff_interval95": list(self.payoff_interval),
                 "measures": [c.to_dict() for c in self.measures]}
 
 
-def paired_difference(a: list[int], b: list[int]) -> tuple[float, tuple[float, float]]:
+def paired_difference(a: Sequence[float], b: Sequence[float]
+                      ) -> tuple[float, tuple[float, float]]:
     """Mean of b - a over paired games and its normal-approximation 95 % interval."""
     n = len(a)
     d = [y - x for x, y in zip(a, b, strict=True)]
@@ -79,7 +85,7 @@ def evaluate_calibration(history: History, game: Game, cal: Calibration, games: 
     initial_text = cal.results[0].rulebase_yaml
     final_text = cal.final_yaml()
     seed = seed if seed is not None else cal.settings.seed
-    summaries, wins = {}, {}  # by label: initial, calibrated
+    summaries, wins, paid = {}, {}, {}  # by label: initial, calibrated
     for label, text, index in (("initial", initial_text, 0),
                                ("calibrated", final_text, len(cal.finished_rounds))):
         spec = round_spec(history, cal, game, index, text)
@@ -89,10 +95,13 @@ def evaluate_calibration(history: History, game: Game, cal: Calibration, games: 
         outcomes = history.outcomes(match.id)[:games]
         summaries[label] = summarize(outcomes, game.payoff)
         wins[label] = [int(o.did_well(0, game.payoff)) for o in outcomes]
+        paid[label] = [o.payoffs[0] for o in outcomes]
     diff, interval = paired_difference(wins["initial"], wins["calibrated"])
+    payoff, payoff_interval = paired_difference(paid["initial"], paid["calibrated"])
     measures = held_out_measures(game, cal, deals, seed, executor, cache_dir)
+    rates = (sum(wins["initial"]) / max(games, 1), sum(wins["calibrated"]) / max(games, 1))
     return HeldOut(games, seed, summaries["initial"], summaries["calibrated"], diff, interval,
-                   measures)
+                   measures, rates, payoff, payoff_interval)
 
 
 def held_out_seed(seed: int) -> int:

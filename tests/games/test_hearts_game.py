@@ -158,3 +158,22 @@ def test_a_stored_hearts_game_is_listed_and_shown_seat_by_seat(tmp_path: Path) -
         ["heuristic", "random (seat 1)", "random (seat 2)", "random (seat 3)"],
         games[3]["scores"], strict=True))
     assert lines[-1] == f"final score {final}"
+
+
+def test_a_hearts_calibration_is_evaluated_by_the_table_beaten_and_points_per_hand(
+        tmp_path: Path) -> None:
+    """evaluate-calibration formatted a win rate a game without winners does not have
+    (TypeError on None)."""
+    db = str(tmp_path / "c.sqlite")
+    made = CliRunner().invoke(app, ["calibrate", "hearts", "--opponent", "heuristic",
+                                    "--rounds", "1", "--games-per-round", "8",
+                                    "--held-out-deals", "0", "--db", db, "-w", "1"])
+    assert made.exit_code == 0, made.output
+    shown = CliRunner().invoke(app, ["evaluate-calibration", db, "-n", "8", "-w", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "beat the table's mean" in shown.output and "points per hand" in shown.output
+    out = json.loads(CliRunner().invoke(
+        app, ["evaluate-calibration", db, "-n", "8", "-w", "1", "--json"]).stdout)
+    before, after = out["initial"], out["calibrated"]
+    assert "win_rate" not in before and before["unit"] == "points per hand"
+    assert out["payoff_difference"] == pytest.approx(after["mean"] - before["mean"])
