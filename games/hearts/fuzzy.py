@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,19 +22,11 @@ from fuzzeval.games.hearts.features import FEATURE_NAMES, candidate_features
 from fuzzeval.games.hearts.view import View
 from fuzzeval.games.options import as_text, check_keys
 from fuzzeval.play.game import Candidates, compile_for_features
-from fuzzeval.resources import find_rulebase
 from fuzzeval.rulebase import RuleBase
 
 #: the shipped rule base the fuzzy player reads, and calibration starts from
 RULEBASE = "hearts"
 FloatArray = npt.NDArray[np.float64]
-
-
-def resolve_rulebase(rulebase: str | Path | RuleBase = RULEBASE) -> RuleBase:
-    """A rule base object, a path, or the name of a shipped one."""
-    if isinstance(rulebase, RuleBase):
-        return rulebase
-    return load_rulebase(find_rulebase(str(rulebase)))
 
 
 @dataclass(frozen=True)
@@ -81,6 +72,6 @@ def fuzzy_player(**options: Any) -> FuzzyHearts:
     try:
         text = as_text("rulebase", options.get("rulebase", RULEBASE),
                        "a rule base name or path")
-        return FuzzyHearts(resolve_rulebase(text))
+        return FuzzyHearts(load_rulebase(text))  # a path, or a shipped base's name
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
