@@ -15,11 +15,11 @@ from fuzzeval.cli import app
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.advice import position
 from fuzzeval.games.hearts.cards import card_str
-from fuzzeval.games.hearts.fuzzy import FuzzyHearts, fuzzy_player, resolve_rulebase
+from fuzzeval.games.hearts.fuzzy import FuzzyHearts, fuzzy_player
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.games.hearts.players import heuristic_player, play_out
 from fuzzeval.games.hearts.view import view
-from fuzzeval.loading import check_rulebase
+from fuzzeval.loading import check_rulebase, load_rulebase
 
 FUZZY = fuzzy_player()
 RNG = np.random.default_rng(0)
@@ -86,7 +86,7 @@ def test_grades_every_candidate_in_one_call_and_ties_go_to_the_lowest() -> None:
     assert grades.shape == (4,) and feats.shape == (4, len(FUZZY.rulebase.input_names))
     assert grades[0] == pytest.approx(7.5 + 2.5 * 0 / 12)  # 2D: a duck, rank low
     assert grades[1] == pytest.approx(7.5 + 2.5 * 7 / 12)  # 9D: a duck, rank 7
-    flat = FuzzyHearts(resolve_rulebase("hearts"))
+    flat = FuzzyHearts(load_rulebase("hearts"))
     object.__setattr__(flat, "evaluator", type("E", (), {
         "grade": staticmethod(lambda x: np.zeros(len(x)))})())
     assert flat(view(s), rules.legal(s), RNG) == 0  # all tied: the lowest card
