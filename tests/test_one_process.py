@@ -179,11 +179,11 @@ def test_a_full_disk_during_a_match_is_one_line_and_resume_completes(
     save = Store.insert_game
     calls = {"n": 0}
 
-    def full(self: Store, match: object, record: object) -> None:
+    def full(self: Store, match: object, record: object, known: object = None) -> None:
         calls["n"] += 1
         if calls["n"] > 3:
             raise sqlite3.OperationalError("database or disk is full")
-        save(self, match, record)  # type: ignore[arg-type]
+        save(self, match, record, known)  # type: ignore[arg-type]
     monkeypatch.setattr(Store, "insert_game", full)
     res = runner.invoke(app, args)
     assert res.exit_code == 1, res.output

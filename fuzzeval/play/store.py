@@ -391,12 +391,18 @@ class History:
             "SELECT idx FROM games WHERE match_id = ?", (match_id,))}
 
     # --- games ---------------------------------------------------------------------------
-    def _feature_set(self, names: tuple[str, ...]) -> int:
-        """The id of a list of feature names, stored once (a decision keeps only values)."""
+    def _feature_set(self, names: tuple[str, ...],
+                     known: dict[tuple[str, ...], int] | None = None) -> int:
+        """The id of a list of feature names, stored once (a decision keeps only values);
+        ``known``, the ids found so far in the open transaction, saves the lookups."""
+        if known is not None and names in known:
+            return known[names]
         text = json.dumps(names)
         self.conn.execute("INSERT OR IGNORE INTO feature_sets (names) VALUES (?)", (text,))
         row = self.conn.execute("SELECT id FROM feature_sets WHERE names = ?",
                                 (text,)).fetchone()
+        if known is not None:
+            known[names] = int(row[0])
         return int(row[0])
 
     def save_game(self, match: StoredMatch, record: GameRecord,
@@ -406,14 +412,16 @@ class History:
         with self.conn:
             self.insert_game(match, encode_game(record, payoff))
 
-    def insert_game(self, match: StoredMatch, rows: GameRows) -> None:
+    def insert_game(self, match: StoredMatch, rows: GameRows,
+                    known: dict[tuple[str, ...], int] | None = None) -> None:
         """One encoded game and its decisions, in the transaction open (the caller
-        commits: a match commits several at once)."""
+        commits: a match commits several at once, with one ``known`` for their feature
+        sets' ids: a rolled-back transaction's ids must not outlive it)."""
         self.conn.execute(
             "INSERT INTO games (match_id, idx, first, winner, score0, score1, result, "
             "points, units, moves, unit_points, stats, choices, scores, payoffs) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (match.id, *rows.game))
-        sets = [self._feature_set(names) for names in rows.names]
+        sets = [self._feature_set(names, known) for names in rows.names]
         self.conn.executemany(
             f"INSERT INTO decisions ({_DECISION_COLUMNS}) VALUES ({', '.join('?' * 17)})",
             [(match.id, *d[:-1], None if d[-1] is None else sets[d[-1]])  # type: ignore[index]
@@ -699,9 +707,10 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
         since = time.monotonic()
 
         def flush() -> None:
+            known: dict[tuple[str, ...], int] = {}
             with history.conn:
                 for rows in waiting:
-                    history.insert_game(match, rows)
+                    history.insert_game(match, rows, known)
             waiting.clear()
 
         try:
