@@ -12,6 +12,9 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
+from fuzzeval.games.hearts import rules as hearts
+from fuzzeval.games.hearts.cards import mask_of, parse_card
+from fuzzeval.games.hearts.game import GAME as HEARTS
 from fuzzeval.play.match import MatchSpec, PlayerSpec
 from fuzzeval.play.store import History, read_games, run_match
 
@@ -76,6 +79,38 @@ def test_a_backgammon_game_exports_the_dice_of_every_turn(tmp_path: Path) -> Non
     assert [d["seat"] for d in dice] == [m["seat"] for m in moves]
     assert all(1 <= v <= 6 for d in dice for v in d["dice"])
     assert [m["seat"] for m in moves][:4] in ([0, 1, 0, 1], [1, 0, 1, 0])
+
+
+def test_a_hearts_hand_exports_its_deal_pass_and_every_card_and_replays_by_the_rules(
+        tmp_path: Path) -> None:
+    """Replayed here from the exported events alone, by the rules: each decision is the
+    seat to move's, of the right kind, with as many legal cards as it says, and the
+    points taken are the payoffs exported."""
+    db = tmp_path / "hearts.sqlite"
+    with History(db) as h:
+        run_match(h, HEARTS, MatchSpec("hearts", PlayerSpec("heuristic"),
+                                       PlayerSpec("random"), 4, 5))
+    games = _export(str(db))
+    assert [g["index"] for g in games] == [0, 1, 2, 3]
+    for g in games:
+        events = g["events"]
+        assert isinstance(events, list)
+        deals = [e for e in events[:4] if e.get("chance") == "deal"]
+        assert [d["seat"] for d in deals] == [0, 1, 2, 3]
+        dealt = tuple(mask_of(parse_card(c) for c in d["cards"]) for d in deals)
+        assert all(m.bit_count() == 13 for m in dealt) and sum(dealt) == (1 << 52) - 1
+        assert events[4]["chance"] == "pass"
+        direction = hearts.DIRECTION_NAMES.index(events[4]["direction"])
+        state = hearts.new_hand(dealt, hearts.STANDARD,  # type: ignore[arg-type]
+                                hearts.PASS_CYCLE.index(direction))
+        decisions = events[5:]
+        assert len(decisions) == (52 if direction == hearts.NO_PASS else 64)
+        for e in decisions:
+            assert (e["seat"], e["kind"]) == (state.to_move, state.kind)
+            assert e["options"] == hearts.legal_mask(state).bit_count()
+            state = hearts.apply(state, parse_card(e["choice"]))
+        assert state.phase == "over"
+        assert g["payoffs"] == list(hearts.points(state))
 
 
 def test_every_match_exports_and_json_is_one_array(tmp_path: Path) -> None:
