@@ -33,6 +33,33 @@ def test_evaluate_worked_example_json() -> None:
     assert data["memberships"]["SinglePiecesInHome"] == pytest.approx({"Few": 0.5, "Many": 0.2})
 
 
+def test_evaluate_without_explain_grades_without_building_an_explanation(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The worked example's grade (763/8207) and whether a rule fired, with the rule texts
+    never made: an explanation of 100,000 rules takes a second."""
+    from fuzzeval.engine import Evaluator
+
+    def refuse(self: Evaluator, x: object) -> None:
+        raise AssertionError("explain() called without --explain")
+    monkeypatch.setattr(Evaluator, "explain", refuse)
+    args = ["evaluate", "fuzzeval_example", "-i", "SinglePieces=3", "-i", "OpponentOnBar=2",
+            "-i", "SinglePiecesInHome=2"]
+    code, out, _ = run(*args, "--json")
+    assert code == 0 and json.loads(out) == {"grade": pytest.approx(763 / 8207), "fired": True}
+    code, out, _ = run(*args)
+    assert code == 0 and out == f"{763 / 8207:.6g}\n"
+    # no rule fires: the default, and "fired": false
+    base = tmp_path / "high.yaml"
+    base.write_text("name: high\ndefuzzifier: centroid\ndefault: 7\ninputs:\n  x:\n"
+                    "    range: [0, 10]\n    terms: {low: [0, 0, 5], high: [5, 10, 10]}\n"
+                    "output:\n  name: y\n  range: [0, 10]\n  terms: {big: [5, 10, 10]}\n"
+                    "rules:\n  - if x is high then y is big\n")
+    code, out, _ = run("evaluate", str(base), "-i", "x=2", "--json")
+    assert code == 0 and json.loads(out) == {"grade": 7.0, "fired": False}
+    code, out, _ = run("evaluate", str(base), "-i", "x=7.5", "--json")
+    assert code == 0 and json.loads(out)["fired"] is True
+
+
 def test_evaluate_explain_table_names_rules_and_clipping() -> None:
     code, out, _ = run("evaluate", str(ROOT / "rulebases" / "tipping.yaml"),
                        "-i", "quality=12", "-i", "service=9.8", "--explain")
