@@ -1,6 +1,8 @@
 """Defuzzifiers over many candidates at once.
 
-``weighted_average`` is Fuzzeval's eq. 2, summed per rule. ``centroid`` is the
+``weighted_average`` is Fuzzeval's eq. 2, summed per rule; ``weighted_sum`` is its numerator
+alone, the linear model of seed 003 (a rule's conclusion is its learned weight, its firing
+strength the feature: no normalisation, so conclusions add up). ``centroid`` is the
 exact continuous centroid of the aggregated set max_t min(a_t, mu_t(y)): that set
 is piecewise linear, and all its kinks lie in a known finite set of points --
 the term vertices and the crossings of the terms' side lines (fixed), and the
@@ -26,9 +28,10 @@ BoolArray = npt.NDArray[np.bool_]
 
 
 def weighted_average(
-    strengths: FloatArray, values: FloatArray, default: float
+    strengths: FloatArray, values: FloatArray, default: float, normalise: bool = True
 ) -> FloatArray:
-    """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n); ``default`` where no rule fires.
+    """sum_r s_r v_r / sum_r s_r for strengths of shape (R, n) (without ``normalise``, the
+    weighted sum sum_r s_r v_r); ``default`` where no rule fires.
 
     Summed rule after rule, in rule order (a matrix product's blocking, and numpy's pairwise
     sums, depend on n), so a candidate's grade is the same to the last bit however many
@@ -36,7 +39,8 @@ def weighted_average(
     """
     s = np.ascontiguousarray(np.asarray(strengths, dtype=np.float64).T)
     out = np.empty(s.shape[0], dtype=np.float64)
-    kernels.wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default), out)
+    kernels.wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default),
+                    normalise, out)
     return out
 
 

@@ -95,12 +95,19 @@ class Evaluator:
         kernel: Any
         args: tuple[Any, ...]
         if self.plan is None:
-            kernel, args = kernels.grade_wa, (*self._program(), self.values, default)
+            kernel, args = kernels.grade_wa, (*self._program(), self.values, default,
+                                              self.normalise)
         else:
             kernel = kernels.grade_centroid
             args = (*self._program(), self.groups, *self.plan.kernel_args(), default)
         object.__setattr__(self, "_kernel", kernel)
         object.__setattr__(self, "_kernel_args", args)
+
+    @property
+    def normalise(self) -> bool:
+        """Whether the singleton grade divides by the total strength (weighted average) or
+        not (weighted sum)."""
+        return self.rulebase.defuzzifier == "weighted_average"
 
     @property
     def n_inputs(self) -> int:
@@ -112,7 +119,7 @@ class Evaluator:
         if self.plan is None and numpy_kernels.use_numpy(xs.shape[0]):
             self._raise_nan(xs, numpy_kernels.first_nan(xs))
             return numpy_kernels.grade_wa(xs, *self._program(), self.values,
-                                          float(self.rulebase.default))
+                                          float(self.rulebase.default), self.normalise)
         out = np.empty(xs.shape[0], dtype=np.float64)
         self._raise_nan(xs, self._kernel(xs, out, *self._kernel_args))
         return out

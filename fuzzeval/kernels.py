@@ -23,14 +23,18 @@ BoolArray = npt.NDArray[np.bool_]
 MIN, MAX, NOT, COPY = 0, 1, 2, 3
 
 
-def _wa_row(s: FloatArray, values: FloatArray, default: float) -> float:
-    """sum_r s_r v_r / sum_r s_r for one candidate's strengths, summed in rule order."""
+def _wa_row(s: FloatArray, values: FloatArray, default: float, normalise: bool) -> float:
+    """sum_r s_r v_r / sum_r s_r (weighted average) or, not ``normalise``d, sum_r s_r v_r
+    (weighted sum) for one candidate's strengths, summed in rule order; ``default`` where
+    no rule fires."""
     num = 0.0
     den = 0.0
     for r in range(s.size):
         num += s[r] * values[r]
         den += s[r]
-    return num / den if den > 0 else default
+    if den <= 0:
+        return default
+    return num / den if normalise else num
 
 
 def _centroid_row(
@@ -111,11 +115,11 @@ wa_row = kernel(_wa_row)
 centroid_row = kernel(_centroid_row)
 
 
-def _wa_rows(strengths: FloatArray, values: FloatArray, default: float, out: FloatArray
-             ) -> None:
-    """Weighted averages of strengths (n, R)."""
+def _wa_rows(strengths: FloatArray, values: FloatArray, default: float, normalise: bool,
+             out: FloatArray) -> None:
+    """Weighted averages (or sums) of strengths (n, R)."""
     for i in range(strengths.shape[0]):
-        out[i] = wa_row(strengths[i], values, default)
+        out[i] = wa_row(strengths[i], values, default, normalise)
 
 
 def _centroid_rows(
@@ -175,16 +179,16 @@ fill = kernel(_fill)
 
 def _grade_wa(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
               prog: IntArray, n_reg: int, first: int, weights: FloatArray,
-              values: FloatArray, default: float) -> int:
-    """Weighted-average grades of candidates ``xs`` into ``out``; the flat index of the
-    first NaN input instead (nothing graded), or -1."""
+              values: FloatArray, default: float, normalise: bool) -> int:
+    """Weighted-average (or, not ``normalise``d, weighted-sum) grades of candidates ``xs``
+    into ``out``; the flat index of the first NaN input instead (nothing graded), or -1."""
     bad = first_nan(xs)
     if bad >= 0:
         return bad
     reg = np.zeros(n_reg)
     for i in range(xs.shape[0]):
         fill(xs[i], reg, col, par, prog, first, weights)
-        out[i] = wa_row(reg[first:first + weights.size], values, default)
+        out[i] = wa_row(reg[first:first + weights.size], values, default, normalise)
     return -1
 
 

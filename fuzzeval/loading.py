@@ -644,7 +644,7 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
                     out_terms.get(term.name),
                     f"output.terms.{term.name}",
                     "a singleton has no area, so the centroid cannot use it; widen it or "
-                    "use 'defuzzifier: weighted_average'",
+                    "use 'defuzzifier: weighted_average' or 'weighted_sum'",
                 )
     if output is not None and default is not None and not output.lo <= default <= output.hi:
         ctx.error(

@@ -73,9 +73,10 @@ def registers(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_
 
 
 def grade_wa(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_reg: int,
-             first: int, weights: FloatArray, values: FloatArray, default: float
-             ) -> FloatArray:
-    """Weighted-average grades (kernels.grade_wa), summed in rule order; no NaN in ``xs``."""
+             first: int, weights: FloatArray, values: FloatArray, default: float,
+             normalise: bool) -> FloatArray:
+    """Weighted-average or weighted-sum grades (kernels.grade_wa), summed in rule order; no
+    NaN in ``xs``."""
     s = registers(xs, col, par, prog, n_reg, first, weights)[first:first + weights.size]
     num = np.zeros(xs.shape[0])
     den = np.zeros(xs.shape[0])
@@ -83,7 +84,10 @@ def grade_wa(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_r
         num += s[r] * values[r]
         den += s[r]
     out = np.full(xs.shape[0], default)
-    np.divide(num, den, out=out, where=den > 0)
+    if normalise:
+        np.divide(num, den, out=out, where=den > 0)
+    else:
+        np.copyto(out, num, where=den > 0)
     return out
 
 

@@ -13,8 +13,8 @@ from typing import Literal
 from fuzzeval.membership import POINT_NAMES, Triangle, triangle_problem
 from fuzzeval.membership import PointName as PointName
 
-Defuzzifier = Literal["centroid", "weighted_average"]
-DEFUZZIFIERS: tuple[Defuzzifier, ...] = ("centroid", "weighted_average")
+Defuzzifier = Literal["centroid", "weighted_average", "weighted_sum"]
+DEFUZZIFIERS: tuple[Defuzzifier, ...] = ("centroid", "weighted_average", "weighted_sum")
 
 
 # --- rule conditions -------------------------------------------------------

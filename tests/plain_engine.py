@@ -7,6 +7,7 @@ nothing with fuzzeval's engine, kernels or defuzzifiers (no rule compiler, no si
 * conditions by walking their tree: ``and`` = min, ``or`` = max, ``not`` = 1 - mu; a
   rule's strength is its degree times its weight;
 * ``weighted_average``: sum_r s_r peak_r / sum_r s_r, the default where no rule fires;
+* ``weighted_sum``: sum_r s_r peak_r, the default where no rule fires;
 * ``centroid``: the exact centroid of max_t min(a_t, mu_t(y)), a_t the largest strength of
   the rules concluding on term t. The aggregated set is linear between the points where a
   side meets a vertex, another side or an activation level; every such point is a cut, and
@@ -134,9 +135,11 @@ class PlainEvaluator:
         rb = self.rulebase
         xs = np.asarray(x, dtype=np.float64).reshape(-1, len(rb.inputs))
         s = strengths(rb, xs)
-        if rb.defuzzifier == "weighted_average":
+        if rb.defuzzifier in ("weighted_average", "weighted_sum"):
             peaks = np.array([rb.output.term(r.output_term).triangle.peak for r in rb.rules])
             num, den = (s * peaks[:, None]).sum(axis=0), s.sum(axis=0)
+            if rb.defuzzifier == "weighted_sum":
+                return np.where(den > 0, num, rb.default)
             out = np.full(xs.shape[0], rb.default, dtype=np.float64)
             np.divide(num, den, out=out, where=den > 0)
             return out

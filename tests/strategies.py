@@ -47,7 +47,7 @@ def conditions(inputs: tuple[Variable, ...]) -> st.SearchStrategy[Condition]:
 
 
 @st.composite
-def rulebases(draw: st.DrawFn, defuzzifier: str | None = None,
+def rulebases(draw: st.DrawFn, defuzzifier: str | list[str] | None = None,
               max_rules: int = 6) -> RuleBase:
     n_in = draw(st.integers(1, 3))
     inputs = tuple(draw(variables(f"x{i}")) for i in range(n_in))
@@ -60,7 +60,8 @@ def rulebases(draw: st.DrawFn, defuzzifier: str | None = None,
         )
         for _ in range(draw(st.integers(1, max_rules)))
     )
-    defuzz = defuzzifier or draw(st.sampled_from(["centroid", "weighted_average"]))
+    defuzz = defuzzifier if isinstance(defuzzifier, str) else draw(
+        st.sampled_from(defuzzifier or ["centroid", "weighted_average"]))
     default = output.lo + (output.hi - output.lo) * draw(st.sampled_from([0.0, 0.3, 1.0]))
     return RuleBase("random", defuzz, default, inputs, output, rules)  # type: ignore[arg-type]
 

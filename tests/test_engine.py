@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase, parse_rulebase
+from fuzzeval.engine import Evaluator
 from fuzzeval.rulebase import RuleBase
 from tests.strategies import inputs_for, oracle_grade, oracle_strengths, rulebases
 
@@ -285,3 +286,56 @@ def test_the_weighted_average_sums_rule_after_rule(rules: int, n: int, seed: int
             num += float(s[r, j]) * float(v[r])
             den += float(s[r, j])
         assert got[j] == (num / den if den > 0 else -1.0)
+
+
+WEIGHTED = """
+name: lean
+defuzzifier: weighted_sum
+default: -1
+inputs:
+  x:
+    range: [0, 10]
+    terms: {low: [0, 0, 10], high: [0, 10, 10]}
+output:
+  name: y
+  range: [-1, 10]
+  terms: {a: 2, b: 5}
+rules:
+  - if x is low then y is a
+  - rule: if x is high then y is b
+    weight: 0.5
+"""
+
+
+def _compiled(text: str) -> Evaluator:
+    rb, problems = parse_rulebase(text, "lean.yaml")
+    assert rb is not None and not problems, problems
+    return compile_rulebase(rb)
+
+
+def test_the_weighted_sum_by_hand_on_both_paths() -> None:
+    """At x = 4: low 0.6, high 0.4 x 0.5 = 0.2, so 0.6 x 2 + 0.2 x 5 = 2.2 (the weighted
+    average would be 2.2 / 0.8 = 2.75); at 10 only the half-weight rule: 2.5 (average 5);
+    at 0, 1 x 2 = 2. Graded through numpy (a few candidates) and the compiled kernel."""
+    from fuzzeval import kernels, numpy_kernels
+
+    ev = _compiled(WEIGHTED)
+    xs = np.array([[4.0], [10.0], [0.0], [12.0]])
+    want = [2.2, 2.5, 2.0, 2.5]
+    np.testing.assert_allclose(ev.grade(xs), want, rtol=1e-15)
+    out = np.empty(4)
+    assert kernels.grade_wa(xs, out, *ev._kernel_args) == -1
+    np.testing.assert_allclose(out, want, rtol=1e-15)
+    np.testing.assert_allclose(numpy_kernels.grade_wa(xs, *ev._program(), ev.values, -1.0, False),
+                               want, rtol=1e-15)
+    average = _compiled(WEIGHTED.replace("weighted_sum", "weighted_average"))
+    np.testing.assert_allclose(average.grade(xs), [2.75, 5.0, 2.0, 5.0], rtol=1e-15)
+    assert ev.explain({"x": 4.0}).grade == pytest.approx(2.2, rel=1e-15)
+
+
+def test_the_weighted_sum_gives_the_default_only_where_no_rule_fires() -> None:
+    text = WEIGHTED.replace("{low: [0, 0, 10], high: [0, 10, 10]}",
+                            "{low: [0, 0, 4], high: [6, 10, 10]}")
+    ev = _compiled(text)
+    # 5 fires nothing: the default; 2 fires low at 0.5: 1.0, not the average's 2
+    np.testing.assert_allclose(ev.grade([[5.0], [2.0], [8.0]]), [-1.0, 1.0, 1.25])

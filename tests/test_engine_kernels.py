@@ -52,7 +52,8 @@ def test_every_shipped_rulebase_grades_as_before(path: Path) -> None:
         _agree(rb, xs[:size])
 
 
-@given(rb=rulebases(), seed=st.integers(0, 2**32 - 1), n=st.integers(0, 40))
+@given(rb=rulebases(defuzzifier=["centroid", "weighted_average", "weighted_sum"]),
+       seed=st.integers(0, 2**32 - 1), n=st.integers(0, 40))
 def test_random_rulebases_grade_as_before(rb: RuleBase, seed: int, n: int) -> None:
     _agree(rb, _rows(rb, n, seed))
 

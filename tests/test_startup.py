@@ -134,7 +134,7 @@ print("numba" in sys.modules, numpy_kernels._work)
 big = fz.grades(hands, mine)  # 225,000 rows: over the budget
 more = numpy_kernels.grade_wa(fz.judge(hands, mine)[1].reshape(225000, -1),
                               *fz.evaluator._program(), fz.evaluator.values,
-                              float(fz.rulebase.default))
+                              float(fz.rulebase.default), True)
 print("numba" in sys.modules, numpy_kernels._work)
 print(first.tobytes() == big[:1].tobytes(), big.tobytes() == more.tobytes())
 """
@@ -209,7 +209,8 @@ def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
     assert ev.plan is None
     want = np.empty(len(xs))
     assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
-    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default))
+    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default),
+                                 True)
     assert got.tobytes() == want.tobytes()
     assert len(np.unique(got)) > 1000  # many different grades, not a constant
     rules = np.empty((3000, len(ev.rulebase.rules)))
@@ -218,7 +219,8 @@ def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
     assert mine.tobytes() == rules.tobytes()
 
 
-@given(rulebases(defuzzifier="weighted_average", max_rules=8), st.integers(0, 2**32 - 1))
+@given(rulebases(defuzzifier=["weighted_average", "weighted_sum"], max_rules=8),
+       st.integers(0, 2**32 - 1))
 @settings(max_examples=60)
 def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
                                                                   seed: int) -> None:
@@ -234,7 +236,8 @@ def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
     xs[::2] = lo + width * rng.integers(0, 21, (200, len(lo))) / 20  # on the grid's vertices
     want = np.empty(len(xs))
     assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
-    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(rb.default))
+    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(rb.default),
+                                 ev.normalise)
     assert got.tobytes() == want.tobytes()
     rules = np.empty((len(xs), len(rb.rules)))
     kernels.strengths(xs, rules, *ev._program(), ev.rule_rows)
