@@ -365,6 +365,9 @@ def _rules(
         return [], []
     rules: list[Rule] = []
     located: list[tuple[int, yaml.Node, Rule]] = []
+    # sets once, not a scan of the terms for each rule: a learned base has a term per rule
+    terms_of = {name: frozenset(v.term_names) for name, v in inputs.items()}
+    output_terms = frozenset(output.term_names) if output is not None else frozenset()
     for i, item in enumerate(node.value):
         key = f"rules[{i}]"
         weight: float | None = 1.0
@@ -411,7 +414,7 @@ def _rules(
                     text_node, key, f"unknown input variable {cond.variable!r} (inputs: {known})"
                 )
                 ok = False
-            elif cond.term not in var.term_names:
+            elif cond.term not in terms_of[cond.variable]:
                 ctx.error(
                     text_node,
                     key,
@@ -427,7 +430,7 @@ def _rules(
                 f"(got {parsed.output_variable!r})",
             )
             ok = False
-        if output is not None and parsed.output_term not in output.term_names:
+        if output is not None and parsed.output_term not in output_terms:
             ctx.error(
                 text_node,
                 key,

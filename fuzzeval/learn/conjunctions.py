@@ -1,0 +1,164 @@
+"""Rule bases generated from a game's features: one rule per conjunction of atoms (seed 003).
+
+Seed 003 builds its Hearts evaluator from *atomic features* ("we have the lead", "the Q♠
+player has 2 backers") and every pair, triple and quadruple of them joined by AND, each
+with a learned weight. A fuzzy rule says the same: its condition is a conjunction of
+``variable is term`` atoms, its conclusion a value, and with the ``weighted_sum``
+defuzzifier the grade is the seed's linear model, sum over rules of strength x value.
+
+The atoms of a feature are terms over its range (``atom_terms``): a 0/1 feature has ``no``
+[0, 0, 1] and ``yes`` [0, 1, 1], crisp at 0 and 1; any other feature has ``low``, ``mid`` and
+``high``, three triangles that add up to 1 across the range. Conjunctions join atoms of
+different features (two terms of one feature would only narrow a range). All of them
+are generated, single atoms, pairs and triples, then pruned to those that fire (strength
+at least 0.5: a fuzzy atom's wide feet do not count) on at least a share of the sampled
+decisions: ``min_share`` (0.5 %) for atoms and pairs, ``triple_share`` (15 %) for triples.
+A rule that never fires learns nothing, many conjunctions are impossible (a card cannot be
+the queen and a heart), and the triples are many: 82 Hearts atoms make 62,000 triples
+that fire on 0.5 % of the decisions of heuristic play, 13,000 that fire on 15 %, and the
+engine grades every rule of every candidate. A triple is considered only when its three
+pairs are kept (it fires no more often than any of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.membership import Triangle, membership
+from fuzzeval.play.game import Feature
+from fuzzeval.rulebase import And, Condition, Is, Rule, RuleBase, Term, Variable
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: the largest generated rule base learned: about a tenth of a millisecond to grade the
+#: ~10 candidates of a decision on one core at this size (docs/learning.md)
+MAX_RULES = 20_000
+#: share of sampled decisions an atom or a pair must fire on to be kept; a triple's
+MIN_SHARE = 0.005
+TRIPLE_SHARE = 0.15
+#: the strength at which a conjunction counts as firing on a decision
+FIRES_AT = 0.5
+
+
+@dataclass(frozen=True)
+class Atom:
+    """``feature is term``: one condition of a conjunction."""
+
+    feature: str
+    term: str
+
+
+def atom_terms(feature: Feature) -> tuple[Term, ...]:
+    """The terms a feature's atoms use: no/yes for a 0/1 feature, else low/mid/high."""
+    lo, hi = float(feature.lo), float(feature.hi)
+    if (lo, hi) == (0.0, 1.0):
+        return (Term("no", Triangle(0.0, 0.0, 1.0)), Term("yes", Triangle(0.0, 1.0, 1.0)))
+    mid = (lo + hi) / 2
+    return (Term("low", Triangle(lo, lo, mid)), Term("mid", Triangle(lo, mid, hi)),
+            Term("high", Triangle(mid, hi, hi)))
+
+
+def atom_variables(features: Sequence[Feature]) -> tuple[Variable, ...]:
+    """Every feature as an input variable with its atoms' terms."""
+    return tuple(Variable(f.name, float(f.lo), float(f.hi), atom_terms(f), f.meaning)
+                 for f in features)
+
+
+def atom_memberships(variables: Sequence[Variable], samples: FloatArray
+                     ) -> tuple[list[Atom], FloatArray]:
+    """Every atom and its membership in each sample (n, atoms); ``samples`` has one column
+    per variable, in order, and is clipped to the ranges as the engine clips inputs."""
+    atoms: list[Atom] = []
+    columns: list[FloatArray] = []
+    for j, v in enumerate(variables):
+        x = np.clip(samples[:, j], v.lo, v.hi)
+        for t in v.terms:
+            atoms.append(Atom(v.name, t.name))
+            columns.append(membership(x, t.triangle, v.width))
+    return atoms, np.stack(columns, axis=1) if columns else np.zeros((len(samples), 0))
+
+
+def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
+                          shares: Sequence[float]) -> list[tuple[int, ...]]:
+    """Conjunctions (tuples of atom indices, ascending) of 1..``len(shares)`` atoms of
+    different features that fire together on at least ``shares[k - 1]`` of the rows of
+    ``fires`` (n, atoms) for k atoms: singles first, then pairs, then triples, each in
+    index order."""
+    n = fires.shape[0]
+    needs = [max(1, int(np.ceil(share * n))) for share in shares]
+    packed = np.packbits(fires, axis=0)  # (n/8, atoms): a conjunction is an AND of columns
+    counts = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).sum(axis=1)
+
+    def support(bits: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+        return counts[bits].sum(axis=0)  # type: ignore[no-any-return]
+
+    singles: list[tuple[int, ...]] = [(int(i),) for i in
+                                      np.flatnonzero(support(packed) >= needs[0])]
+    kept: list[tuple[int, ...]] = list(singles)
+    level = singles
+    for need in needs[1:]:
+        known = set(level)
+        nxt: list[tuple[int, ...]] = []
+        for combo in level:
+            used = {atoms[i].feature for i in combo}
+            tails = [k for k in range(combo[-1] + 1, len(atoms)) if atoms[k].feature not in used
+                     and all(tuple(sorted((*sub, k))) in known
+                             for sub in combinations(combo, len(combo) - 1))]
+            if not tails:
+                continue
+            both = np.bitwise_and.reduce(packed[:, list(combo)], axis=1)
+            ok = support(both[:, None] & packed[:, tails]) >= need
+            nxt += [(*combo, k) for k, good in zip(tails, ok, strict=True) if good]
+        kept += nxt
+        level = nxt
+    return kept
+
+
+def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatArray,
+                         output: str, unit: str, scale: float, max_order: int = 3,
+                         min_share: float = MIN_SHARE, triple_share: float = TRIPLE_SHARE,
+                         limit: int = MAX_RULES, made_by: str = "") -> RuleBase:
+    """A ``weighted_sum`` rule base with one rule per frequent conjunction of atoms over
+    ``samples`` (sampled decisions' features, one column per feature), every conclusion
+    0 to start (its own singleton term ``rK`` for rule K) on an output named ``output``
+    whose range is +-``scale`` (conclusions are kept in it). Refused (ValueError) beyond
+    ``limit`` rules, before anything is learned."""
+    if not 1 <= max_order <= 3:
+        raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
+    for share in (min_share, triple_share):
+        if not 0 < share < 1:
+            raise ValueError(f"the share a conjunction must fire on is in (0, 1) (got {share})")
+    if samples.ndim != 2 or samples.shape[1] != len(features) or len(samples) == 0:
+        raise ValueError(f"samples must be (n > 0, {len(features)}) (got {samples.shape})")
+    variables = atom_variables(features)
+    atoms, mu = atom_memberships(variables, samples)
+    shares = (min_share, min_share, triple_share)[:max_order]
+    combos = frequent_conjunctions(atoms, mu >= FIRES_AT, shares)
+    if len(combos) > limit:
+        raise ValueError(f"{len(combos):,} conjunctions fire often enough ({min_share:.2%} "
+                         f"of the sampled decisions, triples {triple_share:.2%}): more than "
+                         f"the {limit:,} rules a learned base may have; raise the shares or "
+                         "join fewer atoms")
+    if not combos:
+        raise ValueError(f"no atom fires on {min_share:.2%} of the sampled decisions")
+    rules = tuple(Rule(_condition([atoms[i] for i in combo]), f"r{k + 1}")
+                  for k, combo in enumerate(combos))
+    out = Variable(output, -float(scale), float(scale),
+                   tuple(Term(f"r{k + 1}", Triangle(0.0, 0.0, 0.0)) for k in range(len(rules))),
+                   f"{unit} (learned: each rule's conclusion is what it adds)")
+    used = sorted({atoms[i].feature for combo in combos for i in combo},
+                  key=[f.name for f in features].index)
+    return RuleBase(name, "weighted_sum", 0.0, tuple(v for v in variables if v.name in used),
+                    out, rules, description=f"{len(rules)} conjunctions of {name}'s "
+                    f"features, each concluding what it adds to the {unit}", made_by=made_by)
+
+
+def _condition(atoms: Sequence[Atom]) -> Condition:
+    parts = tuple(Is(a.feature, a.term) for a in atoms)
+    return parts[0] if len(parts) == 1 else And(parts)

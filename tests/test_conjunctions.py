@@ -1,0 +1,90 @@
+"""Rule bases of conjunctions (issue 29, item 2): atoms, pruning by firing share, and the
+generated base read back as an ordinary rule base."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fuzzeval.learn.conjunctions import (
+    Atom,
+    atom_memberships,
+    atom_terms,
+    atom_variables,
+    conjunction_rulebase,
+    frequent_conjunctions,
+)
+from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.play.game import Feature
+from fuzzeval.rulebase import And, Is
+
+LEAD = Feature("leading", 0, 1, "we lead")
+RANK = Feature("rank", 0, 12, "the card's rank")
+QUEEN = Feature("queen_here", 0, 1, "we hold the QS")
+
+
+def test_atoms_are_crisp_for_a_yes_no_feature_and_three_triangles_otherwise() -> None:
+    no, yes = atom_terms(LEAD)
+    assert (no.name, yes.name) == ("no", "yes")
+    assert no.triangle.points == (0, 0, 1) and yes.triangle.points == (0, 1, 1)
+    low, mid, high = atom_terms(RANK)
+    assert [t.triangle.points for t in (low, mid, high)] == [(0, 0, 6), (0, 6, 12),
+                                                              (6, 12, 12)]
+    variables = atom_variables([LEAD, RANK])
+    atoms, mu = atom_memberships(variables, np.array([[0, 3], [1, 9], [1, 15]], float))
+    assert atoms == [Atom("leading", "no"), Atom("leading", "yes"), Atom("rank", "low"),
+                     Atom("rank", "mid"), Atom("rank", "high")]
+    # rank 3: low 0.5, mid 0.5; rank 9: mid 0.5, high 0.5; 15 is clipped to 12: high 1
+    np.testing.assert_allclose(mu, [[1, 0, 0.5, 0.5, 0], [0, 1, 0, 0.5, 0.5],
+                                    [0, 1, 0, 0, 1]])
+    np.testing.assert_allclose(mu[:, 2:].sum(axis=1), 1)
+
+
+def test_conjunctions_join_different_features_and_keep_those_that_fire_often_enough() -> None:
+    atoms = [Atom("a", "no"), Atom("a", "yes"), Atom("b", "no"), Atom("b", "yes"),
+             Atom("c", "yes")]
+    # ten decisions; columns as the atoms
+    fires = np.array([[1, 0, 1, 0, 1]] * 4 + [[0, 1, 1, 0, 1]] * 3 + [[0, 1, 0, 1, 0]] * 2
+                     + [[0, 1, 0, 1, 1]], dtype=bool)
+    # counts: a.no 4, a.yes 6, b.no 7, b.yes 3, c 8; pairs (different features only):
+    # a.no&b.no 4, a.no&c 4, a.yes&b.no 3, a.yes&b.yes 3, a.yes&c 4, b.no&c 7, b.yes&c 1;
+    # triples: a.no&b.no&c 4, a.yes&b.no&c 3, a.yes&b.yes&c 1
+    got = frequent_conjunctions(atoms, fires, [0.3, 0.35, 0.3])
+    assert got == [(0,), (1,), (2,), (3,), (4,),
+                   (0, 2), (0, 4), (1, 4), (2, 4),  # 4 or more of 10
+                   (0, 2, 4)]  # its pairs all kept; (1, 2, 4) is not: (1, 2) was dropped
+    assert frequent_conjunctions(atoms, fires, [0.75]) == [(4,)]
+
+
+def test_the_generated_base_reads_back_as_the_same_rule_base() -> None:
+    rng = np.random.default_rng(3)
+    samples = np.column_stack([rng.integers(0, 2, 400), rng.integers(0, 13, 400),
+                               rng.integers(0, 2, 400)]).astype(float)
+    samples[:, 2] *= samples[:, 0]  # we hold the queen only when we lead
+    rb = conjunction_rulebase("tiny", [LEAD, RANK, QUEEN], samples, "points",
+                              "points per hand", 26, min_share=0.05, triple_share=0.1,
+                              made_by="a test")
+    assert rb.defuzzifier == "weighted_sum" and rb.default == 0
+    assert (rb.output.name, rb.output.lo, rb.output.hi) == ("points", -26, 26)
+    assert all(t.triangle.points == (0, 0, 0) for t in rb.output.terms)
+    assert [r.output_term for r in rb.rules] == [f"r{k + 1}" for k in range(len(rb.rules))]
+    conditions = [r.condition for r in rb.rules]
+    assert Is("leading", "yes") in conditions
+    assert And((Is("leading", "yes"), Is("queen_here", "yes"))) in conditions
+    # never seen: holding the queen without the lead
+    assert And((Is("leading", "no"), Is("queen_here", "yes"))) not in conditions
+    assert max(len(c.operands) if isinstance(c, And) else 1 for c in conditions) == 3
+    again = load_rulebase_text(rulebase_to_yaml(rb))
+    assert again == rb
+
+
+def test_too_many_rules_or_bad_settings_are_refused_before_learning() -> None:
+    samples = np.array([[0, 3, 0], [1, 9, 1]], float)
+    with pytest.raises(ValueError, match=r"more than the 5 rules a learned base may have"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, limit=5)
+    with pytest.raises(ValueError, match=r"join 1 to 3 atoms \(got 4\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, max_order=4)
+    with pytest.raises(ValueError, match=r"in \(0, 1\) \(got 0\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, min_share=0)
+    with pytest.raises(ValueError, match=r"samples must be \(n > 0, 3\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples[:, :2], "p", "u", 1)
