@@ -1,0 +1,62 @@
+"""TD(λ) on weighted-sum conclusions (issue 29, item 3): λ-returns and steps worked by hand,
+and fixed-point sums that do not depend on how the games were grouped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fuzzeval.learn.td import FRACTION, episode_step, from_fixed, lambda_returns, to_fixed
+
+
+def test_lambda_returns_by_hand() -> None:
+    values = np.array([1.0, 2.0, 4.0])
+    at_end = np.array([0.0, 0.0, 10.0])
+    # G2 = 10; G1 = 0 + 0.5 * 4 + 0.5 * 10 = 7; G0 = 0 + 0.5 * 2 + 0.5 * 7 = 4.5
+    assert lambda_returns(values, at_end, 0.5).tolist() == [4.5, 7.0, 10.0]
+    assert lambda_returns(values, at_end, 0.0).tolist() == [2.0, 4.0, 10.0]  # TD(0)
+    assert lambda_returns(values, at_end, 1.0).tolist() == [10.0, 10.0, 10.0]  # Monte Carlo
+    # rewards on the way: at λ = 1 each return is the rewards still to come
+    assert lambda_returns(values, np.array([1.0, 0.0, 10.0]), 1.0).tolist() == [11, 10, 10]
+    assert lambda_returns(np.zeros(0), np.zeros(0), 0.75).tolist() == []
+
+
+def test_an_episodes_step_by_hand() -> None:
+    strengths = np.array([[1.0, 0.0], [0.5, 0.5]])
+    weights = np.array([2.0, 4.0])  # values 2 and 3
+    # TD(0), reward 3 at the end: G = [3, 3], errors [1, 0]: only the first rule moves
+    step = episode_step(strengths, weights, np.array([0.0, 3.0]), 0.0, 0.5)
+    assert step.tolist() == [0.5, 0.0]
+    # Monte Carlo, reward 5: errors [3, 2]; 0.5 * 3 * [1, 0] + 0.5 * 2 * [0.5, 0.5] / 1
+    step = episode_step(strengths, weights, np.array([0.0, 5.0]), 1.0, 0.5)
+    assert step.tolist() == [2.0, 0.5]
+    # a decision where no rule fires moves nothing (its share of the step is 0, not NaN)
+    step = episode_step(np.array([[0.0, 0.0], [1.0, 1.0]]), weights, np.array([0.0, 7.0]),
+                        1.0, 1.0)
+    assert step.tolist() == [0.5, 0.5]  # error 7 - 6 = 1, over two active rules
+
+
+def test_settings_out_of_range_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"λ must be in \[0, 1\] \(got 1.5\)"):
+        lambda_returns(np.zeros(2), np.zeros(2), 1.5)
+    with pytest.raises(ValueError, match=r"step size must be above 0 \(got 0\)"):
+        episode_step(np.zeros((1, 1)), np.zeros(1), np.zeros(1), 0.5, 0)
+    with pytest.raises(ValueError, match=r"must be \(T,\)"):
+        lambda_returns(np.zeros(2), np.zeros(3), 0.5)
+
+
+@given(st.lists(st.lists(st.floats(-300, 300), min_size=4, max_size=4), min_size=1,
+                max_size=30), st.randoms())
+@settings(max_examples=50)
+def test_fixed_steps_add_up_the_same_in_any_grouping(steps: list[list[float]],
+                                                     rnd: object) -> None:
+    fixed = [to_fixed(np.array(s)) for s in steps]
+    total = np.sum(fixed, axis=0)
+    shuffled = list(fixed)
+    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    cut = len(shuffled) // 2  # two workers' partial sums, added in the other order
+    regrouped = np.sum(shuffled[cut:], axis=0) + np.sum(shuffled[:cut], axis=0)
+    assert np.array_equal(total, regrouped)
+    assert np.abs(from_fixed(total) - np.sum(steps, axis=0)).max() <= len(steps) * 2.0 ** -FRACTION
