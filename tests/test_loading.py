@@ -39,7 +39,8 @@ def test_every_problem_with_line_and_key() -> None:
     assert rb is None
     got = {str(p) for p in problems}
     expected = [
-        "b.yaml:2: defuzzifier: must be one of centroid, weighted_average, weighted_sum (got 'mean')",
+        "b.yaml:2: defuzzifier: must be one of centroid, weighted_average, weighted_sum "
+        "(got 'mean')",
         "b.yaml:7: inputs.a.terms.hi: duplicate key: each name may appear once",
         "b.yaml:7: inputs.a.terms.lo: points must satisfy left <= peak <= right",
         "b.yaml:7: inputs.a.terms.hi: points must lie inside the range [0, 10]",

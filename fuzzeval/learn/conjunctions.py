@@ -22,6 +22,7 @@ pairs are kept (it fires no more often than any of them).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -152,9 +153,11 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     out = Variable(output, -float(scale), float(scale),
                    tuple(Term(f"r{k + 1}", Triangle(0.0, 0.0, 0.0)) for k in range(len(rules))),
                    f"{unit} (learned: each rule's conclusion is what it adds)")
-    used = sorted({atoms[i].feature for combo in combos for i in combo},
-                  key=[f.name for f in features].index)
-    return RuleBase(name, "weighted_sum", 0.0, tuple(v for v in variables if v.name in used),
+    used = {(atoms[i].feature, atoms[i].term) for combo in combos for i in combo}
+    inputs = tuple(dataclasses.replace(v, terms=tuple(t for t in v.terms
+                                                      if (v.name, t.name) in used))
+                   for v in variables if any(name == v.name for name, _ in used))
+    return RuleBase(name, "weighted_sum", 0.0, inputs,
                     out, rules, description=f"{len(rules)} conjunctions of {name}'s "
                     f"features, each concluding what it adds to the {unit}", made_by=made_by)
 

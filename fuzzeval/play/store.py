@@ -164,12 +164,30 @@ CREATE TABLE IF NOT EXISTS tuning_generations (
     state BLOB NOT NULL,
     PRIMARY KEY (tuning_id, generation)
 );
+CREATE TABLE IF NOT EXISTS learns (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    source TEXT NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS learn_blocks (
+    learn_id INTEGER NOT NULL REFERENCES learns(id),
+    block INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    mean REAL NOT NULL,
+    measure REAL,
+    measure_half REAL,
+    weights BLOB NOT NULL,
+    PRIMARY KEY (learn_id, block)
+);
 """
 
 
 #: a table whose absence, while the other one is there, means the file was damaged
 _NEEDS = {"games": "matches", "decisions": "games", "calibration_rounds": "calibrations",
-          "tuning_generations": "tunings"}
+          "tuning_generations": "tunings", "learn_blocks": "learns"}
 
 
 @cache

@@ -156,6 +156,11 @@ class HeartsGame:
                 for s in range(4)] + [{"chance": "pass",
                                        "direction": rules.DIRECTION_NAMES[h.direction]}]
 
+    def payoff_so_far(self, state: State, seat: int) -> float:
+        """The points ``seat`` has taken so far in a one-hand game (what TD(λ) learning
+        counts as paid on the way); a longer game pays at its end."""
+        return float(state.hand.taken[seat]) if state.hand.options.target == 0 else 0.0
+
     def make_player(self, name: str, **options: Any) -> Player:
         if name == "ismcts":
             from fuzzeval.games.hearts.ismcts import ismcts_player

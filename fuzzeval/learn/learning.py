@@ -1,0 +1,393 @@
+"""``fuzzeval learn``: TD(λ) self-play (or play against named opponents) that learns the
+conclusions of a conjunction rule base, block after block, resumable from the history.
+
+A block of ``block`` games is played with the conclusions the block started with; each
+learning seat's game is an episode (``fuzzeval.learn.td``), and the block's steps, each
+game's rounded to a whole number of 2^-32, are added and applied at its end. The games of
+a block go to the match executors; the result does not depend on how many workers there
+are, since integer sums do not depend on their order. Every block's conclusions are
+committed to the history database, with the learning seats' mean payoff in it and, every
+``measure_every`` blocks, the mean payoff of the learned player against a fixed opponent
+on fixed games (the learning curve). A learn stopped at any moment resumes from its last
+committed block to exactly the conclusions of an uninterrupted run.
+
+Nothing here knows a game: a game needs features (its ``Candidates``) and may say what a
+seat has been paid so far (``payoff_so_far(state, seat)``, e.g. the points a Hearts seat
+has taken), so that rewards arrive when they are earned; without it the payoff arrives at
+the end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.engine import Evaluator, compile_rulebase
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
+from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.membership import Triangle
+from fuzzeval.play.game import Candidates, Game, Payoff, Player
+from fuzzeval.play.match import make_player, play_game
+from fuzzeval.play.store import History, HistoryError
+from fuzzeval.rulebase import RuleBase, Term
+
+FloatArray = npt.NDArray[np.float64]
+Options = tuple[tuple[str, Any], ...]
+
+#: what the running mark of a learn says it is
+RUNNING = "learning"
+#: the seed of the measuring games is the learn's seed plus this (never a training game)
+MEASURE_SEED = 1_000_003
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    """Everything that decides the result (the number of games only decides where it
+    stops)."""
+
+    game: str
+    lam: float = 0.75
+    alpha: float = 0.1
+    block: int = 100
+    opponent: str = "self"  # "self": every seat learns; else a player of the game
+    seed: int = 1
+    measure_every: int = 10  # blocks between two points of the learning curve (0: never)
+    measure_games: int = 200
+    measure_opponent: str = ""  # the game's default opponent when empty
+    options: Options = ()
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.lam <= 1.0:
+            raise ValueError(f"λ must be in [0, 1] (got {self.lam})")
+        if not self.alpha > 0:
+            raise ValueError(f"the step size must be above 0 (got {self.alpha})")
+        if self.block < 1:
+            raise ValueError(f"a block has at least 1 game (got {self.block})")
+        if self.measure_every < 0 or self.measure_games < 1:
+            raise ValueError("measure every 0 or more blocks, on at least 1 game")
+
+    def to_json(self) -> str:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["options"] = [list(kv) for kv in self.options]
+        return json.dumps(d, sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> LearnSettings:
+        d = json.loads(text)
+        d["options"] = tuple(tuple(kv) for kv in d["options"])
+        return LearnSettings(**d)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One committed block: the games so far, the learning seats' mean payoff in it, and
+    (every ``measure_every`` blocks) the learned player's mean payoff and its 95 % half
+    width against the measuring opponent."""
+
+    index: int
+    games: int
+    mean: float
+    measure: float | None = None
+    measure_half: float | None = None
+
+
+@dataclass(frozen=True)
+class Learn:
+    id: int
+    settings: LearnSettings
+    source: str  # the start rule base's YAML text
+    blocks: tuple[Block, ...] = field(default=())
+
+    @property
+    def games(self) -> int:
+        return self.blocks[-1].games if self.blocks else 0
+
+
+def with_conclusions(ev: Evaluator, weights: FloatArray) -> Evaluator:
+    """The same compiled rule base concluding ``weights`` (one per rule, in file order):
+    a learned base has a singleton term of its own for each rule."""
+    values = np.empty(len(weights))
+    values[ev.rule_rows - ev.rule_rows.min()] = weights
+    values.setflags(write=False)
+    return dataclasses.replace(ev, values=values)
+
+
+def conclusions(rb: RuleBase) -> FloatArray:
+    """Each rule's conclusion (the peak of its term), in file order."""
+    peak = {t.name: t.triangle.peak for t in rb.output.terms}
+    return np.array([peak[r.output_term] for r in rb.rules], dtype=np.float64)
+
+
+def learned_rulebase(rb: RuleBase, weights: FloatArray, made_by: str) -> RuleBase:
+    """``rb`` with rule k concluding ``weights[k]`` on its own term (kept in the range)."""
+    lo, hi = rb.output.lo, rb.output.hi
+    value = {r.output_term: float(np.clip(w, lo, hi)) for r, w in zip(rb.rules, weights,
+                                                                         strict=True)}
+    terms = tuple(Term(t.name, Triangle(value[t.name], value[t.name], value[t.name]))
+                  if t.name in value else t for t in rb.output.terms)
+    return dataclasses.replace(rb, output=dataclasses.replace(rb.output, terms=terms),
+                               made_by=made_by)
+
+
+@dataclass
+class ValuePlayer:
+    """Grades every candidate with a weighted-sum base and takes the best value (the
+    most, or the fewest where the payoff is better lower); ties go to the first. With a
+    ``trace``, it keeps the strengths of what it chose (the episode)."""
+
+    evaluator: Evaluator
+    payoff: Payoff
+    trace: list[FloatArray] | None = None
+    _columns: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
+
+    def rows(self, candidates: Candidates) -> FloatArray:
+        names = candidates.feature_names
+        if names not in self._columns:
+            missing = [n for n in self.evaluator.input_names if n not in names]
+            if missing:
+                raise FuzzevalError(f"rule base {self.evaluator.rulebase.name!r} reads "
+                                    f"{', '.join(missing)}: not features of this decision")
+            self._columns[names] = [names.index(n) for n in self.evaluator.input_names]
+        rows: FloatArray = candidates.feature_rows(range(len(candidates)))[
+            :, self._columns[names]]
+        return rows
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        rows = self.rows(candidates)
+        grades = self.evaluator.grade(rows)
+        best = int(np.argmax(grades) if self.payoff.higher_is_better else np.argmin(grades))
+        if self.trace is not None:
+            self.trace.append(self.evaluator.strengths(rows[best:best + 1])[0])
+        return best
+
+
+def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int, ...]:
+    """Who learns in game ``index``: every seat in self-play, else seat index % seats."""
+    return tuple(range(game.seats)) if settings.opponent == "self" else (index % game.seats,)
+
+
+def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+                indices: Sequence[int]) -> tuple[FixedArray, float, int]:
+    """Play games ``indices`` with ``weights`` and return the sum of their steps (fixed
+    point), the learning seats' total payoff and their number of episodes (run in a
+    worker)."""
+    ev = with_conclusions(_compiled(rb), weights)
+    so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
+    total = np.zeros(len(weights), dtype=np.int64)
+    paid, episodes = 0.0, 0
+    for index in indices:
+        seats = learning_seats(game, settings, index)
+        traces: dict[int, list[FloatArray]] = {s: [] for s in seats}
+        earned: dict[int, list[float]] = {s: [] for s in seats}
+        players = [ValuePlayer(ev, game.payoff, traces[s]) if s in seats
+                   else _opponent(game, settings.opponent) for s in range(game.seats)]
+
+        def seen(state: Any, seat: int, choice: int, after: Any,
+                 earned: dict[int, list[float]] = earned) -> None:
+            if seat in earned:
+                earned[seat].append(0.0 if so_far is None else float(so_far(state, seat)))
+        record = play_game(game, players, settings.seed, index, dict(settings.options),
+                           on_move=seen)
+        for s in seats:
+            if not traces[s]:
+                continue
+            final = float(record.outcome.payoffs[s])
+            marks = np.array([*earned[s], final])
+            rewards = np.diff(marks)  # paid between one choice and the next, then the rest
+            step = episode_step(np.array(traces[s]), weights, rewards, settings.lam,
+                                settings.alpha)
+            total += to_fixed(step)
+            paid += final
+            episodes += 1
+    return total, paid, episodes
+
+
+_COMPILED: dict[str, Evaluator] = {}
+
+
+def _compiled(rb: RuleBase) -> Evaluator:
+    """The rule base compiled once per process (its conclusions are replaced per block)."""
+    key = hashlib.sha256(repr(rb.rules).encode() + repr(rb.inputs).encode()).hexdigest()
+    if key not in _COMPILED:
+        _COMPILED.clear()
+        _COMPILED[key] = compile_rulebase(rb)
+    return _COMPILED[key]
+
+
+_OPPONENTS: dict[tuple[str, str], Player] = {}
+
+
+def _opponent(game: Game, name: str) -> Player:
+    if (game.name, name) not in _OPPONENTS:
+        _OPPONENTS[(game.name, name)] = make_player(game, name)
+    return _OPPONENTS[(game.name, name)]
+
+
+def measure(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+            opponent: str, indices: Sequence[int]) -> list[float]:
+    """The learned player's payoff in each of games ``indices`` (seat index % seats)
+    against ``opponent``, with the measuring seed (run in a worker)."""
+    ev = with_conclusions(_compiled(rb), weights)
+    out = []
+    for index in indices:
+        seat = index % game.seats
+        players = [ValuePlayer(ev, game.payoff) if s == seat else _opponent(game, opponent)
+                   for s in range(game.seats)]
+        record = play_game(game, players, settings.seed + MEASURE_SEED, index,
+                           dict(settings.options))
+        out.append(float(record.outcome.payoffs[seat]))
+    return out
+
+
+def _split(indices: Sequence[int], parts: int) -> list[list[int]]:
+    parts = max(1, min(parts, len(indices)))
+    return [list(indices[k::parts]) for k in range(parts)]
+
+
+def _workers(executor: Executor | None) -> int:
+    return int(getattr(executor, "_max_workers", 8)) if executor is not None else 1
+
+
+def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+               block: int, executor: Executor | None) -> tuple[FloatArray, float]:
+    """The conclusions after block ``block`` and the learning seats' mean payoff in it."""
+    indices = range(block * settings.block, (block + 1) * settings.block)
+    if executor is None:
+        parts = [learn_games(game, rb, weights, settings, indices)]
+    else:
+        chunks = _split(indices, 2 * _workers(executor))
+        parts = list(executor.map(learn_games, [game] * len(chunks), [rb] * len(chunks),
+                                  [weights] * len(chunks), [settings] * len(chunks), chunks))
+    total: FixedArray = np.zeros(len(weights), dtype=np.int64)
+    for part in parts:
+        total += part[0]
+    episodes = sum(p[2] for p in parts)
+    new: FloatArray = np.clip(weights + from_fixed(total), rb.output.lo, rb.output.hi)
+    return new, sum(p[1] for p in parts) / max(episodes, 1)
+
+
+def measure_all(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+                executor: Executor | None) -> tuple[float, float]:
+    """Mean payoff of the learned player against the measuring opponent and the half
+    width of its 95 % interval (normal quantile over games)."""
+    opponent = settings.measure_opponent or game.default_opponent
+    indices = range(settings.measure_games)
+    if executor is None:
+        paid = measure(game, rb, weights, settings, opponent, indices)
+    else:
+        chunks = _split(indices, 2 * _workers(executor))
+        paid = [p for part in executor.map(measure, [game] * len(chunks), [rb] * len(chunks),
+                                           [weights] * len(chunks),
+                                           [settings] * len(chunks),
+                                           [opponent] * len(chunks), chunks) for p in part]
+    values = np.array(paid)
+    half = 1.96 * float(values.std(ddof=1)) / float(np.sqrt(len(values))) if len(
+        values) > 1 else 0.0
+    return float(values.mean()), half
+
+
+def find_learn(history: History, settings: LearnSettings, source: str) -> int | None:
+    row = history.conn.execute("SELECT id FROM learns WHERE settings = ? AND source = ? "
+                               "ORDER BY id DESC LIMIT 1",
+                               (settings.to_json(), _hash(source))).fetchone()
+    return None if row is None else int(row[0])
+
+
+def load_learn(history: History, learn_id: int | None = None) -> Learn:
+    """A stored learn (the latest when no id is given)."""
+    if learn_id is None:
+        row = history.conn.execute("SELECT MAX(id) FROM learns").fetchone()
+        if row is None or row[0] is None:
+            raise HistoryError(f"{history.path}: no learn stored here")
+        learn_id = int(row[0])
+    head = history.conn.execute("SELECT settings, rulebase_yaml FROM learns WHERE id = ?",
+                                (learn_id,)).fetchone()
+    if head is None:
+        raise HistoryError(f"{history.path}: no learn {learn_id}")
+    rows = history.conn.execute(
+        "SELECT block, games, mean, measure, measure_half FROM learn_blocks WHERE "
+        "learn_id = ? ORDER BY block", (learn_id,)).fetchall()
+    return Learn(learn_id, LearnSettings.from_json(head[0]), head[1],
+                 tuple(Block(*r) for r in rows))
+
+
+def last_weights(history: History, learn: Learn, rb: RuleBase) -> FloatArray:
+    """The conclusions after the last committed block (the start's before any)."""
+    row = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? ORDER "
+                               "BY block DESC LIMIT 1", (learn.id,)).fetchone()
+    if row is None:
+        return conclusions(rb)
+    return np.frombuffer(row[0], dtype="<f8").copy()
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def running_key(settings: LearnSettings, source: str) -> str:
+    return f"learn {_hash(settings.to_json() + source)}"
+
+
+def run_learning(history: History, game: Game, settings: LearnSettings, source: str,
+                 games: int, executor: Executor | None = None, resume: bool = False,
+                 on_block: Callable[[Block], None] | None = None) -> Learn:
+    """Learn (or go on learning) until ``games`` games; returns the stored learn.
+
+    Stored once, like a match: a learn with the same settings and start rule base goes on
+    (nothing runs when it has played enough); a database holding a different learn is
+    refused; with ``resume``, finding none is an error. One process at a time."""
+    rb = load_rulebase_text(source)
+    if rb.defuzzifier != "weighted_sum":
+        raise FuzzevalError(f"rule base {rb.name!r} is {rb.defuzzifier}: TD(λ) learns the "
+                            "conclusions of a weighted_sum base (fuzzeval learn makes one)")
+    with history.running(running_key(settings, source), RUNNING):
+        learn_id = find_learn(history, settings, source)
+        if learn_id is None:
+            other = history.conn.execute("SELECT id FROM learns LIMIT 1").fetchone()
+            if other is not None:
+                raise HistoryError(f"{history.path} holds learn {other[0]}, with other "
+                                   "settings or another start: one learn to a database; "
+                                   "give another --db")
+            if resume:
+                raise HistoryError(f"{history.path}: no learn to resume; run without "
+                                   "--resume to start one")
+            with history.conn:
+                cur = history.conn.execute(
+                    "INSERT INTO learns (game, settings, source, rulebase_yaml) "
+                    "VALUES (?, ?, ?, ?)",
+                    (settings.game, settings.to_json(), _hash(source), source))
+                learn_id = int(cur.lastrowid or 0)
+        learn = load_learn(history, learn_id)
+        weights = last_weights(history, learn, rb)
+        block = len(learn.blocks)
+        while (block + 1) * settings.block <= games:
+            weights, mean = play_block(game, rb, weights, settings, block, executor)
+            point: tuple[float, float] | tuple[None, None] = (None, None)
+            if settings.measure_every and (block + 1) % settings.measure_every == 0:
+                point = measure_all(game, rb, weights, settings, executor)
+            done = Block(block, (block + 1) * settings.block, mean, *point)
+            with history.conn:
+                history.conn.execute(
+                    "INSERT INTO learn_blocks (learn_id, block, games, mean, measure, "
+                    "measure_half, weights) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (learn_id, block, done.games, mean, done.measure, done.measure_half,
+                     weights.astype("<f8").tobytes()))
+            if on_block is not None:
+                on_block(done)
+            block += 1
+        return load_learn(history, learn_id)
+
+
+def learned_yaml(history: History, learn: Learn, made_by: str) -> str:
+    """The learned rule base as YAML: the start with each conclusion learned."""
+    rb = load_rulebase_text(learn.source)
+    return rulebase_to_yaml(learned_rulebase(rb, last_weights(history, learn, rb), made_by))

@@ -1,0 +1,158 @@
+"""TD(λ) learning of a conjunction base (issue 29, item 3) on Hearts: the same conclusions
+with any number of workers, a stopped learn resumes to the uninterrupted result, one learn
+to a database, and the learned player takes the best value the payoff's way."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fuzzeval.engine import compile_rulebase
+from fuzzeval.errors import FuzzevalError
+from fuzzeval.games.hearts.features import FEATURES
+from fuzzeval.games.hearts.game import GAME
+from fuzzeval.learn.conjunctions import conjunction_rulebase
+from fuzzeval.learn.learning import (
+    LearnSettings,
+    ValuePlayer,
+    last_weights,
+    learn_games,
+    run_learning,
+    with_conclusions,
+)
+from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.play.game import Candidates, Payoff
+from fuzzeval.play.store import History, HistoryError
+
+
+@pytest.fixture(scope="module")
+def source() -> str:
+    """A small base of single atoms over decisions of a few random hands."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for i in range(6):
+        state = GAME.new_game(rng, i % 4)
+        while GAME.to_move(state) is not None:
+            cands = GAME.candidates(state)
+            rows.append(cands.feature_rows(range(len(cands))))
+            state = GAME.apply(state, int(rng.integers(len(cands))), rng)
+    rb = conjunction_rulebase("hearts_tiny", FEATURES, np.concatenate(rows), "points",
+                              "points per hand", 26, max_order=1)
+    return rulebase_to_yaml(rb)
+
+
+SETTINGS = LearnSettings("hearts", block=8, measure_every=2, measure_games=8,
+                         measure_opponent="random")
+
+
+def _weights(db: Path, source: str) -> bytes:
+    with History(db) as h:
+        from fuzzeval.learn.learning import load_learn
+        learn = load_learn(h)
+        return last_weights(h, learn, load_rulebase_text(source)).tobytes()
+
+
+def test_the_same_conclusions_with_any_number_of_workers(tmp_path: Path, source: str) -> None:
+    with History(tmp_path / "a.sqlite") as h:
+        alone = run_learning(h, GAME, SETTINGS, source, 16)
+    with ProcessPoolExecutor(2) as pool, History(tmp_path / "b.sqlite") as h:
+        shared = run_learning(h, GAME, SETTINGS, source, 16, executor=pool)
+    assert alone.blocks == shared.blocks and len(alone.blocks) == 2
+    assert alone.blocks[1].measure is not None and alone.blocks[0].measure is None
+    a, b = _weights(tmp_path / "a.sqlite", source), _weights(tmp_path / "b.sqlite", source)
+    assert a == b
+    assert np.abs(np.frombuffer(a)).max() > 0  # something was learned
+
+
+def test_a_stopped_learn_resumes_to_the_uninterrupted_result(tmp_path: Path,
+                                                              source: str) -> None:
+    with History(tmp_path / "whole.sqlite") as h:
+        run_learning(h, GAME, SETTINGS, source, 24)
+    with History(tmp_path / "parts.sqlite") as h:
+        first = run_learning(h, GAME, SETTINGS, source, 8)
+        assert first.games == 8
+    with History(tmp_path / "parts.sqlite") as h:
+        again = run_learning(h, GAME, SETTINGS, source, 24, resume=True)
+        assert again.games == 24
+        assert run_learning(h, GAME, SETTINGS, source, 24).blocks == again.blocks  # nothing
+    assert _weights(tmp_path / "parts.sqlite", source) == _weights(tmp_path / "whole.sqlite",
+                                                                    source)
+
+
+def test_a_database_holds_one_learn(tmp_path: Path, source: str) -> None:
+    db = tmp_path / "one.sqlite"
+    with History(db) as h:
+        run_learning(h, GAME, SETTINGS, source, 8)
+        other = LearnSettings("hearts", lam=0.5, block=8, measure_every=0)
+        with pytest.raises(HistoryError, match=r"holds learn 1, with other settings"):
+            run_learning(h, GAME, other, source, 8)
+    with History(tmp_path / "none.sqlite") as h, pytest.raises(HistoryError,
+                                                                 match="no learn to resume"):
+        run_learning(h, GAME, SETTINGS, source, 8, resume=True)
+    average = source.replace("weighted_sum", "weighted_average")
+    with History(tmp_path / "avg.sqlite") as h, pytest.raises(FuzzevalError,
+                                                                match="weighted_sum base"):
+        run_learning(h, GAME, SETTINGS, average, 8)
+
+
+def test_bad_settings_are_refused() -> None:
+    for bad, message in (({"lam": 1.5}, r"λ must be in \[0, 1\]"),
+                         ({"alpha": 0.0}, "step size must be above 0"),
+                         ({"block": 0}, "at least 1 game")):
+        with pytest.raises(ValueError, match=message):
+            LearnSettings("hearts", **bad)  # type: ignore[arg-type]
+
+
+def test_the_value_player_takes_the_best_value_the_payoffs_way(source: str) -> None:
+    rb = load_rulebase_text(source)
+    names = rb.input_names
+    ev = compile_rulebase(rb)
+    weights = np.zeros(len(rb.rules))
+    weights[0] = 5.0  # the first rule alone concludes: grades are 5 x its strength
+    ev = with_conclusions(ev, weights)
+    first = rb.rules[0].condition
+    column = names.index(first.variable)  # type: ignore[union-attr]
+    rows = np.tile(np.array([[0.5 * (v.lo + v.hi) for v in rb.inputs]]), (3, 1))
+    lo, hi = rb.inputs[column].lo, rb.inputs[column].hi
+    rows[:, column] = [lo, hi, 0.5 * (lo + hi)]
+    cands = Candidates("play", ("a", "b", "c"), rows, names)
+    grades = ev.grade(rows)
+    trace: list[np.ndarray] = []
+    more = ValuePlayer(ev, Payoff("points", higher_is_better=True), trace)
+    fewer = ValuePlayer(ev, Payoff("points", higher_is_better=False))
+    rng = np.random.default_rng(0)
+    assert more.choose(cands, rng) == int(np.argmax(grades))
+    assert fewer.choose(cands, rng) == int(np.argmin(grades))
+    assert grades.max() > grades.min()
+    assert trace[0][0] == grades.max() / 5.0  # the chosen candidate's strengths are kept
+
+
+def test_rewards_arrive_as_points_are_taken(source: str) -> None:
+    """One hand of self-play with every conclusion 0: every grade is 0, so each seat plays
+    its first legal card, and with λ = 1 the error of each choice is the points its seat
+    still takes from there (its final payoff less what it had taken). Normalised, each
+    choice's step adds up to alpha times its error over the rules; so the whole step adds
+    up to the sum of those, counted here by replaying the hand with first-card players."""
+    from fuzzeval.play.match import play_game
+
+    rb = load_rulebase_text(source)
+    settings = LearnSettings("hearts", lam=1.0, alpha=0.5, block=1, measure_every=0)
+    total, paid, episodes = learn_games(GAME, rb, np.zeros(len(rb.rules)), settings, [3])
+
+    class First:
+        def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+            return 0
+    taken: list[tuple[int, float]] = []
+    record = play_game(GAME, [First()] * 4, settings.seed, 3,
+                       on_move=lambda st, seat, c, a: taken.append(
+                           (seat, float(st.hand.taken[seat]))))
+    final = record.outcome.payoffs
+    want = 0.5 * sum(final[seat] - so_far for seat, so_far in taken)
+    assert episodes == 4 and paid == sum(final)
+    assert len(taken) == 52 + 12  # this deal passes (a one-hand game draws the direction)
+    got = float(np.ldexp(total.astype(float), -32).sum())
+    assert got == pytest.approx(want, abs=64 * 2.0 ** -32)
+    assert want > 0
