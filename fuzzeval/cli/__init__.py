@@ -18,6 +18,7 @@ from fuzzeval.cli import (
     evaluate,
     evaluate_calibration,
     history,
+    learn,
     match,
     play,
     plot,
@@ -110,6 +111,7 @@ app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
 app.command()(match.match)
 app.command()(tournament.tournament)
 app.command()(tune.tune)
+app.command()(learn.learn)
 app.command()(play.play)
 for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
     app.add_typer(_ep.load(), name=_ep.name)

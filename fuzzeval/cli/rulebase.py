@@ -120,6 +120,52 @@ def show(
 
 
 @app.command()
+def top(
+    file: Annotated[str, typer.Argument(help="Rule-base file (or shipped name).")],
+    n: Annotated[int, typer.Option("--n", "-n", min=1,
+                                   help="Rules shown in each direction.")] = 20,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
+) -> None:
+    """The rules with the largest conclusions each way, in words (seed 003's Tables 1-2).
+
+    For a rule base whose conclusions are single values (weighted_sum or weighted_average), such as a learned one: what a rule adds when it fires fully, most first, then least.
+    """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    from fuzzeval.rulebase import render
+
+    with user_errors():
+        rb = open_rulebase(file)
+    value = {t.name: t.triangle.peak for t in rb.output.terms if t.triangle.is_singleton}
+    if rb.defuzzifier == "centroid" or len(value) < len(rb.output.terms):
+        err_console.print(f"error: {file}: rule base {rb.name!r} concludes on triangles "
+                          f"({rb.defuzzifier}); top ranks single-valued conclusions",
+                          markup=False, highlight=False)
+        raise typer.Exit(2)
+    ranked = sorted(((value[r.output_term] * r.weight, i) for i, r in enumerate(rb.rules)),
+                    key=lambda vi: (-vi[0], vi[1]))
+    most = [vi for vi in ranked[:n] if vi[0] > 0]
+    least = [vi for vi in reversed(ranked[-n:]) if vi[0] < 0]
+    unit = rb.output.description or rb.output.name
+    if json_out:
+        print_json({"rulebase": rb.name, "unit": unit,
+                    "most": [{"rule": i + 1, "adds": v, "if": render(rb.rules[i].condition)}
+                             for v, i in most],
+                    "least": [{"rule": i + 1, "adds": v, "if": render(rb.rules[i].condition)}
+                              for v, i in least]})
+        return
+    for title, rows in (("the most", most), ("the least", least)):
+        table = Table(title=f"{rb.name}: {len(rows)} rule{'' if len(rows) == 1 else 's'} "
+                            f"adding {title} to "
+                            f"{rb.output.name} ({unit})",
+                      title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("rule", justify="right")
+        table.add_column("adds", justify="right")
+        table.add_column("when", overflow="fold")
+        for v, i in rows:
+            table.add_row(str(i + 1), f"{v:+.3f}", render(rb.rules[i].condition))
+        console.print(table)
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema of rule-base files (for editors that validate YAML)."""
     from fuzzeval.schema import rulebase_schema

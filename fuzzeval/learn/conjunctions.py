@@ -152,14 +152,14 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
                   for k, combo in enumerate(combos))
     out = Variable(output, -float(scale), float(scale),
                    tuple(Term(f"r{k + 1}", Triangle(0.0, 0.0, 0.0)) for k in range(len(rules))),
-                   f"{unit} (learned: each rule's conclusion is what it adds)")
+                   unit)
     used = {(atoms[i].feature, atoms[i].term) for combo in combos for i in combo}
     inputs = tuple(dataclasses.replace(v, terms=tuple(t for t in v.terms
                                                       if (v.name, t.name) in used))
                    for v in variables if any(name == v.name for name, _ in used))
     return RuleBase(name, "weighted_sum", 0.0, inputs,
-                    out, rules, description=f"{len(rules)} conjunctions of {name}'s "
-                    f"features, each concluding what it adds to the {unit}", made_by=made_by)
+                    out, rules, description=f"{len(rules)} rules, each a conjunction of atoms "
+                    f"of the inputs, concluding what it adds to the {unit}", made_by=made_by)
 
 
 def _condition(atoms: Sequence[Atom]) -> Condition:

@@ -2,8 +2,11 @@
 conclusions of a conjunction rule base, block after block, resumable from the history.
 
 A block of ``block`` games is played with the conclusions the block started with; each
-learning seat's game is an episode (``fuzzeval.learn.td``), and the block's steps, each
-game's rounded to a whole number of 2^-32, are added and applied at its end. The games of
+learning seat's game is an episode (``fuzzeval.learn.td``), and the mean of the block's
+steps (each game's rounded to a whole number of 2^-32, added, divided by the number of
+episodes) is applied at its end: all were made with the same conclusions, so their sum
+would move a value that many decisions share many times over. So ``alpha`` is a block's
+step: 1 would move the value of the block's average decision all the way to its target. The games of
 a block go to the match executors; the result does not depend on how many workers there
 are, since integer sums do not depend on their order. Every block's conclusions are
 committed to the history database, with the learning seats' mean payoff in it and, every
@@ -32,6 +35,7 @@ import numpy.typing as npt
 
 from fuzzeval.engine import Evaluator, compile_rulebase
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
 from fuzzeval.membership import Triangle
@@ -56,7 +60,7 @@ class LearnSettings:
 
     game: str
     lam: float = 0.75
-    alpha: float = 0.1
+    alpha: float = 0.5
     block: int = 100
     opponent: str = "self"  # "self": every seat learns; else a player of the game
     seed: int = 1
@@ -64,6 +68,14 @@ class LearnSettings:
     measure_games: int = 200
     measure_opponent: str = ""  # the game's default opponent when empty
     options: Options = ()
+    # the start, when generated (``start_source``): conjunctions of up to ``order`` atoms
+    # that fire often enough in ``sample_games`` games of ``sample_player`` in every seat
+    order: int = 3
+    min_share: float = MIN_SHARE
+    triple_share: float = TRIPLE_SHARE
+    sample_games: int = 200
+    sample_player: str = ""  # the game's default opponent when empty
+    scale: float = 100.0  # conclusions stay within +-scale
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.lam <= 1.0:
@@ -74,6 +86,8 @@ class LearnSettings:
             raise ValueError(f"a block has at least 1 game (got {self.block})")
         if self.measure_every < 0 or self.measure_games < 1:
             raise ValueError("measure every 0 or more blocks, on at least 1 game")
+        if self.sample_games < 1 or not self.scale > 0:
+            raise ValueError("sample at least 1 game; the scale is above 0")
 
     def to_json(self) -> str:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -168,6 +182,37 @@ class ValuePlayer:
         if self.trace is not None:
             self.trace.append(self.evaluator.strengths(rows[best:best + 1])[0])
         return best
+
+
+def sampled_features(game: Game, settings: LearnSettings) -> FloatArray:
+    """Every candidate's features (one column per feature of ``game.features``) at every
+    decision of ``sample_games`` seeded games of the sampling player in every seat."""
+    features = getattr(game, "features", None)
+    if not features:
+        raise FuzzevalError(f"{game.name} lists no features to learn from (a game plug-in "
+                            "names them as 'features')")
+    names = [f.name for f in features]
+    who = make_player(game, settings.sample_player or game.default_opponent)
+    rows: list[FloatArray] = []
+
+    class Sampler:
+        def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+            columns = [candidates.feature_names.index(n) for n in names]
+            rows.append(candidates.feature_rows(range(len(candidates)))[:, columns])
+            return who.choose(candidates, rng)
+    for index in range(settings.sample_games):
+        play_game(game, [Sampler()] * game.seats, settings.seed, index, dict(settings.options))
+    return np.concatenate(rows)
+
+
+def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
+    """The generated start: a conjunction base over the sampled decisions, all conclusions
+    0 (ValueError when it would be too large)."""
+    rb = conjunction_rulebase(f"{game.name}_td", game.features,  # type: ignore[attr-defined]
+                              sampled_features(game, settings), "value",
+                              game.payoff.unit, settings.scale, settings.order,
+                              settings.min_share, settings.triple_share, made_by=made_by)
+    return rulebase_to_yaml(rb)
 
 
 def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int, ...]:
@@ -271,7 +316,10 @@ def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSet
     for part in parts:
         total += part[0]
     episodes = sum(p[2] for p in parts)
-    new: FloatArray = np.clip(weights + from_fixed(total), rb.output.lo, rb.output.hi)
+    # the block's step is the mean of its episodes' steps: each was made with the same
+    # conclusions, so their sum would move a value shared by many decisions many times over
+    new: FloatArray = np.clip(weights + from_fixed(total) / max(episodes, 1), rb.output.lo,
+                              rb.output.hi)
     return new, sum(p[1] for p in parts) / max(episodes, 1)
 
 

@@ -19,7 +19,8 @@ The step moves w toward each G_t by the normalised rule of the seed's perceptron
     Δw = Σ_t α (G_t - V_t) φ_t / Σ_r φ_{t,r}.
 
 Updates are batched: every episode of a block of games is played and stepped with the
-weights the block started with, and the block's steps are added together. To make that
+weights the block started with, and the block applies the mean of their steps
+(``fuzzeval.learn.learning``). To make that
 sum the same whatever the number of workers (and however the games were grouped into
 tasks), each game's step is rounded to a whole number of 2^-32 (``to_fixed``): integers
 add the same in any order, floating-point numbers do not.

@@ -15,7 +15,7 @@ from typing import Any, overload
 import numpy as np
 
 from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
-from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures
+from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, OptionFeatures
 from fuzzeval.games.backgammon.moves import Plays, plays
 from fuzzeval.games.backgammon.players import (
     PLAY_RULEBASE,
@@ -88,6 +88,8 @@ class Notations(Sequence[str]):
 
 class BackgammonGame:
     name = "backgammon"
+    #: the features of its candidates, with their ranges (what ``fuzzeval learn`` joins)
+    features = FEATURES
     seats = 2
     #: the points of a win (single 1, gammon 2, backgammon 3), the loser losing them
     payoff = Payoff("points per game")

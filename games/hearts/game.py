@@ -22,7 +22,7 @@ import numpy as np
 
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import card_str, cards_of
-from fuzzeval.games.hearts.features import FEATURE_NAMES, FloatArray, candidate_features
+from fuzzeval.games.hearts.features import FEATURE_NAMES, FEATURES, FloatArray, candidate_features
 from fuzzeval.games.hearts.fuzzy import fuzzy_player
 from fuzzeval.games.hearts.players import PLAYERS, Policy
 from fuzzeval.games.hearts.view import View, view
@@ -77,6 +77,8 @@ class PolicyPlayer:
 
 class HeartsGame:
     name = "hearts"
+    #: the features of its candidates, with their ranges (what ``fuzzeval learn`` joins)
+    features = FEATURES
     seats = 4
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})

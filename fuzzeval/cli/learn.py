@@ -1,0 +1,257 @@
+"""``fuzzeval learn GAME``: TD(λ) on the conclusions of a conjunction rule base."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich import box
+from rich.table import Table
+
+from fuzzeval.cli.common import (
+    GAME_HELP,
+    SEED_MAX,
+    WorkersOpt,
+    console,
+    err_console,
+    picture_for,
+    print_json,
+    progress_bar,
+    resolve_rulebase,
+    say_stored,
+    stopped,
+    user_errors,
+)
+from fuzzeval.cli.outputs import Input, Output, check_outputs
+
+if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.learn.learning import Block, Learn, LearnSettings
+    from fuzzeval.play.store import History
+
+
+def _usage(message: str) -> typer.Exit:
+    err_console.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def learn(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help="Games to learn from in all (a whole number of blocks).")] = 2000,
+    block: Annotated[int, typer.Option(
+        help="Games a block: played with the same conclusions, then the steps are "
+             "applied.")] = 100,
+    lam: Annotated[float, typer.Option(
+        "--lambda", help="λ of TD(λ), in [0, 1]: 0 learns from the next value, 1 from the "
+                         "payoff (seed 003: 0.75).")] = 0.75,
+    alpha: Annotated[float, typer.Option(
+        help="Step size of a block (the mean of its games' steps), above 0; 1 moves the "
+             "block's average decision to its target.")] = 0.5,
+    opponent: Annotated[str, typer.Option(
+        help="'self' (every seat learns) or a player of the game in the other seats.")
+    ] = "self",
+    rulebase: Annotated[str | None, typer.Option(
+        help="Start from this weighted_sum rule base instead of generating one.")] = None,
+    order: Annotated[int, typer.Option(
+        help="Generated conjunctions join at most this many atoms (1 to 3).")] = 3,
+    min_share: Annotated[float, typer.Option(
+        help="An atom or a pair must fire on this share of sampled decisions.")] = 0.005,
+    triple_share: Annotated[float, typer.Option(
+        help="A triple must fire on this share of sampled decisions.")] = 0.15,
+    sample_games: Annotated[int, typer.Option(
+        help="Games of the game's default opponent that sample the decisions.")] = 200,
+    scale: Annotated[float, typer.Option(
+        help="Conclusions stay within ± this (in the payoff's unit).")] = 100.0,
+    measure_every: Annotated[int, typer.Option(
+        help="Blocks between two points of the learning curve (0: none).")] = 10,
+    measure_games: Annotated[int, typer.Option(
+        help="Games of a point of the learning curve.")] = 200,
+    measure_opponent: Annotated[str | None, typer.Option(
+        help="Opponent of the learning curve's games; default: the game's.")] = None,
+    seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of every game.")] = 1,
+    db: Annotated[Path | None, typer.Option(
+        help="History database; default runs/GAME_learn.sqlite.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The learned rule base; default next to --db, "
+                               "GAME_learn.learned.yaml.")] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="The learning curve's picture; default plots/GAME_learn_curve.png.")] = None,
+    workers: WorkersOpt = 2,
+    dask: Annotated[str | None, typer.Option(
+        help="Play on a running Dask cluster (scheduler address).")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the stored learn of these settings.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Learn a rule base's conclusions by TD(λ) (seed 003), in self-play or against a player.
+
+    Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. Each block of games is played with the block's conclusions, then their steps are applied; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
+    """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    from fuzzeval.learn.learning import (
+        RUNNING,
+        LearnSettings,
+        learned_yaml,
+        run_learning,
+        running_key,
+        start_source,
+    )
+    from fuzzeval.loading import read_rulebase_text
+    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.match import make_player
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.store import History, require_for_resume
+
+    for name, value, low in (("--games", games, 1), ("--block", block, 1),
+                             ("--sample-games", sample_games, 1),
+                             ("--measure-every", measure_every, 0),
+                             ("--measure-games", measure_games, 1)):
+        if value < low:
+            raise _usage(f"{name} must be at least {low} (got {value})")
+    if not 0 <= lam <= 1:
+        raise _usage(f"--lambda must be in [0, 1] (got {lam:g})")
+    for name, number in (("--alpha", alpha), ("--scale", scale)):
+        if not number > 0:
+            raise _usage(f"{name} must be above 0 (got {number:g})")
+    for name, share in (("--min-share", min_share), ("--triple-share", triple_share)):
+        if not 0 < share < 1:
+            raise _usage(f"{name} must be in (0, 1) (got {share:g})")
+    if not 1 <= order <= 3:
+        raise _usage(f"--order must be 1, 2 or 3 (got {order})")
+    if games % block:
+        raise _usage(f"--games {games} is not a whole number of blocks of --block {block}")
+    with user_errors():
+        game = load_game(game_name)
+        if rulebase is None and not getattr(game, "features", None):
+            raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
+        for option, who in (("--opponent", opponent),
+                            ("--measure-opponent", measure_opponent or game.default_opponent)):
+            if who != "self" or option != "--opponent":
+                try:  # an unknown player is refused before any work
+                    make_player(game, who)
+                except ValueError as exc:
+                    raise _usage(f"{option} {who}: {exc}") from None
+        settings = LearnSettings(
+            game.name, lam, alpha, block, opponent, seed, measure_every, measure_games,
+            measure_opponent or "", (), order, min_share, triple_share, sample_games, "",
+            scale)
+        path = db or Path("runs") / f"{game.name}_learn.sqlite"
+        target = output or path.with_name(f"{path.stem}.learned.yaml")
+        picture = plot or picture_for(path, "curve")
+        start_path = resolve_rulebase(rulebase) if rulebase else None
+        check_outputs([Output("--db", path, "database"),
+                       Output("--output" if output else "the learned rule base", target,
+                              "rulebase", "" if output else "-o"),
+                       Output("--plot" if plot else "the picture", picture, "picture",
+                              "" if plot else "--plot")],
+                      [Input("--rulebase", start_path)] if start_path else [])
+        if resume:
+            require_for_resume(path)
+        source = read_rulebase_text(start_path) if start_path else None
+        if path.is_file():  # the same learn again goes on, or shows it
+            with History(path) as history:
+                history.check_free(running_key(settings, source or ""), RUNNING)
+                stored = _stored(history, settings, source)
+                if stored is not None:
+                    source = stored.source
+                    if not resume:
+                        say_stored(path, f"learn {stored.id}", stored.games, games, "game",
+                                   "learning")
+        if source is None:
+            with progress_bar(disable=as_json) as bar:
+                bar.add_task(f"sampling decisions: {sample_games} games", total=None)
+                source = start_source(game, settings, "generated by `fuzzeval learn "
+                                      f"{game.name}` (conclusions 0; --seed {seed})")
+        bar = progress_bar(disable=as_json)
+        with executor_for(workers, dask) as pool, bar, \
+                stopped(path, lambda: _saved(path, settings, source or "")):
+            task = bar.add_task("learning", total=games)
+
+            def step(b: Block) -> None:
+                note = "" if b.measure is None else (
+                    f": {b.measure:.2f} against {measure_opponent or game.default_opponent}")
+                bar.update(task, completed=b.games, description=f"learning{note}")
+            with History(path) as history:
+                done = run_learning(history, game, settings, source, games, pool, resume,
+                                    on_block=step)
+                text = learned_yaml(history, done, _made_by(settings, done.games, rulebase))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        curve = [b for b in done.blocks if b.measure is not None]
+        against = measure_opponent or game.default_opponent
+        if curve:
+            from fuzzeval.plots import Curve, plot_curves
+
+            half = [b.measure_half or 0.0 for b in curve]
+            means = [float(b.measure or 0.0) for b in curve]
+            plot_curves([Curve(f"learned player ({measure_games} games a point, 95 % band)",
+                               [b.games for b in curve], means,
+                               ([m - h for m, h in zip(means, half, strict=True)],
+                                [m + h for m, h in zip(means, half, strict=True)]))],
+                        picture, f"{game.name}: TD(λ = {lam:g}) against {against} "
+                        f"({'fewer' if not game.payoff.higher_is_better else 'more'} is "
+                        "better)", "games learned from", game.payoff.unit, integer_x=True)
+    if as_json:
+        print_json({"learn_id": done.id, "db": str(path), "learned": str(target),
+                    "games": done.games, "blocks": len(done.blocks),
+                    "curve": [{"games": b.games, "mean": b.measure, "half": b.measure_half}
+                              for b in curve],
+                    "picture": str(picture) if curve else None})
+        return
+    table = Table(title=f"{game.name}: TD(λ = {lam:g}) learning, {done.games:,} games, "
+                        f"payoff in {game.payoff.unit}", title_justify="left",
+                  box=box.SIMPLE_HEAD)
+    for col in ("games", "learning seats' mean", "against " + against, "95% interval"):
+        table.add_column(col, justify="right")
+    for b in done.blocks:
+        if b.measure is None and b is not done.blocks[-1]:
+            continue
+        table.add_row(f"{b.games:,}", f"{b.mean:.3f}",
+                      "" if b.measure is None else f"{b.measure:.3f}",
+                      "" if b.measure_half is None else f"± {b.measure_half:.3f}")
+    console.print(table)
+    console.print(f"learned rule base: {target}\nhistory: {path}"
+                  + (f"\nlearning curve: {picture}" if curve else ""))
+
+
+def _made_by(settings: LearnSettings, games: int, start: str | None) -> str:
+    """The command that made the learned base (its made_by line), from what decides it."""
+    s = settings
+    words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
+             "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
+             "--seed", str(s.seed)]
+    if start is not None:
+        words += ["--rulebase", start]
+    else:
+        words += ["--order", str(s.order), "--min-share", f"{s.min_share:g}",
+                  "--triple-share", f"{s.triple_share:g}", "--sample-games",
+                  str(s.sample_games), "--scale", f"{s.scale:g}"]
+    return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
+
+
+def _stored(history: History, settings: LearnSettings, source: str | None) -> Learn | None:
+    """The stored learn of these settings (and this start, when one is given), or None."""
+    from fuzzeval.learn.learning import find_learn, load_learn
+
+    if source is not None:
+        found = find_learn(history, settings, source)
+        return None if found is None else load_learn(history, found)
+    row = history.conn.execute("SELECT id FROM learns WHERE settings = ? ORDER BY id DESC "
+                               "LIMIT 1", (settings.to_json(),)).fetchone()
+    return None if row is None else load_learn(history, int(row[0]))
+
+
+def _saved(path: Path, settings: LearnSettings, source: str) -> str | None:
+    """What a stopped learn has stored: its games (read when it stops)."""
+    from fuzzeval.learn.learning import load_learn
+    from fuzzeval.play.store import History, HistoryError
+
+    if not path.is_file():
+        return None
+    with History(path, readonly=True) as history:
+        try:
+            learn = load_learn(history)
+        except HistoryError:
+            return None
+        return f"{learn.games:,} games of learn {learn.id}"

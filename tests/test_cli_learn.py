@@ -1,0 +1,123 @@
+"""``fuzzeval learn`` and ``fuzzeval rulebase top`` (issue 29, items 3 and 4): a learn stored
+once, run again or extended, its files, its curve, its bad options; the top rules in words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.loading import load_rulebase
+
+runner = CliRunner()
+SMALL = ["learn", "hearts", "-n", "16", "--block", "8", "--measure-every", "1",
+         "--measure-games", "8", "--sample-games", "4", "--order", "1", "-w", "1"]
+
+
+def _files(tmp_path: Path) -> list[str]:
+    return ["--db", str(tmp_path / "l.sqlite"), "-o", str(tmp_path / "l.yaml"),
+            "--plot", str(tmp_path / "curve.png")]
+
+
+def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: Path) -> None:
+    args = [*SMALL, *_files(tmp_path)]
+    first = runner.invoke(app, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    got = json.loads(first.stdout)
+    assert (got["games"], got["blocks"], len(got["curve"])) == (16, 2, 2)
+    assert got["learned"] == str(tmp_path / "l.yaml")
+    assert (tmp_path / "curve.png").stat().st_size > 10_000
+    rb = load_rulebase(tmp_path / "l.yaml")
+    assert rb.defuzzifier == "weighted_sum" and rb.name == "hearts_td"
+    assert rb.made_by.startswith("learned by `fuzzeval learn hearts --games 16 --block 8 "
+                                 "--lambda 0.75 --alpha 0.5 --opponent self --seed 1 "
+                                 "--order 1")
+    assert any(t.triangle.peak != 0 for t in rb.output.terms)
+    text = (tmp_path / "l.yaml").read_text()
+    again = runner.invoke(app, [*args, "--json"])
+    assert again.exit_code == 0, again.output
+    assert "already holds learn 1 with these settings, all 16 games" in again.stderr
+    assert json.loads(again.stdout)["curve"] == got["curve"]
+    assert (tmp_path / "l.yaml").read_text() == text
+    more = runner.invoke(app, [*args[:3], "24", *args[4:], "--json"])
+    assert more.exit_code == 0, more.output
+    assert "16 of 24 games: learning only the 8 it lacks" in more.stderr
+    assert json.loads(more.stdout)["curve"][:2] == got["curve"]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--lambda", "1.5"], "error: --lambda must be in [0, 1] (got 1.5)"),
+    (["--alpha", "0"], "error: --alpha must be above 0 (got 0)"),
+    (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
+    (["--order", "4"], "error: --order must be 1, 2 or 3 (got 4)"),
+    (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
+    (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),
+    (["--measure-opponent", "self"], "error: --measure-opponent self: unknown hearts player"),
+])
+def test_bad_options_are_one_line_and_write_nothing(tmp_path: Path, extra: list[str],
+                                                    message: str) -> None:
+    result = runner.invoke(app, [*SMALL, *_files(tmp_path), *extra])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[0].startswith(message), result.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_game_without_features_or_a_missing_learn_to_resume(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["learn", "cribbage", *_files(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: cribbage lists no features to learn from; give "
+                             "--rulebase\n")
+    result = runner.invoke(app, [*SMALL, *_files(tmp_path), "--resume"])
+    assert result.exit_code == 1 and "nothing to resume" in result.stderr, result.stderr
+    assert not list(tmp_path.iterdir())
+
+
+TOP = """\
+name: worth
+defuzzifier: weighted_sum
+default: 0
+inputs:
+  lead: {range: [0, 1], terms: {theirs: [0, 0, 1], ours: [0, 1, 1]}}
+  queen: {range: [0, 1], terms: {away: [0, 0, 1], here: [0, 1, 1]}}
+output:
+  name: points
+  description: points per hand
+  range: [-20, 20]
+  terms: {a: 4.5, b: -2, c: 13, d: 0, e: -7.25}
+rules:
+  - if lead is ours then points is a
+  - if lead is theirs then points is b
+  - if lead is ours and queen is here then points is c
+  - rule: if queen is away then points is c
+    weight: 0.5
+  - if queen is here then points is d
+  - if lead is theirs and queen is here then points is e
+"""
+
+
+def test_rulebase_top_lists_each_way_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "worth.yaml"
+    path.write_text(TOP)
+    result = runner.invoke(app, ["rulebase", "top", str(path), "-n", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    # weighted: rule 4 adds 13 x 0.5 = 6.5; the most: rules 3 (13), 4 (6.5); rule 1 (4.5)
+    # is third; the least: rules 6 (-7.25), 2 (-2); rule 5 (0) is in neither
+    assert json.loads(result.stdout) == {
+        "rulebase": "worth", "unit": "points per hand",
+        "most": [{"rule": 3, "adds": 13.0, "if": "lead is ours and queen is here"},
+                 {"rule": 4, "adds": 6.5, "if": "queen is away"}],
+        "least": [{"rule": 6, "adds": -7.25, "if": "lead is theirs and queen is here"},
+                  {"rule": 2, "adds": -2.0, "if": "lead is theirs"}]}
+    table = runner.invoke(app, ["rulebase", "top", str(path), "-n", "1"], env={"COLUMNS": "80"})
+    assert table.exit_code == 0
+    lines = [line.strip() for line in table.stdout.splitlines() if line.strip()]
+    assert "3   +13.000   lead is ours and queen is here" in lines
+    assert "6   -7.250   lead is theirs and queen is here" in lines
+    assert lines[0] == "worth: 1 rule adding the most to points (points per"
+    centroid = runner.invoke(app, ["rulebase", "top", "tipping"])
+    assert centroid.exit_code == 2
+    assert centroid.stderr.startswith("error: tipping: rule base 'tipping' concludes on "
+                                      "triangles (centroid)")
