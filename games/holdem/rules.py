@@ -97,7 +97,7 @@ def act(b: Betting, action: str) -> Betting:
     me = b.to_move
     if me is None:
         raise NotationError(action, f"the hand is over ({_ended(b)}): no more actions")
-    if action not in legal(b):
+    if len(action) != 1 or action not in legal(b):
         why = ("nothing to call: check (c) or bet (r)" if action == FOLD else
                f"{b.bets} bets already this round, the cap" if action == RAISE else
                "actions are f, c and r")

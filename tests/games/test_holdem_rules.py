@@ -128,6 +128,13 @@ def test_illegal_betting_names_the_token(text: str, token: str, why: str) -> Non
     assert caught.value.token == token and why in caught.value.why
 
 
+@pytest.mark.parametrize("action", ["", "cr", "x"])
+def test_an_action_is_one_legal_letter(action: str) -> None:
+    """'' and 'cr' were taken as a call (they are in 'fcr')."""
+    with pytest.raises(NotationError, match="actions are f, c and r"):
+        act(START, action)
+
+
 def test_a_deal_refuses_a_card_twice() -> None:
     with pytest.raises(ValueError, match="not a deal"):
         Deal(((51, 50), (51, 1)), ())
