@@ -32,14 +32,18 @@ def suit(card: int) -> int:
     return card & 3
 
 
+#: every card's name, by id
+NAMES = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK))
+
+
 def card_str(card: int) -> str:
     """``As`` for 51."""
-    return RANKS[card >> 2] + SUITS[card & 3]
+    return NAMES[card]
 
 
 def cards_str(cards: Iterable[int], sep: str = "") -> str:
     """``AsKd`` (ACPC), or separated by ``sep``."""
-    return sep.join(card_str(c) for c in cards)
+    return sep.join([NAMES[c] for c in cards])
 
 
 def parse_card(token: str | int) -> int:

@@ -54,7 +54,7 @@ def action_word(b: rules.Betting, action: str) -> str:
 
 def deal_cards(rng: np.random.Generator) -> rules.Deal:
     """Nine distinct cards: the two hole cards of positions 0 and 1, then the board."""
-    return rules.deal_of([int(c) for c in rng.choice(DECK, 9, replace=False)])
+    return rules.deal_of(rng.permutation(DECK)[:9].tolist())
 
 
 def _no_features(indices: Sequence[int]) -> FloatArray:
