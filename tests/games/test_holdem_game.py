@@ -165,3 +165,24 @@ def test_bad_holdem_match_input_is_one_line_and_exit_2(tmp_path: Path, args: lis
                                  str(tmp_path / "x.sqlite"), *args])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_holdem_round_robin_reports_small_bets_per_hand(tmp_path: Path) -> None:
+    """A two-seat game without winners stopped the round robin with a traceback (cells
+    were win rates only); its cells are the row player's mean payoff."""
+    from fuzzeval.play.store import History
+    from fuzzeval.play.tournament import run_tournament
+
+    with History(tmp_path / "t.sqlite") as history:
+        t = run_tournament(history, GAME, ["call", "random"], 10, 3)
+    s = t.results[(0, 1)]
+    assert s.win_rate is None and t.cell(0, 1) == (s.mean, s.ci95)
+    mean, (lo, hi) = s.mean, s.ci95
+    assert mean != 0 and t.cell(1, 0) == (-mean, (-hi, -lo))  # hold'em is zero-sum
+    result = runner.invoke(app, ["tournament", "holdem", "-p", "call", "-p", "random", "-n",
+                                 "10", "--seed", "3", "-w", "1", "--db",
+                                 str(tmp_path / "t.sqlite"), "--plot",
+                                 str(tmp_path / "t.png")])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())  # the title wraps at 80 columns
+    assert "small bets per hand" in text and f"{-mean:.2f}" in text
