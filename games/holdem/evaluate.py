@@ -15,6 +15,10 @@ from phevaluator import _pheval
 
 IntArray = npt.NDArray[np.int64]
 WORST = 7462  # the rank of the weakest five-card hand
+#: the hand classes, best first, with the worst rank of each (Cactus Kev's numbering)
+CLASSES = (("straight flush", 10), ("four of a kind", 166), ("full house", 322),
+           ("flush", 1599), ("straight", 1609), ("three of a kind", 2467),
+           ("two pair", 3325), ("pair", 6185), ("high card", WORST))
 _EVALUATORS = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards,
                7: _pheval.evaluate_7cards}
 
@@ -34,6 +38,13 @@ def hand_ranks(cards: npt.ArrayLike) -> IntArray:
         raise ValueError(f"hands are rows of 5 to 7 cards (got shape {rows.shape})")
     evaluate = _EVALUATORS[rows.shape[1]]
     return np.fromiter((evaluate(*row) for row in rows.tolist()), np.int64, len(rows))
+
+
+def hand_class(rank: int) -> str:
+    """The class of a hand's rank: "straight flush" ... "high card"."""
+    if not 1 <= rank <= WORST:
+        raise ValueError(f"a hand rank is 1 to {WORST} (got {rank})")
+    return next(name for name, worst in CLASSES if rank <= worst)
 
 
 def showdown(hole0: Sequence[int], hole1: Sequence[int], board: Sequence[int]) -> int:

@@ -128,6 +128,13 @@ class HoldemGame:
         return [{"chance": rules.ROUND_NAMES[b.round],
                  "cards": [card_str(c) for c in after.deal.board[lo:hi]]}]
 
+    def play_interface(self) -> Any:
+        """How a person plays hold'em at a terminal (``fuzzeval play``), and how a stored
+        hand is told (``fuzzeval history show``)."""
+        from fuzzeval.games.holdem.play import HoldemPlay
+
+        return HoldemPlay()
+
     def make_player(self, name: str, **options: Any) -> Player:
         if name not in PLAYERS:
             raise ValueError(f"unknown holdem player {name!r} (players: "

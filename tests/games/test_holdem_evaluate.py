@@ -10,7 +10,7 @@ import pytest
 from phevaluator import Card
 
 from fuzzeval.games.holdem.cards import card_str, parse_cards
-from fuzzeval.games.holdem.evaluate import hand_rank, hand_ranks, showdown
+from fuzzeval.games.holdem.evaluate import hand_class, hand_rank, hand_ranks, showdown
 from fuzzeval.games.holdem.scripts.check_evaluator import compare, main
 
 
@@ -37,6 +37,17 @@ def test_hand_worked_ranks(hand: str, rank: int | None) -> None:
     assert hand_rank(parse_cards(hand)) == rank
 
 
+def test_hand_classes_at_their_edges() -> None:
+    assert [hand_class(r) for r in (1, 10, 11, 166, 167, 1599, 1600, 1609, 1610, 3325,
+                                    3326, 6185, 6186, 7462)] == [
+        "straight flush", "straight flush", "four of a kind", "four of a kind",
+        "full house", "flush", "straight", "straight", "three of a kind", "two pair",
+        "pair", "pair", "high card", "high card"]
+    for bad in (0, 7463):
+        with pytest.raises(ValueError, match="1 to 7462"):
+            hand_class(bad)
+
+
 def test_a_batch_is_the_same_as_one_by_one() -> None:
     rng = np.random.default_rng(4)
     hands = np.array([rng.choice(52, 7, replace=False) for _ in range(200)])
@@ -56,7 +67,7 @@ def test_showdown_winner_and_split() -> None:
 
 def test_phevaluator_agrees_with_treys_on_20000_hands() -> None:
     result = compare(20_000, seed=7)
-    assert result.hands == 20_000 and result.different == 0
+    assert result.hands == 20_000 and result.different == 0 and result.misnamed == 0
     assert set(result.classes) >= {  # every hand class came up
         "Straight Flush", "Four of a Kind", "Full House", "Flush", "Straight",
         "Three of a Kind", "Two Pair", "Pair", "High Card"}
@@ -64,4 +75,4 @@ def test_phevaluator_agrees_with_treys_on_20000_hands() -> None:
 
 def test_the_script_prints_the_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--hands", "500"]) == 0
-    assert "500 seeded 7-card hands: 0 differ" in capsys.readouterr().out
+    assert "500 seeded 7-card hands: 0 differ, 0 misnamed" in capsys.readouterr().out
