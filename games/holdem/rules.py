@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from fuzzeval.errors import NotationError
 from fuzzeval.games.holdem.cards import cards_str
-from fuzzeval.games.holdem.evaluate import hand_rank
+from fuzzeval.games.holdem.evaluate import showdown
 
 BIG_BLIND, SMALL_BLIND = 10, 5
 SMALL_BET, BIG_BET = 10, 20
@@ -185,7 +185,6 @@ def chips(deal: Deal, b: Betting) -> tuple[int, int]:
         return (-lost, lost) if folded == BIG else (lost, -lost)
     if len(deal.board) < 5:
         raise ValueError("a showdown needs the five board cards")
-    a = hand_rank((*deal.holes[0], *deal.board))
-    c = hand_rank((*deal.holes[1], *deal.board))
+    winner = showdown(deal.holes[0], deal.holes[1], deal.board)
     won = b.spent[0]  # equal to b.spent[1] at a showdown
-    return (0, 0) if a == c else (won, -won) if a < c else (-won, won)
+    return (0, 0) if winner < 0 else (won, -won) if winner == 0 else (-won, won)
