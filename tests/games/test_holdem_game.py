@@ -145,7 +145,8 @@ def test_an_unknown_export_format_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     _match(db, "-p", "call", "--opponent", "random", "-n", "2")
     result = runner.invoke(app, ["history", "export", str(db), "--format", "xml"])
-    assert result.exit_code == 2 and "--format 'xml': jsonl or json, or a game's log format (acpc)" in result.output
+    assert result.exit_code == 2
+    assert "--format 'xml': jsonl or json, or a game's log format (acpc)" in result.output
     runner.invoke(app, ["match", "hearts", "-p", "random", "--opponent", "random", "-n",
                         "1", "--db", str(db), "-w", "1"])
     result = runner.invoke(app, ["history", "export", str(db), "--format", "acpc"])
