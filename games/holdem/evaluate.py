@@ -52,3 +52,13 @@ def showdown(hole0: Sequence[int], hole1: Sequence[int], board: Sequence[int]) -
     a = hand_rank((*hole0, *board))
     b = hand_rank((*hole1, *board))
     return -1 if a == b else (0 if a < b else 1)
+
+
+def showdowns(holes0: npt.ArrayLike, holes1: npt.ArrayLike, boards: npt.ArrayLike
+              ) -> IntArray:
+    """``showdown`` of many deals at once: (n, 2), (n, 2) and (n, 5) card ids -> (n,)
+    of 0, 1 or -1 (a split)."""
+    board = np.asarray(boards, dtype=np.int64)
+    a = hand_ranks(np.hstack([np.asarray(holes0, dtype=np.int64), board]))
+    b = hand_ranks(np.hstack([np.asarray(holes1, dtype=np.int64), board]))
+    return np.where(a == b, -1, np.where(a < b, 0, 1))

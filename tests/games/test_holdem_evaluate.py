@@ -10,7 +10,13 @@ import pytest
 from phevaluator import Card
 
 from fuzzeval.games.holdem.cards import card_str, parse_cards
-from fuzzeval.games.holdem.evaluate import hand_class, hand_rank, hand_ranks, showdown
+from fuzzeval.games.holdem.evaluate import (
+    hand_class,
+    hand_rank,
+    hand_ranks,
+    showdown,
+    showdowns,
+)
 from fuzzeval.games.holdem.scripts.check_evaluator import compare, main
 
 
@@ -63,6 +69,14 @@ def test_showdown_winner_and_split() -> None:
     assert showdown(parse_cards("AsAh"), parse_cards("QcJd"), board) == 0
     assert showdown(parse_cards("QcJd"), parse_cards("KcKh"), board) == 1
     assert showdown(parse_cards("3c5d"), parse_cards("3d5c"), board) == -1
+
+
+def test_many_showdowns_at_once_are_each_one() -> None:
+    rng = np.random.default_rng(8)
+    deals = rng.permuted(np.tile(np.arange(52), (3000, 1)), axis=1)[:, :9]
+    got = showdowns(deals[:, :2], deals[:, 2:4], deals[:, 4:])
+    assert got.tolist() == [showdown(d[:2], d[2:4], d[4:]) for d in deals.tolist()]
+    assert set(got.tolist()) == {-1, 0, 1}
 
 
 def test_phevaluator_agrees_with_treys_on_20000_hands() -> None:
