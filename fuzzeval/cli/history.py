@@ -60,22 +60,25 @@ def export(
     match_id: Annotated[int | None, typer.Option(
         "--match", min=1, help="Match id (default: every match).")] = None,
     fmt: Annotated[str, typer.Option(
-        "--format", help="jsonl (one JSON object a game, a line each) or json (one array).")]
+        "--format", help="jsonl (one JSON object a game, a line each), json (one array), "
+                         "or a game's own log format (holdem: acpc, a line a hand).")]
     = "jsonl",
     out: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Output file (default: standard output).")] = None,
 ) -> None:
     """Every stored game as JSON: seats, every chance event and decision, payoffs."""
     import json
+    from functools import partial
 
     from fuzzeval.errors import NotFound, UsageError
-    from fuzzeval.play.export import export_games
+    from fuzzeval.play.export import export_games, line_format, line_formats
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History
 
     with user_errors():
-        if fmt not in ("jsonl", "json"):
-            raise UsageError(f"--format {fmt!r}: jsonl or json")
+        if fmt not in ("jsonl", "json") and fmt not in (known := line_formats()):
+            raise UsageError(f"--format {fmt!r}: jsonl or json, or a game's log format "
+                             f"({', '.join(known)})")
         if not db.is_file():
             raise NotFound(f"{db}: no such history database")
         if out is not None and out.resolve() == db.resolve():
@@ -87,10 +90,11 @@ def export(
             for mid in ids:
                 match = history.stored_match(mid)
                 game = load_game(match.spec.game)
-                lines += [json.dumps(g, separators=(",", ":"))
-                          for g in export_games(history, game, match)]
-        text = ("\n".join(lines) + "\n" if lines else "") if fmt == "jsonl" else \
-            "[" + ",\n".join(lines) + "]\n"
+                write = (partial(json.dumps, separators=(",", ":"))
+                         if fmt in ("jsonl", "json") else line_format(game, fmt))
+                lines += [write(g) for g in export_games(history, game, match)]
+        text = "[" + ",\n".join(lines) + "]\n" if fmt == "json" else \
+            "\n".join(lines) + "\n" if lines else ""
         if out is None:
             typer.echo(text, nl=False)
         else:

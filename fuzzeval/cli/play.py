@@ -204,6 +204,7 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
 
     names = (YOU, str(spec.opponent))
     human = HumanPlayer(interface, names)
+    paid, unpaid = 0.0, 0  # what seat 0 was paid; games paid without a winner
     game.prepare()
     say(f"{game.name}: you against {spec.opponent}, seed {spec.seed}; type ? at a prompt "
         "for advice, quit to stop")
@@ -227,9 +228,14 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
             history.save_game(match, record)
             o = record.outcome
             won += o.winner == 0
+            paid += o.payoffs[0]
+            final = f"final score: you {o.scores[0]}, {spec.opponent} {o.scores[1]}"
+            if o.winner is None:  # a game paid without a winner (hold'em: chips)
+                unpaid += 1
+                say(f"{final}; you were paid {o.payoffs[0]:+g} ({game.payoff.unit})")
+                continue
             points = "1 point" if o.points == 1 else f"{o.points} points"
-            say(f"{_winner(names, o)} won ({o.result}, {points}); final score: you "
-                f"{o.scores[0]}, {spec.opponent} {o.scores[1]}")
+            say(f"{_winner(names, o)} won ({o.result}, {points}); {final}")
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         if isinstance(exc, KeyboardInterrupt):
             why, code = stop_code(exc)
@@ -240,7 +246,9 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
             "the game in progress is not kept")
         raise typer.Exit(code) from None
     say()
-    say(f"you won {won} of {spec.games}; stored in {path} as match {match.id}; replay a "
+    result = (f"you were paid {paid / spec.games:+.3g} {game.payoff.unit} over "
+              f"{spec.games}" if unpaid else f"you won {won} of {spec.games}")
+    say(f"{result}; stored in {path} as match {match.id}; replay a "
         f"game with: fuzzeval history show {path} --match {match.id} --game 0")
 
 

@@ -112,15 +112,17 @@ def tournament(
                                         on_estimate=said)
     labels = [_label(p) for p in result.players]
     cells = [[_cell(result, i, j) for j in range(len(names))] for i in range(len(names))]
-    measure = "win rate" if game.seats == 2 else game.payoff.unit
+    # win rates in a two-seat game with winners; mean payoffs otherwise
+    rates = game.seats == 2 and all(s.win_rate is not None for s in result.results.values())
+    measure = "win rate" if rates else game.payoff.unit
     plot_win_matrix(labels, cells, picture,
                     title=f"{game.name}: row player's {measure}, {games:,} games a pairing "
                           f"(95% intervals)",
-                    unit=None if game.seats == 2 else game.payoff)
+                    unit=None if rates else game.payoff)
     if as_json:
         print_json({**result.to_dict(), "db": str(path), "plot": str(picture)})
         return
-    console.print(_table(game.name, games, seed, labels, cells, game.seats == 2,
+    console.print(_table(game.name, games, seed, labels, cells, rates,
                          measure))
     console.print(f"history: {path}  picture: {picture}")
 

@@ -7,13 +7,16 @@ game's ``chance_events(before, after)``: cribbage's hands and starter, backgammo
 Hearts' deal) and each decision (``{"seat": 0, "kind": "play", "choice": "QS",
 "options": 7}``, where ``options`` counts the legal candidates). A game stored before
 version 3 has no choices: its ``events`` are null and its logged ``decisions`` are given.
+A game may also write its records in a text format of its own, a line a game
+(``export_formats``, optional: hold'em's ACPC hand logs).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from fuzzeval.errors import UsageError
 from fuzzeval.play.game import Game
 from fuzzeval.play.replay import initial_state, replay
 from fuzzeval.play.store import History, StoredMatch
@@ -63,3 +66,20 @@ def export_games(history: History, game: Game, match: StoredMatch) -> Iterator[E
                    "scores": list(outcome.scores), "winner": outcome.winner,
                    "result": outcome.result}
         yield record
+
+
+def line_formats() -> tuple[str, ...]:
+    """The line formats the installed games offer (``Game.export_formats``)."""
+    from fuzzeval.play.registry import game_names, load_game
+
+    return tuple(dict.fromkeys(f for name in game_names()
+                               for f in getattr(load_game(name), "export_formats", {})))
+
+
+def line_format(game: Game, fmt: str) -> Callable[[Event], str]:
+    """How ``game`` writes one exported record as a line of ``fmt``."""
+    formats: dict[str, Callable[[Event], str]] = getattr(game, "export_formats", {})
+    if fmt not in formats:
+        raise UsageError(f"--format {fmt!r}: {game.name} games are written as jsonl or json"
+                         f"{''.join(' or ' + f for f in formats)}")
+    return formats[fmt]

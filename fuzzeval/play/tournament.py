@@ -35,15 +35,20 @@ class Tournament:
 
     def cell(self, i: int, j: int) -> tuple[float, tuple[float, float]] | None:
         """Player i against j with its 95 % interval (None on the diagonal): with two
-        seats i's win rate, else i's mean payoff against copies of j."""
+        seats i's win rate (in a game without winners, its mean payoff), else i's mean
+        payoff against copies of j."""
         if i == j:
             return None
         if self.seats > 2:
             s = self.results[(i, j)]
             return s.mean, s.ci95
         s = self.results[(min(i, j), max(i, j))]
-        if s.win_rate is None:
-            raise ValueError("a two-seat round robin needs a game with winners")
+        if s.win_rate is None:  # a two-seat game without winners (hold'em): payoffs
+            if i < j:
+                return s.mean, s.ci95
+            # seat 1's mean, its interval as wide as seat 0's (exact when zero-sum)
+            mean, (lo, hi) = s.sides[1].mean, s.ci95
+            return mean, (mean - (hi - s.mean), mean + (s.mean - lo))
         if i < j:
             return s.win_rate, s.interval
         return 1 - s.win_rate, (1 - s.interval[1], 1 - s.interval[0])

@@ -1,0 +1,77 @@
+"""Hold'em cards as small integers: id = 4 * rank + suit, OpenSpiel's ``universal_poker``
+and phevaluator's ids.
+
+rank 0..12 is 2, 3, ..., T, J, Q, K, A; suit 0..3 is c, d, h, s. So 2c = 0, 2d = 1,
+As = 51. Cards are written the ACPC way, rank upper case and suit lower case (``As``,
+``Td``), and read in any case, with or without separators: ``AsKd``, ``As Kd``, ``as,kd``
+(``10d`` is read as ``Td``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from fuzzeval.errors import NotationError
+from fuzzeval.games.cards import Notation
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+DECK = 52
+NOTATION = Notation(RANKS, "2-9 T/10 J Q K A", "card ids run from 0 (2c) to 51 (As)",
+                    "As, Td, 10d, 2c")
+#: one card inside a run of cards: a rank (10 or one letter) then a suit letter
+_CARD = re.compile(r"(10|[0-9A-Za-z])([A-Za-z])")
+
+
+def rank(card: int) -> int:
+    return card >> 2
+
+
+def suit(card: int) -> int:
+    return card & 3
+
+
+#: every card's name, by id
+NAMES = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK))
+
+
+def card_str(card: int) -> str:
+    """``As`` for 51."""
+    return NAMES[card]
+
+
+def cards_str(cards: Iterable[int], sep: str = "") -> str:
+    """``AsKd`` (ACPC), or separated by ``sep``."""
+    return sep.join([NAMES[c] for c in cards])
+
+
+def parse_card(token: str | int) -> int:
+    """``'As'``, ``'td'``, ``'10D'`` -> id; an id passes through. NotationError names the
+    token and says what is valid."""
+    return NOTATION.parse(token)
+
+
+def parse_cards(text: str, count: int | None = None,
+                taken: Iterable[int] = ()) -> tuple[int, ...]:
+    """Cards written together or apart (``AsKd``, ``As Kd``, ``As,Kd``), none twice and
+    none in ``taken`` (cards already named elsewhere); ``count``: exactly that many."""
+    cards: list[int] = []
+    for word in text.replace(",", " ").split():
+        at = 0
+        while at < len(word):
+            m = _CARD.match(word, at)
+            if m is None:
+                raise NotationError(word[at:], f"a card is a rank and a suit, e.g. "
+                                               f"{NOTATION.example}")
+            cards.append(parse_card(m.group(0)))
+            at = m.end()
+    seen = set(taken)
+    for c in cards:
+        if c in seen:
+            raise NotationError(card_str(c), "this card appears twice")
+        seen.add(c)
+    if count is not None and len(cards) != count:
+        raise NotationError(text.strip() or "nothing",
+                            f"expected {count} cards (got {len(cards)})")
+    return tuple(cards)

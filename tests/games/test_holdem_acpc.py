@@ -1,0 +1,122 @@
+"""ACPC hand logs: lines written as the ACPC dealer logs them, read back and checked
+against the rules, and ``fuzzeval holdem replay`` on a log with good and bad lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.errors import NotationError
+from fuzzeval.games.holdem import rules
+from fuzzeval.games.holdem.acpc import format_line, log_name, parse_line, read_log
+from fuzzeval.games.holdem.game import deal_cards
+from fuzzeval.games.holdem.rules import parse_betting
+from tests.games.test_holdem_rules import deal
+
+runner = CliRunner()
+SHOWDOWN = "STATE:3:rc/crc/cc/rc:AsKd|2c2h/3c8c9h/Jd/Qs:-50|50:alice|bob"
+FOLD = "STATE:4:rrf:AsKd|2c2h:20|-20:bob|alice"
+
+
+def test_a_hand_is_written_as_the_dealer_logs_it() -> None:
+    d = deal("AsKd|2c2h/3c8c9h/Jd/Qs")
+    assert format_line(3, d, parse_betting("rc/crc/cc/rc"), ("alice", "bob")) == SHOWDOWN
+    # a fold shows the board only as far as it was dealt
+    assert format_line(4, d, parse_betting("rrf"), ("bob", "alice")) == FOLD
+    assert format_line(5, d, parse_betting("cc/rrf"), ("a", "b")) == \
+        "STATE:5:cc/rrf:AsKd|2c2h/3c8c9h:-20|20:a|b"
+    assert log_name("fuzzy:rulebase=my base.yaml") == "fuzzy_rulebase=my_base.yaml"
+
+
+def test_a_line_reads_back_checked() -> None:
+    hand = parse_line(SHOWDOWN)
+    assert hand.number == 3 and hand.chips == (-50, 50) and hand.names == ("alice", "bob")
+    assert str(hand.betting) == "rc/crc/cc/rc" and hand.deal.board[-1] == 43  # Qs
+    assert parse_line(FOLD).chips == (20, -20)
+    # chips written as decimals, and a board shown past a fold, read too
+    assert parse_line("STATE:9:f:AsKd|2c2h/3c8c9h/Jd/Qs:5.000000|-5.000000:a|b").chips \
+        == (5, -5)
+
+
+def test_random_hands_write_and_read_back() -> None:
+    rng = np.random.default_rng(6)
+    for number in range(300):
+        d = deal_cards(rng)
+        b = rules.START
+        while not b.over:
+            options = rules.legal(b)
+            b = rules.act(b, options[int(rng.integers(len(options)))])
+        hand = parse_line(format_line(number, d, b, ("x", "y")))
+        assert hand.betting == b and hand.chips == rules.chips(d, b)
+
+
+@pytest.mark.parametrize(("line", "token", "why"), [
+    ("STATE:5:rrrr:AsKd|2c2h:0|0:a|b", "rrrr", "the cap"),
+    ("STATE:6:rfc:AsKd|2c2h:20|-20:a|b", "rfc", "the hand is over (a fold)"),
+    ("STATE:6:rc/crc/cc/rc:AsAs|2c2h/3c8c9h/Jd/Qs:-50|50:a|b", "As", "appears twice"),
+    ("STATE:6:rc/crc/cc/rc:AsKd|2c2h/3c8c9h/Jd/2c:-50|50:a|b", "2c", "appears twice"),
+    ("STATE:6:f:AsKx|2c2h:5|-5:a|b", "Kx", "unknown suit"),
+    ("STATE:6:rc/crc/cc/rc:AsKd|2c2h/3c8c9h/Jd/Qs:-40|40:a|b", "-40|40",
+     "the rules give -50|50"),
+    ("STATE:7:rc/c:AsKd|2c2h/3c8c9h:0|0:a|b", "rc/c", "the hand is not finished"),
+    ("STATE:8:cc/cc/cc/cc:AsKd|2c2h/3c8c9h:0|0:a|b", "AsKd|2c2h/3c8c9h",
+     "the betting reached the river, but the board shows 3 cards"),
+    ("MATCHSTATE:0:0::AsKd|", "MATCHSTATE:0:0::AsKd|", "not an ACPC log line"),
+    ("STATE:x:f:AsKd|2c2h:5|-5:a|b", "x", "a hand number"),
+    ("STATE:1:f:AsKd|2c2h:5|-5:a", "a", "the names are two"),
+    ("STATE:1:f:AsKd|2c2h:five|-5:a|b", "five", "chips are a number"),
+    ("STATE:1:f:AsKd:5|-5:a|b", "AsKd", "the hole cards are two pairs"),
+])
+def test_bad_lines_name_the_token(line: str, token: str, why: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_line(line)
+    assert caught.value.token == token and why in caught.value.why
+
+
+def test_a_log_adds_up_each_player_and_checks_its_score_line() -> None:
+    totals = read_log([SHOWDOWN, "", "# a comment", FOLD, "SCORE:-70|70:alice|bob"], "x")
+    assert totals.errors == [] and totals.count == 2
+    assert totals.chips == {"alice": -70, "bob": 70} and totals.hands == {"alice": 2,
+                                                                         "bob": 2}
+    wrong = read_log([SHOWDOWN, "SCORE:-50|40:alice|bob"], "x")
+    assert wrong.errors == ["x:2: '-50|40': the hands above give bob 50"]
+
+
+def test_replay_reports_each_bad_line_and_goes_on(tmp_path: Path) -> None:
+    log = tmp_path / "match.log"
+    log.write_text("\n".join([SHOWDOWN, "STATE:5:rrrr:AsKd|2c2h:0|0:alice|bob", FOLD,
+                              "hello", "SCORE:-70|70:alice|bob"]) + "\n")
+    result = runner.invoke(app, ["holdem", "replay", str(log)])
+    assert result.exit_code == 2
+    errors = result.stderr.splitlines()
+    assert len(errors) == 2
+    assert errors[0] == (f"error: {log}:2: 'rrrr': 'r' at character 4: 4 bets already "
+                         "this round, the cap")
+    # ":hand:" is an emoji name to rich: the message is printed as written
+    assert errors[1] == (f"error: {log}:4: 'hello': not an ACPC log line "
+                         "(STATE:hand:betting:cards:chips:names)")
+    assert "alice" in result.stdout and "-70" in result.stdout and "2 hands" in result.stdout
+    good = tmp_path / "good.log"
+    good.write_text(f"{SHOWDOWN}\n{FOLD}\n")
+    out = runner.invoke(app, ["holdem", "replay", str(good), "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {p["player"]: p for p in json.loads(out.stdout)["players"]}
+    assert rows["bob"] == {"player": "bob", "hands": 2, "chips": 70,
+                           "small_bets_per_hand": 3.5}
+
+
+def test_replay_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["holdem", "replay", str(tmp_path / "none.log")])
+    assert result.exit_code == 2 and result.stderr.strip() == \
+        f"error: {tmp_path / 'none.log'}: no such file"
+
+
+def test_the_holdem_group_alone_prints_its_help() -> None:
+    result = runner.invoke(app, ["holdem"])
+    assert result.exit_code == 0 and "Usage: fuzzeval holdem" in result.stdout
+    assert "replay" in result.stdout
