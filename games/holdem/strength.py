@@ -1,0 +1,519 @@
+"""Loki's measures of a hand (seed 001; Billings et al. 1998, *Opponent Modeling in Poker*;
+Billings et al. 2002, *The Challenge of Poker*): hand strength against the opponent's
+weighted range, positive and negative potential, effective hand strength, and the betting
+features (pot odds, bets to call, bets this round, position, observed aggression).
+
+Cards in, numbers out: card ids ``rank * 4 + suit`` (2c = 0 ... As = 51; see range.py), a
+``Range`` of weights on the 1,326 holdings, and the ACPC betting string. Hands are ranked
+by phevaluator (lower rank = stronger), its C functions called from compiled loops.
+
+Two stages, so a decision pays only for what changed:
+
+- ``outcomes(hole, board, ahead)``: for every holding the opponent may have, how our hand
+  compares now and after ``ahead`` more board cards: every completion (exact) or a seeded
+  sample of them. This does not depend on the weights and is cached per spot.
+- the measures: weighted sums over those tables, microseconds per range.
+
+Definitions (h runs over the holdings disjoint from our cards and the board, weighted by
+w_h; "ahead" means our best hand beats h's, ties count half):
+
+- ``HS = sum w_h [ahead_h + tied_h / 2] / sum w_h`` (heads-up, so HS_1).
+- ``HP[s][f] = sum w_h [now_h = s] P_h(final = f) / sum w_h``, over completions equally
+  likely; ``PPOT = (HP[b][a] + HP[b][t]/2 + HP[t][a]/2) / (HP[b][.] + HP[t][.]/2)`` and
+  ``NPOT = (HP[a][b] + HP[t][b]/2 + HP[a][t]/2) / (HP[a][.] + HP[t][.]/2)``: the 1998
+  paper's formulas with each holding's completions normalised to a probability (its
+  pseudocode adds whole completion counts over the ``HPTotal`` of holdings, which is not a
+  probability on the flop); 0 where the denominator is 0 (never behind, or never ahead).
+- ``EHS = HS (1 - NPOT) + (1 - HS) PPOT``, the 2002 paper's full form (the 1998 paper's
+  optimistic ``HS + (1 - HS) PPOT`` leaves out NPOT). With potentials to the river it is
+  exactly the showdown equity, ``sum w_h [P_h(win) + P_h(tie) / 2] / sum w_h``.
+
+Preflop there is no hand to rank yet: HS is the showdown equity over a seeded sample of
+boards (pair of aces against a uniform range: 0.852), PPOT = NPOT = 0 and EHS = HS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from phevaluator import _pheval  # type: ignore[import-untyped]
+
+from fuzzeval.errors import NotationError
+from fuzzeval.games.holdem.range import HOLDINGS, N_HOLDINGS, Range, check_cards
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+AHEAD, TIED, BEHIND = 0, 1, 2
+#: boards sampled for the preflop measures (``samples`` overrides)
+PREFLOP_SAMPLES = 1000
+#: boards sampled for the holdings' preflop strengths (``holding_strengths(())``)
+PREFLOP_STRENGTH_SAMPLES = 2000
+
+# phevaluator's evaluators; in compiled code, its C functions of the same names
+_eval5: Any = _pheval.evaluate_5cards
+_eval6: Any = _pheval.evaluate_6cards
+_eval7: Any = _pheval.evaluate_7cards
+
+
+def _rank(c: IntArray, n: int) -> int:
+    """Rank of the first ``n`` (5-7) cards of ``c`` (1 = royal flush ... 7462)."""
+    if n == 7:
+        return int(_eval7(c[0], c[1], c[2], c[3], c[4], c[5], c[6]))
+    if n == 6:
+        return int(_eval6(c[0], c[1], c[2], c[3], c[4], c[5]))
+    return int(_eval5(c[0], c[1], c[2], c[3], c[4]))
+
+
+def _outcome_counts(hole: IntArray, board: IntArray, completions: IntArray,
+                    holdings: IntArray, counts: IntArray) -> None:
+    """``counts[h, AHEAD/TIED/BEHIND] +=`` over the rows of ``completions`` (cards added to
+    ``board``; a row may have no cards): how our hole cards compare with holding h's on
+    the completed board. Holdings that share a card with it are skipped."""
+    k = board.shape[0]
+    m = completions.shape[1]
+    n = k + m + 2
+    ours = np.empty(7, dtype=np.int64)
+    theirs = np.empty(7, dtype=np.int64)
+    for row in range(completions.shape[0]):
+        dead = 0
+        for i in range(k):
+            ours[i] = board[i]
+            dead |= 1 << board[i]
+        for i in range(m):
+            ours[k + i] = completions[row, i]
+            dead |= 1 << completions[row, i]
+        for i in range(k + m):
+            theirs[i] = ours[i]
+        ours[n - 2] = hole[0]
+        ours[n - 1] = hole[1]
+        dead |= (1 << hole[0]) | (1 << hole[1])
+        our_rank = _rank(ours, n)
+        for h in range(holdings.shape[0]):
+            a = holdings[h, 0]
+            b = holdings[h, 1]
+            if (dead >> a) & 1 or (dead >> b) & 1:
+                continue
+            theirs[n - 2] = a
+            theirs[n - 1] = b
+            r = _rank(theirs, n)
+            if our_rank < r:
+                counts[h, 0] += 1
+            elif our_rank == r:
+                counts[h, 1] += 1
+            else:
+                counts[h, 2] += 1
+
+
+def _strength_sums(board: IntArray, holdings: IntArray, sums: FloatArray,
+                   seen: IntArray) -> None:
+    """``sums[h] +=`` holding h's hand strength against a uniform holding on ``board``
+    (5-7 cards with h), ``seen[h] += 1``, for every h disjoint from the board: the holdings
+    ranked once, then for each the worse and tied ones counted from a histogram, less
+    those that share one of its cards (they cannot be the opponent's)."""
+    k = board.shape[0]
+    n = k + 2
+    cards = np.empty(7, dtype=np.int64)
+    dead = 0
+    for i in range(k):
+        cards[i] = board[i]
+        dead |= 1 << board[i]
+    ranks = np.zeros(holdings.shape[0], dtype=np.int64)
+    hist = np.zeros(7464, dtype=np.int64)
+    by_card = np.zeros((52, 51), dtype=np.int64)
+    per_card = np.zeros(52, dtype=np.int64)
+    valid = 0
+    for h in range(holdings.shape[0]):
+        a = holdings[h, 0]
+        b = holdings[h, 1]
+        if (dead >> a) & 1 or (dead >> b) & 1:
+            continue
+        cards[n - 2] = a
+        cards[n - 1] = b
+        r = _rank(cards, n)
+        ranks[h] = r
+        hist[r] += 1
+        by_card[a, per_card[a]] = r
+        per_card[a] += 1
+        by_card[b, per_card[b]] = r
+        per_card[b] += 1
+        valid += 1
+    worse_than = np.zeros(7464, dtype=np.int64)  # holdings ranked strictly worse than r
+    for r in range(7462, 0, -1):
+        worse_than[r] = worse_than[r + 1] + hist[r + 1]
+    for h in range(holdings.shape[0]):
+        r = ranks[h]
+        if r == 0:
+            continue
+        a = holdings[h, 0]
+        b = holdings[h, 1]
+        worse = worse_than[r]
+        tied = hist[r] - 1
+        for c in (a, b):
+            for j in range(per_card[c]):
+                other = by_card[c, j]
+                if other > r:
+                    worse -= 1
+                elif other == r:
+                    tied -= 1
+        tied += 2  # h itself was taken off once for each of its two cards
+        disjoint = valid - per_card[a] - per_card[b] + 1
+        sums[h] += (worse + 0.5 * tied) / disjoint
+        seen[h] += 1
+
+
+_PY_KERNELS = {"_outcome_counts": _outcome_counts, "_strength_sums": _strength_sums}
+
+
+@cache
+def _compiled() -> dict[str, Any]:
+    """The kernels compiled by numba (cached on disk), phevaluator's C evaluators called
+    by symbol: compiled on first use, so importing this module does not load numba."""
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    import numba
+    from numba import types
+
+    llvm.load_library_permanently(_pheval.__file__)
+    externals = {name: types.ExternalFunction(f"evaluate_{n}cards",
+                                              types.intc(*[types.intc] * n))
+                 for name, n in (("_eval5", 5), ("_eval6", 6), ("_eval7", 7))}
+    import types as pytypes
+
+    rank_scope = {**_rank.__globals__, **externals}
+    rank = _njit(numba, pytypes.FunctionType(_rank.__code__, rank_scope, "_rank"))
+    out: dict[str, Any] = {}
+    for name, fn in _PY_KERNELS.items():
+        scope = {**fn.__globals__, "_rank": rank}
+        out[name] = _njit(numba, pytypes.FunctionType(fn.__code__, scope, fn.__name__))
+    return out
+
+
+def _njit(numba: Any, fn: Any) -> Any:
+    try:
+        return numba.njit(fn, cache=True, error_model="numpy")
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return numba.njit(fn, cache=False, error_model="numpy")
+
+
+def _kernel(name: str) -> Any:
+    return _compiled()[name]
+
+
+def _spot(hole: Iterable[int], board: Iterable[int]) -> tuple[tuple[int, ...],
+                                                             tuple[int, ...]]:
+    cards = check_cards([*hole, *board])
+    hole_t, board_t = cards[:2], cards[2:]
+    if len(hole_t) != 2:
+        raise NotationError(" ".join(map(str, hole_t)), "a hand has 2 hole cards")
+    if len(board_t) not in (0, 3, 4, 5):
+        raise NotationError(" ".join(map(str, board_t)), "a board has 0, 3, 4 or 5 cards")
+    return hole_t, board_t
+
+
+@dataclass(frozen=True, eq=False)
+class Outcomes:
+    """How our hand compares with every holding, as fractions of the completions that
+    count for that holding: ``table[h] = [ahead, tied, behind]`` (a zero row for holdings
+    that share a card with our hand or the board)."""
+
+    hole: tuple[int, ...]
+    board: tuple[int, ...]
+    ahead: int
+    samples: int | None
+    table: FloatArray
+
+    @property
+    def possible(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.table.sum(axis=1) > 0, dtype=np.bool_)
+
+
+def completions(hole: Sequence[int], board: Sequence[int], ahead: int,
+                samples: int | None = None, seed: int = 0) -> IntArray:
+    """Every set of ``ahead`` further board cards (rows), or ``samples`` of them drawn
+    uniformly (with replacement between rows, a seeded generator)."""
+    dead = set(hole) | set(board)
+    rest = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
+    if ahead == 0:
+        return np.empty((1, 0), dtype=np.int64)  # one completion: the board as it is
+    if samples is None:
+        return rest[np.array(list(combinations(range(rest.size), ahead)), dtype=np.int64)]
+    rng = np.random.default_rng(seed)
+    picks = np.argsort(rng.random((samples, rest.size)), axis=1)[:, :ahead]
+    return rest[picks]
+
+
+@lru_cache(maxsize=256)
+def _outcomes(hole: tuple[int, ...], board: tuple[int, ...], ahead: int,
+              samples: int | None, seed: int) -> Outcomes:
+    rows = completions(hole, board, ahead, samples, seed)
+    counts = np.zeros((N_HOLDINGS, 3), dtype=np.int64)
+    _kernel("_outcome_counts")(np.array(hole, dtype=np.int64),
+                               np.array(board, dtype=np.int64), rows, HOLDINGS, counts)
+    totals = counts.sum(axis=1, keepdims=True)
+    table = counts / np.maximum(totals, 1)
+    table.setflags(write=False)
+    return Outcomes(hole, board, ahead, samples, table)
+
+
+def outcomes(hole: Iterable[int], board: Iterable[int], ahead: int,
+             samples: int | None = None, seed: int = 0) -> Outcomes:
+    """Our hand against every holding, ``ahead`` (0 to 5 - len(board)) cards later:
+    every completion, or ``samples`` seeded ones. Cached per spot (the last 256)."""
+    hole_t, board_t = _spot(hole, board)
+    if not 0 <= ahead <= 5 - len(board_t) or len(board_t) + ahead < 3:
+        raise ValueError(f"cannot look {ahead} cards ahead of a {len(board_t)}-card board")
+    return _outcomes(hole_t, board_t, ahead, samples, seed)
+
+
+def _weights(weights: Range | None, possible: npt.NDArray[np.bool_]) -> FloatArray:
+    """The weights of the holdings the opponent can have (others 0); not normalised, so
+    that uniform weights add up exactly."""
+    w = np.where(possible, 1.0 if weights is None else weights.weights, 0.0)
+    if w.sum() <= 0.0:
+        raise ValueError("the range gives weight 0 to every holding the opponent can have")
+    return w
+
+
+def _equity(out: Outcomes, weights: Range | None) -> float:
+    w = _weights(weights, out.possible)
+    share = (w @ out.table[:, AHEAD] + 0.5 * (w @ out.table[:, TIED])) / w.sum()
+    return min(1.0, float(share))  # rounding may pass 1 by an ulp
+
+
+def hand_strength(hole: Iterable[int], board: Iterable[int], weights: Range | None = None,
+                  samples: int = PREFLOP_SAMPLES) -> float:
+    """HS: the weighted share of the opponent's holdings we beat now, ties half (uniform
+    when ``weights`` is None). Preflop: the showdown equity over ``samples`` boards."""
+    hole_t, board_t = _spot(hole, board)
+    if not board_t:
+        return _equity(_outcomes(hole_t, board_t, 5, samples, 0), weights)
+    return _equity(_outcomes(hole_t, board_t, 0, None, 0), weights)
+
+
+def potentials(hole: Iterable[int], board: Iterable[int], weights: Range | None = None,
+               ahead: int | None = None, samples: int | None = None) -> tuple[float, float]:
+    """(PPOT, NPOT) looking ``ahead`` cards (default: to the river), exact or over
+    ``samples`` seeded completions. (0, 0) preflop and on the river."""
+    hole_t, board_t = _spot(hole, board)
+    if not board_t or len(board_t) == 5:
+        return 0.0, 0.0
+    ahead = 5 - len(board_t) if ahead is None else ahead
+    now = _outcomes(hole_t, board_t, 0, None, 0)
+    later = outcomes(hole_t, board_t, ahead, samples)
+    w = _weights(weights, now.possible)
+    hp = (now.table * w[:, None]).T @ later.table  # hp[now status, final status]
+    total = hp.sum(axis=1)
+    behind = total[BEHIND] + total[TIED] / 2
+    ahead_ = total[AHEAD] + total[TIED] / 2
+    ppot = (hp[BEHIND, AHEAD] + hp[BEHIND, TIED] / 2 + hp[TIED, AHEAD] / 2) / behind \
+        if behind > 0 else 0.0
+    npot = (hp[AHEAD, BEHIND] + hp[TIED, BEHIND] / 2 + hp[AHEAD, TIED] / 2) / ahead_ \
+        if ahead_ > 0 else 0.0
+    return float(ppot), float(npot)
+
+
+def effective_strength(hs: float, ppot: float, npot: float) -> float:
+    """EHS = HS (1 - NPOT) + (1 - HS) PPOT (Billings et al. 2002): the chance of being
+    ahead now and staying so, plus that of being behind now and drawing ahead."""
+    return hs * (1.0 - npot) + (1.0 - hs) * ppot
+
+
+def equity(hole: Iterable[int], board: Iterable[int], weights: Range | None = None,
+           samples: int | None = None) -> float:
+    """Showdown equity against the weighted range: win + tie / 2 over every river (or
+    ``samples`` seeded runouts; preflop ``PREFLOP_SAMPLES`` when None)."""
+    hole_t, board_t = _spot(hole, board)
+    if not board_t and samples is None:
+        samples = PREFLOP_SAMPLES
+    return _equity(_outcomes(hole_t, board_t, 5 - len(board_t), samples, 0), weights)
+
+
+@lru_cache(maxsize=64)
+def _holding_strengths(board: tuple[int, ...], samples: int) -> FloatArray:
+    sums = np.zeros(N_HOLDINGS)
+    seen = np.zeros(N_HOLDINGS, dtype=np.int64)
+    kernel = _kernel("_strength_sums")
+    if board:
+        kernel(np.array(board, dtype=np.int64), HOLDINGS, sums, seen)
+        out = sums / np.maximum(seen, 1)
+    else:
+        for row in completions((), (), 5, samples, seed=1):
+            kernel(row, HOLDINGS, sums, seen)
+        out = _by_class(sums, seen)
+    out.setflags(write=False)
+    return out
+
+
+def _by_class(sums: FloatArray, seen: IntArray) -> FloatArray:
+    """Per-holding means pooled over the 169 starting-hand classes (suits permuted)."""
+    a, b = HOLDINGS[:, 0], HOLDINGS[:, 1]
+    suited = (a % 4) == (b % 4)
+    cls = (b // 4) * 13 + (a // 4) + np.where(suited, 169, 0)  # b's rank >= a's
+    total = np.bincount(cls, weights=sums, minlength=338)
+    count = np.bincount(cls, weights=seen, minlength=338)
+    return np.asarray(total[cls] / count[cls], dtype=np.float64)
+
+
+def holding_strengths(board: Iterable[int] = ()) -> FloatArray:
+    """Each holding's hand strength against a uniform holding on ``board`` (0 for those
+    that share a board card): what ``Range.updated`` weighs actions by. Preflop: its
+    showdown equity against a uniform holding over ``PREFLOP_STRENGTH_SAMPLES`` seeded
+    boards, pooled within its starting-hand class (AA, AKs, AKo, ...)."""
+    board_t = check_cards(board, "board")
+    if len(board_t) not in (0, 3, 4, 5):
+        raise NotationError(" ".join(map(str, board_t)), "a board has 0, 3, 4 or 5 cards")
+    return _holding_strengths(board_t, PREFLOP_STRENGTH_SAMPLES)
+
+
+# -- betting: the ACPC string of heads-up limit hold'em, reverse blinds ---------------------
+
+#: chips posted by positions 0 (big blind) and 1 (small blind, the button)
+BLINDS = (10, 5)
+#: the bet size of each round (small bet preflop and on the flop, big bet after)
+BET_SIZES = (10, 10, 20, 20)
+#: the position that acts first in each round (the button preflop, the big blind after)
+FIRST = (1, 0, 0, 0)
+#: bets a round allows (the big blind counts as the first preflop)
+MAX_BETS = 4
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A position's actions: folds, calls (and checks), raises (and bets); add hands up
+    with ``+``."""
+
+    folds: int = 0
+    calls: int = 0
+    raises: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.folds + other.folds, self.calls + other.calls,
+                      self.raises + other.raises)
+
+    @property
+    def aggression(self) -> float:
+        """Share of raises among calls and raises, ``(raises + 1) / (calls + raises + 2)``
+        (Laplace's rule: 0.5 before any action, always inside (0, 1))."""
+        return (self.raises + 1) / (self.calls + self.raises + 2)
+
+
+@dataclass(frozen=True)
+class Betting:
+    """The betting of a hand so far, as the player to act sees it.
+
+    ``round`` 0-3 (preflop ... river); ``to_act`` the position to act (None when the hand
+    is over: a fold, or the river closed); ``spent`` chips each position has put in;
+    ``bets`` bets made this round (the big blind counts preflop); ``actions`` per position.
+    """
+
+    round: int
+    to_act: int | None
+    spent: tuple[int, int]
+    bets: int
+    actions: tuple[Counts, Counts]
+    folded: bool
+
+    @property
+    def pot(self) -> int:
+        return self.spent[0] + self.spent[1]
+
+    @property
+    def to_call(self) -> int:
+        """Chips the player to act must add to call (0: it may check)."""
+        if self.to_act is None:
+            return 0
+        return max(self.spent) - self.spent[self.to_act]
+
+    @property
+    def bets_to_call(self) -> float:
+        """``to_call`` in bets of this round: 0, 0.5 (the small blind preflop) or 1."""
+        return self.to_call / BET_SIZES[self.round]
+
+    @property
+    def pot_odds(self) -> float:
+        """The share of the pot after calling that the call pays: ``to_call / (pot +
+        to_call)``, the showdown equity a call needs to break even (0: nothing to call)."""
+        return self.to_call / (self.pot + self.to_call)
+
+    @property
+    def position(self) -> float:
+        """1.0 if the player to act is the button (position 1: it acts last on the flop,
+        turn and river), 0.0 for the big blind."""
+        return 1.0 if self.to_act == 1 else 0.0
+
+    def aggression(self, position: int) -> float:
+        """``position``'s observed aggression in this hand (``Counts.aggression``)."""
+        return self.actions[position].aggression
+
+
+def parse_betting(text: str) -> Betting:
+    """The ACPC betting string of one hand (``cr/cc/r``: rounds split by ``/``, ``f`` fold,
+    ``c`` call or check, ``r`` raise or bet; a ``/`` right after a round closes may be
+    left off). NotationError names the first token that is not legal."""
+    spent = [BLINDS[0], BLINDS[1]]
+    counts = [[0, 0, 0], [0, 0, 0]]
+    rnd, bets, acted = 0, 1, 0
+    to_act: int | None = FIRST[0]
+    folded = False
+    closed = False
+    for i, token in enumerate(text):
+        where = f"{text!r} at {i}"
+        if token == "/":
+            if not closed:
+                raise NotationError(where, "'/' comes only after a round closes, before the "
+                                           "river")
+            closed = False
+            continue
+        if to_act is None or folded:
+            raise NotationError(where, "the hand is over: no action can follow")
+        if closed:  # the '/' was left off: the next round starts
+            closed = False
+        if token == "f":
+            if max(spent) == spent[to_act]:
+                raise NotationError(where, "fold with nothing to call (check instead)")
+            counts[to_act][0] += 1
+            folded = True
+            to_act = None
+            continue
+        if token == "c":
+            counts[to_act][1] += 1
+            spent[to_act] = max(spent)
+            acted += 1
+        elif token == "r":
+            if bets >= MAX_BETS:
+                raise NotationError(where, f"at most {MAX_BETS} bets a round: call or fold")
+            counts[to_act][2] += 1
+            spent[to_act] = max(spent) + BET_SIZES[rnd]
+            bets += 1
+            acted += 1
+        else:
+            raise NotationError(where, "an action is f, c or r; rounds are split by /")
+        if token == "c" and acted >= 2:  # both have acted and the bets are level
+            if rnd == 3:
+                to_act = None
+            else:
+                rnd, bets, acted, closed = rnd + 1, 0, 0, True
+                to_act = FIRST[rnd]
+            continue
+        to_act = 1 - to_act
+    return Betting(rnd, to_act, (spent[0], spent[1]), bets,
+                   (Counts(*counts[0]), Counts(*counts[1])), folded)
+
+
+def observed_aggression(hands: Iterable[tuple[str, int]]) -> float:
+    """A player's aggression over many hands, given as (betting string, its position)."""
+    total = Counts()
+    for text, position in hands:
+        total += parse_betting(text).actions[position]
+    return total.aggression
+
+
+__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "Counts", "Outcomes", "completions",
+           "effective_strength", "equity", "hand_strength", "holding_strengths",
+           "observed_aggression", "outcomes", "parse_betting", "potentials"]
