@@ -240,7 +240,7 @@ def test_the_nuts_on_the_river_have_strength_one() -> None:
 
 def test_aces_preflop_are_about_85_percent_against_a_random_hand() -> None:
     """Published all-in equities: AA 85.2 % against a random hand, 72o 34.6 %, AA about
-    82 % against KK (81 to 83 % by suits). Preflop HS is the sampled equity: 2,000 pairs
+    82 % against KK (81 to 83 % by suits). Preflop HS is the sampled equity: 500 pairs
     by default, 200,000 here for a closer figure (standard error 0.001)."""
     assert S.hand_strength(cards("AsAh"), []) == pytest.approx(0.852, abs=0.03)
     assert S.sampled(cards("AsAh"), [], pairs=200_000).equity == pytest.approx(0.852,
