@@ -26,7 +26,7 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from phevaluator import _pheval  # type: ignore[import-untyped]
+from phevaluator import _pheval  # type: ignore[import-untyped, unused-ignore]
 
 from fuzzeval.games.holdem import strength as S
 from fuzzeval.games.holdem.range import HOLDINGS, Range

@@ -72,8 +72,10 @@ def blocked(cards: Iterable[int]) -> BoolArray:
 
 @dataclass(frozen=True)
 class Reaction:
-    """How likely an action is, as a function of a holding's strength s in [0, 1] (its
-    hand strength against a uniform range on the current board; preflop its equity).
+    """How likely an action is, as a function of a holding's strength percentile s in
+    [0, 1] (``percentiles``: the share of the possible holdings that it beats, on the
+    current board; a percentile, not the strength itself, so that one threshold means the
+    same top share preflop, where equities run from 0.32 to 0.85, and on the river).
 
     ``likelihood(s) = up(s) * down(s)``, two ramps in the manner of Loki's re-weighting
     (Billings et al. 1998): ``up`` rises linearly from ``floor`` at ``up_at - spread`` to 1 at
@@ -98,15 +100,26 @@ class Reaction:
 
 
 #: The documented default model (hand-set, in the seed's spirit; to be tuned with the rule
-#: base). A bet or raise shifts weight to strong holdings (a ramp centred at 0.65); a call
-#: of a bet shifts it to medium ones (weak holdings fold: ramp at 0.40; the strongest would
-#: often have raised: down to 0.5 above 0.85); a check when nothing is to call says the
-#: holding is probably not strong (down to 0.4 above 0.75), and nothing about weak ones.
+#: base). A bet or raise shifts weight to strong holdings (a ramp centred on the 65th
+#: percentile); a call of a bet shifts it to medium ones (weak holdings fold: ramp at the
+#: 40th; the strongest would often have raised: down to 0.5 above the 85th); a check when
+#: nothing is to call says the holding is probably not strong (down to 0.4 above the
+#: 75th), and nothing about weak ones.
 REACTIONS: dict[str, Reaction] = {
     "raise": Reaction(up_at=0.65, down_at=1.0, spread=0.2, floor=0.05, top=1.0),
     "call": Reaction(up_at=0.40, down_at=0.85, spread=0.15, floor=0.05, top=0.5),
     "check": Reaction(up_at=0.0, down_at=0.75, spread=0.15, floor=1.0, top=0.4),
 }
+
+
+def percentiles(strengths: FloatArray, possible: BoolArray) -> FloatArray:
+    """Each holding's mid-rank among the ``possible`` ones by strength: (those it beats +
+    half those it ties, itself included) / their number; 0 where not possible."""
+    s = np.asarray(strengths, dtype=np.float64)
+    ranked = np.sort(s[possible])
+    below = np.searchsorted(ranked, s, side="left")
+    upto = np.searchsorted(ranked, s, side="right")
+    return np.where(possible, (below + upto) / (2.0 * max(ranked.size, 1)), 0.0)
 
 
 def action_kind(action: str, facing_bet: bool) -> str:
@@ -159,8 +172,9 @@ class Range:
     def updated(self, action: str, facing_bet: bool, strengths: FloatArray,
                 reactions: dict[str, Reaction] | None = None) -> Range:
         """The range after the opponent's ``action`` (ACPC letter ``f``, ``c``, ``r``):
-        each weight times ``REACTIONS[kind].likelihood`` of the holding's strength
-        (``strength.holding_strengths(board)``: strength against a uniform holding; using a
+        each weight times ``REACTIONS[kind].likelihood`` of the holding's percentile
+        among the holdings with weight > 0, by ``strengths``
+        (``strength.holding_strengths(board)``: strength against a uniform holding; a
         uniform rather than our own range keeps the update independent of our cards).
         A fold leaves the range as it is (the hand is over)."""
         kind = action_kind(action, facing_bet)
@@ -170,4 +184,4 @@ class Range:
         s = np.asarray(strengths, dtype=np.float64)
         if s.shape != (N_HOLDINGS,):
             raise ValueError(f"strengths has shape {s.shape}, not ({N_HOLDINGS},)")
-        return Range(self.weights * reaction.likelihood(s))
+        return Range(self.weights * reaction.likelihood(percentiles(s, self.weights > 0)))

@@ -42,10 +42,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from phevaluator import _pheval  # type: ignore[import-untyped]
+from phevaluator import _pheval  # type: ignore[import-untyped, unused-ignore]
 
 from fuzzeval.errors import NotationError
-from fuzzeval.games.holdem.range import HOLDINGS, N_HOLDINGS, Range, check_cards
+from fuzzeval.games.holdem.range import HOLDINGS, N_HOLDINGS, Range, Reaction, check_cards
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -202,7 +202,7 @@ _KERNELS = ("_outcome_table", "_hp", "_strength_sums", "_sample_pairs")
 def _compiled() -> dict[str, Any]:
     """The kernels compiled by numba (cached on disk), phevaluator's C evaluators called
     by symbol: compiled on first use, so importing this module does not load numba."""
-    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    import llvmlite.binding as llvm  # type: ignore[import-untyped, unused-ignore]
     import numba
     from numba import types
 
@@ -431,8 +431,9 @@ def _sample_pairs(hole: IntArray, board: IntArray, now: FloatArray, weights: Flo
 
 @dataclass(frozen=True)
 class Estimate:
-    """Loki's measures estimated from ``pairs`` sampled (holding, runout) pairs: ``hs``,
-    ``ppot`` and ``npot`` to the river (preflop: hs = equity, no potentials), ``equity``."""
+    """Loki's measures from ``pairs`` sampled (holding, runout) pairs: ``ppot`` and
+    ``npot`` to the river and ``equity`` estimated, ``hs`` exact (preflop: hs = the
+    estimated equity, no potentials)."""
 
     hs: float
     ppot: float
@@ -444,8 +445,8 @@ class Estimate:
 def sampled(hole: Iterable[int], board: Iterable[int], weights: Range | None = None,
             pairs: int = SAMPLED_PAIRS, seed: int = 0) -> Estimate:
     """The measures to the river by Monte Carlo: ``pairs`` draws of an opponent holding
-    (by weight) with a runout, each ranked once; the status now is exact, from the HS
-    table. The equity's standard error is about 0.5 / sqrt(pairs): 0.022 at the default
+    (by weight) with a runout, each ranked once; HS and the status now are exact, from
+    the HS table. The equity's standard error is about 0.5 / sqrt(pairs): 0.022 at the default
     500 pairs, about 0.1 ms, where the exact flop potentials rank a million hands. The
     same seed gives the same estimate. Preflop HS is the equity (no hand yet to rank)
     and PPOT = NPOT = 0."""
@@ -461,7 +462,9 @@ def sampled(hole: Iterable[int], board: Iterable[int], weights: Range | None = N
         raise ValueError("the range gives weight 0 to every holding the opponent can have")
     if not board_t:
         return Estimate(_win(hp), 0.0, 0.0, _win(hp), pairs)
-    return Estimate(_strength(hp), *_potentials(hp), _win(hp), pairs)
+    exact = _outcomes(hole_t, board_t, 0)
+    return Estimate(_strength(_matrix(exact, exact, weights)), *_potentials(hp), _win(hp),
+                    pairs)
 
 
 @lru_cache(maxsize=64)
@@ -636,6 +639,35 @@ def parse_betting(text: str) -> Betting:
                    (Counts(*counts[0]), Counts(*counts[1])), folded)
 
 
+#: board cards seen in each round
+BOARD_SEEN = (0, 3, 4, 5)
+
+
+def opponent_range(betting: str, opponent: int, board: Sequence[int],
+                   seen: Iterable[int] = (), reactions: dict[str, Reaction] | None = None,
+                   ) -> Range:
+    """The opponent's range after the hand's ``betting`` so far: uniform over the holdings
+    without a ``seen`` card (our hole cards) or a board card, then ``Range.updated`` by
+    each action of position ``opponent`` in turn, against the holdings' strengths on the
+    board of that round (``holding_strengths``). ``board`` holds the cards dealt so far."""
+    parse_betting(betting)  # the whole string is legal
+    board_t = check_cards(board, "board")
+    weights = Range.uniform([*check_cards(seen, "seen"), *board_t])
+    for i, token in enumerate(betting):
+        if token == "/":
+            continue
+        before = parse_betting(betting[:i])
+        if before.to_act != opponent:
+            continue
+        cards = BOARD_SEEN[before.round]
+        if len(board_t) < cards:
+            raise NotationError(" ".join(map(str, board_t)),
+                                f"round {before.round} needs {cards} board cards")
+        weights = weights.updated(token, before.to_call > 0,
+                                  holding_strengths(board_t[:cards]), reactions)
+    return weights
+
+
 def observed_aggression(hands: Iterable[tuple[str, int]]) -> float:
     """A player's aggression over many hands, given as (betting string, its position)."""
     total = Counts()
@@ -644,6 +676,7 @@ def observed_aggression(hands: Iterable[tuple[str, int]]) -> float:
     return total.aggression
 
 
-__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "Counts", "Outcomes", "completions",
+__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "Counts", "Estimate", "Outcomes", "completions",
            "effective_strength", "equity", "hand_strength", "holding_strengths",
-           "observed_aggression", "outcomes", "parse_betting", "potentials"]
+           "observed_aggression", "opponent_range", "outcomes", "parse_betting", "potentials",
+           "sampled"]
