@@ -10,9 +10,13 @@ by phevaluator (lower rank = stronger), its C functions called from compiled loo
 Two stages, so a decision pays only for what changed:
 
 - ``outcomes(hole, board, ahead)``: for every holding the opponent may have, how our hand
-  compares now and after ``ahead`` more board cards: every completion (exact) or a seeded
-  sample of them. This does not depend on the weights and is cached per spot.
+  compares now and after each set of ``ahead`` more board cards (exact). This does not
+  depend on the weights and is cached per spot.
 - the measures: weighted sums over those tables, microseconds per range.
+
+The exact potentials to the river from the flop rank a million hands (about 25 ms), so
+``sampled`` estimates them from a few hundred seeded (holding, runout) pairs instead
+(about 0.1 ms; benchmarks/holdem_strength.py measures both and the error).
 
 Definitions (h runs over the holdings disjoint from our cards and the board, weighted by
 w_h; "ahead" means our best hand beats h's, ties count half):
@@ -28,8 +32,11 @@ w_h; "ahead" means our best hand beats h's, ties count half):
   optimistic ``HS + (1 - HS) PPOT`` leaves out NPOT). With potentials to the river it is
   exactly the showdown equity, ``sum w_h [P_h(win) + P_h(tie) / 2] / sum w_h``.
 
-Preflop there is no hand to rank yet: HS is the showdown equity over a seeded sample of
-boards (pair of aces against a uniform range: 0.852), PPOT = NPOT = 0 and EHS = HS.
+Preflop there is no hand to rank yet: HS is the showdown equity, ``sampled`` (pair of
+aces against a uniform range: 0.852), PPOT = NPOT = 0 and EHS = HS.
+
+The betting features read the ACPC string of heads-up limit hold'em with reverse blinds
+(``parse_betting``); ``opponent_range`` replays the opponent's actions on a ``Range``.
 """
 
 from __future__ import annotations
