@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -523,6 +523,72 @@ FIRST = (1, 0, 0, 0)
 MAX_BETS = 4
 
 
+class BettingState(Protocol):
+    """What the betting features read: each round's actions so far (``("rc", "r")``),
+    the chips each position has put in, the position to move (None: the hand is over)."""
+
+    @property
+    def rounds(self) -> tuple[str, ...]: ...
+    @property
+    def spent(self) -> tuple[int, int]: ...
+    @property
+    def to_move(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class Betting:
+    """The betting of a hand so far (a ``BettingState``); ``parse_betting`` makes one."""
+
+    rounds: tuple[str, ...]
+    spent: tuple[int, int]
+    to_move: int | None
+
+    @property
+    def round(self) -> int:
+        return len(self.rounds) - 1
+
+    @property
+    def bets(self) -> int:
+        """Bets made this round, the big blind counting preflop."""
+        return bets_this_round(self)
+
+    @property
+    def to_call(self) -> int:
+        return to_call(self)
+
+    @property
+    def folded(self) -> bool:
+        return self.rounds[-1].endswith("f")
+
+
+def to_call(b: BettingState) -> int:
+    """Chips the position to move must add to call (0: it may check, or nobody moves)."""
+    return 0 if b.to_move is None else max(b.spent) - b.spent[b.to_move]
+
+
+def bets_this_round(b: BettingState) -> int:
+    """Bets made in the current round, 0 to 4 (the big blind counts as one preflop)."""
+    return b.rounds[-1].count("r") + (len(b.rounds) == 1)
+
+
+def bets_to_call(b: BettingState) -> float:
+    """``to_call`` in bets of this round: 0, 0.5 (the small blind's first action) or 1."""
+    return to_call(b) / BET_SIZES[len(b.rounds) - 1]
+
+
+def pot_odds(b: BettingState) -> float:
+    """The share of the pot after calling that the call costs, ``to_call / (pot +
+    to_call)``: the showdown equity a call needs to break even (0: nothing to call)."""
+    owed = to_call(b)
+    return owed / (sum(b.spent) + owed)
+
+
+def position(b: BettingState) -> float:
+    """1.0 if the position to move is the button (position 1: it acts last on the flop,
+    turn and river), 0.0 for the big blind (or nobody)."""
+    return 1.0 if b.to_move == 1 else 0.0
+
+
 @dataclass(frozen=True)
 class Counts:
     """A position's actions: folds, calls (and checks), raises (and bets); add hands up
@@ -543,53 +609,16 @@ class Counts:
         return (self.raises + 1) / (self.calls + self.raises + 2)
 
 
-@dataclass(frozen=True)
-class Betting:
-    """The betting of a hand so far, as the player to act sees it.
+def actions(b: BettingState, who: int) -> Counts:
+    """Position ``who``'s actions in this hand. Heads-up, turns alternate within a round,
+    starting with ``FIRST[round]``."""
+    letters = "".join(r[(who - FIRST[i]) % 2::2] for i, r in enumerate(b.rounds))
+    return Counts(letters.count("f"), letters.count("c"), letters.count("r"))
 
-    ``round`` 0-3 (preflop ... river); ``to_act`` the position to act (None when the hand
-    is over: a fold, or the river closed); ``spent`` chips each position has put in;
-    ``bets`` bets made this round (the big blind counts preflop); ``actions`` per position.
-    """
 
-    round: int
-    to_act: int | None
-    spent: tuple[int, int]
-    bets: int
-    actions: tuple[Counts, Counts]
-    folded: bool
-
-    @property
-    def pot(self) -> int:
-        return self.spent[0] + self.spent[1]
-
-    @property
-    def to_call(self) -> int:
-        """Chips the player to act must add to call (0: it may check)."""
-        if self.to_act is None:
-            return 0
-        return max(self.spent) - self.spent[self.to_act]
-
-    @property
-    def bets_to_call(self) -> float:
-        """``to_call`` in bets of this round: 0, 0.5 (the small blind preflop) or 1."""
-        return self.to_call / BET_SIZES[self.round]
-
-    @property
-    def pot_odds(self) -> float:
-        """The share of the pot after calling that the call pays: ``to_call / (pot +
-        to_call)``, the showdown equity a call needs to break even (0: nothing to call)."""
-        return self.to_call / (self.pot + self.to_call)
-
-    @property
-    def position(self) -> float:
-        """1.0 if the player to act is the button (position 1: it acts last on the flop,
-        turn and river), 0.0 for the big blind."""
-        return 1.0 if self.to_act == 1 else 0.0
-
-    def aggression(self, position: int) -> float:
-        """``position``'s observed aggression in this hand (``Counts.aggression``)."""
-        return self.actions[position].aggression
+def aggression(b: BettingState, who: int) -> float:
+    """Position ``who``'s observed aggression in this hand (``Counts.aggression``)."""
+    return actions(b, who).aggression
 
 
 def parse_betting(text: str) -> Betting:
@@ -597,10 +626,8 @@ def parse_betting(text: str) -> Betting:
     ``c`` call or check, ``r`` raise or bet; a ``/`` right after a round closes may be
     left off). NotationError names the first token that is not legal."""
     spent = [BLINDS[0], BLINDS[1]]
-    counts = [[0, 0, 0], [0, 0, 0]]
-    rnd, bets, acted = 0, 1, 0
-    to_act: int | None = FIRST[0]
-    folded = False
+    rounds = [""]
+    to_move: int | None = FIRST[0]
     closed = False
     for i, token in enumerate(text):
         where = f"{text!r} at {i}"
@@ -610,40 +637,34 @@ def parse_betting(text: str) -> Betting:
                                            "river")
             closed = False
             continue
-        if to_act is None or folded:
+        closed = False  # when the '/' was left off, the next round has started
+        if to_move is None:
             raise NotationError(where, "the hand is over: no action can follow")
-        if closed:  # the '/' was left off: the next round starts
-            closed = False
+        owed = max(spent) - spent[to_move]
         if token == "f":
-            if max(spent) == spent[to_act]:
+            if owed == 0:
                 raise NotationError(where, "fold with nothing to call (check instead)")
-            counts[to_act][0] += 1
-            folded = True
-            to_act = None
+            rounds[-1] += token
+            to_move = None
             continue
-        if token == "c":
-            counts[to_act][1] += 1
-            spent[to_act] = max(spent)
-            acted += 1
-        elif token == "r":
-            if bets >= MAX_BETS:
+        if token == "r":
+            if bets_this_round(Betting(tuple(rounds), (0, 0), None)) >= MAX_BETS:
                 raise NotationError(where, f"at most {MAX_BETS} bets a round: call or fold")
-            counts[to_act][2] += 1
-            spent[to_act] = max(spent) + BET_SIZES[rnd]
-            bets += 1
-            acted += 1
+            spent[to_move] = max(spent) + BET_SIZES[len(rounds) - 1]
+        elif token == "c":
+            spent[to_move] = max(spent)
         else:
             raise NotationError(where, "an action is f, c or r; rounds are split by /")
-        if token == "c" and acted >= 2:  # both have acted and the bets are level
-            if rnd == 3:
-                to_act = None
+        rounds[-1] += token
+        if token == "c" and len(rounds[-1]) >= 2:  # both have acted and the bets are level
+            if len(rounds) == 4:
+                to_move = None
             else:
-                rnd, bets, acted, closed = rnd + 1, 0, 0, True
-                to_act = FIRST[rnd]
+                rounds.append("")
+                to_move, closed = FIRST[len(rounds) - 1], True
             continue
-        to_act = 1 - to_act
-    return Betting(rnd, to_act, (spent[0], spent[1]), bets,
-                   (Counts(*counts[0]), Counts(*counts[1])), folded)
+        to_move = 1 - to_move
+    return Betting(tuple(rounds), (spent[0], spent[1]), to_move)
 
 
 #: board cards seen in each round
@@ -664,7 +685,7 @@ def opponent_range(betting: str, opponent: int, board: Sequence[int],
         if token == "/":
             continue
         before = parse_betting(betting[:i])
-        if before.to_act != opponent:
+        if before.to_move != opponent:
             continue
         cards = BOARD_SEEN[before.round]
         if len(board_t) < cards:
@@ -678,12 +699,13 @@ def opponent_range(betting: str, opponent: int, board: Sequence[int],
 def observed_aggression(hands: Iterable[tuple[str, int]]) -> float:
     """A player's aggression over many hands, given as (betting string, its position)."""
     total = Counts()
-    for text, position in hands:
-        total += parse_betting(text).actions[position]
+    for text, who in hands:
+        total += actions(parse_betting(text), who)
     return total.aggression
 
 
-__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "Counts", "Estimate", "Outcomes", "completions",
-           "effective_strength", "equity", "hand_strength", "holding_strengths",
-           "observed_aggression", "opponent_range", "outcomes", "parse_betting", "potentials",
-           "sampled"]
+__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "BettingState", "Counts", "Estimate",
+           "Outcomes", "actions", "aggression", "bets_this_round", "bets_to_call",
+           "completions", "effective_strength", "equity", "hand_strength",
+           "holding_strengths", "observed_aggression", "opponent_range", "outcomes",
+           "parse_betting", "position", "pot_odds", "potentials", "sampled", "to_call"]

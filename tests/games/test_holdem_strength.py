@@ -377,20 +377,23 @@ def test_a_raise_moves_weight_to_strong_holdings() -> None:
 
 def test_betting_features_of_hand_worked_spots() -> None:
     first = S.parse_betting("")
-    assert (first.round, first.to_act, first.spent, first.bets) == (0, 1, (10, 5), 1)
-    assert (first.to_call, first.bets_to_call, first.pot_odds) == (5, 0.5, 0.25)
-    assert first.position == 1.0
+    assert (first.round, first.to_move, first.spent, first.bets) == (0, 1, (10, 5), 1)
+    assert (S.to_call(first), S.bets_to_call(first), S.pot_odds(first)) == (5, 0.5, 0.25)
+    assert S.position(first) == 1.0
     flop = S.parse_betting("crc/r")  # limp, raise, call; the big blind bets the flop
-    assert (flop.round, flop.to_act, flop.spent, flop.bets) == (1, 1, (30, 20), 1)
-    assert (flop.bets_to_call, flop.pot_odds) == (1.0, 10 / 60)
-    assert flop.actions == (S.Counts(0, 0, 2), S.Counts(0, 2, 0))
-    assert flop.aggression(0) == 0.75 and flop.aggression(1) == 0.25
+    assert (flop.round, flop.to_move, flop.spent, flop.bets) == (1, 1, (30, 20), 1)
+    assert (S.bets_to_call(flop), S.pot_odds(flop)) == (1.0, 10 / 60)
+    assert (S.actions(flop, 0), S.actions(flop, 1)) == (S.Counts(0, 0, 2), S.Counts(0, 2, 0))
+    assert S.aggression(flop, 0) == 0.75 and S.aggression(flop, 1) == 0.25
     turn = S.parse_betting("rc/cc/")
-    assert (turn.round, turn.to_act, turn.to_call, turn.bets, turn.position) == (
+    assert (turn.round, turn.to_move, turn.to_call, turn.bets, S.position(turn)) == (
         2, 0, 0, 0, 0.0)
     assert S.parse_betting("rc/cc") == turn
+    assert S.bets_this_round(S.parse_betting("rc/crrr")) == 3
+    assert S.bets_this_round(S.parse_betting("rrr")) == 4
     over = S.parse_betting("rc/cc/cc/crf")
-    assert over.folded and over.to_act is None
+    assert over.folded and over.to_move is None and S.to_call(over) == 0
+    assert S.actions(over, 0) == S.Counts(1, 4, 0)  # c preflop, c flop, c turn, c f river
     assert S.observed_aggression([("rc/cc", 1), ("rrc", 0)]) == (2 + 1) / (3 + 2)
 
 
@@ -419,13 +422,13 @@ def test_betting_agrees_with_openspiel() -> None:
                 state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
                 continue
             ours = S.parse_betting(betting)
-            assert ours.to_act == state.current_player()
+            assert ours.to_move == state.current_player()
             spent = [int(x) for x in str(state).split("Spent: [P0: ")[1].split("]")[0]
                      .replace("P1:", "").split()]
             assert list(ours.spent) == spent
             legal = state.legal_actions()
-            assert (0 in legal) == (ours.to_call > 0)
-            assert (2 in legal) == (ours.bets < S.MAX_BETS)
+            assert (0 in legal) == (S.to_call(ours) > 0)
+            assert (2 in legal) == (S.bets_this_round(ours) < S.MAX_BETS)
             action = rng.choice(legal)
             state.apply_action(action)
             betting = str(state).split("ACPC State: STATE:0:")[1].split(":")[0]
@@ -433,7 +436,7 @@ def test_betting_agrees_with_openspiel() -> None:
         if betting.endswith("f"):
             assert S.parse_betting(betting).folded
         else:
-            assert S.parse_betting(betting).to_act is None
+            assert S.parse_betting(betting).to_move is None
 
 
 def test_opponent_range_replays_the_opponents_actions() -> None:
