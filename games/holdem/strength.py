@@ -36,7 +36,8 @@ Preflop there is no hand to rank yet: HS is the showdown equity, ``sampled`` (pa
 aces against a uniform range: 0.852), PPOT = NPOT = 0 and EHS = HS.
 
 The betting features read the ACPC string of heads-up limit hold'em with reverse blinds
-(``parse_betting``); ``opponent_range`` replays the opponent's actions on a ``Range``.
+(``rules.parse_betting``); ``opponent_range`` replays the opponent's actions on a
+``Range``.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from phevaluator import _pheval  # type: ignore[import-untyped, unused-ignore]
 
 from fuzzeval.errors import NotationError
 from fuzzeval.games.holdem.range import HOLDINGS, N_HOLDINGS, Range, Reaction, check_cards
+from fuzzeval.games.holdem.rules import BET_SIZE, BIG, BUTTON, parse_betting
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -513,14 +515,8 @@ def holding_strengths(board: Iterable[int] = ()) -> FloatArray:
 
 # -- betting: the ACPC string of heads-up limit hold'em, reverse blinds ---------------------
 
-#: chips posted by positions 0 (big blind) and 1 (small blind, the button)
-BLINDS = (10, 5)
-#: the bet size of each round (small bet preflop and on the flop, big bet after)
-BET_SIZES = (10, 10, 20, 20)
 #: the position that acts first in each round (the button preflop, the big blind after)
-FIRST = (1, 0, 0, 0)
-#: bets a round allows (the big blind counts as the first preflop)
-MAX_BETS = 4
+FIRST = (BUTTON, BIG, BIG, BIG)
 
 
 class BettingState(Protocol):
@@ -535,32 +531,6 @@ class BettingState(Protocol):
     def to_move(self) -> int | None: ...
 
 
-@dataclass(frozen=True)
-class Betting:
-    """The betting of a hand so far (a ``BettingState``); ``parse_betting`` makes one."""
-
-    rounds: tuple[str, ...]
-    spent: tuple[int, int]
-    to_move: int | None
-
-    @property
-    def round(self) -> int:
-        return len(self.rounds) - 1
-
-    @property
-    def bets(self) -> int:
-        """Bets made this round, the big blind counting preflop."""
-        return bets_this_round(self)
-
-    @property
-    def to_call(self) -> int:
-        return to_call(self)
-
-    @property
-    def folded(self) -> bool:
-        return self.rounds[-1].endswith("f")
-
-
 def to_call(b: BettingState) -> int:
     """Chips the position to move must add to call (0: it may check, or nobody moves)."""
     return 0 if b.to_move is None else max(b.spent) - b.spent[b.to_move]
@@ -573,7 +543,7 @@ def bets_this_round(b: BettingState) -> int:
 
 def bets_to_call(b: BettingState) -> float:
     """``to_call`` in bets of this round: 0, 0.5 (the small blind's first action) or 1."""
-    return to_call(b) / BET_SIZES[len(b.rounds) - 1]
+    return to_call(b) / BET_SIZE[len(b.rounds) - 1]
 
 
 def pot_odds(b: BettingState) -> float:
@@ -621,52 +591,6 @@ def aggression(b: BettingState, who: int) -> float:
     return actions(b, who).aggression
 
 
-def parse_betting(text: str) -> Betting:
-    """The ACPC betting string of one hand (``cr/cc/r``: rounds split by ``/``, ``f`` fold,
-    ``c`` call or check, ``r`` raise or bet; a ``/`` right after a round closes may be
-    left off). NotationError names the first token that is not legal."""
-    spent = [BLINDS[0], BLINDS[1]]
-    rounds = [""]
-    to_move: int | None = FIRST[0]
-    closed = False
-    for i, token in enumerate(text):
-        where = f"{text!r} at {i}"
-        if token == "/":
-            if not closed:
-                raise NotationError(where, "'/' comes only after a round closes, before the "
-                                           "river")
-            closed = False
-            continue
-        closed = False  # when the '/' was left off, the next round has started
-        if to_move is None:
-            raise NotationError(where, "the hand is over: no action can follow")
-        owed = max(spent) - spent[to_move]
-        if token == "f":
-            if owed == 0:
-                raise NotationError(where, "fold with nothing to call (check instead)")
-            rounds[-1] += token
-            to_move = None
-            continue
-        if token == "r":
-            if bets_this_round(Betting(tuple(rounds), (0, 0), None)) >= MAX_BETS:
-                raise NotationError(where, f"at most {MAX_BETS} bets a round: call or fold")
-            spent[to_move] = max(spent) + BET_SIZES[len(rounds) - 1]
-        elif token == "c":
-            spent[to_move] = max(spent)
-        else:
-            raise NotationError(where, "an action is f, c or r; rounds are split by /")
-        rounds[-1] += token
-        if token == "c" and len(rounds[-1]) >= 2:  # both have acted and the bets are level
-            if len(rounds) == 4:
-                to_move = None
-            else:
-                rounds.append("")
-                to_move, closed = FIRST[len(rounds) - 1], True
-            continue
-        to_move = 1 - to_move
-    return Betting(tuple(rounds), (spent[0], spent[1]), to_move)
-
-
 #: board cards seen in each round
 BOARD_SEEN = (0, 3, 4, 5)
 
@@ -704,7 +628,7 @@ def observed_aggression(hands: Iterable[tuple[str, int]]) -> float:
     return total.aggression
 
 
-__all__ = ["AHEAD", "BEHIND", "TIED", "Betting", "BettingState", "Counts", "Estimate",
+__all__ = ["AHEAD", "BEHIND", "TIED", "BettingState", "Counts", "Estimate",
            "Outcomes", "actions", "aggression", "bets_this_round", "bets_to_call",
            "completions", "effective_strength", "equity", "hand_strength",
            "holding_strengths", "observed_aggression", "opponent_range", "outcomes",

@@ -26,6 +26,7 @@ from fuzzeval.games.holdem.range import (
     blocked,
     percentiles,
 )
+from fuzzeval.games.holdem.rules import MAX_BETS
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -369,7 +370,7 @@ def test_a_raise_moves_weight_to_strong_holdings() -> None:
     assert after.weights[top].min() == 1.0 and checked.weights[top].max() == pytest.approx(0.4)
     assert called.weights[top].max() == pytest.approx(0.5, abs=0.005)  # percentile 0.9987
     assert start.updated("f", facing_bet=True, strengths=strengths) is start
-    with pytest.raises(NotationError, match="f, c or r"):
+    with pytest.raises(NotationError, match="an action is f, c or r"):
         start.updated("x", facing_bet=True, strengths=strengths)
 
 
@@ -392,18 +393,9 @@ def test_betting_features_of_hand_worked_spots() -> None:
     assert S.bets_this_round(S.parse_betting("rc/crrr")) == 3
     assert S.bets_this_round(S.parse_betting("rrr")) == 4
     over = S.parse_betting("rc/cc/cc/crf")
-    assert over.folded and over.to_move is None and S.to_call(over) == 0
+    assert over.folded == 0 and over.to_move is None and S.to_call(over) == 0  # big blind
     assert S.actions(over, 0) == S.Counts(1, 4, 0)  # c preflop, c flop, c turn, c f river
     assert S.observed_aggression([("rc/cc", 1), ("rrc", 0)]) == (2 + 1) / (3 + 2)
-
-
-@pytest.mark.parametrize(("text", "match"), [
-    ("cr/", "round closes"), ("cc/x", "f, c or r"), ("rrrr", "at most 4"),
-    ("cc/f", "nothing to call"), ("rf/", "round closes"), ("rfc", "hand is over"),
-    ("cc/cc/cc/cc/", "before the river")])
-def test_illegal_betting_names_the_token(text: str, match: str) -> None:
-    with pytest.raises(NotationError, match=match):
-        S.parse_betting(text)
 
 
 def test_betting_agrees_with_openspiel() -> None:
@@ -428,13 +420,13 @@ def test_betting_agrees_with_openspiel() -> None:
             assert list(ours.spent) == spent
             legal = state.legal_actions()
             assert (0 in legal) == (S.to_call(ours) > 0)
-            assert (2 in legal) == (S.bets_this_round(ours) < S.MAX_BETS)
+            assert (2 in legal) == (S.bets_this_round(ours) < MAX_BETS)
             action = rng.choice(legal)
             state.apply_action(action)
             betting = str(state).split("ACPC State: STATE:0:")[1].split(":")[0]
             assert betting.replace("/", "").endswith(letters[action])
         if betting.endswith("f"):
-            assert S.parse_betting(betting).folded
+            assert S.parse_betting(betting).folded is not None
         else:
             assert S.parse_betting(betting).to_move is None
 
@@ -455,7 +447,7 @@ def test_opponent_range_replays_the_opponents_actions() -> None:
         got.probabilities() @ pre
     with pytest.raises(NotationError, match="round 1 needs 3"):
         S.opponent_range("cc/r", 0, [], hole)
-    with pytest.raises(NotationError, match="f, c or r"):
+    with pytest.raises(NotationError, match="actions are f, c and r"):
         S.opponent_range("cc/x", 0, board, hole)
 
 
