@@ -40,7 +40,7 @@ def test_games_import_by_their_installed_name_only() -> None:
     assert bare == set()
 
 
-GAMES = ("cribbage", "backgammon", "hearts")
+GAMES = ("cribbage", "backgammon", "hearts", "holdem")
 
 
 def test_one_game_does_not_import_another() -> None:
