@@ -21,6 +21,7 @@ import numpy as np
 from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.acpc import record_line
 from fuzzeval.games.holdem.cards import DECK, card_str, cards_str
+from fuzzeval.games.holdem.features import FEATURE_NAMES, FEATURES, decision_features
 from fuzzeval.games.holdem.players import PLAYERS, Decision, PolicyPlayer
 from fuzzeval.games.options import check_keys
 from fuzzeval.play.game import Candidates, FloatArray, Outcome, Payoff, Player
@@ -57,20 +58,18 @@ def deal_cards(rng: np.random.Generator) -> rules.Deal:
     return rules.deal_of(rng.permutation(DECK)[:9].tolist())
 
 
-def _no_features(indices: Sequence[int]) -> FloatArray:
-    return np.zeros((len(indices), 0))
-
-
 class HoldemGame:
     name = "holdem"
     seats = 2
     payoff = Payoff("small bets per hand")
     logged_kinds = frozenset({"bet"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = tuple(PLAYERS)
-    rulebase_player = ""
-    default_rulebase = ""
+    player_names: tuple[str, ...] = (*PLAYERS, "fuzzy")
+    rulebase_player = "fuzzy"
+    default_rulebase = "holdem"
     default_opponent = "acpc-example"
+    #: the features of its candidates (``games/holdem/features.py``)
+    features = FEATURES
     #: ``fuzzeval history export --format acpc``: a hand a line, as the ACPC dealer logs it
     export_formats: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType(
         {"acpc": record_line})
@@ -94,8 +93,12 @@ class HoldemGame:
         hole = state.deal.holes[position]
         board = state.deal.board_at(b.round)
         view = Decision(position, hole, board, b, actions)
-        return Candidates("bet", tuple(action_word(b, a) for a in actions), _no_features,
-                          (), view, {"round": rules.ROUND_NAMES[b.round],
+
+        def features(indices: Sequence[int]) -> FloatArray:  # computed when asked for
+            rows: FloatArray = decision_features(view)[list(indices)]
+            return rows
+        return Candidates("bet", tuple(action_word(b, a) for a in actions), features,
+                          FEATURE_NAMES, view, {"round": rules.ROUND_NAMES[b.round],
                                      "betting": str(b), "hole": cards_str(hole),
                                      "board": cards_str(board)})
 
@@ -136,6 +139,12 @@ class HoldemGame:
         return HoldemPlay()
 
     def make_player(self, name: str, **options: Any) -> Player:
+        if name == "fuzzy":  # rulebase=NAME|PATH, temperature=T
+            from fuzzeval.games.holdem.fuzzy import fuzzy_player
+
+            check_keys("player 'fuzzy' does not take options", options,
+                       ("rulebase", "temperature"))
+            return fuzzy_player(**options)
         if name not in PLAYERS:
             raise ValueError(f"unknown holdem player {name!r} (players: "
                              f"{', '.join(self.player_names)})")
