@@ -10,13 +10,12 @@ without failing a test, while every header, label and number is pinned; the cons
 
 from __future__ import annotations
 
-import inspect
 import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 from rich.console import Console
@@ -283,13 +282,11 @@ class _Bars(Progress):
         _Bars.made.append(self)
 
 
-def test_evaluate_calibration_table_from_a_held_out_result(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The table of a held-out result given by hand (the matches themselves are tested in
-    tests/test_calibration.py): rates, Wilson intervals, margins, the paired change."""
+def _evaluate_calibration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                          result: Any) -> list[str]:
+    """evaluate-calibration's printed lines for a held-out result given by hand (the
+    matches themselves are tested in tests/test_calibration.py)."""
     from fuzzeval.learn import calibration_rounds, held_out
-    from fuzzeval.learn.measure import Comparison
-    from fuzzeval.play.match import MatchSummary
     from fuzzeval.play.store import History
 
     db = tmp_path / "c.sqlite"
@@ -297,13 +294,6 @@ def test_evaluate_calibration_table_from_a_held_out_result(
         pass
     cal = SimpleNamespace(id=3, finished_rounds=(1, 2), rulebase_name="toy",
                           settings=SimpleNamespace(game="cribbage", opponent="random"))
-    initial = MatchSummary(games=10, win_rate=0.5, interval=(0.2366, 0.7634),
-                           mean_margin=-3.25, units=0, sides=())
-    calibrated = MatchSummary(games=10, win_rate=0.7, interval=(0.3968, 0.8922),
-                              mean_margin=4.5, units=0, sides=())
-    result = held_out.HeldOut(10, 77, initial, calibrated, 0.2, (-0.1, 0.5),
-                              (Comparison("discard efficiency", 100, 0.9, 0.95,
-                                          (0.03, 0.07)),))
     games_seen: list[int] = []
 
     def evaluate(history: Any, game: Any, c: Any, games: int, seed: Any, pool: Any,
@@ -312,7 +302,7 @@ def test_evaluate_calibration_table_from_a_held_out_result(
         for _ in range(2 * games):
             on_game(None)
         games_seen.append(games)
-        return result
+        return cast(held_out.HeldOut, result)
 
     monkeypatch.setattr(calibration_rounds, "load_calibration", lambda h, i: cal)
     monkeypatch.setattr(held_out, "evaluate_calibration", evaluate)
@@ -325,28 +315,87 @@ def test_evaluate_calibration_table_from_a_held_out_result(
     # the bar counts both rule bases' games, and ends full
     assert [(t.completed, t.total) for t in _Bars.made[-1].tasks] == [(20, 20)]
     lines = [line.rstrip() for line in res.stdout.splitlines()]
-    assert _title(lines) == ("toy before and after 2 rounds of calibration, against random: "
-                             "10 held-out games and 2,000 held-out deals each (seed 77)")
     top = lines.index("") + 1
     assert lines[top].split() == ["measure", "initial", "calibrated", "change", "(paired",
                                   "95%)"]
+    return lines
+
+
+def _rows(lines: list[str]) -> list[list[str]]:
+    """The cells of a table's rows under its header (cells are 2+ spaces apart)."""
+    top = lines.index("") + 3
+    return [[w.strip() for w in line.split("  ") if w.strip()] for line in lines[top:] if line]
+
+
+def test_evaluate_calibration_table_of_a_game_with_winners(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzzeval.learn.held_out import HeldOut
+    from fuzzeval.learn.measure import Comparison
+    from fuzzeval.play.match import MatchSummary
+
+    initial = MatchSummary(games=10, win_rate=0.5, interval=(0.2366, 0.7634),
+                           mean_margin=-3.25, units=0, sides=())
+    calibrated = MatchSummary(games=10, win_rate=0.7, interval=(0.3968, 0.8922),
+                              mean_margin=4.5, units=0, sides=())
+    lines = _evaluate_calibration(tmp_path, monkeypatch, HeldOut(
+        10, 77, initial, calibrated, 0.2, (-0.1, 0.5),
+        (Comparison("discard efficiency", 100, 0.9, 0.95, (0.03, 0.07)),)))
+    assert _title(lines) == ("toy before and after 2 rounds of calibration, against random: "
+                             "10 held-out games and 2,000 held-out deals each (seed 77)")
     # +20.0 % +- half the interval's width, (0.5 - -0.1) / 2 = 30 %; the margin's change is
     # 4.50 - -3.25 = 7.75; the measure's 0.95 - 0.90 = 0.05 +- (0.07 - 0.03) / 2.
-    table = [[w.strip() for w in line.split("  ") if w.strip()] for line in lines[top + 2:]
-             if line]
-    assert table == [["win rate", "50.0%", "70.0%", "+20.0% ± 30.0%"],
-                     ["95% interval", "23.7–76.3%", "39.7–89.2%"],
-                     ["mean final margin", "-3.25", "+4.50", "+7.75"],
-                     ["discard efficiency", "0.9000", "0.9500", "+0.0500 ± 0.0200"]]
-    assert lines[top + 3].startswith("    95% interval")  # indented under its win rate
+    assert _rows(lines) == [["win rate", "50.0%", "70.0%", "+20.0% ± 30.0%"],
+                            ["95% interval", "23.7–76.3%", "39.7–89.2%"],
+                            ["mean final margin", "-3.25", "+4.50", "+7.75"],
+                            ["discard efficiency", "0.9000", "0.9500", "+0.0500 ± 0.0200"]]
+    top = lines.index("") + 3
+    assert lines[top + 1].startswith("    95% interval")  # indented under its win rate
 
 
-def test_held_out_deals_default_is_the_commands() -> None:
+def test_evaluate_calibration_table_of_a_game_without_winners(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hearts-like: the rate of beating the table's mean, and the mean payoff itself."""
+    from fuzzeval.learn.held_out import HeldOut
+    from fuzzeval.play.match import MatchSummary
+
+    def summary(mean: float) -> MatchSummary:
+        return MatchSummary(games=10, win_rate=None, interval=(0.0, 0.0), mean_margin=None,
+                            units=0, sides=(), mean=mean, unit="points a game")
+
+    lines = _evaluate_calibration(tmp_path, monkeypatch, HeldOut(
+        10, 77, summary(-1.25), summary(-0.5), 0.3, (0.1, 0.5), (), rates=(0.3, 0.6),
+        payoff_difference=0.75, payoff_interval=(0.25, 1.25)))
+    assert _title(lines) == ("toy before and after 2 rounds of calibration, against random: "
+                             "10 held-out games each (seed 77)")
+    # 60 % - 30 % +- (0.5 - 0.1) / 2; -0.5 - -1.25 = 0.75 +- (1.25 - 0.25) / 2
+    assert _rows(lines) == [["beat the table's mean", "30.0%", "60.0%", "+30.0% ± 20.0%"],
+                            ["points a game", "-1.250", "-0.500", "+0.750 ± 0.500"]]
+
+
+def test_held_out_deals_default_is_the_commands(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The Python API and `evaluate-calibration` measure the same held-out deals unless
     told otherwise: 2,000 (docs/cli.md, --held-out-deals)."""
-    from fuzzeval.learn.held_out import evaluate_calibration
+    from fuzzeval.learn import held_out
+    from fuzzeval.learn.calibration_rounds import (
+        CalibrationSettings,
+        load_calibration,
+        run_calibration,
+    )
+    from fuzzeval.play.store import History
+    from tests.toy import RULEBASE, ToyGame
 
-    assert inspect.signature(evaluate_calibration).parameters["deals"].default == 2000
+    measured: list[int] = []
+
+    def measures(game: Any, cal: Any, deals: int, *rest: Any) -> tuple[()]:
+        measured.append(deals)
+        return ()
+
+    monkeypatch.setattr(held_out, "held_out_measures", measures)
+    with History(tmp_path / "toy.sqlite") as h:
+        run_calibration(h, ToyGame(), CalibrationSettings("toy", "random", 2, 1), RULEBASE, 1)
+        result = held_out.evaluate_calibration(h, ToyGame(), load_calibration(h), 2)
+    assert measured == [2000] and result.games == 2
     res = runner.invoke(app, ["evaluate-calibration", "--help"], env={"COLUMNS": "250"})
     assert "[default: 2000]" in next(line for line in res.stdout.splitlines()
                                      if "--held-out-deals" in line)
