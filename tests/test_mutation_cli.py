@@ -466,8 +466,10 @@ def test_the_changed_rule_base_line_is_plain_on_a_terminal(
 
 # --- fuzzeval plot ------------------------------------------------------------------------
 
-def test_plot_membership_of_a_shipped_name(tmp_path: Path) -> None:
-    picture = tmp_path / "tipping.png"
+def test_plot_membership_of_a_shipped_name(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a short name: the line fits 80 columns
+    picture = Path("tipping.png")
     res = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(picture)], env=ENV)
     assert res.exit_code == 0, res.output
     assert res.stdout == f"wrote {picture}\n"
