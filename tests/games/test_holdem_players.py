@@ -60,9 +60,9 @@ def test_the_random_player_is_uniform() -> None:
 
 
 def test_players_by_name() -> None:
-    assert GAME.player_names == ("random", "call", "raise", "acpc-example")
+    assert GAME.player_names == ("random", "call", "raise", "acpc-example", "fuzzy")
     state = GAME.new_game(np.random.default_rng(0), 0)
     cands = GAME.candidates(state)
     assert GAME.make_player("raise").choose(cands, np.random.default_rng(0)) == 2
-    with pytest.raises(ValueError, match="unknown holdem player 'fuzzy'"):
-        GAME.make_player("fuzzy")
+    with pytest.raises(ValueError, match="unknown holdem player 'sampler'"):
+        GAME.make_player("sampler")
