@@ -60,9 +60,9 @@ def test_the_shipped_base_raises_aces_and_folds_trash_to_a_bet() -> None:
     player = fuzzy_player()
     assert isinstance(player, FuzzyPlayer) and player.temperature == 0.1
     f, c, r = player.probabilities(_candidates("AsAh", "", ""))
-    assert r > 0.8 and f < 0.01
+    assert r > 0.8 and f < 0.01 and f + c + r == pytest.approx(1)
     f, c, r = player.probabilities(_candidates("7c2d", "AsKsQs", "rc/cr"))
-    assert f > 0.5 and r < 0.1
+    assert f > 0.5 and r < 0.1 and c < 0.5
     rng = np.random.default_rng(0)
     picks = [player.choose(_candidates("AsAh", "", ""), rng) for _ in range(200)]
     assert picks.count(2) > 150  # raise, drawn from the triple
