@@ -76,3 +76,33 @@ def test_the_players_options() -> None:
         GAME.make_player("fuzzy", depth=2)
     with pytest.raises(ValueError, match="are not holdem features"):
         GAME.make_player("fuzzy", rulebase="tipping")
+
+
+def test_holdem_act_grades_every_action_and_explains_one() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    runner = CliRunner()
+    args = ["holdem", "act", "--hole", "AsKd", "--board", "2c3d4h", "--betting", "crc/"]
+    result = runner.invoke(app, [*args, "--json", "--explain", "--action", "r"])
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.stdout)
+    assert (got["round"], got["position"], got["rulebase"]) == ("flop", "big blind", "holdem")
+    # the button limped and called the raise: 0 raises of 2 actions, (0 + 1) / (2 + 2)
+    assert got["features"]["aggression"] == 0.25 and got["features"]["to_call"] == 0
+    assert [a["action"] for a in got["actions"]] == ["call", "raise"]
+    assert got["triple"][0] == 0 and sum(got["triple"]) == pytest.approx(1)
+    worth = [a["grade"] for a in got["actions"]]
+    assert got["triple"][2] == pytest.approx(1 / (1 + math.exp((worth[0] - worth[1]) / 0.1)))
+    assert got["explanation"]["inputs"]["action"] == 2  # the raise asked for
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0 and "rule base holdem: written by hand" in table.stdout
+    for bad, message in ((["--action", "f"], "'f': not legal after 'crc/' (legal: c, r)"),
+                         (["--board", "2c3d"], "has 3 board cards, not 2"),
+                         (["--hole", "AsAs"], "'As': this card appears twice")):
+        result = runner.invoke(app, [*args, *bad])
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
