@@ -74,21 +74,36 @@ def name_problem(name: str) -> str | None:
 # --- conditions ------------------------------------------------------------------------
 
 
-def negation_normal(cond: Condition, negate: bool = False) -> Condition:
-    """The same condition with ``not`` only on single terms and no ``and`` directly inside
-    an ``and`` (nor ``or`` in ``or``). Exact for min, max and 1 - x (De Morgan:
-    1 - min(a, b) = max(1 - a, 1 - b), and 1 - (1 - a) = a, also in floating point)."""
+def negation_normal(cond: Condition, nots: int = 0) -> Condition:
+    """The same condition with every ``not`` moved onto single terms (as fuzzylite's hedge
+    and FIS's negative index need) and no ``and`` directly inside an ``and`` (nor ``or`` in
+    ``or``): ``not (a or b)`` is ``not a and not b`` (De Morgan). Exact in floating point
+    too: 1 - x rounds monotonically, so it swaps min and max exactly; a double ``not`` is
+    kept (1 - (1 - x) is not always x in floating point)."""
     if isinstance(cond, Is):
-        return Not(cond) if negate else cond
+        out: Condition = cond
+        for _ in range(nots):
+            out = Not(out)
+        return out
     if isinstance(cond, Not):
-        return negation_normal(cond.operand, not negate)
-    as_and = isinstance(cond, And) != negate
+        return negation_normal(cond.operand, nots + 1)
+    as_and = isinstance(cond, And) != (nots % 2 == 1)
     parts: list[Condition] = []
     for operand in cond.operands:
-        part = negation_normal(operand, negate)
-        same = isinstance(part, And) if as_and else isinstance(part, Or)
-        parts.extend(part.operands if same else [part])  # type: ignore[union-attr]
+        part = negation_normal(operand, nots)
+        if isinstance(part, And if as_and else Or):
+            parts.extend(part.operands)
+        else:
+            parts.append(part)
     return And(tuple(parts)) if as_and else Or(tuple(parts))
+
+
+def term_nots(cond: Condition) -> tuple[Is, int] | None:
+    """``not ... not variable is term`` as (the term, how many nots), or None."""
+    nots = 0
+    while isinstance(cond, Not):
+        cond, nots = cond.operand, nots + 1
+    return (cond, nots) if isinstance(cond, Is) else None
 
 
 # --- assembly --------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from fuzzeval.interop.common import (
     finite,
     fmt,
     negation_normal,
+    term_nots,
     variable,
 )
 from fuzzeval.rulebase import (
@@ -363,18 +364,19 @@ def _row(cond: Condition, inputs: list[Variable]) -> tuple[list[int], int] | str
     """The rule's input indexes and connective, or why a FIS rule cannot say it."""
     cond = negation_normal(cond)
     literals = cond.operands if isinstance(cond, And | Or) else (cond,)
-    if any(not isinstance(c, Is | Not) for c in literals):
+    found = [term_nots(c) for c in literals]
+    if None in found:
         return "it nests 'and' and 'or'; a FIS rule is one AND, or one OR, of terms"
     index = {v.name: k for k, v in enumerate(inputs)}
     row = [0] * len(inputs)
-    for lit in literals:
-        leaf = lit.operand if isinstance(lit, Not) else lit
-        assert isinstance(leaf, Is)
+    for leaf, nots in (f for f in found if f is not None):
         k = index[leaf.variable]
         if row[k]:
             return f"it reads input {leaf.variable!r} twice; a FIS rule names one term per input"
+        if nots > 1:
+            return f"'not not {leaf.variable} is {leaf.term}': a FIS index negates once"
         t = inputs[k].term_names.index(leaf.term) + 1
-        row[k] = -t if isinstance(lit, Not) else t
+        row[k] = -t if nots else t
     return row, 2 if isinstance(cond, Or) else 1
 
 

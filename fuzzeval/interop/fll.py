@@ -31,6 +31,7 @@ from fuzzeval.interop.common import (
     finite,
     fmt,
     negation_normal,
+    term_nots,
     variable,
 )
 from fuzzeval.rulebase import And, Condition, Defuzzifier, Is, Not, Or, RuleBase, Variable
@@ -531,11 +532,11 @@ def _one_line(text: str) -> str:
 
 
 def _condition(cond: Condition, top: bool = True) -> str:
-    if isinstance(cond, Is):
-        return f"{cond.variable} is {cond.term}"
-    if isinstance(cond, Not):
-        assert isinstance(cond.operand, Is)  # negation normal form
-        return f"{cond.operand.variable} is not {cond.operand.term}"
+    literal = term_nots(cond)
+    if literal is not None:  # negation normal form: every not is on a term
+        leaf, nots = literal
+        return f"{leaf.variable} is {'not ' * nots}{leaf.term}"
+    assert isinstance(cond, And | Or)
     word = " and " if isinstance(cond, And) else " or "
     text = word.join(_condition(c, False) for c in cond.operands)
     return text if top else f"({text})"
