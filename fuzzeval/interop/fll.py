@@ -220,7 +220,18 @@ def _term(problems: Problems, value: str, line: int, rng: tuple[float, float],
     return name, tri
 
 
-def _variable(problems: Problems, sec: _Section, role: str) -> Variable | None:
+def _variable(problems: Problems, sec: _Section, role: str, broken: set[str]
+              ) -> Variable | None:
+    """The variable, or None; ``broken`` gets its name if any of its terms has a problem
+    (the rules that name it are then not checked against it: the term's line says it)."""
+    before = len(problems.found)
+    var = _read_variable(problems, sec, role)
+    if var is None or len(problems.found) > before:
+        broken.add(sec.name)
+    return var
+
+
+def _read_variable(problems: Problems, sec: _Section, role: str) -> Variable | None:
     enabled, line = _flag(problems, sec, "enabled", True)
     if not enabled:
         problems.add(line, f"{sec.kind} {sec.name}",
@@ -247,6 +258,10 @@ class _RuleError(ValueError):
     pass
 
 
+class _Unchecked(Exception):
+    """A rule naming a variable whose own definition has a problem (reported there)."""
+
+
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 
 
@@ -254,8 +269,9 @@ class _Antecedent:
     """``if`` ... ``then``: propositions ``variable is [not]* term``, ``and`` binding
     tighter than ``or`` (as in fuzzylite), parentheses."""
 
-    def __init__(self, tokens: list[str], inputs: dict[str, Variable]) -> None:
-        self.tokens, self.at, self.inputs = tokens, 0, inputs
+    def __init__(self, tokens: list[str], inputs: dict[str, Variable],
+                 broken: set[str]) -> None:
+        self.tokens, self.at, self.inputs, self.broken = tokens, 0, inputs, broken
         self.depth = 0
         self.ands = self.ors = False
 
@@ -303,6 +319,8 @@ class _Antecedent:
             self.depth -= 1
             return inner
         var = self.inputs.get(word)
+        if var is None and word in self.broken:
+            raise _Unchecked
         if var is None:
             known = ", ".join(self.inputs) or "none"
             raise _RuleError(f"names input {word!r}, which is not defined (inputs: {known})")
@@ -315,6 +333,8 @@ class _Antecedent:
                 raise _RuleError(f"hedge {hedge!r}; fuzzeval has only 'not'")
             nots += 1
         term = self.take()
+        if term not in var.term_names and word in self.broken:
+            raise _Unchecked
         if term not in var.term_names:
             raise _RuleError(f"names term {term!r} of {word!r}, which has none such "
                              f"(terms: {', '.join(var.term_names)})")
@@ -325,14 +345,15 @@ class _Antecedent:
 
 
 def _rule(text: str, inputs: dict[str, Variable], output: Variable,
-          used: Callable[[bool, bool], None]) -> tuple[Condition, str, float]:
+          used: Callable[[bool, bool], None], broken: set[str]
+          ) -> tuple[Condition, str, float]:
     tokens = _TOKEN.findall(text)
     if not tokens or tokens[0] != "if":
         raise _RuleError("must start with 'if'")
     if tokens.count("then") != 1:
         raise _RuleError("needs one 'then'" + (" (cut off?)" if "then" not in tokens else ""))
     cut = tokens.index("then")
-    ante = _Antecedent(tokens[1:cut], inputs)
+    ante = _Antecedent(tokens[1:cut], inputs, broken)
     cond = ante.parse()
     used(ante.ands, ante.ors)
     rest = tokens[cut + 1:]
@@ -354,6 +375,8 @@ def _rule(text: str, inputs: dict[str, Variable], output: Variable,
                          + (" (cut off?)" if len(rest) < 3 else ""))
     if rest[0] != output.name:
         raise _RuleError(f"concludes on {rest[0]!r}, not the output {output.name!r}")
+    if rest[2] not in output.term_names and output.name in broken:
+        raise _Unchecked
     if rest[2] not in output.term_names:
         raise _RuleError(f"names term {rest[2]!r} of {output.name!r}, which has none such "
                          f"(terms: {', '.join(output.term_names)})")
@@ -396,6 +419,7 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
         description = got[0] if got else ""
 
     inputs: dict[str, Variable] = {}
+    broken: set[str] = set()
     for sec in by_kind["InputVariable"]:
         locked, line = _flag(problems, sec, "lock-range", False)
         if not locked:
@@ -403,7 +427,7 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
                             "lock-range: false, so fuzzylite does not clip it; fuzzeval "
                             "clips inputs to the range, so inputs outside it may grade "
                             "differently")
-        var = _variable(problems, sec, "input")
+        var = _variable(problems, sec, "input", broken)
         if var is not None and var.name in inputs:
             problems.add(sec.line, f"InputVariable {sec.name}", "defined twice")
         elif var is not None:
@@ -460,7 +484,7 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
                          "default: nan is fuzzylite's answer when no rule fires; fuzzeval "
                          "grades a number there: give --default X")
         role = "output" if defuzz in ("centroid", None) else "constant"
-        output = _variable(problems, out_sec, role)
+        output = _variable(problems, out_sec, role, broken)
         if output is not None and not math.isnan(value) and not \
                 output.lo <= value <= output.hi:
             problems.add(got[1] if got and default is None else None, "default",
@@ -469,7 +493,7 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
 
     rules: list[RuleSpec] = []
     if block is not None:
-        rules = _rule_block(problems, block, inputs, output, defuzz)
+        rules = _rule_block(problems, block, inputs, output, defuzz, broken)
     if problems.found or output is None or defuzz is None:
         raise problems.fail()
     rb = assemble(problems, name, description, defuzz, value, list(inputs.values()), output,
@@ -478,7 +502,8 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
 
 
 def _rule_block(problems: Problems, block: _Section, inputs: dict[str, Variable],
-                output: Variable | None, defuzz: Defuzzifier | None) -> list[RuleSpec]:
+                output: Variable | None, defuzz: Defuzzifier | None, broken: set[str]
+                ) -> list[RuleSpec]:
     where = f"RuleBlock {block.name}"
     enabled, line = _flag(problems, block, "enabled", True)
     if not enabled:
@@ -491,7 +516,10 @@ def _rule_block(problems: Problems, block: _Section, inputs: dict[str, Variable]
             what = "and" if key == "conjunction" else "or"
             problems.add(line, where, f"{key} {word}; fuzzeval's {what} is {wanted}")
     word, line = _word(block, problems, "implication")
-    if defuzz == "centroid" and word != "Minimum":
+    if defuzz == "centroid" and line == block.line:
+        problems.add(line, where, "no implication (is the file cut off?); fuzzeval clips "
+                                  "(implication: Minimum)")
+    elif defuzz == "centroid" and word != "Minimum":
         problems.add(line, where, f"implication {word}; fuzzeval clips (Minimum)")
     elif defuzz != "centroid" and word not in ("Minimum", "none"):
         problems.add(line, where, f"implication {word}; fuzzeval clips (Minimum), and "
@@ -510,11 +538,15 @@ def _rule_block(problems: Problems, block: _Section, inputs: dict[str, Variable]
         if key != "rule" or output is None:
             continue
         try:
-            cond, term, weight = _rule(text, inputs, output, used)
+            cond, term, weight = _rule(text, inputs, output, used, broken)
         except _RuleError as exc:
             problems.add(number, "rule", str(exc))
             continue
+        except _Unchecked:
+            continue
         rules.append(RuleSpec(cond, term, weight, number))
+    if not any(key == "rule" for key, _, _ in block.props):
+        problems.add(block.line, where, "has no rules (is the file cut off?)")
     for key, flag in (("conjunction", ands), ("disjunction", ors)):
         if flag and norms[key][0] == "none":
             problems.add(norms[key][1], where, f"{key} none, but a rule uses "
