@@ -78,24 +78,29 @@ def _load(name: str) -> RuleBase:
 
 
 def test_the_named_bases_are_shipped() -> None:
-    assert FLL_EXACT | FLL_REWRITTEN <= set(SHIPPED) and FIS_EXACT | set(FIS_REFUSED) <= set(
-        SHIPPED)
+    shipped = set(SHIPPED)
+    assert shipped >= FLL_EXACT | FLL_REWRITTEN and shipped >= FIS_EXACT | set(FIS_REFUSED)
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
 def test_fll_round_trip(name: str) -> None:
     rb = _load(name)
-    text, _ = export_rulebase(rb, ".fll")
+    try:
+        text, _ = export_rulebase(rb, ".fll")
+    except ConversionError:  # a base shipped later, outside the subset: refused, located
+        assert name not in FLL_EXACT | FLL_REWRITTEN
+        return
     back, warned = import_text(text, ".fll", f"{name}.fll")
     assert warned == []
     if name in FLL_EXACT:
         assert controller(back) == controller(rb)
         assert back.description == " ".join(rb.description.split())
         return
-    # the rewritten one: the same rules with not on the terms, and the same grades
+    # otherwise: the same rules with not on the terms, and the same grades
     normal = replace(rb, rules=tuple(replace(r, condition=negation_normal(r.condition))
                                      for r in rb.rules))
-    assert controller(back) == controller(normal) != controller(rb)
+    assert controller(back) == controller(normal)
+    assert (controller(back) != controller(rb)) == (name in FLL_REWRITTEN)
     x = np.random.default_rng(30).uniform([v.lo for v in rb.inputs], [v.hi for v in rb.inputs],
                                           size=(500, len(rb.inputs)))
     assert np.array_equal(compile_rulebase(back).grade(x), compile_rulebase(rb).grade(x))
@@ -108,7 +113,11 @@ def test_fis_round_trip(name: str) -> None:
         with pytest.raises(ConversionError, match=FIS_REFUSED[name]):
             export_rulebase(rb, ".fis")
         return
-    text, warned = export_rulebase(rb, ".fis")
+    try:
+        text, warned = export_rulebase(rb, ".fis")
+    except ConversionError:  # a base shipped later, outside the subset: refused, located
+        assert name not in FIS_EXACT
+        return
     middle = (rb.output.lo + rb.output.hi) / 2
     assert bool(warned) == (rb.default != middle)
     back, _ = import_text(text, ".fis", f"{name}.fis", default=rb.default)
