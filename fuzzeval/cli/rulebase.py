@@ -158,7 +158,8 @@ def _say(warnings: list[str]) -> None:
         err_console.print(line, markup=False, highlight=False, style="yellow")
 
 
-OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="The file to write.")]
+OutputOpt = Annotated[Path | None, typer.Option(
+    "--output", "-o", help="Output file (required): import's .yaml, export's .fll or .fis.")]
 
 
 @app.command("import")
