@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fuzzeval import compile_rulebase
@@ -346,3 +348,50 @@ def test_export_never_replaces_its_input_or_another_kind_of_file(tmp_path: Path)
     res = runner.invoke(app, ["rulebase", "export", "tipping", "-o", str(db)])
     assert res.exit_code == 2 and "an existing file that is an SQLite database" in res.stderr
     assert db.read_bytes().startswith(b"SQLite format 3")
+
+
+# --- whatever the text: a rule base or ConversionError, never another exception --------
+
+_WORDS = st.sampled_from(["", "nan", "inf", "-1", "0", "1e400", "(", ")", "not", "is", "and",
+                          "or", "with", "Triangle", "Constant", "'x'", "[", "]", ":", "=",
+                          ",", "MF1", "[Rules]", "[Input1]", "Engine:", "rule:", "term:"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([(FLL, ".fll"), (FIS, ".fis")]), st.data())
+def test_mangled_files_give_conversion_errors_only(source: tuple[str, str],
+                                                   data: st.DataObject) -> None:
+    text, suffix = source
+    lines = text.splitlines()
+    for _ in range(data.draw(st.integers(1, 4))):
+        k = data.draw(st.integers(0, len(lines) - 1))
+        how = data.draw(st.sampled_from(["drop", "repeat", "cut", "word"]))
+        if how == "drop":
+            del lines[k]
+        elif how == "repeat":
+            lines.insert(k, lines[k])
+        elif how == "cut":
+            lines[k] = lines[k][:data.draw(st.integers(0, len(lines[k])))]
+        else:
+            words = lines[k].split(" ")
+            words[data.draw(st.integers(0, len(words) - 1))] = data.draw(_WORDS)
+            lines[k] = " ".join(words)
+    try:
+        rb, _ = import_text("\n".join(lines), suffix, "mangled" + suffix, default=1.0)
+    except ConversionError as exc:
+        assert exc.problems and all(p.path == "mangled" + suffix for p in exc.problems)
+    else:
+        assert compile_rulebase(rb).grade(np.zeros((1, len(rb.inputs)))).shape == (1,)
+
+
+def test_a_file_that_is_not_text_exits_2_and_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    binary = tmp_path / "x.fis"
+    binary.write_bytes(b"[System]\nName='\xff'\n")
+    res = runner.invoke(app, ["rulebase", "import", str(binary), "-o", str(tmp_path / "o.yaml")])
+    assert res.exit_code == 2 and not (tmp_path / "o.yaml").exists()
+    assert res.stderr.splitlines() == [f"error: {binary}: (file): must be UTF-8 text (got "
+                                       "invalid start byte at byte 15)"]
+    marked = tmp_path / "tipper.fis"
+    marked.write_text("\ufeff" + FIS, encoding="utf-8")
+    res = runner.invoke(app, ["rulebase", "import", str(marked), "-o", str(tmp_path / "o.yaml")])
+    assert res.exit_code == 0, res.output

@@ -172,7 +172,8 @@ def import_file(
 ) -> None:
     """Convert an FLL or FIS rule base to fuzzeval's YAML, exactly or not at all."""
     from fuzzeval.cli.outputs import Input, Output, check_outputs
-    from fuzzeval.interop import ConversionError, file_format, import_text
+    from fuzzeval.errors import RuleBaseError
+    from fuzzeval.interop import file_format, import_text
     from fuzzeval.loading import read_rulebase_text, rulebase_to_yaml
 
     suffix = file_format(file)
@@ -187,10 +188,9 @@ def import_file(
         raise usage_error(f"{file}: no such file")
     with user_errors():
         check_outputs([Output("--output", output, "rulebase")], [Input("FILE", file)])
-        text = read_rulebase_text(file)
-    try:
-        rb, warnings = import_text(text, suffix, str(file), default)
-    except ConversionError as exc:
+    try:  # a file that is not text, or not FLL or FIS as fuzzeval reads them: exit 2
+        rb, warnings = import_text(read_rulebase_text(file), suffix, str(file), default)
+    except RuleBaseError as exc:
         raise _refused(exc) from None
     from dataclasses import replace
 

@@ -33,7 +33,7 @@ def import_text(text: str, suffix: str, path: str = "<text>",
     with every located problem. ``default``: the grade where no rule fires, replacing the
     file's (FLL) or MATLAB's middle of the output range (FIS)."""
     read = read_fll if suffix == ".fll" else read_fis
-    return read(text, path, default)
+    return read(text.removeprefix("\ufeff"), path, default)  # a byte-order mark: no text
 
 
 def import_rulebase(path: str | os.PathLike[str], default: float | None = None
