@@ -132,11 +132,15 @@ def test_our_files_survive_file_yaml_file_yaml(path: Path) -> None:
     assert second == first
 
 
-def test_the_exported_files_measured_are_what_export_writes() -> None:
-    """tipping.fll's table (tests/data/interop/tables/) measures today's export."""
-    rb = _load("tipping")
-    assert export_rulebase(rb, ".fll")[0] == (DATA / "tipping.fll").read_text()
-    assert export_rulebase(rb, ".fis")[0] == (DATA / "tipping.fis").read_text()
+@pytest.mark.parametrize("name", ["tipping.fll", "tipping.fis", "hearts.fll",
+                                  "cribbage_pegging.fis"])
+def test_the_exported_files_measured_are_what_export_writes(name: str) -> None:
+    """The tables of exported files (tests/data/interop/tables/) measure today's export."""
+    path = DATA / name
+    assert export_rulebase(_load(path.stem), path.suffix)[0] == path.read_text()
+
+
+def test_the_export_writes_a_fine_grid_and_locks_the_inputs() -> None:
     assert "  defuzzifier: Centroid 10000\n" in (DATA / "tipping.fll").read_text()
     assert "  lock-range: true\n" in (DATA / "tipping.fll").read_text()
 

@@ -34,6 +34,10 @@ CONTROLLERS = [
     ("tipping.fll", None),  # written by `fuzzeval rulebase export tipping`: its own 10,000
     ("tipper.fis", 100_001),
     ("tsk_average.fis", None),
+    # shipped rule bases as `fuzzeval rulebase export` writes them: hearts's not (a or b)
+    # goes by De Morgan's law; cribbage_pegging is a sugeno system (weighted average)
+    ("hearts.fll", None),
+    ("cribbage_pegging.fis", None),
 ]
 ROWS = 200
 
