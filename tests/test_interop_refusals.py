@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from fuzzeval import compile_rulebase
 from fuzzeval.cli import app
+from fuzzeval.cli.common import resolve_rulebase
 from fuzzeval.interop import ConversionError, import_text
 
 DATA = Path(__file__).parent / "data" / "interop"
@@ -337,7 +338,8 @@ def test_export_refused_exits_2_and_writes_nothing(tmp_path: Path) -> None:
     res = runner.invoke(app, ["rulebase", "export", "hearts", "-o", str(out)])
     assert res.exit_code == 2 and not out.exists()
     lines = res.stderr.splitlines()
-    assert len(lines) == 6 and all(line.startswith("error: hearts: rules[") for line in lines)
+    source = str(resolve_rulebase("hearts"))
+    assert len(lines) == 6 and all(line.startswith(f"error: {source}: rules[") for line in lines)
     assert lines[0].endswith("it nests 'and' and 'or'; a FIS rule is one AND, or one OR, "
                              "of terms")
 

@@ -217,11 +217,11 @@ def export_file(
         raise usage_error(f"--output {output or ''}".rstrip() + ": give the file to write, "
                           "ending in .fll (fuzzylite) or .fis (MATLAB/Octave)")
     with user_errors():
-        check_outputs([Output("--output", output, "rulebase")],
-                      [Input("RULEBASE", resolve_rulebase(file))])
+        source = resolve_rulebase(file)
+        check_outputs([Output("--output", output, "rulebase")], [Input("RULEBASE", source)])
         rb = open_rulebase(file)
     try:
-        text, warnings = export_rulebase(rb, suffix)
+        text, warnings = export_rulebase(rb, suffix, str(source))
     except ConversionError as exc:
         raise _refused(exc) from None
     _say(warnings)

@@ -48,12 +48,13 @@ def import_rulebase(path: str | os.PathLike[str], default: float | None = None
     return import_text(read_rulebase_text(path), suffix, str(path), default)
 
 
-def export_rulebase(rb: RuleBase, suffix: str) -> tuple[str, list[str]]:
+def export_rulebase(rb: RuleBase, suffix: str, source: str | None = None
+                    ) -> tuple[str, list[str]]:
     """The text of ``rb`` as FLL or FIS, and warnings; ConversionError if the format cannot
-    hold it exactly."""
+    hold it exactly, its problems named by ``source`` (the YAML file; default the name)."""
     if suffix == ".fll":
-        return write_fll(rb), []
-    return write_fis(rb)
+        return write_fll(rb, source), []
+    return write_fis(rb, source)
 
 
 __all__ = ["FORMATS", "ConversionError", "export_rulebase", "file_format", "import_rulebase",

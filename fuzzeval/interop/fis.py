@@ -380,10 +380,11 @@ def _row(cond: Condition, inputs: list[Variable]) -> tuple[list[int], int] | str
     return row, 2 if isinstance(cond, Or) else 1
 
 
-def write_fis(rb: RuleBase) -> tuple[str, list[str]]:
+def write_fis(rb: RuleBase, source: str | None = None) -> tuple[str, list[str]]:
     """FIS text MATLAB and Octave read as the same controller, and warnings (the default
-    a FIS file cannot hold); ConversionError with every rule that a FIS file cannot hold."""
-    problems = Problems(rb.name)
+    a FIS file cannot hold); ConversionError with every rule that a FIS file cannot hold
+    (named by ``source``, the YAML file, or else the rule base's name)."""
+    problems = Problems(source or rb.name)
     rows: list[tuple[tuple[list[int], int], Rule]] = []
     for k, (r, text) in enumerate(zip(rb.rules, rb.rule_texts(), strict=True)):
         row = _row(r.condition, list(rb.inputs))

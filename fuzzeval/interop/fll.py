@@ -591,11 +591,12 @@ def export_problems(rb: RuleBase) -> list[str]:
     return found
 
 
-def write_fll(rb: RuleBase) -> str:
-    """FLL text fuzzylite reads as the same controller; ConversionError if it cannot be."""
+def write_fll(rb: RuleBase, source: str | None = None) -> str:
+    """FLL text fuzzylite reads as the same controller; ConversionError if it cannot be
+    (its problems named by ``source``, the YAML file, or else the rule base's name)."""
     bad = export_problems(rb)
     if bad:
-        problems = Problems(rb.name)
+        problems = Problems(source or rb.name)
         for b in bad:
             problems.add(None, "export to FLL", b)
         raise problems.fail()
