@@ -397,3 +397,26 @@ def test_a_file_that_is_not_text_exits_2_and_a_byte_order_mark_is_read(tmp_path:
     marked.write_text("\ufeff" + FIS, encoding="utf-8")
     res = runner.invoke(app, ["rulebase", "import", str(marked), "-o", str(tmp_path / "o.yaml")])
     assert res.exit_code == 0, res.output
+
+
+def test_fuzzylite_5_files_are_named_as_such() -> None:
+    old = FLL.replace("  aggregation: Maximum", "  accumulation: Maximum")
+    with pytest.raises(ConversionError) as caught:
+        import_text(old, ".fll", "tipper.fll")
+    assert str(caught.value).splitlines()[0] == (
+        "tipper.fll:24: 'accumulation': fuzzylite 5's FLL; fuzzeval reads fuzzylite 6 and "
+        "later (aggregation, and the RuleBlock's implication where fuzzylite 5 says "
+        "activation)")
+
+
+def test_a_name_fis_cannot_quote_is_refused_on_export() -> None:
+    from dataclasses import replace
+
+    from fuzzeval import load_rulebase
+    from fuzzeval.interop import export_rulebase
+
+    rb = replace(load_rulebase("tipping"), name="Joe's tips")
+    with pytest.raises(ConversionError, match="a FIS name is quoted with '"):
+        export_rulebase(rb, ".fis")
+    with pytest.raises(ConversionError, match="must be one word of letters"):
+        export_rulebase(rb, ".fll")

@@ -397,6 +397,9 @@ def write_fis(rb: RuleBase, source: str | None = None) -> tuple[str, list[str]]:
             if not t.triangle.is_singleton:
                 problems.add(None, f"output term {t.name!r}", "is a triangle; a sugeno "
                              f"output's terms are constant: write it as {fmt(t.triangle.peak)}")
+    if "'" in rb.name or not rb.name.isprintable():
+        problems.add(None, "name", f"{rb.name!r}: a FIS name is quoted with ', so it may "
+                                   "not hold one (nor a line break)")
     if problems.found:
         raise problems.fail()
     sugeno = rb.defuzzifier != "centroid"

@@ -97,6 +97,10 @@ def _sections(text: str, problems: Problems) -> list[_Section]:
                          f"unknown; FLL has {', '.join(SECTIONS)}")
         elif not sections:
             problems.add(number, f"'{key}'", "before any section (Engine, InputVariable, ...)")
+        elif key in ("accumulation", "lock-valid"):
+            problems.add(number, f"'{key}'", "fuzzylite 5's FLL; fuzzeval reads fuzzylite 6 "
+                                             "and later (aggregation, and the RuleBlock's "
+                                             "implication where fuzzylite 5 says activation)")
         elif key not in PROPERTIES[sections[-1].kind]:
             kind = sections[-1].kind
             problems.add(number, f"{kind} {sections[-1].name}",
@@ -442,9 +446,10 @@ def read_fll(text: str, path: str = "<fll>", default: float | None = None
         where = f"OutputVariable {out_sec.name}"
         if out_sec.name in inputs:
             problems.add(out_sec.line, where, "has the name of an input")
-        word, line = _word(out_sec, problems, "defuzzifier")
         spec = out_sec.one(problems, "defuzzifier")
-        args = spec[0].split()[1:] if spec else []
+        words = spec[0].split() if spec else []
+        word, args = (words[0], words[1:]) if words else ("none", [])
+        line = spec[1] if spec else out_sec.line
         defuzz = _DEFUZZIFIERS.get(word)
         if defuzz is None:
             problems.add(line, where, f"defuzzifier {word}; fuzzeval has Centroid, "
