@@ -415,6 +415,7 @@ OPTIONS: dict[str, Meaning] = {
     "--score": Meaning("my score", r"My score"),
     "--opponent-score": Meaning("the opponent's score", r"Theirs"),
     "--version": Meaning("print the version", r"Print the version"),
+    "--default": Meaning("the grade where no rule fires", r"The grade where no rule fires"),
     "--match": Meaning("which stored match", r"Match id"),
     "--game": Meaning("which stored game of a match", r"Game index"),
     "--seats": Meaning("every seat's player, seat 0 first", r"Every seat's player"),

@@ -1,7 +1,9 @@
-"""``fuzzeval rulebase list|check|show|schema``."""
+"""``fuzzeval rulebase list|check|show|schema|import|export``."""
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +17,7 @@ from fuzzeval.cli.common import (
     open_rulebase,
     print_json,
     resolve_rulebase,
+    usage_error,
     user_errors,
 )
 from fuzzeval.resources import shipped_rulebases
@@ -171,3 +174,104 @@ def schema() -> None:
     from fuzzeval.schema import rulebase_schema
 
     print_json(rulebase_schema())
+
+
+def _write(path: Path, text: str) -> None:
+    """Write the whole text or nothing: a temporary file beside it, then renamed."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _refused(exc: Exception) -> typer.Exit:
+    """Every problem of a file that cannot be converted, one line each; exit 2."""
+    for line in str(exc).splitlines():
+        err_console.print(f"error: {line}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def _say(warnings: list[str]) -> None:
+    for line in warnings:
+        err_console.print(line, markup=False, highlight=False, style="yellow")
+
+
+OutputOpt = Annotated[Path | None, typer.Option(
+    "--output", "-o", help="Output file (required): import's .yaml, export's .fll or .fis.")]
+
+
+@app.command("import")
+def import_file(
+    file: Annotated[Path, typer.Argument(help="A fuzzylite .fll or MATLAB/Octave .fis file.")],
+    output: OutputOpt = None,
+    default: Annotated[float | None, typer.Option(
+        help="The grade where no rule fires (needed where the file's default is nan).")
+    ] = None,
+) -> None:
+    """Convert an FLL or FIS rule base to fuzzeval's YAML, exactly or not at all."""
+    from fuzzeval.cli.outputs import Input, Output, check_outputs
+    from fuzzeval.errors import RuleBaseError
+    from fuzzeval.interop import file_format, import_text
+    from fuzzeval.loading import read_rulebase_text, rulebase_to_yaml
+
+    suffix = file_format(file)
+    if suffix is None:
+        raise usage_error(f"{file}: give an FLL (.fll) or FIS (.fis) file")
+    if output is None or output.suffix.lower() not in (".yaml", ".yml"):
+        raise usage_error(f"--output {output or ''}".rstrip() + ": give the rule base to "
+                          "write, e.g. -o rulebase.yaml")
+    if default is not None and not math.isfinite(default):
+        raise usage_error(f"--default {default}: give a finite number")
+    if not file.is_file() and not file.exists():
+        raise usage_error(f"{file}: no such file")
+    with user_errors():
+        check_outputs([Output("--output", output, "rulebase")], [Input("FILE", file)])
+    try:  # a file that is not text, or not FLL or FIS as fuzzeval reads them: exit 2
+        rb, warnings = import_text(read_rulebase_text(file), suffix, str(file), default)
+    except RuleBaseError as exc:
+        raise _refused(exc) from None
+    from dataclasses import replace
+
+    rb = replace(rb, made_by=f"fuzzeval rulebase import {file.name}"[:300])
+    _say(warnings)
+    with user_errors():
+        _write(output, rulebase_to_yaml(rb))
+    console.print(f"{output}: {len(rb.inputs)} inputs, {len(rb.rules)} rules, "
+                  f"{rb.defuzzifier}, default {rb.default:g}", markup=False, highlight=False,
+                  soft_wrap=True)
+
+
+@app.command("export")
+def export_file(
+    file: Annotated[str, typer.Argument(help="Rule-base file (or shipped name).")],
+    output: OutputOpt = None,
+) -> None:
+    """Write a rule base as fuzzylite FLL or MATLAB/Octave FIS (from -o's suffix)."""
+    from fuzzeval.cli.outputs import Input, Output, check_outputs
+    from fuzzeval.interop import ConversionError, export_rulebase, file_format
+
+    suffix = file_format(output) if output is not None else None
+    if output is None or suffix is None:
+        raise usage_error(f"--output {output or ''}".rstrip() + ": give the file to write, "
+                          "ending in .fll (fuzzylite) or .fis (MATLAB/Octave)")
+    with user_errors():
+        source = resolve_rulebase(file)
+        check_outputs([Output("--output", output, "rulebase")], [Input("RULEBASE", source)])
+        rb = open_rulebase(file)
+    try:
+        text, warnings = export_rulebase(rb, suffix, str(source))
+    except ConversionError as exc:
+        raise _refused(exc) from None
+    _say(warnings)
+    with user_errors():
+        _write(output, text)
+    console.print(f"{output}: {rb.name} as {suffix[1:].upper()}, {len(rb.rules)} rules",
+                  markup=False, highlight=False, soft_wrap=True)
