@@ -126,12 +126,13 @@ def test_every_workers_option_is_w_defaults_to_2_and_refuses_0() -> None:
                 continue
             found.append(path[-1])
             assert sorted(param.opts) == ["--workers", "-w"] and param.default == 2, path
-            needs = ["cribbage"] if path[0] in ("match", "calibrate", "tournament", "tune") else (
+            needs = ["cribbage"] if path[0] in ("match", "calibrate", "tournament", "tune",
+                                                "learn") else (
                 ["x.sqlite"] if path[0] == "evaluate-calibration" else [])
             res = runner.invoke(app, [*path, *needs, "--workers", "0"])
             assert res.exit_code == 2 and "--workers" in res.output, (path, res.output)
-    assert sorted(found) == ["calibrate", "evaluate-calibration", "match", "report",
-                             "tournament", "tune"]
+    assert sorted(found) == ["calibrate", "evaluate-calibration", "learn", "match",
+                             "report", "tournament", "tune"]
 
 
 # --- --crib says whose crib; score's switch is --as-crib, train-es's --with-crib ----------
@@ -427,10 +428,32 @@ OPTIONS: dict[str, Meaning] = {
     "--taken": Meaning("the points each seat has taken", r"Points taken this hand"),
     "--pass": Meaning("the pass direction: advise the pass", r"Pass direction"),
     "--rules": Meaning("which rules of the game", r"Hearts rules"),
+    "--each": Meaning("rules shown each way", r"Rules shown each way"),
+    "--block": Meaning("games a TD(λ) block", r"TD\(λ\): games a block"),
+    "--lambda": Meaning("TD(λ)'s λ", r"TD\(λ\): λ in"),
+    "--alpha": Meaning("TD(λ)'s step size", r"TD\(λ\): a block's step size"),
+    "--order": Meaning("atoms a generated conjunction joins",
+                       r"Generated start: conjunctions of at most"),
+    "--min-share": Meaning("the firing share an atom or a pair needs",
+                           r"Generated start: an atom or a pair"),
+    "--triple-share": Meaning("the firing share a triple needs", r"Generated start: a triple"),
+    "--sample-games": Meaning("games that sample the decisions", r"Generated start: games"),
+    "--scale": Meaning("the range of generated conclusions",
+                       r"Generated start: conclusions stay"),
+    "--measure-every": Meaning("blocks between two points of a learning curve",
+                               r"Learning curve: blocks"),
+    "--measure-games": Meaning("games a point of a learning curve", r"Learning curve: games"),
+    "--measure-opponent": Meaning("the learning curve's opponent",
+                                  r"Learning curve: the fixed opponent"),
+    "--hole": Meaning("my hole cards", r"My hole cards"),
+    "--board": Meaning("the board so far", r"The board so far"),
+    "--betting": Meaning("the betting so far, the ACPC way", r"The betting so far"),
+    "--temperature": Meaning("the triple's softmax temperature", r"Softmax temperature"),
+    "--action": Meaning("the action to explain", r"The action to explain"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},
-         "-n": {"--games", "--iterations"}}
+         "-n": {"--games", "--iterations", "--each"}}
 #: the off switches of flags
 OFF = {"--outputs": "--points-only", "--bounded": "--unbounded", "--with-crib": "--hand-only"}
 #: spellings that still work with one warning line (docs/cli.md): (command, old) -> new

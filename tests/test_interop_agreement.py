@@ -1,6 +1,6 @@
 """fuzzeval agrees with fuzzylite and with the Octave port on our own FLL and FIS
 controllers (tests/data/interop/): the tables are what pyfuzzylite 8 and fuzzylab 0.13
-computed on seeded inputs (tools/interop_tables.py, run in a separate environment; neither
+computed on seeded inputs (tests/data/interop/make_tables.py, run in a separate environment; neither
 library is needed here). Weighted average and weighted sum: within 1e-6 of the output range.
 Centroid: within the bound that the reference's grid explains (docs/fuzzylite.md)."""
 

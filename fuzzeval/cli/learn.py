@@ -39,50 +39,56 @@ def _usage(message: str) -> typer.Exit:
 def learn(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games to learn from in all (a whole number of blocks).")] = 2000,
+        "--games", "-n", help="Games to play in all, learning from them (a whole number "
+                              "of blocks).")] = 2000,
     block: Annotated[int, typer.Option(
-        help="Games a block: played with the same conclusions, then the steps are "
+        help="TD(λ): games a block, played with the same conclusions, then the steps "
              "applied.")] = 100,
     lam: Annotated[float, typer.Option(
-        "--lambda", help="λ of TD(λ), in [0, 1]: 0 learns from the next value, 1 from the "
+        "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
                          "payoff (seed 003: 0.75).")] = 0.75,
     alpha: Annotated[float, typer.Option(
-        help="Step size of a block (the mean of its games' steps), above 0; 1 moves the "
-             "block's average decision to its target.")] = 0.5,
+        help="TD(λ): a block's step size (the mean of its games' steps), above 0; 1 moves "
+             "the block's average decision to its target.")] = 0.5,
     opponent: Annotated[str, typer.Option(
-        help="'self' (every seat learns) or a player of the game in the other seats.")
+        help="Opponent: 'self' (every seat learns) or a player of the game in the other "
+             "seats.")
     ] = "self",
     rulebase: Annotated[str | None, typer.Option(
-        help="Start from this weighted_sum rule base instead of generating one.")] = None,
+        help="Rule base to start from (weighted_sum) instead of a generated one.")] = None,
     order: Annotated[int, typer.Option(
-        help="Generated conjunctions join at most this many atoms (1 to 3).")] = 3,
+        help="Generated start: conjunctions of at most this many atoms (1 to 3).")] = 3,
     min_share: Annotated[float, typer.Option(
-        help="An atom or a pair must fire on this share of sampled decisions.")] = 0.005,
+        help="Generated start: an atom or a pair must fire on this share of the sampled "
+             "decisions.")] = 0.005,
     triple_share: Annotated[float, typer.Option(
-        help="A triple must fire on this share of sampled decisions.")] = 0.15,
+        help="Generated start: a triple must fire on this share of the sampled "
+             "decisions.")] = 0.15,
     sample_games: Annotated[int, typer.Option(
-        help="Games of the game's default opponent that sample the decisions.")] = 200,
+        help="Generated start: games of the game's default opponent that sample the "
+             "decisions.")] = 200,
     scale: Annotated[float, typer.Option(
-        help="Conclusions stay within ± this (in the payoff's unit).")] = 100.0,
+        help="Generated start: conclusions stay within ± this (in the payoff's "
+             "unit).")] = 100.0,
     measure_every: Annotated[int, typer.Option(
-        help="Blocks between two points of the learning curve (0: none).")] = 10,
+        help="Learning curve: blocks between two points (0: none).")] = 10,
     measure_games: Annotated[int, typer.Option(
-        help="Games of a point of the learning curve.")] = 200,
+        help="Learning curve: games a point.")] = 200,
     measure_opponent: Annotated[str | None, typer.Option(
-        help="Opponent of the learning curve's games; default: the game's.")] = None,
+        help="Learning curve: the fixed opponent; default: the game's.")] = None,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of every game.")] = 1,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_learn.sqlite.")] = None,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="The learned rule base; default next to --db, "
+        "--output", "-o", help="Output file: the learned rule base; default next to --db, "
                                "GAME_learn.learned.yaml.")] = None,
     plot: Annotated[Path | None, typer.Option(
-        help="The learning curve's picture; default plots/GAME_learn_curve.png.")] = None,
+        help="Learning curve picture; default plots/GAME_learn_curve.png.")] = None,
     workers: WorkersOpt = 2,
     dask: Annotated[str | None, typer.Option(
-        help="Play on a running Dask cluster (scheduler address).")] = None,
+        help="Run the games on a running Dask cluster (scheduler address).")] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="Go on with the stored learn of these settings.")] = False,
+        "--resume", help="Continue the stored learn of these settings.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Learn a rule base's conclusions by TD(λ) (seed 003), in self-play or against a player.

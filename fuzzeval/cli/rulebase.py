@@ -125,8 +125,8 @@ def show(
 @app.command()
 def top(
     file: Annotated[str, typer.Argument(help="Rule-base file (or shipped name).")],
-    n: Annotated[int, typer.Option("--n", "-n", min=1,
-                                   help="Rules shown in each direction.")] = 20,
+    n: Annotated[int, typer.Option("--each", "-n", min=1,
+                                   help="Rules shown each way.")] = 20,
     json_out: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
     """The rules with the largest conclusions each way, in words (seed 003's Tables 1-2).

@@ -77,16 +77,16 @@ _NAMES = {"f": "fold", "c": "call", "r": "raise"}
 
 @app.command()
 def act(
-    hole: Annotated[str, typer.Option(help="My two cards, e.g. AsKd.")],
+    hole: Annotated[str, typer.Option(help="My hole cards, e.g. AsKd.")],
     board: Annotated[str, typer.Option(help="The board so far, e.g. 2c3d4h (none "
                                             "preflop).")] = "",
     betting: Annotated[str, typer.Option(
         help="The betting so far, the ACPC way: f, c, r, rounds split by /, e.g. crc/ "
              "(empty: the button's first action).")] = "",
     rulebase: Annotated[str, typer.Option(
-        help="The fuzzy player's rule base (path or shipped name).")] = "holdem",
+        help="Rule base to grade the actions with (path or shipped name).")] = "holdem",
     temperature: Annotated[float, typer.Option(
-        help="The softmax temperature of the triple.")] = 0.1,
+        help="Softmax temperature of the triple.")] = 0.1,
     action: Annotated[str | None, typer.Option(
         help="The action to explain (f, c or r; default: the likeliest).")] = None,
     explain: Annotated[bool, typer.Option(
@@ -95,7 +95,7 @@ def act(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
     = False,
 ) -> None:
-    """Grade each legal action of a spot and show the triple [fold, call, raise].
+    """Grade each legal action of a spot and show the triple (fold, call, raise).
 
     The player to act is the one the betting says (the button first preflop, the big blind first after the flop). Its features (effective hand strength, pot odds, bets) are shown with the grades.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks

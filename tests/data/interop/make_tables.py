@@ -8,7 +8,7 @@ separate virtual environment outside the repository, from the repository's root:
 
     python3 -m venv /tmp/fl-env
     /tmp/fl-env/bin/pip install "pyfuzzylite==8.*" "fuzzylab==0.13" matplotlib
-    /tmp/fl-env/bin/python tools/interop_tables.py [FILE ...]   # e.g. tipper.fis; all
+    /tmp/fl-env/bin/python tests/data/interop/make_tables.py [FILE ...]   # e.g. tipper.fis; all
 
 (fuzzylab imports matplotlib.) Only the numbers these libraries compute are shipped.
 The inputs are seeded (numpy's default_rng, seed 30 and the file's place in CONTROLLERS),
