@@ -215,6 +215,24 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
     return rulebase_to_yaml(rb)
 
 
+def value_player(game: Game, rulebase: str = "") -> ValuePlayer:
+    """``td:rulebase=NAME|PATH``: the learned player of a game, grading its candidates
+    with a weighted_sum base of the game's features (a ValueError otherwise)."""
+    from fuzzeval.loading import load_rulebase
+    from fuzzeval.play.game import compile_for_features
+    from fuzzeval.resources import find_rulebase
+
+    if not rulebase:
+        raise ValueError(f"player 'td' needs a learned rule base: td:rulebase=FILE "
+                         f"(fuzzeval learn {game.name} makes one)")
+    rb = load_rulebase(find_rulebase(str(rulebase)))
+    if rb.defuzzifier != "weighted_sum":
+        raise ValueError(f"player 'td': rule base {rb.name!r} is {rb.defuzzifier}, not a "
+                         "learned weighted_sum base")
+    names = [f.name for f in getattr(game, "features", ())]
+    return ValuePlayer(compile_for_features(rb, names, game.name), game.payoff)
+
+
 def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int, ...]:
     """Who learns in game ``index``: every seat in self-play, else seat index % seats."""
     return tuple(range(game.seats)) if settings.opponent == "self" else (index % game.seats,)
