@@ -161,20 +161,20 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
 def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,
                                                                 source: str) -> None:
     from fuzzeval.learn.learning import learned_yaml, load_learn
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, PlayerSpec, make_player, play_indexed
 
     with History(tmp_path / "l.sqlite") as h:
         run_learning(h, GAME, SETTINGS, source, 8)
         (tmp_path / "td.yaml").write_text(learned_yaml(h, load_learn(h), "a test"))
-    player = GAME.make_player("td", rulebase=str(tmp_path / "td.yaml"))
+    player = make_player(GAME, "td", rulebase=str(tmp_path / "td.yaml"))  # any game's
     assert isinstance(player, ValuePlayer) and not player.payoff.higher_is_better
     spec = MatchSpec("hearts", PlayerSpec("td", (("rulebase", str(tmp_path / "td.yaml")),)),
                      PlayerSpec("random"), 1, 3, seats=())
     record = play_indexed(GAME, spec, 0)
     assert sum(record.outcome.payoffs) in (26, 78)
     with pytest.raises(ValueError, match="needs a learned rule base: td:rulebase=FILE"):
-        GAME.make_player("td")
+        make_player(GAME, "td")
     with pytest.raises(ValueError, match="is weighted_average, not a learned weighted_sum"):
-        GAME.make_player("td", rulebase="hearts")
+        make_player(GAME, "td", rulebase="hearts")
     with pytest.raises(ValueError, match=r"does not take options \['depth'\]"):
-        GAME.make_player("td", depth=1)
+        make_player(GAME, "td", depth=1)

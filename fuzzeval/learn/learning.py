@@ -215,13 +215,18 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
     return rulebase_to_yaml(rb)
 
 
-def value_player(game: Game, rulebase: str = "") -> ValuePlayer:
-    """``td:rulebase=NAME|PATH``: the learned player of a game, grading its candidates
-    with a weighted_sum base of the game's features (a ValueError otherwise)."""
+def value_player(game: Game, **options: Any) -> ValuePlayer:
+    """``td:rulebase=NAME|PATH``: the learned player of any game with features (a plug-in
+    of the ``fuzzeval.players`` group), grading its candidates with a weighted_sum base of
+    the game's features (a ValueError otherwise)."""
     from fuzzeval.loading import load_rulebase
     from fuzzeval.play.game import compile_for_features
     from fuzzeval.resources import find_rulebase
 
+    unknown = sorted(set(options) - {"rulebase"})
+    if unknown:
+        raise ValueError(f"player 'td' does not take options {unknown} (options: rulebase)")
+    rulebase = str(options.get("rulebase", ""))
     if not rulebase:
         raise ValueError(f"player 'td' needs a learned rule base: td:rulebase=FILE "
                          f"(fuzzeval learn {game.name} makes one)")

@@ -83,7 +83,7 @@ class HeartsGame:
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy", "ismcts", "td")
+    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy", "ismcts")
     #: a default round robin's players: not ismcts, OpenSpiel's search (slow, and its ties
     #: fall in hash-map order, so its games do not repeat from their seed)
     tournament_players: tuple[str, ...] = ("random", "heuristic", "fuzzy")
@@ -170,11 +170,6 @@ class HeartsGame:
             return ismcts_player(**options)
         if name == "fuzzy":  # rulebase=NAME|PATH, the shipped base by default
             return fuzzy_player(**options)
-        if name == "td":  # rulebase=FILE: a base learned by fuzzeval learn hearts
-            from fuzzeval.learn.learning import value_player
-
-            check_keys("player 'td' does not take options", options, ("rulebase",))
-            return value_player(self, **options)
         if name not in PLAYERS:
             raise ValueError(f"unknown hearts player {name!r} (players: "
                              f"{', '.join(self.player_names)}, sampling)")
