@@ -77,6 +77,13 @@ class HoldemGame:
     def prepare(self) -> None:
         pass
 
+    @property
+    def hidden_information(self) -> Any:
+        """Seed 001's selective sampling: the opponent's cards from its modelled range."""
+        from fuzzeval.games.holdem.sampling import HIDDEN
+
+        return HIDDEN
+
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> State:
         check_keys("unknown holdem options", options, ())
         return State(deal_cards(rng), rules.START, first)

@@ -1,0 +1,61 @@
+"""Hold'em's hidden-information hooks for selective sampling (``fuzzeval.search.sampling``),
+so that the game-agnostic ``sampling`` player plays hold'em as seed 001's Loki does.
+
+A seat deciding knows its two cards, the board so far and the betting. ``determinize``
+draws the opponent's two cards from the range its actions this hand suggest
+(``strength.opponent_range``: uniform over the holdings the seat cannot see, re-weighted
+by each of the opponent's actions; the seed's selective sampling), then the rest of the
+board uniformly from the cards left. The playout plays each action to the end of the hand
+with the rollout player for both seats (by default the fuzzy triple, as in the seed:
+"the player's action is then randomly selected, based on the probability distribution
+defined by this triple"); a fold ends it with the chips as they stand. Its value is the
+chips the seat wins in the hand, in small bets: what the match pays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.games.holdem import rules
+from fuzzeval.games.holdem.cards import DECK
+from fuzzeval.games.holdem.game import State
+from fuzzeval.games.holdem.players import Decision
+from fuzzeval.games.holdem.range import HOLDINGS
+from fuzzeval.games.holdem.strength import opponent_range
+
+
+def determinized(d: Decision, rng: np.random.Generator) -> State:
+    """A hand consistent with what position ``d.position`` knows, it to move; seat s
+    plays position s (the button is seat 1)."""
+    opponent = rules.BIG if d.position == rules.BUTTON else rules.BUTTON
+    weights = opponent_range(str(d.betting), opponent, d.board, d.hole)
+    theirs = HOLDINGS[int(rng.choice(len(HOLDINGS), p=weights.probabilities()))]
+    seen = {*d.hole, *d.board, int(theirs[0]), int(theirs[1])}
+    rest = [c for c in range(DECK) if c not in seen]
+    more = [rest[i] for i in rng.permutation(len(rest))[:5 - len(d.board)]]
+    holes = [(0, 0), (0, 0)]
+    holes[d.position] = d.hole
+    holes[opponent] = (int(theirs[0]), int(theirs[1]))
+    deal = rules.Deal((holes[0], holes[1]), (*d.board, *more))
+    return State(deal, d.betting, rules.BUTTON)
+
+
+class HoldemHidden:
+    """The hooks of ``fuzzeval.search.sampling.HiddenInformation`` for hold'em."""
+
+    def determinize(self, view: object, rng: np.random.Generator) -> State:
+        if not isinstance(view, Decision):
+            raise TypeError("holdem samples a Decision (the candidates' view)")
+        return determinized(view, rng)
+
+    def finished(self, root: Any, state: Any) -> bool:
+        return bool(state.betting.over)
+
+    def value(self, root: Any, state: Any, seat: int) -> float:
+        won = rules.chips(state.deal, state.betting)
+        return won[state.position(seat)] / rules.SMALL_BET
+
+
+HIDDEN = HoldemHidden()
