@@ -121,3 +121,28 @@ def test_rulebase_top_lists_each_way_in_words(tmp_path: Path) -> None:
     assert centroid.exit_code == 2
     assert centroid.stderr.startswith("error: tipping: rule base 'tipping' concludes on "
                                       "triangles (centroid)")
+
+
+def test_a_given_start_is_checked_first_and_is_part_of_the_learn(tmp_path: Path) -> None:
+    """A start TD(λ) cannot learn is refused before any file; a learn from a given start
+    is not continued by the same command without it (the start is in its settings)."""
+    first = runner.invoke(app, [*SMALL, *_files(tmp_path)])
+    assert first.exit_code == 0, first.output
+    start = tmp_path / "start.yaml"
+    start.write_text((tmp_path / "l.yaml").read_text())
+    other = tmp_path / "other"
+    other.mkdir()
+    given = runner.invoke(app, [*SMALL, *_files(other), "--rulebase", str(start)])
+    assert given.exit_code == 0, given.output
+    again = runner.invoke(app, [*SMALL, *_files(other)])
+    assert again.exit_code == 1
+    assert "holds learn 1, with other settings or another start" in again.stderr
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "avg.yaml").write_text(start.read_text().replace("weighted_sum",
+                                                            "weighted_average"))
+    refused = runner.invoke(app, [*SMALL, *_files(bad), "--rulebase", str(bad / "avg.yaml")])
+    assert refused.exit_code == 2
+    assert "is weighted_average: TD(λ) learns the conclusions of a weighted_sum base" \
+        in refused.stderr
+    assert sorted(p.name for p in bad.iterdir()) == ["avg.yaml"]

@@ -140,7 +140,8 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
 
     rb = load_rulebase_text(source)
     settings = LearnSettings("hearts", lam=1.0, alpha=0.5, block=1, measure_every=0)
-    total, paid, episodes = learn_games(GAME, rb, np.zeros(len(rb.rules)), settings, [3])
+    total, paid, episodes, decisions = learn_games(GAME, rb, np.zeros(len(rb.rules)),
+                                                   settings, [3])
 
     class First:
         def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
@@ -151,7 +152,7 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
                            (seat, float(st.hand.taken[seat]))))
     final = record.outcome.payoffs
     want = 0.5 * sum(final[seat] - so_far for seat, so_far in taken)
-    assert episodes == 4 and paid == sum(final)
+    assert (episodes, decisions) == (4, 64) and paid == sum(final)
     assert len(taken) == 52 + 12  # this deal passes (a one-hand game draws the direction)
     got = float(np.ldexp(total.astype(float), -32).sum())
     assert got == pytest.approx(want, abs=64 * 2.0 ** -32)
@@ -178,3 +179,45 @@ def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,
         make_player(GAME, "td", rulebase="hearts")
     with pytest.raises(ValueError, match=r"does not take options \['depth'\]"):
         make_player(GAME, "td", depth=1)
+
+
+def test_the_learner_plays_every_seat_moving_first_and_later() -> None:
+    """Against other players the learner's seat turns every round of first movers (seat
+    index % seats moves first): every (seat, first mover) pair once in seats^2 games."""
+    from fuzzeval.games.holdem.game import GAME as HOLDEM
+    from fuzzeval.learn.learning import learner_seat
+
+    for game in (GAME, HOLDEM):
+        n = game.seats
+        pairs = {(learner_seat(game, i), i % n) for i in range(n * n)}
+        assert pairs == {(s, f) for s in range(n) for f in range(n)}, game.name
+    assert [learner_seat(HOLDEM, i) for i in range(6)] == [0, 0, 1, 1, 0, 0]
+
+
+def test_a_start_td_cannot_learn_is_refused(source: str) -> None:
+    from fuzzeval.errors import UsageError
+    from fuzzeval.learn.learning import check_start
+
+    rb = load_rulebase_text(source)
+    check_start(GAME, rb)  # the generated one is fine
+    shared = source.replace("then points is r2\n", "then points is r1\n")
+    with pytest.raises(UsageError, match="rules share the output terms r1; each rule"):
+        check_start(GAME, load_rulebase_text(shared))
+    with pytest.raises(UsageError, match="its default is 3; a learned base's is 0"):
+        check_start(GAME, load_rulebase_text(source.replace("default: 0", "default: 3")))
+    with pytest.raises(UsageError, match=r"inputs quality, service are not hearts features"):
+        check_start(GAME, load_rulebase_text(TIPPING_SUM))
+
+
+TIPPING_SUM = """\
+name: tip_sum
+defuzzifier: weighted_sum
+default: 0
+inputs:
+  quality: {range: [0, 10], terms: {poor: [0, 0, 10]}}
+  service: {range: [0, 10], terms: {poor: [0, 0, 10]}}
+output: {name: tip, range: [0, 25], terms: {a: 1, b: 2}}
+rules:
+  - if quality is poor then tip is a
+  - if service is poor then tip is b
+"""

@@ -60,3 +60,22 @@ def test_fixed_steps_add_up_the_same_in_any_grouping(steps: list[list[float]],
     regrouped = np.sum(shuffled[cut:], axis=0) + np.sum(shuffled[:cut], axis=0)
     assert np.array_equal(total, regrouped)
     assert np.abs(from_fixed(total) - np.sum(steps, axis=0)).max() <= len(steps) * 2.0 ** -FRACTION
+
+
+def test_a_rule_firing_on_every_decision_converges_at_lambda_1() -> None:
+    """The block applies the mean of its decisions' steps: a rule that fires on all 13
+    decisions of each episode, paid 10 at the end, moves alpha of the way to 10 each block
+    (the sum of the steps overshot: 0, 65, -100, 100, ...)."""
+    from fuzzeval.learn.learning import block_update
+
+    phi = np.ones((13, 1))
+    rewards = np.zeros(13)
+    rewards[-1] = 10.0
+    w = np.zeros(1)
+    seen = []
+    for _ in range(8):
+        total = sum(to_fixed(episode_step(phi, w, rewards, 1.0, 0.5)) for _ in range(4))
+        w = block_update(w, np.asarray(total), 4 * 13, -100.0, 100.0)
+        seen.append(float(w[0]))
+    assert seen[:3] == pytest.approx([5.0, 7.5, 8.75], abs=1e-8)
+    assert abs(seen[-1] - 10.0) < 0.05

@@ -98,12 +98,14 @@ def learn(
     from fuzzeval.learn.learning import (
         RUNNING,
         LearnSettings,
+        check_start,
         learned_yaml,
         run_learning,
         running_key,
+        source_digest,
         start_source,
     )
-    from fuzzeval.loading import read_rulebase_text
+    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.match import make_player
     from fuzzeval.play.registry import load_game
@@ -138,14 +140,17 @@ def learn(
                     make_player(game, who)
                 except ValueError as exc:
                     raise _usage(f"{option} {who}: {exc}") from None
+        start_path = resolve_rulebase(rulebase) if rulebase else None
+        source = read_rulebase_text(start_path) if start_path else None
+        if source is not None:  # a start TD(λ) cannot learn is refused before any file
+            check_start(game, load_rulebase_text(source, str(start_path)))
         settings = LearnSettings(
             game.name, lam, alpha, block, opponent, seed, measure_every, measure_games,
             measure_opponent or "", (), order, min_share, triple_share, sample_games, "",
-            scale)
+            scale, "" if source is None else source_digest(source))
         path = db or Path("runs") / f"{game.name}_learn.sqlite"
         target = output or path.with_name(f"{path.stem}.learned.yaml")
         picture = plot or picture_for(path, "curve")
-        start_path = resolve_rulebase(rulebase) if rulebase else None
         check_outputs([Output("--db", path, "database"),
                        Output("--output" if output else "the learned rule base", target,
                               "rulebase", "" if output else "-o"),
@@ -154,7 +159,6 @@ def learn(
                       [Input("--rulebase", start_path)] if start_path else [])
         if resume:
             require_for_resume(path)
-        source = read_rulebase_text(start_path) if start_path else None
         if path.is_file():  # the same learn again goes on, or shows it
             with History(path) as history:
                 history.check_free(running_key(settings, source or ""), RUNNING)

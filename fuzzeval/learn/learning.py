@@ -3,10 +3,11 @@ conclusions of a conjunction rule base, block after block, resumable from the hi
 
 A block of ``block`` games is played with the conclusions the block started with; each
 learning seat's game is an episode (``fuzzeval.learn.td``), and the mean of the block's
-steps (each game's rounded to a whole number of 2^-32, added, divided by the number of
-episodes) is applied at its end: all were made with the same conclusions, so their sum
-would move a value that many decisions share many times over. So ``alpha`` is a block's
-step: 1 would move the value of the block's average decision all the way to its target. The games of
+decisions' steps (each game's steps rounded to a whole number of 2^-32, added, divided by
+the number of decisions) is applied at its end: all were made with the same conclusions,
+so their sum would move a value that many decisions share many times over. So ``alpha``
+is a block's step: 1 moves a value that every decision shares (a rule that always fires)
+all the way to the mean target. The games of
 a block go to the match executors; the result does not depend on how many workers there
 are, since integer sums do not depend on their order. Every block's conclusions are
 committed to the history database, with the learning seats' mean payoff in it and, every
@@ -25,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -34,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.engine import Evaluator, compile_rulebase
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
@@ -76,6 +78,7 @@ class LearnSettings:
     sample_games: int = 200
     sample_player: str = ""  # the game's default opponent when empty
     scale: float = 100.0  # conclusions stay within +-scale
+    start: str = ""  # a given start's content digest; "" for a generated start
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.lam <= 1.0:
@@ -238,20 +241,28 @@ def value_player(game: Game, **options: Any) -> ValuePlayer:
     return ValuePlayer(compile_for_features(rb, names, game.name), game.payoff)
 
 
+def learner_seat(game: Game, index: int) -> int:
+    """The seat of the learned player in game ``index`` against other players: each seat
+    in turn, a whole round of first movers (seat ``index % seats`` moves first) at each,
+    so it plays every seat moving first and moving later alike."""
+    return (index // game.seats) % game.seats
+
+
 def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int, ...]:
-    """Who learns in game ``index``: every seat in self-play, else seat index % seats."""
-    return tuple(range(game.seats)) if settings.opponent == "self" else (index % game.seats,)
+    """Who learns in game ``index``: every seat in self-play, else ``learner_seat``."""
+    return tuple(range(game.seats)) if settings.opponent == "self" else (
+        learner_seat(game, index),)
 
 
 def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
-                indices: Sequence[int]) -> tuple[FixedArray, float, int]:
+                indices: Sequence[int]) -> tuple[FixedArray, float, int, int]:
     """Play games ``indices`` with ``weights`` and return the sum of their steps (fixed
-    point), the learning seats' total payoff and their number of episodes (run in a
-    worker)."""
+    point), the learning seats' total payoff, their number of episodes and of decisions
+    (run in a worker)."""
     ev = with_conclusions(_compiled(rb), weights)
     so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
     total = np.zeros(len(weights), dtype=np.int64)
-    paid, episodes = 0.0, 0
+    paid, episodes, decisions = 0.0, 0, 0
     for index in indices:
         seats = learning_seats(game, settings, index)
         traces: dict[int, list[FloatArray]] = {s: [] for s in seats}
@@ -276,7 +287,8 @@ def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSe
             total += to_fixed(step)
             paid += final
             episodes += 1
-    return total, paid, episodes
+            decisions += len(traces[s])
+    return total, paid, episodes, decisions
 
 
 _COMPILED: dict[str, Evaluator] = {}
@@ -302,12 +314,12 @@ def _opponent(game: Game, name: str) -> Player:
 
 def measure(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
             opponent: str, indices: Sequence[int]) -> list[float]:
-    """The learned player's payoff in each of games ``indices`` (seat index % seats)
-    against ``opponent``, with the measuring seed (run in a worker)."""
+    """The learned player's payoff in each of games ``indices`` (``learner_seat``) against
+    ``opponent``, with the measuring seed (run in a worker)."""
     ev = with_conclusions(_compiled(rb), weights)
     out = []
     for index in indices:
-        seat = index % game.seats
+        seat = learner_seat(game, index)
         players = [ValuePlayer(ev, game.payoff) if s == seat else _opponent(game, opponent)
                    for s in range(game.seats)]
         record = play_game(game, players, settings.seed + MEASURE_SEED, index,
@@ -339,11 +351,20 @@ def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSet
     for part in parts:
         total += part[0]
     episodes = sum(p[2] for p in parts)
-    # the block's step is the mean of its episodes' steps: each was made with the same
-    # conclusions, so their sum would move a value shared by many decisions many times over
-    new: FloatArray = np.clip(weights + from_fixed(total) / max(episodes, 1), rb.output.lo,
-                              rb.output.hi)
-    return new, sum(p[1] for p in parts) / max(episodes, 1)
+    decisions = sum(p[3] for p in parts)
+    new = block_update(weights, total, decisions, rb.output.lo, rb.output.hi)
+    return new, math.fsum(p[1] for p in parts) / max(episodes, 1)
+
+
+def block_update(weights: FloatArray, total: FixedArray, decisions: int, lo: float,
+                 hi: float) -> FloatArray:
+    """The conclusions after a block: the mean of its ``decisions``' steps (``total``, in
+    fixed point) added, kept in [lo, hi]. The mean, not the sum: every step was made with
+    the same conclusions, and their sum would move a value that many decisions share many
+    times over (a rule firing on all 13 decisions of every episode, at λ = 1 and alpha
+    0.5, would swing 0, 65, -100, 100 ... where the mean converges)."""
+    out: FloatArray = np.clip(weights + from_fixed(total) / max(decisions, 1), lo, hi)
+    return out
 
 
 def measure_all(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
@@ -363,7 +384,7 @@ def measure_all(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSe
     values = np.array(paid)
     half = 1.96 * float(values.std(ddof=1)) / float(np.sqrt(len(values))) if len(
         values) > 1 else 0.0
-    return float(values.mean()), half
+    return math.fsum(paid) / len(paid), half
 
 
 def find_learn(history: History, settings: LearnSettings, source: str) -> int | None:
@@ -404,8 +425,36 @@ def _hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def source_digest(source: str) -> str:
+    """What ``LearnSettings.start`` records of a given start: its content's digest."""
+    return _hash(source)
+
+
 def running_key(settings: LearnSettings, source: str) -> str:
     return f"learn {_hash(settings.to_json() + source)}"
+
+
+def check_start(game: Game, rb: RuleBase) -> None:
+    """A start TD(λ) can learn: weighted_sum, default 0 (V = Σ strength x conclusion is 0
+    where nothing fires), a singleton term for each rule (one conclusion a rule), inputs
+    among the game's features; a UsageError names what is wrong."""
+    where = f"rule base {rb.name!r}"
+    if rb.defuzzifier != "weighted_sum":
+        raise UsageError(f"{where} is {rb.defuzzifier}: TD(λ) learns the conclusions of a "
+                         "weighted_sum base (fuzzeval learn makes one)")
+    if rb.default != 0:
+        raise UsageError(f"{where}: its default is {rb.default:g}; a learned base's is 0 "
+                         "(its value where no rule fires)")
+    terms = [r.output_term for r in rb.rules]
+    shared = sorted({t for t in terms if terms.count(t) > 1})
+    if shared:
+        raise UsageError(f"{where}: rules share the output terms {', '.join(shared)}; each "
+                         "rule learns its own conclusion, so each needs a term of its own")
+    names = [f.name for f in getattr(game, "features", ())]
+    unknown = [n for n in rb.input_names if n not in names]
+    if unknown:
+        raise UsageError(f"{where}: inputs {', '.join(unknown)} are not {game.name} "
+                         f"features ({', '.join(names) or 'it lists none'})")
 
 
 def run_learning(history: History, game: Game, settings: LearnSettings, source: str,
@@ -417,9 +466,7 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
     (nothing runs when it has played enough); a database holding a different learn is
     refused; with ``resume``, finding none is an error. One process at a time."""
     rb = load_rulebase_text(source)
-    if rb.defuzzifier != "weighted_sum":
-        raise FuzzevalError(f"rule base {rb.name!r} is {rb.defuzzifier}: TD(λ) learns the "
-                            "conclusions of a weighted_sum base (fuzzeval learn makes one)")
+    check_start(game, rb)
     with history.running(running_key(settings, source), RUNNING):
         learn_id = find_learn(history, settings, source)
         if learn_id is None:
