@@ -33,8 +33,9 @@ FEATURES: tuple[Feature, ...] = (
     Feature("strength", 0, 1, "effective hand strength against any holding: the chance "
             "to be ahead now, less the chance of falling behind, plus the chance of "
             "drawing ahead (seed 001's EHS); preflop the showdown equity"),
-    Feature("pot_odds", 0, 0.5, "what calling costs as a share of the pot after the call: "
-                                "the equity a call needs (0: nothing to call)"),
+    Feature("pot_odds", 0, 0.35, "what calling costs as a share of the pot after the "
+                                 "call: the equity a call needs (0: nothing to call; at "
+                                 "most 1/3, a turn bet of 20 into 20)"),
     Feature("to_call", 0, 1, "bets to call: 0 (check), 0.5 (the small blind's first "
                              "action) or 1"),
     Feature("bets", 0, 4, "bets made this round, the big blind counting preflop"),

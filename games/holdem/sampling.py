@@ -14,9 +14,11 @@ chips the seat wins in the hand, in small bets: what the match pays.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.cards import DECK
@@ -25,13 +27,22 @@ from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.range import HOLDINGS
 from fuzzeval.games.holdem.strength import opponent_range
 
+FloatArray = npt.NDArray[np.float64]
+
+
+@lru_cache(maxsize=16)
+def _range(betting: str, opponent: int, board: tuple[int, ...], hole: tuple[int, int]
+           ) -> FloatArray:
+    """The opponent's holdings' probabilities at a decision, made once for its trials."""
+    return opponent_range(betting, opponent, board, hole).probabilities()
+
 
 def determinized(d: Decision, rng: np.random.Generator) -> State:
     """A hand consistent with what position ``d.position`` knows, it to move; seat s
     plays position s (the button is seat 1)."""
     opponent = rules.BIG if d.position == rules.BUTTON else rules.BUTTON
-    weights = opponent_range(str(d.betting), opponent, d.board, d.hole)
-    theirs = HOLDINGS[int(rng.choice(len(HOLDINGS), p=weights.probabilities()))]
+    p = _range(str(d.betting), opponent, tuple(d.board), d.hole)
+    theirs = HOLDINGS[int(rng.choice(len(HOLDINGS), p=p))]
     seen = {*d.hole, *d.board, int(theirs[0]), int(theirs[1])}
     rest = [c for c in range(DECK) if c not in seen]
     more = [rest[i] for i in rng.permutation(len(rest))[:5 - len(d.board)]]
