@@ -131,7 +131,7 @@ def top(
 ) -> None:
     """The rules with the largest conclusions each way, in words (seed 003's Tables 1-2).
 
-    For a rule base whose conclusions are single values (weighted_sum or weighted_average), such as a learned one: what a rule adds when it fires fully, most first, then least.
+    For a rule base whose conclusions are single values, such as a learned one: with weighted_sum, what a rule adds when it fires fully (its conclusion times its weight); with weighted_average, the value it pulls the grade toward. Most first, then least.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.rulebase import render
 

@@ -12,7 +12,9 @@ arrives with the last reward). The λ-return looks ahead from each choice,
     G_{T-1} = r_{T-1},    G_t = r_t + (1 - λ) V_{t+1} + λ G_{t+1},
 
 so λ = 0 learns from the next value alone (TD(0)) and λ = 1 from the payoff (Monte
-Carlo); seed 003 used λ = 0.75 (its Fig. 1 is this recursion with the reward at the end).
+Carlo); seed 003 used λ = 0.75. Its Fig. 1 writes the target as (1 - λ) V(s_t) + λ V(s_{t-1})
+walking back from the end, which mixes in the state's own value: the same λ-return with
+the error scaled by λ.
 The step moves w toward each G_t by the normalised rule of the seed's perceptron,
 α / Σ_r φ_{t,r} (the seed: 1/(13 × active features)):
 
