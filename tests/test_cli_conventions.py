@@ -426,6 +426,8 @@ OPTIONS: dict[str, Meaning] = {
     "--taken": Meaning("the points each seat has taken", r"Points taken this hand"),
     "--pass": Meaning("the pass direction: advise the pass", r"Pass direction"),
     "--rules": Meaning("which rules of the game", r"Hearts rules"),
+    "--simulations": Meaning("simulations per decision of OpenSpiel's searches",
+                             r"Simulations per decision"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},

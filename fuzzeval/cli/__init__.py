@@ -19,6 +19,7 @@ from fuzzeval.cli import (
     evaluate_calibration,
     history,
     match,
+    openspiel,
     play,
     plot,
     rulebase,
@@ -104,6 +105,7 @@ def _root(
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.add_typer(history.app, name="history")
+app.add_typer(openspiel.app, name="openspiel")
 app.command()(evaluate.evaluate)
 app.command()(calibrate.calibrate)
 app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
