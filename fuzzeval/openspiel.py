@@ -78,12 +78,26 @@ def _shown(value: Any) -> str:
 def load(game: Any) -> Any:
     """An OpenSpiel game from its name (``"cribbage"``, ``"hearts(pass_cards=false)"``),
     or the game itself."""
-    if isinstance(game, str):
-        try:
-            return pyspiel.load_game(game)
-        except pyspiel.SpielError as exc:
-            raise UsageError(f"OpenSpiel cannot load game {game!r}: {exc}") from None
-    return game
+    if not isinstance(game, str):
+        return game
+    try:  # checked here: OpenSpiel prints its own errors on stderr before raising them
+        params = pyspiel.game_parameters_from_string(game)
+    except pyspiel.SpielError as exc:
+        raise UsageError(f"OpenSpiel game {game!r}: {str(exc).splitlines()[0]}") from None
+    name = params.pop("name")
+    if name not in pyspiel.registered_names():
+        raise UsageError(f"OpenSpiel has no game {name!r} (OpenSpiel games with a fuzzeval "
+                         f"player: {', '.join(bridged_games()) or 'none installed'})")
+    defaults = pyspiel.load_game(name).get_parameters()
+    for key, value in params.items():
+        if key not in defaults:
+            raise UsageError(f"OpenSpiel game {name!r} has no parameter {key!r} "
+                             f"(parameters: {', '.join(sorted(defaults)) or 'none'})")
+        want = type(defaults[key])
+        if type(value) is not want and not (want is float and type(value) is int):
+            raise UsageError(f"OpenSpiel game {name!r}: parameter {key}={_shown(value)} "
+                             f"is not a {want.__name__} (default {_shown(defaults[key])})")
+    return pyspiel.load_game(game)
 
 
 def bridged_games() -> list[str]:
@@ -246,10 +260,7 @@ def opponent_bot(game: Any, name: str, seat: int, seed: int, simulations: int = 
         return SearchBot(search, translator, seat)
     if not perfect:
         raise UsageError(f"OpenSpiel's MCTSBot searches the true state, hidden cards "
-                         f"included; {short} is of imperfect information (use ismcts)")
-    if kind.reward_model != pyspiel.GameType.RewardModel.TERMINAL:
-        raise UsageError(f"OpenSpiel's MCTSBot needs rewards at the end only; {short} "
-                         f"pays as it goes")
+                         f"included; {short} is of imperfect information")
     return pyspiel.MCTSBot(game, evaluator, UCT_C, simulations, 1000, False, seed, False)
 
 
@@ -322,16 +333,23 @@ def _row(seat: int | None, player: str, returns: Sequence[Sequence[float]],
                       sum(best) / len(best) if best else 0.0)
 
 
+def check_series(game: Any, bot: str, against: str, simulations: int) -> Any:
+    """The OpenSpiel game, once the bot and its opponent have been built there: a bad
+    game, player or opponent fails before any game is played."""
+    game = load(game)
+    make_bot(game, bot, 0, 0)
+    opponent_bot(game, against, 1, 0, simulations)
+    return game
+
+
 def play_series(game: Any, bot: str, against: str, games: int, seed: int,
                 simulations: int = 100, on_game: Callable[[int], None] | None = None
                 ) -> Series:
     """``games`` games: in game ``i`` the fuzzeval ``bot`` sits at seat ``i % seats`` and
     ``against`` at every other seat (seeds for chance and bots drawn from ``seed``)."""
-    game = load(game)
+    game = check_series(game, bot, against, simulations)
     seats = game.num_players()
     spec = PlayerSpec.parse(bot)
-    make_bot(game, spec, 0, 0)  # a bad player or game fails before any game is played
-    opponent_bot(game, against, 1, 0, simulations)
     returns: list[tuple[float, ...]] = []
     decisions = 0
     for i in range(games):

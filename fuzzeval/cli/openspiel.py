@@ -56,16 +56,17 @@ def play(
     the table's best return.
     """
     try:
-        from fuzzeval.openspiel import play_series
+        from fuzzeval.openspiel import check_series, play_series
     except ImportError:
         err_console.print("error: OpenSpiel is not installed: pip install "
                           "'fuzzeval[openspiel]'", markup=False, highlight=False)
         raise typer.Exit(1) from None
     with user_errors():
+        loaded = check_series(game, bot, against, simulations)  # before the progress bar
         progress = progress_bar(disable=as_json or games < 20)
         task = progress.add_task(f"{game}: {bot} against {against}", total=games)
         with progress:
-            series = play_series(game, bot, against, games, seed, simulations,
+            series = play_series(loaded, bot, against, games, seed, simulations,
                                  on_game=lambda _done: progress.advance(task))
     if as_json:
         print_json(_as_dict(series))

@@ -25,7 +25,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -186,7 +186,11 @@ def options_of(params: dict[str, Any]) -> Options:
 class HeartsBridge:
     """Translates OpenSpiel's hearts for one bot: the hand replayed by fuzzeval's rules
     from OpenSpiel's history (the direction, the 52 cards dealt, every card passed or
-    laid), the last replay kept so that each step replays only the new actions."""
+    laid), the last replay kept so that each step replays only the new actions.
+
+    OpenSpiel's ``pass_cards=false`` still draws a pass direction at its first chance node
+    (each with probability 1/4), and a hand whose direction is not 0 is passed: the bridge
+    plays the hand OpenSpiel plays, passing included."""
 
     game = "hearts"
 
@@ -207,8 +211,10 @@ class HeartsBridge:
             dealt = [0, 0, 0, 0]
             for i, card in enumerate(history[1:1 + 52]):
                 dealt[i % SEATS] |= 1 << card
-            number = PASS_CYCLE.index(history[0]) if self._options.passing else 0
-            ours = new_hand((dealt[0], dealt[1], dealt[2], dealt[3]), self._options, number)
+            # OpenSpiel draws a direction and passes even with pass_cards=false: so do we
+            options = replace(self._options, passing=True) if history[0] else self._options
+            number = PASS_CYCLE.index(history[0]) if options.passing else 0
+            ours = new_hand((dealt[0], dealt[1], dealt[2], dealt[3]), options, number)
             done = 53
         for card in history[done:]:
             ours = apply(ours, card)
