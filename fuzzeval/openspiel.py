@@ -15,6 +15,7 @@ into OpenSpiel's action. OpenSpiel (``pyspiel``) is an extra: ``pip install
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -184,7 +185,8 @@ class FuzzevalBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type hin
 
 
 class SearchBot(pyspiel.Bot):  # type: ignore[misc]
-    """OpenSpiel's ISMCTSBot asked at the bridge's ``search_state`` of each decision."""
+    """OpenSpiel's ISMCTSBot (C++ or Python) asked at the bridge's ``search_state`` of
+    each decision, where the bridge has one."""
 
     def __init__(self, search: Any, translator: Any, seat: int) -> None:
         pyspiel.Bot.__init__(self)
@@ -208,7 +210,47 @@ class SearchBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
     def step(self, state: Any) -> int:
-        return int(self._search.step(self._bridge.search_state(state)))
+        turn = getattr(self._bridge, "search_state", None)
+        return int(self._search.step(state if turn is None else turn(state)))
+
+
+class RandomRollouts:
+    """OpenSpiel's random-rollout evaluator (one rollout, random play and chance to the end
+    of the game, its returns), for its Python ISMCTSBot: the C++ one cannot be called
+    from Python."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def evaluate(self, state: Any) -> Any:
+        state = state.clone()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(self._rng.choices(actions, probs)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[self._rng.randrange(len(legal))])
+        return np.array(state.returns())
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1 / len(legal)) for a in legal]
+
+
+def _python_ismcts(game: Any, translator: Any, seat: int, seed: int, simulations: int
+                   ) -> SearchBot:
+    """OpenSpiel's Python ISMCTSBot, random rollouts, the most visited action, drawing
+    each simulation's state from the bridge's ``resample`` (for a game whose OpenSpiel
+    state cannot resample itself)."""
+    from open_spiel.python.algorithms import ismcts
+
+    search = ismcts.ISMCTSBot(game, RandomRollouts(seed), UCT_C, simulations,
+                              random_state=np.random.RandomState(seed),
+                              final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    rng = np.random.default_rng(seed)
+    search.set_resampler(lambda state, player: translator.resample(state, player, rng))
+    return SearchBot(search, translator, seat)
 
 
 def make_bot(game: Any, player: str | PlayerSpec, seat: int, seed: int) -> FuzzevalBot:
@@ -247,14 +289,12 @@ def opponent_bot(game: Any, name: str, seat: int, seed: int, simulations: int = 
             raise UsageError(f"OpenSpiel's ISMCTSBot plays only games of imperfect "
                              f"information; {short} is of perfect information "
                              f"(use mcts)")
-        if short == "cribbage":
-            raise UsageError("OpenSpiel's ISMCTSBot cannot play cribbage: OpenSpiel's "
-                             "cribbage state has no ResampleFromInfostate (use random, or "
-                             "a fuzzeval player)")
+        translator = bridge(game) if _factory(short) is not None else None
+        if translator is not None and hasattr(translator, "resample"):
+            return _python_ismcts(game, translator, seat, seed, simulations)
         search = pyspiel.ISMCTSBot(seed, evaluator, UCT_C, simulations, -1,
                                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                    not kind.provides_information_state_string, False)
-        translator = bridge(game) if _factory(short) is not None else None
         if translator is None or not hasattr(translator, "search_state"):
             return search
         return SearchBot(search, translator, seat)

@@ -28,6 +28,7 @@ from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.games.cribbage.openspiel import (
     PASS,
+    CribbageBridge,
     discard_action,
     from_openspiel,
     seat_state,
@@ -97,6 +98,34 @@ def test_hearts_against_openspiel_s_cpp_ismcts_bot_in_evaluate_bots() -> None:
         assert sum(26 - r for r in returns) in (26, 78)  # 26 points taken, or a moon shot
         assert len(bot.actions) in (13, 16) and all(bot.actions)
         assert all(all(o.actions) and len(o.actions) in (13, 16) for o in others)
+
+
+def test_cribbage_against_openspiel_s_python_ismcts_bot_and_the_resampler() -> None:
+    """OpenSpiel's cribbage cannot resample itself; its Python ISMCTSBot takes the
+    bridge's resampler, which it checks keeps the seat's information state."""
+    g = pyspiel.load_game("cribbage")
+    bot = Checked(make_bot(g, "fuzzy", 0, seed=1))
+    search = Checked(opponent_bot(g, "ismcts", 1, 2, simulations=3))
+    returns = pyspiel.evaluate_bots(g.new_initial_state(), [bot, search], 3)
+    assert max(returns) > 1000 and all(bot.actions) and all(search.actions)
+    # In a deal in play: the seat's information is kept, the other's cards redealt.
+    state = g.new_initial_state()
+    rng = np.random.default_rng(8)
+    while len(state.history()) < 12 + 2 + 1 + 3:  # a deal, both throws, the cut, 3 cards
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    seat = state.current_player()
+    other = 1 - seat
+    bridge = CribbageBridge()
+    hands = set()
+    for _ in range(20):
+        again = bridge.resample(state, seat, rng)
+        assert again.information_state_string() == state.information_state_string()
+        assert again.returns() == state.returns() and again.current_player() == seat
+        hands.add(str(again).split(f"P{other} Hand:")[1].splitlines()[0])
+    assert len(hands) > 10
 
 
 def test_backgammon_against_openspiel_s_cpp_mcts_bot() -> None:
@@ -288,8 +317,6 @@ def test_bad_players_seats_and_opponents_are_usage_errors() -> None:
         make_bot("backgammon", "pubeval", 2, 0)
     with pytest.raises(UsageError, match="backgammon is of perfect information"):
         opponent_bot("backgammon", "ismcts", 1, 0)
-    with pytest.raises(UsageError, match="no ResampleFromInfostate"):
-        opponent_bot("cribbage", "ismcts", 1, 0)
     for game in ("hearts", "cribbage"):
         with pytest.raises(UsageError, match=f"{game} is of imperfect information"):
             opponent_bot(game, "mcts", 1, 0)
@@ -335,7 +362,8 @@ def test_openspiel_play_s_table_fits_80_columns() -> None:
     (["--simulations", "0"], "Invalid value for '--simulations'"),
     (["--seed", "-1"], "Invalid value for '--seed'"),
     (["-p", "nosuch"], "error: cribbage player 'nosuch': unknown cribbage player"),
-    (["--opponent", "ismcts"], "error: OpenSpiel's ISMCTSBot cannot play cribbage"),
+    (["--opponent", "mcts"], "error: OpenSpiel's MCTSBot searches the true state, hidden "
+                             "cards included; cribbage is of imperfect information"),
 ])
 def test_openspiel_play_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
     res = runner.invoke(app, ["openspiel", "play", "cribbage", *args])

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.discard import THROWS
@@ -51,15 +53,20 @@ def discard_action(a: int, b: int) -> int:
     return DISCARD_BASE + 52 * x + y
 
 
+def _deal_start(history: list[tuple[int, int]]) -> tuple[int, int]:
+    """The deal in play (from 0) and where its first card is dealt in ``history``."""
+    chances = [i for i, (player, _) in enumerate(history) if player == CHANCE]
+    deal = (len(chances) - 1) // (DEAL + 1)  # 12 cards and a starter per deal
+    return deal, chances[deal * (DEAL + 1)]
+
+
 def seat_state(state: Any, seat: int) -> rules.State:
     """The state of the deal in play as ``seat`` knows it, in fuzzeval's terms: its own
     cards, its throw, the starter once cut, every card laid, the count and the scores.
     The other seat's cards are left empty and the tallies at zero: a fuzzeval player sees
     the seat's view only (``GAME.candidates``), never those."""
     history = [(pa.player, pa.action) for pa in state.full_history()]
-    chances = [i for i, (player, _) in enumerate(history) if player == CHANCE]
-    deal = (len(chances) - 1) // (DEAL + 1)  # 12 cards and a starter per deal
-    start = chances[deal * (DEAL + 1)]
+    deal, start = _deal_start(history)
     dealt = [from_openspiel(a) for _, a in history[start:start + DEAL]]
     six = tuple(sorted(dealt[6 * seat:6 * seat + 6]))
     dealer = deal % 2
@@ -108,12 +115,50 @@ def seat_state(state: Any, seat: int) -> rules.State:
 
 
 class CribbageBridge:
-    """Translates OpenSpiel's cribbage for one bot (it keeps nothing between steps)."""
+    """Translates OpenSpiel's cribbage for one bot; for an ISMCTS bot, redeals what its
+    seat has not seen (``resample``)."""
 
     game = "cribbage"
 
+    def __init__(self) -> None:
+        self._base: tuple[list[int], Any] | None = None  # the state before this deal
+
     def restart(self) -> None:
-        pass
+        self._base = None
+
+    def resample(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        """A state ``seat`` cannot tell from ``state`` (OpenSpiel's cribbage has no
+        ResampleFromInfostate; its Python ISMCTSBot takes this one): in the deal in play,
+        the other seat's cards not yet laid are drawn again from those ``seat`` has not
+        seen, and its throw from those; the deals before are as they were (every card is
+        shown at their show)."""
+        history = [(pa.player, pa.action) for pa in state.full_history()]
+        _, start = _deal_start(history)
+        before = [a for _, a in history[:start]]
+        if self._base is None or self._base[0] != before:
+            base = state.get_game().new_initial_state()
+            for action in before:
+                base.apply_action(action)
+            self._base = (before, base)
+        other = 1 - seat
+        dealt = [a for _, a in history[start:start + DEAL]]
+        rest = history[start + DEAL:]
+        laid = [a for p, a in rest if p == other and a < DISCARD_BASE]
+        seen = {*dealt[6 * seat:6 * seat + 6], *laid,
+                *(a for p, a in rest if p == CHANCE)}
+        unseen = [c for c in range(52) if c not in seen]
+        drawn = [int(c) for c in rng.choice(unseen, 6 - len(laid), replace=False)]
+        six = laid + drawn
+        redealt = dealt[:6] + six if seat == 0 else six + dealt[6:]  # player 0's six first
+        out = self._base[1].clone()
+        for action in redealt:
+            out.apply_action(action)
+        for player, action in rest:
+            if player == other and DISCARD_BASE <= action < PASS:
+                x, y = rng.choice(drawn, 2, replace=False)
+                action = discard_action(from_openspiel(int(x)), from_openspiel(int(y)))
+            out.apply_action(action)
+        return out
 
     def decide(self, state: Any, choose: Callable[[Candidates], int]) -> int:
         legal = state.legal_actions()
