@@ -254,6 +254,41 @@ def test_backgammon_positions_dice_and_the_actions_of_every_play() -> None:
     assert doubles > 0
 
 
+def test_a_backgammon_bot_finishes_a_double_it_did_not_begin() -> None:
+    """A bot restarted between the two actions of a double decides from the turn's start
+    (the first action undone) and finishes the play its player chooses there."""
+    g = pyspiel.load_game("backgammon")
+    rng = np.random.default_rng(5)
+    finished = 0
+    while finished < 3:
+        state = g.new_initial_state()
+        while not state.is_terminal() and finished < 3:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            player = state.current_player()
+            roll = dice(state)
+            first = make_bot(g, "pubeval", player, 1)
+            state.apply_action(first.step(state))
+            if roll[0] == roll[1] and not state.is_chance_node() and \
+                    not state.is_terminal() and state.current_player() == player:
+                fresh = make_bot(g, "pubeval", player, 1)
+                fresh.restart_at(state)
+                assert fresh.step(state) == first.step(state)  # the same play's second half
+                finished += 1
+            while (not state.is_terminal() and not state.is_chance_node()
+                   and state.current_player() == player):
+                state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_a_bot_moves_only_for_its_seat() -> None:
+    state = pyspiel.load_game("backgammon").new_initial_state()
+    state.apply_action(0)  # player 0 to move
+    with pytest.raises(ValueError, match="asked to move for seat 0"):
+        make_bot("backgammon", "pubeval", 1, 0).step(state)
+
+
 def test_the_hearts_bridge_reads_openspiel_s_parameters_and_turns_the_pass() -> None:
     assert options_of(pyspiel.load_game("hearts").get_parameters()) == STANDARD
     seed003 = pyspiel.load_game("hearts(pass_cards=false,must_break_hearts=false,"
@@ -369,6 +404,12 @@ def test_openspiel_play_refuses_bad_options_in_one_line(args: list[str], message
     res = runner.invoke(app, ["openspiel", "play", "cribbage", *args])
     assert res.exit_code == 2
     assert len(res.stderr.splitlines()) == 1 and message in res.stderr, res.stderr
+
+
+def test_the_openspiel_group_alone_prints_its_help() -> None:
+    res = runner.invoke(app, ["openspiel"])
+    assert res.exit_code == 0 and "Usage: fuzzeval openspiel" in res.stdout
+    assert "play" in res.stdout
 
 
 def test_openspiel_play_refuses_an_unsupported_game_in_one_line() -> None:
