@@ -1,7 +1,8 @@
 """fuzzeval players as OpenSpiel bots: ``make_bot(game, player, seat, seed)`` returns a
 ``pyspiel.Bot`` that plays inside OpenSpiel's own loops (``pyspiel.evaluate_bots``)
-against OpenSpiel's bots, and ``play_games`` plays a series of such games with every action
-checked against OpenSpiel's legal actions (``fuzzeval openspiel play``, docs/openspiel.md).
+against OpenSpiel's bots (``opponent_bot``); ``play_game`` and ``play_series`` play such
+games with every action checked against OpenSpiel's legal actions (``fuzzeval openspiel
+play``, docs/openspiel.md).
 
 The core knows no game: each game plug-in that has an OpenSpiel twin provides a bridge,
 an entry point of the group ``fuzzeval.openspiel`` named by OpenSpiel's short name
@@ -31,8 +32,6 @@ from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.stats import mean_interval
 
 BRIDGES_GROUP = "fuzzeval.openspiel"
-#: OpenSpiel's own bots, by the names ``opponent_bot`` and the command take
-OPENSPIEL_BOTS = ("random", "ismcts", "mcts")
 UCT_C = 2.0  # the exploration constant of OpenSpiel's examples, for ismcts and mcts
 
 
@@ -270,9 +269,11 @@ def make_bot(game: Any, player: str | PlayerSpec, seat: int, seed: int) -> Fuzze
 
 def opponent_bot(game: Any, name: str, seat: int, seed: int, simulations: int = 100) -> Any:
     """One of OpenSpiel's bots: ``random`` (uniform random), ``ismcts`` (the C++
-    ISMCTSBot, random rollouts, the most visited action) or ``mcts`` (the C++ MCTSBot,
-    random rollouts), with ``simulations`` per decision; any other name is a fuzzeval
-    player for the same game (``make_bot``)."""
+    ISMCTSBot, random rollouts, the most visited action; OpenSpiel's Python ISMCTSBot
+    with the bridge's resampler where OpenSpiel's state cannot resample itself, as in
+    cribbage) or ``mcts`` (the C++ MCTSBot, random rollouts, perfect information only),
+    with ``simulations`` per decision; any other name is a fuzzeval player for the same
+    game (``make_bot``)."""
     game = load(game)
     kind = game.get_type()
     short = kind.short_name
