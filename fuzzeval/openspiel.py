@@ -29,7 +29,7 @@ import pyspiel
 from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.play.game import Candidates, Player
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.stats import mean_interval
+from fuzzeval.stats import mean_interval, wilson
 
 BRIDGES_GROUP = "fuzzeval.openspiel"
 UCT_C = 2.0  # the exploration constant of OpenSpiel's examples, for ismcts and mcts
@@ -339,7 +339,8 @@ def play_game(game: Any, bots: Sequence[Any], seed: int) -> tuple[tuple[float, .
 @dataclass(frozen=True)
 class SeatResult:
     """What one player earned at one seat: OpenSpiel's mean return with its 95 %
-    interval, and the share of games it ended with the table's highest return alone."""
+    interval, and the share of games it ended with the table's highest return alone,
+    with its 95 % (Wilson) interval."""
 
     seat: int | None  # None: every seat together
     player: str
@@ -348,6 +349,8 @@ class SeatResult:
     low: float
     high: float
     won: float
+    won_low: float
+    won_high: float
 
 
 @dataclass(frozen=True)
@@ -370,8 +373,9 @@ def _row(seat: int | None, player: str, returns: Sequence[Sequence[float]],
             for r, s in zip(returns, at, strict=True)]
     low, high = mean_interval(mine)
     mean = math.fsum(mine) / len(mine) if mine else 0.0
+    won_low, won_high = wilson(sum(best), len(best))
     return SeatResult(seat, player, len(mine), mean, low, high,
-                      sum(best) / len(best) if best else 0.0)
+                      sum(best) / len(best) if best else 0.0, won_low, won_high)
 
 
 def check_series(game: Any, bot: str, against: str, simulations: int) -> Any:

@@ -364,6 +364,9 @@ def test_a_seat_s_row_counts_its_mean_and_its_wins() -> None:
     assert row.games == 3 and abs(row.mean - 4 / 3) < 1e-12 and abs(row.won - 2 / 3) < 1e-12
     tie = _row(1, "x", [(20.0, 20.0, 3.0, 13.0)], [1])
     assert tie.won == 0.0  # a shared best is not a win
+    # Wilson's interval of 2 wins in 3, by hand: centre (2/3 + z²/6) / (1 + z²/3), half
+    # z √(2/27 + z²/36) / (1 + z²/3), z = 1.96: 0.2077 to 0.9385.
+    assert abs(row.won_low - 0.2077) < 1e-3 and abs(row.won_high - 0.9385) < 1e-3
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -380,6 +383,9 @@ def test_openspiel_play_prints_json_with_every_seat() -> None:
     assert rows == [(0, "fuzzy", 2), (0, "random", 2), (1, "fuzzy", 2), (1, "random", 2),
                     (None, "fuzzy", 4)]
     assert out["decisions_checked"] > 4 * 40
+    for r in out["seats"]:
+        assert r["low"] <= r["mean_return"] <= r["high"]
+        assert 0 <= r["won_low"] <= r["won"] <= r["won_high"] <= 1
 
 
 def test_openspiel_play_s_table_fits_80_columns() -> None:

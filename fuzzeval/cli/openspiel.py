@@ -78,22 +78,28 @@ def _as_dict(s: Series) -> dict[str, object]:
     return {"game": s.game, "bot": s.bot, "against": s.against, "games": s.games,
             "seed": s.seed, "decisions_checked": s.decisions, "illegal_actions": 0,
             "seats": [{"seat": r.seat, "player": r.player, "games": r.games,
-                       "mean_return": r.mean, "low": r.low, "high": r.high, "won": r.won}
+                       "mean_return": r.mean, "low": r.low, "high": r.high, "won": r.won,
+                       "won_low": r.won_low, "won_high": r.won_high}
                       for r in s.rows]}
+
+
+def _num(x: float) -> str:
+    """A return in four or so figures: 1126, 24.1, 0.990 (the table fits 80 columns)."""
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:.1f}" if abs(x) >= 10 else f"{x:.3f}"
 
 
 def _print(s: Series) -> None:
     table = Table(title=f"{s.game}\n{s.bot} against {s.against}, {s.games} games, "
-                        f"seed {s.seed}", title_justify="left", box=box.SIMPLE)
+                        f"seed {s.seed}", title_justify="left", box=box.SIMPLE, pad_edge=False)
     table.add_column("seat")
-    table.add_column("player", overflow="fold", max_width=28)
+    table.add_column("player", overflow="fold", max_width=24)
     table.add_column("games", justify="right")
-    table.add_column("mean return", justify="right")
-    table.add_column("95 % interval", justify="right")
-    table.add_column("won", justify="right")
+    table.add_column("mean return (95 %)", justify="right")
+    table.add_column("won (95 %)", justify="right")
     for r in s.rows:
         table.add_row("all" if r.seat is None else str(r.seat), r.player, str(r.games),
-                      f"{r.mean:.2f}", f"{r.low:.2f} to {r.high:.2f}", f"{r.won:.1%}")
+                      f"{_num(r.mean)} [{_num(r.low)}, {_num(r.high)}]",
+                      f"{r.won:.1%} [{100 * r.won_low:.0f}, {100 * r.won_high:.0f}]")
     console.print(table)
     console.print(f"{s.decisions} decisions, every action legal in OpenSpiel",
                   highlight=False)
