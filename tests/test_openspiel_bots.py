@@ -34,7 +34,7 @@ from fuzzeval.games.cribbage.openspiel import (
     seat_state,
     to_openspiel,
 )
-from fuzzeval.games.hearts.openspiel import HeartsBridge, options_of
+from fuzzeval.games.hearts.openspiel_bot import HeartsBridge, options_of
 from fuzzeval.games.hearts.rules import SEED003, STANDARD
 from fuzzeval.openspiel import (
     IllegalAction,
