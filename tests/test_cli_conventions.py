@@ -450,6 +450,8 @@ OPTIONS: dict[str, Meaning] = {
     "--betting": Meaning("the betting so far, the ACPC way", r"The betting so far"),
     "--temperature": Meaning("the triple's softmax temperature", r"Softmax temperature"),
     "--action": Meaning("the action to explain", r"The action to explain"),
+    "--simulations": Meaning("simulations per decision of OpenSpiel's searches",
+                             r"Simulations per decision"),
 }
 #: the short spellings, each of one meaning (-n: how many of the command's unit)
 SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--workers"},

@@ -20,6 +20,7 @@ from fuzzeval.cli import (
     history,
     learn,
     match,
+    openspiel,
     play,
     plot,
     rulebase,
@@ -105,6 +106,7 @@ def _root(
 app.add_typer(rulebase.app, name="rulebase")
 app.add_typer(plot.app, name="plot")
 app.add_typer(history.app, name="history")
+app.add_typer(openspiel.app, name="openspiel")
 app.command()(evaluate.evaluate)
 app.command()(calibrate.calibrate)
 app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
