@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from fuzzeval.engine import Evaluator
 from fuzzeval.games.holdem.features import FEATURE_NAMES, decision_features
-from fuzzeval.games.holdem.players import Decision
+from fuzzeval.games.holdem.players import Decision, draw
 from fuzzeval.loading import load_rulebase
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
@@ -63,13 +63,7 @@ class FuzzyPlayer:
         d = candidates.view
         assert isinstance(d, Decision)
         p = self.probabilities(candidates)
-        legal = [p[TRIPLE.index(a)] for a in d.actions]
-        u = rng.random()
-        for i, pi in enumerate(legal[:-1]):
-            u -= pi
-            if u < 0:
-                return i
-        return len(legal) - 1
+        return draw([p[TRIPLE.index(a)] for a in d.actions], rng)
 
 
 def fuzzy_player(rulebase: str | Path = "holdem", temperature: float | str = TEMPERATURE

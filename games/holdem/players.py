@@ -11,7 +11,7 @@ actions (ACPC letters in the order ``f``, ``c``, ``r``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,14 +57,19 @@ def example_probabilities(actions: str) -> list[float]:
     return [w / total for w in weights]
 
 
-def example_player(d: Decision, rng: np.random.Generator) -> int:
-    p = example_probabilities(d.actions)
+def draw(p: Sequence[float], rng: np.random.Generator) -> int:
+    """An index drawn with probabilities ``p`` (one uniform number, so a seeded game draws
+    the same way whatever the probabilities' values)."""
     u = rng.random()
     for i, pi in enumerate(p[:-1]):
         u -= pi
         if u < 0:
             return i
     return len(p) - 1
+
+
+def example_player(d: Decision, rng: np.random.Generator) -> int:
+    return draw(example_probabilities(d.actions), rng)
 
 
 PLAYERS: dict[str, Policy] = {"random": random_player, "call": call_player,
