@@ -146,3 +146,20 @@ def test_a_given_start_is_checked_first_and_is_part_of_the_learn(tmp_path: Path)
     assert "is weighted_average: TD(λ) learns the conclusions of a weighted_sum base" \
         in refused.stderr
     assert sorted(p.name for p in bad.iterdir()) == ["avg.yaml"]
+
+
+def test_explain_of_a_weighted_sum_adds_each_terms_rules(tmp_path: Path) -> None:
+    """lead 1, queen 0.5: rule 1 (a, 4.5) fires 1; rule 3 (c) min(1, 0.5) = 0.5 and rule 4
+    (c, weight 0.5) 0.5 x 0.5 = 0.25, so c's rules add 13 x 0.75 = 9.75; rule 5 (d, 0)
+    0.5; the grade 4.5 + 9.75 = 14.25 (a maximum per term would show 13 x 0.5)."""
+    path = tmp_path / "worth.yaml"
+    path.write_text(TOP)
+    result = runner.invoke(app, ["evaluate", str(path), "-i", "lead=1", "-i", "queen=0.5",
+                                 "--explain"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()]
+    assert "a 4.5 1.0000 +4.5000" in lines
+    assert "c 13 0.7500 +9.7500" in lines
+    assert "d 0 0.5000 +0.0000" in lines
+    assert not any(line.startswith(("b ", "e ")) for line in lines)  # fired nothing
+    assert "points = 14.25 (weighted sum)" in lines

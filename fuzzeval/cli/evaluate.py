@@ -106,12 +106,24 @@ def print_explanation(ev: Evaluator, exp: Explanation) -> None:
                       _bar(r.strength), style=style)
     console.print(rules)
     act = Table(title=f"output {rb.output.name}", title_justify="left")
-    for col in ("term", "peak", "activation", ""):
-        act.add_column(col, justify="left" if col in ("term", "") else "right")
-    for t in rb.output.terms:
-        a = exp.activations[t.name]
-        act.add_row(t.name, f"{t.triangle.peak:g}", f"{a:.4f}", _bar(a))
-    console.print(act)
+    if rb.defuzzifier == "weighted_sum":  # the rules of a term add up, not their maximum
+        for col in ("term", "value", "strengths", "adds"):
+            act.add_column(col, justify="left" if col == "term" else "right")
+        total = {t.name: 0.0 for t in rb.output.terms}
+        for r in exp.rules:
+            total[r.output_term] += r.strength
+        for t in rb.output.terms:
+            if total[t.name] > 0:
+                act.add_row(t.name, f"{t.triangle.peak:g}", f"{total[t.name]:.4f}",
+                            f"{t.triangle.peak * total[t.name]:+.4f}")
+        console.print(act)
+    else:
+        for col in ("term", "peak", "activation", ""):
+            act.add_column(col, justify="left" if col in ("term", "") else "right")
+        for t in rb.output.terms:
+            a = exp.activations[t.name]
+            act.add_row(t.name, f"{t.triangle.peak:g}", f"{a:.4f}", _bar(a))
+        console.print(act)
     how = rb.defuzzifier.replace("_", " ")
     if exp.fired:
         console.print(f"[bold]{rb.output.name} = {exp.grade:.6g}[/bold] ({how})")
