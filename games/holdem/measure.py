@@ -1,0 +1,58 @@
+"""Hold'em's measure of a rule base, for ``fuzzeval tune holdem``: the small bets a hand the
+fuzzy player wins against a fixed opponent on fixed duplicate deals.
+
+Deal k is played twice, the cards swapped between the seats (games 2k and 2k + 1 of a
+duplicate match with the measure's seed), and its contribution is the fuzzy player's mean
+payoff over the two: the luck of the cards cancels within a deal. Every rule base is
+measured on the same deals with the same random streams (the triple's draws included), so
+two bases differ by their decisions, not by their luck: common random numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.engine import compile_rulebase
+from fuzzeval.games.holdem.fuzzy import TEMPERATURE, FuzzyPlayer
+from fuzzeval.play.game import Game
+from fuzzeval.play.match import make_player, play_game
+from fuzzeval.rulebase import RuleBase
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class HoldemMeasure:
+    """Small bets a hand of the fuzzy player against ``opponent`` on ``deals`` duplicate
+    deals of seed ``seed``."""
+
+    game: Game
+    opponent: str
+    deals: int
+    seed: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (f"small bets per hand against {self.opponent}",)
+
+    def contributions(self, rb: RuleBase) -> FloatArray:
+        player = FuzzyPlayer(compile_rulebase(rb), TEMPERATURE)
+        other = make_player(self.game, self.opponent)
+        out = np.empty((1, self.deals))
+        for k in range(self.deals):
+            paid = [play_game(self.game, [player, other], self.seed, 2 * k + i,
+                              duplicate=True).outcome.payoffs[0] for i in (0, 1)]
+            out[0, k] = (paid[0] + paid[1]) / 2
+        return out
+
+
+def holdem_measure(game: Game, opponent: str, deals: int, seed: int,
+                   progress: Callable[[int], None] | None = None) -> HoldemMeasure:
+    """The measure (nothing to compute ahead: each rule base plays its deals)."""
+    if progress is not None:
+        progress(2 * deals)
+    return HoldemMeasure(game, opponent, deals, seed)
