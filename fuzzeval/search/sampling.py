@@ -18,7 +18,9 @@ simulation when one candidate is obviously best:
 
 The game provides a ``Simulator``: ``simulate(n, rng)`` gives the values of all ``k``
 candidates in ``n`` trials, an ``(n, k)`` array. ``playout_simulator`` builds one for any
-game plug-in from three hooks (``HiddenInformation``); a game may also write a faster one.
+game plug-in from three hooks (``HiddenInformation``); a game may also write a faster one,
+and its hooks may offer it as ``simulator(candidates, policies)``: a compiled simulator of
+the same playouts, or None where it cannot compile these policies.
 """
 
 from __future__ import annotations
@@ -223,9 +225,19 @@ class SamplingPlayer:
     rollout: tuple[Player, ...]  # one for each seat
     settings: SamplingSettings
 
+    def simulator(self, candidates: Candidates) -> Simulator:
+        """The game's compiled simulator of these playouts where it has one, else the
+        playouts in Python."""
+        compiled = getattr(self.hooks, "simulator", None)
+        fast: Simulator | None = (compiled(candidates, self.rollout) if compiled is not None
+                                  else None)
+        if fast is not None:
+            return fast
+        return playout_simulator(self.game, self.hooks, candidates, self.rollout)
+
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, dict[str, str | int | float]]:
-        simulator = playout_simulator(self.game, self.hooks, candidates, self.rollout)
+        simulator = self.simulator(candidates)
         result = simulate(simulator, len(candidates), self.settings, rng)
         return result.best, result.record()
 
@@ -236,13 +248,14 @@ class SamplingPlayer:
 def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                     stop: Any = "obvious", **unknown: Any) -> SamplingPlayer:
     """The game-agnostic sampling player: ``rollout`` names the game's player every seat
-    plays the simulations with (default: the game's reference opponent), ``trials`` the
+    plays the simulations with (default: the game's ``sampling_rollout`` where it names
+    one, as hold'em names its fuzzy triple, else its reference opponent), ``trials`` the
     most a decision gets, ``stop`` the stop rule. A ValueError names a bad option."""
     hooks = require_hooks(game)
     if unknown:
         raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
                          "(options: rollout, stop, trials)")
-    name = str(rollout).strip() or game.default_opponent
+    name = str(rollout).strip() or getattr(game, "sampling_rollout", game.default_opponent)
     if name == SAMPLING or name not in game.player_names:
         raise ValueError(f"rollout must be one of {', '.join(game.player_names)} "
                          f"(got {rollout!r})")

@@ -68,6 +68,8 @@ class HoldemGame:
     rulebase_player = "fuzzy"
     default_rulebase = "holdem"
     default_opponent = "acpc-example"
+    #: the sampling player's playouts: seed 001's simulations with the ProbTriple inside
+    sampling_rollout = "fuzzy"
     #: the features of its candidates (``games/holdem/features.py``)
     features = FEATURES
     #: ``fuzzeval history export --format acpc``: a hand a line, as the ACPC dealer logs it

@@ -14,6 +14,7 @@ chips the seat wins in the hand, in small bets: what the match pays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -22,10 +23,14 @@ import numpy.typing as npt
 
 from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.cards import DECK
+from fuzzeval.games.holdem.fuzzy import FuzzyPlayer
 from fuzzeval.games.holdem.game import State
 from fuzzeval.games.holdem.players import Decision
+from fuzzeval.games.holdem.playout import can_compile, compiled_simulator
 from fuzzeval.games.holdem.range import HOLDINGS
 from fuzzeval.games.holdem.strength import opponent_range
+from fuzzeval.play.game import Candidates
+from fuzzeval.search.sampling import Simulator
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -67,6 +72,20 @@ class HoldemHidden:
     def value(self, root: Any, state: Any, seat: int) -> float:
         won = rules.chips(state.deal, state.betting)
         return won[state.position(seat)] / rules.SMALL_BET
+
+    def simulator(self, candidates: Candidates, policies: Sequence[Any]) -> Simulator | None:
+        """The compiled playouts (``playout.py``) when every seat plays out with one fuzzy
+        player of a weighted-average or weighted-sum base; None for other rollouts."""
+        first = policies[0]
+        if not (isinstance(first, FuzzyPlayer) and all(p is first for p in policies)
+                and can_compile(first.evaluator)):
+            return None
+        d = candidates.view
+        if not isinstance(d, Decision):
+            raise TypeError("holdem samples a Decision (the candidates' view)")
+        opponent = rules.BIG if d.position == rules.BUTTON else rules.BUTTON
+        p = _range(str(d.betting), opponent, tuple(d.board), d.hole)
+        return compiled_simulator(d, first.evaluator, first.temperature, p)
 
 
 HIDDEN = HoldemHidden()

@@ -223,7 +223,7 @@ def _compiled() -> dict[str, Any]:
 
     rank_scope = {**_rank.__globals__, **externals}
     rank = _njit(numba, pytypes.FunctionType(_rank.__code__, rank_scope, "_rank"))
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"_eval7": externals["_eval7"], "_rank": rank}
     for name in _KERNELS:
         fn = globals()[name]
         scope = {**fn.__globals__, "_rank": rank}

@@ -1,0 +1,155 @@
+"""The compiled playouts of the hold'em sampling player (issue 28, item 5): the betting twin
+follows rules.act and rules.chips, the strength estimate reads the live feature preflop
+and the showdown equity after it, the compiled code draws what its Python source draws, and
+its values agree with the game-agnostic playouts in Python."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from fuzzeval.games.holdem import playout as P
+from fuzzeval.games.holdem import rules
+from fuzzeval.games.holdem.cards import parse_cards
+from fuzzeval.games.holdem.features import hand_strength
+from fuzzeval.games.holdem.fuzzy import fuzzy_player
+from fuzzeval.games.holdem.game import GAME
+from fuzzeval.games.holdem.sampling import HIDDEN, _range
+from fuzzeval.games.holdem.spot import read_spot
+from fuzzeval.play.game import Candidates
+from fuzzeval.play.match import make_player
+from fuzzeval.search.sampling import playout_simulator
+
+ACTIONS = "fcr"
+
+
+def _random_hands(n: int, seed: int) -> list[tuple[rules.Betting, list[rules.Betting]]]:
+    rng = np.random.default_rng(seed)
+    hands = []
+    for _ in range(n):
+        b, seen = rules.START, [rules.START]
+        while not b.over:
+            legal = rules.legal(b)
+            b = rules.act(b, legal[int(rng.integers(len(legal)))])
+            seen.append(b)
+        hands.append((b, seen))
+    return hands
+
+
+def test_the_betting_twin_follows_the_rules_action_by_action() -> None:
+    acted = 0
+    for _, seen in _random_hands(400, 1):
+        for before, after in itertools.pairwise(seen):
+            state = P.root_betting(before)
+            action = str(after)[-1] if not str(after).endswith("/") else str(after)[-2]
+            P._kernel("_act")(state, ACTIONS.index(action))
+            if after.over:  # the twin keeps the last round; the rules' string has no "/"
+                assert state[P.MOVER] == -1
+                assert (state[P.SPENT0], state[P.SPENT1]) == after.spent
+                assert state[P.FOLDED] == (-1 if after.folded is None else after.folded)
+            else:
+                assert state.tolist() == P.root_betting(after).tolist(), str(after)
+            acted += 1
+    assert acted > 1500
+
+
+def test_the_chips_of_a_finished_hand_are_the_rules_chips() -> None:
+    rng = np.random.default_rng(2)
+    for b, _ in _random_hands(300, 3):
+        cards = rng.permutation(52)[:9].tolist()
+        deal = rules.deal_of(cards)
+        holes = np.array(deal.holes, dtype=np.int64)
+        board = np.array(deal.board, dtype=np.int64)
+        won = rules.chips(deal, b)
+        for position in (0, 1):
+            assert P._kernel("_chips")(P.root_betting(b), holes, board, position) \
+                == won[position] / 10
+
+
+def test_a_playouts_strength_is_the_live_feature_preflop() -> None:
+    pre = P.preflop_table()
+    for text in ("AsAh", "7d2c", "2c7d", "KsQs", "9h9c"):
+        hole = tuple(parse_cards(text))
+        d = read_spot(text, "", "")
+        assert pre[hole[0], hole[1]] == hand_strength(d)
+    assert 0.84 < pre[51, 50] < 0.87  # a pair of aces: 85 % against a random hand
+
+
+def test_the_equity_estimate_by_hand() -> None:
+    runout = np.empty(7, dtype=np.int64)
+    equity = P._kernel("_equity")
+    royal = np.array(parse_cards("QsJsTs2c3d"), dtype=np.int64)
+    assert equity(*parse_cards("AsKs"), royal, 5, 48, 7, runout) == 1.0  # the nuts
+    on_board = np.array(parse_cards("AsKsQsJsTs"), dtype=np.int64)
+    assert equity(*parse_cards("2c3d"), on_board, 5, 48, 7, runout) == 0.5  # the board plays
+    # A pair of aces on a dry flop, against any two cards: about 0.87 (48 pairs: +- 0.1).
+    flop = np.array(parse_cards("2c7d9h"), dtype=np.int64)
+    estimates = [equity(*parse_cards("AsAh"), flop, 3, 48, s, runout) for s in range(40)]
+    assert 0.83 < float(np.mean(estimates)) < 0.92
+    assert len(set(estimates)) > 5  # the seed matters
+
+
+def _simulator_args(spot: tuple[str, str, str]) -> tuple[object, ...]:
+    d = read_spot(*spot)
+    fuzzy = fuzzy_player()
+    e = fuzzy.evaluator
+    col = np.array([P.FEATURE_NAMES.index(e.input_names[c]) for c in e.term_col],
+                   dtype=np.intp)
+    _, par, prog, n_reg, first, weights = e._program()
+    p = _range(str(d.betting), 1 - d.position, tuple(d.board), d.hole)
+    return (P.root_betting(d.betting), np.array([ACTIONS.index(a) for a in d.actions]),
+            d.position, np.array(d.hole, dtype=np.int64), np.array(d.board, dtype=np.int64),
+            np.cumsum(p), P.HOLDINGS, np.arange(1, 13, dtype=np.int64) * 977,
+            P.preflop_table(), P.PLAYOUT_PAIRS, fuzzy.temperature), \
+        (col, par, prog, n_reg, first, weights, e.values, 0.5, True), len(d.actions)
+
+
+@pytest.mark.parametrize("spot", [("AsKd", "", "c"), ("Th9h", "8h2c3d", "rc/r"),
+                                  ("QcQd", "2c7d9hKs", "cc/cc/")])
+def test_the_compiled_playouts_draw_what_their_python_source_draws(
+        spot: tuple[str, str, str]) -> None:
+    head, tail, k = _simulator_args(spot)
+    outs = []
+    for run in (P._simulate, P._kernel("_simulate")):
+        out = np.empty((12, k))
+        run(*head, out, *tail)
+        outs.append(out)
+    assert np.array_equal(outs[0], outs[1])
+    assert np.all(np.abs(outs[0]) <= 24)  # at most 4 bets of 2 small bets a round, a side
+    assert outs[0].std() > 0
+
+
+@pytest.mark.parametrize("spot", [("AsKd", "", "c"), ("QcQd", "2c7d9h", "cc/"),
+                                  ("Jc9c", "2c7d9hKs5s", "cc/rc/cc/r")])
+def test_the_compiled_playouts_agree_with_the_python_playouts(
+        spot: tuple[str, str, str]) -> None:
+    """The same simulation run by ``playout_simulator`` (the game-agnostic one, rules.py,
+    the live features): each candidate's mean within 4 standard errors of the difference.
+    Only the playouts' strength estimate differs (48 pairs, not the live feature)."""
+    d = read_spot(*spot)
+    fuzzy = fuzzy_player()
+    cands = Candidates("bet", tuple(d.actions), lambda _: np.empty((0, 0)), (), d, {})
+    slow = playout_simulator(GAME, HIDDEN, cands, (fuzzy, fuzzy))(300,
+                                                                   np.random.default_rng(1))
+    fast = HIDDEN.simulator(cands, (fuzzy, fuzzy))
+    assert fast is not None
+    quick = fast(6000, np.random.default_rng(2))
+    se = np.sqrt(slow.var(axis=0, ddof=1) / 300 + quick.var(axis=0, ddof=1) / 6000)
+    assert np.all(np.abs(slow.mean(axis=0) - quick.mean(axis=0)) <= 4 * se + 1e-9)
+
+
+def test_the_sampling_player_uses_the_compiled_playouts_of_its_fuzzy_rollout() -> None:
+    player = make_player(GAME, "sampling", trials=60)
+    d = read_spot("AsAh", "", "r")
+    cands = GAME.candidates(HIDDEN.determinize(d, np.random.default_rng(0)))
+    assert player.rollout[0].__class__.__name__ == "FuzzyPlayer"  # type: ignore[attr-defined]
+    sim = player.simulator(cands)  # type: ignore[attr-defined]
+    assert getattr(sim, "__qualname__", "").startswith("compiled_simulator")
+    other = make_player(GAME, "sampling", rollout="call", trials=60)
+    assert getattr(other.simulator(cands),  # type: ignore[attr-defined]
+                   "__qualname__", "").startswith("playout_simulator")
+    choice, note = player.decide(cands, np.random.default_rng(3))  # type: ignore[attr-defined]
+    assert d.actions == "fcr" and choice == 2  # aces re-raise
+    assert note["trials"] == 60
