@@ -4,9 +4,10 @@ hand (seed 001), the betting, and the action itself.
 A decision's features are the same for its two or three actions but ``action`` (0 fold,
 1 check or call, 2 bet or raise), so a rule base grades each action the way a player
 explains a bet: "with a strong hand, raising is best". ``strength`` is the effective hand
-strength against every holding the seat cannot see, alike, estimated from ``PAIRS``
-sampled (holding, runout) pairs with a seed drawn from the cards (the same spot always
-gives the same estimate); preflop it is the showdown equity. Not against the range that
+strength against every holding the seat cannot see, alike: with its potentials taken to
+the river, EHS is the showdown equity (strength.py), estimated from ``PAIRS`` sampled
+(runout, holding) pairs with a seed drawn from the cards (the same spot always gives the
+same estimate), once a spot. Not against the range that
 the opponent's actions this hand suggest (``strength.opponent_range``): with it, the
 fuzzy player lost 0.81 small bets a hand to the maniac (``raise``, 2,000 duplicate hands),
 whose raises the range reads as strength, and won 2.11 without it. What the opponent's
@@ -14,6 +15,8 @@ actions say is ``aggression``, a feature of its own, for the rules to weigh.
 """
 
 from __future__ import annotations
+
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -25,14 +28,18 @@ from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]
 
-#: sampled (holding, runout) pairs of the strength estimate: its standard error is about
-#: 0.5 / sqrt(PAIRS), 0.03 here, in about 0.1 ms (docs/holdem.md)
+#: sampled (runout, holding) pairs of the strength estimate: its standard error is at most
+#: 0.5 / sqrt(PAIRS), 0.03 here, in about 30 us (docs/holdem.md)
 PAIRS = 300
+#: pairs of a preflop class's estimate (standard error at most 0.005): 169 classes, each
+#: estimated once a process
+PREFLOP_PAIRS = 10_000
 
 FEATURES: tuple[Feature, ...] = (
     Feature("strength", 0, 1, "effective hand strength against any holding: the chance "
             "to be ahead now, less the chance of falling behind, plus the chance of "
-            "drawing ahead (seed 001's EHS); preflop the showdown equity"),
+            "drawing ahead (seed 001's EHS, its potentials to the river: the showdown "
+            "equity)"),
     Feature("pot_odds", 0, 0.35, "what calling costs as a share of the pot after the "
                                  "call: the equity a call needs (0: nothing to call; at "
                                  "most 1/3, a turn bet of 20 into 20)"),
@@ -50,18 +57,40 @@ FEATURE_NAMES = tuple(f.name for f in FEATURES)
 _ACTION = {"f": 0.0, "c": 1.0, "r": 2.0}
 
 
-def spot_seed(d: Decision) -> int:
+def spot_seed(cards: tuple[int, ...]) -> int:
     """The sampler's seed for a spot: the cards seen, so a spot is always graded alike."""
     seed = 0
-    for card in (*d.hole, *d.board):
+    for card in cards:
         seed = seed * 53 + card + 1
     return seed % (2**31)
 
 
 def hand_strength(d: Decision) -> float:
     """``strength``: EHS against a uniform range (preflop: the equity)."""
-    e = S.sampled(d.hole, d.board, None, PAIRS, spot_seed(d))
-    return e.equity if not d.board else S.effective_strength(e.hs, e.ppot, e.npot)
+    return _strength(d.hole, d.board)
+
+
+@lru_cache(maxsize=8192)
+def _strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
+    """A spot's strength, once: a seat decides several times a round with the same cards."""
+    if not board:
+        return preflop_strength(preflop_class(hole))
+    return S.equity_estimate(hole, board, PAIRS, spot_seed((*hole, *board)))
+
+
+def preflop_class(hole: tuple[int, int]) -> tuple[int, int]:
+    """The holding of the 169 preflop classes that stands for ``hole``: the higher rank
+    first, in clubs, the other in clubs if suited, else in diamonds (AhKh -> AcKc)."""
+    high, low = sorted(hole, reverse=True)
+    suited = high % 4 == low % 4
+    return high - high % 4, low - low % 4 + (0 if suited else 1)
+
+
+@cache
+def preflop_strength(canonical: tuple[int, int]) -> float:
+    """The preflop equity of a class against any holding, from ``PREFLOP_PAIRS`` pairs
+    (about 1 ms, once a class a process)."""
+    return S.equity_estimate(canonical, (), PREFLOP_PAIRS, spot_seed(canonical))
 
 
 def decision_features(d: Decision) -> FloatArray:

@@ -11,13 +11,12 @@ grades become the triple by the softmax of ``fuzzy.triple`` and one uniform numb
 the action, as ``players.draw`` does. A trial is worth the chips the deciding position
 wins in the hand, in small bets.
 
-**Strength in a playout.** The live feature (``features.hand_strength``) ranks the hand
-against every holding (exact HS) and samples its potentials from 300 pairs: about 0.2 ms,
-40 times a playout's budget. A playout reads the same number preflop (a table of the live
-feature for all 2,652 ordered holdings, made once a process) and after the flop the
-showdown equity against a uniform holding from ``PLAYOUT_PAIRS`` sampled (holding, runout)
-pairs: EHS with exact potentials *is* that equity (strength.py), so only the noise
-differs. Each seat's strength is estimated once per round of a trial, from its own cards
+**Strength in a playout.** The live feature (``features.hand_strength``) estimates the
+showdown equity against any holding from 300 sampled (runout, holding) pairs after the
+flop: about 30 us, a third of a trial's budget, needed up to six times a trial. A playout
+reads the same number preflop (a table of the live feature's 169 classes, made once a
+process) and after the flop the same estimator with ``PLAYOUT_PAIRS`` pairs: only the
+noise differs. Each seat's strength is estimated once per round of a trial, from its own cards
 and the board it sees, never the cards it cannot see, and shared by the trial's candidates.
 This is the seed's "simple, fast routine for ProbTriple()" in its simulations.
 
@@ -38,7 +37,7 @@ import numpy.typing as npt
 
 from fuzzeval.engine import Evaluator
 from fuzzeval.games.holdem import strength as S
-from fuzzeval.games.holdem.features import FEATURE_NAMES, PAIRS
+from fuzzeval.games.holdem.features import FEATURE_NAMES, preflop_class, preflop_strength
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.range import HOLDINGS
 from fuzzeval.games.holdem.rules import Betting
@@ -53,6 +52,9 @@ IntArray = npt.NDArray[np.int64]
 #: error about 0.5 / sqrt(PAIRS) = 0.07; the live feature's is 0.03 (docs/holdem.md)
 PLAYOUT_PAIRS = 48
 _M32 = 0xFFFFFFFF
+_mix = S._mix
+_next = S._next
+_equity = S._equity
 #: the betting state's slots (an int64 array): chips in by position, the round, actions
 #: this round, bets this round, the position to move (-1: over), the position that
 #: folded (-1: none), calls and raises of each position this hand
@@ -60,27 +62,8 @@ SPENT0, SPENT1, ROUND, NACT, BETS, MOVER, FOLDED, CALLS0, CALLS1, RAISES0, RAISE
 SLOTS = 11
 _BET_SIZE = (10, 10, 20, 20)
 _BOARD_SIZE = (0, 3, 4, 5)
-# phevaluator's evaluator and the strength sampler; in compiled code, their compiled forms
+# phevaluator's evaluator; in compiled code, its C function
 _eval7: Any = S._eval7
-_sample_pairs: Any = S._sample_pairs
-
-
-def _mix(x: int) -> int:
-    """A 32-bit hash of ``x`` (0 <= x < 2**32; never 0), to seed a stream: nearby
-    seeds give unrelated streams."""
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & _M32
-    x = (((x >> 16) ^ x) * 0x45D9F3B) & _M32
-    x = (x >> 16) ^ x
-    return x if x else 1
-
-
-def _next(x: int) -> int:
-    """Marsaglia's xorshift32 step (0 < x < 2**32): no intermediate passes 2**45, so
-    numba's int64 never overflows (a signed overflow is undefined behaviour in LLVM)."""
-    x ^= (x << 13) & _M32
-    x ^= x >> 17
-    x ^= (x << 5) & _M32
-    return x
 
 
 def _uniform(x: int) -> float:
@@ -91,32 +74,6 @@ def _uniform(x: int) -> float:
 def _rank7(a: int, b: int, board: IntArray) -> int:
     """phevaluator's rank of two hole cards and a five-card board (smaller is stronger)."""
     return int(_eval7(a, b, board[0], board[1], board[2], board[3], board[4]))
-
-
-def _equity(a: int, b: int, board: IntArray, seen: int, pairs: int, seed: int,
-            runout: IntArray) -> float:
-    """Showdown equity of hole cards (a, b) on the first ``seen`` cards of ``board``
-    against a uniform holding: ``pairs`` draws of a holding and the rest of the board."""
-    dead = (1 << a) | (1 << b)
-    for i in range(seen):
-        runout[i] = board[i]
-        dead |= 1 << board[i]
-    state = _mix(seed)
-    won = 0.0
-    for _ in range(pairs):
-        used = dead
-        for i in range(seen, 7):  # the runout's cards, then the holding's two
-            state = _next(state)
-            c = state % 52
-            while (used >> c) & 1:
-                state = _next(state)
-                c = state % 52
-            used |= 1 << c
-            runout[i] = c
-        mine = _rank7(a, b, runout)
-        theirs = _rank7(runout[5], runout[6], runout)
-        won += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-    return won / pairs
 
 
 def _act(bet: IntArray, action: int) -> None:
@@ -164,7 +121,7 @@ def _chips(bet: IntArray, holes: IntArray, board: IntArray, position: int) -> fl
 
 def _playout(bet: IntArray, holes: IntArray, board: IntArray, position: int, seed: int,
              strengths: FloatArray, strength_seed: int, pre: FloatArray, pairs: int,
-             temperature: float, x: FloatArray, grades: FloatArray, runout: IntArray,
+             temperature: float, x: FloatArray, grades: FloatArray, scratch: IntArray,
              reg: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, first: int,
              weights: FloatArray, values: FloatArray, default: float, normalise: bool
              ) -> float:
@@ -181,7 +138,8 @@ def _playout(bet: IntArray, holes: IntArray, board: IntArray, position: int, see
             else:
                 strengths[me, rnd] = _equity(holes[me, 0], holes[me, 1], board,
                                              _BOARD_SIZE[rnd], pairs,
-                                             (strength_seed + 8 * me + rnd) & _M32, runout)
+                                             (strength_seed + 8 * me + rnd) & _M32,
+                                             scratch[0], scratch[1])
         owed = abs(bet[SPENT0] - bet[SPENT1])
         x[0] = strengths[me, rnd]
         x[1] = owed / (bet[SPENT0] + bet[SPENT1] + owed)
@@ -231,7 +189,7 @@ def _simulate(root: IntArray, actions: IntArray, position: int, hole: IntArray,
     strengths = np.empty((2, 4))
     x = np.empty(8)
     grades = np.empty(3)
-    runout = np.empty(7, dtype=np.int64)
+    scratch = np.empty((2, 7), dtype=np.int64)
     reg = np.zeros(n_reg)
     total = cdf[cdf.size - 1]
     holes[position, 0] = hole[0]
@@ -269,31 +227,11 @@ def _simulate(root: IntArray, actions: IntArray, position: int, hole: IntArray,
             _act(bet, actions[c])
             out[t, c] = _playout(bet, holes, board, position, _mix(seeds[t] ^ 0x5BD1E995),
                                  strengths, seeds[t] ^ 0x1B873593, pre, pairs, temperature, x,
-                                 grades, runout, reg, col, par, prog, first, weights,
+                                 grades, scratch, reg, col, par, prog, first, weights,
                                  values, default, normalise)
 
 
-def _preflop(pre: FloatArray, pairs: int, holdings: IntArray, weights: FloatArray,
-             no_table: FloatArray) -> None:
-    """``pre[a, b]``: the live ``strength`` feature preflop for hole cards (a, b) in that
-    order (``features.hand_strength``: ``strength.sampled`` with the spot's seed)."""
-    hole = np.empty(2, dtype=np.int64)
-    board = np.empty(0, dtype=np.int64)
-    hp = np.zeros((3, 3))
-    for a in range(52):
-        for b in range(52):
-            if a == b:
-                continue
-            hole[0] = a
-            hole[1] = b
-            hp[:, :] = 0.0
-            _sample_pairs(hole, board, no_table, weights, holdings, pairs,
-                          ((a + 1) * 53 + b + 1) % 2147483648, hp)
-            pre[a, b] = min(1.0, hp[:, 0].sum() + hp[:, 1].sum() / 2)
-
-
-_PLAIN = ("_mix", "_next", "_uniform", "_rank7", "_equity", "_act", "_chips", "_playout",
-          "_simulate", "_preflop")
+_PLAIN = ("_uniform", "_rank7", "_act", "_chips", "_playout", "_simulate")
 
 
 @cache
@@ -303,7 +241,8 @@ def _compiled() -> dict[str, Any]:
     import numba
 
     base = S._compiled()
-    scope: dict[str, Any] = {"_eval7": base["_eval7"], "_sample_pairs": base["_sample_pairs"],
+    scope: dict[str, Any] = {"_eval7": base["_eval7"], "_mix": base["_mix"],
+                             "_next": base["_next"], "_equity": base["_equity"],
                              "fill": cast(Kernel, fill).dispatcher(),
                              "wa_row": cast(Kernel, wa_row).dispatcher()}
     for name in _PLAIN:
@@ -319,10 +258,13 @@ def _kernel(name: str) -> Any:
 
 @cache
 def preflop_table() -> FloatArray:
-    """The live ``strength`` feature preflop for every ordered pair of hole cards (about
-    0.3 s of CPU, once a process)."""
+    """The live ``strength`` feature preflop for every ordered pair of hole cards (its 169
+    classes, about 0.2 s of CPU once a process)."""
     pre = np.zeros((52, 52))
-    _kernel("_preflop")(pre, PAIRS, HOLDINGS, S._ONES, S._NO_TABLE)
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                pre[a, b] = preflop_strength(preflop_class((a, b)))
     pre.setflags(write=False)
     return pre
 

@@ -204,7 +204,8 @@ def _strength_sums(board: IntArray, holdings: IntArray, sums: FloatArray,
         seen[h] += 1
 
 
-_KERNELS = ("_outcome_table", "_hp", "_strength_sums", "_sample_pairs")
+_KERNELS = ("_outcome_table", "_hp", "_strength_sums", "_sample_pairs", "_mix", "_next",
+            "_equity")
 
 
 @cache
@@ -224,9 +225,9 @@ def _compiled() -> dict[str, Any]:
     rank_scope = {**_rank.__globals__, **externals}
     rank = _njit(numba, pytypes.FunctionType(_rank.__code__, rank_scope, "_rank"))
     out: dict[str, Any] = {"_eval7": externals["_eval7"], "_rank": rank}
-    for name in _KERNELS:
+    for name in _KERNELS:  # in call order: each sees the compiled forms of the others
         fn = globals()[name]
-        scope = {**fn.__globals__, "_rank": rank}
+        scope = {**fn.__globals__, **out}
         out[name] = _njit(numba, pytypes.FunctionType(fn.__code__, scope, fn.__name__))
     return out
 
@@ -436,6 +437,74 @@ def _sample_pairs(hole: IntArray, board: IntArray, now: FloatArray, weights: Flo
         r = _rank(theirs, 7)
         hp[status, 0 if mine < r else 1 if mine == r else 2] += 1.0 / pairs
     return total
+
+
+_M32 = 0xFFFFFFFF
+
+
+def _mix(x: int) -> int:
+    """A 32-bit hash of ``x`` (0 <= x < 2**32; never 0), to seed a stream: nearby
+    seeds give unrelated streams."""
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & _M32
+    x = (((x >> 16) ^ x) * 0x45D9F3B) & _M32
+    x = (x >> 16) ^ x
+    return x if x else 1
+
+
+def _next(x: int) -> int:
+    """Marsaglia's xorshift32 step (0 < x < 2**32). No intermediate passes 2**45, so
+    numba's int64 never overflows (a signed overflow is undefined behaviour in LLVM) and
+    the Python source draws the same numbers as the compiled code."""
+    x ^= (x << 13) & _M32
+    x ^= x >> 17
+    x ^= (x << 5) & _M32
+    return x
+
+
+def _equity(a: int, b: int, board: IntArray, seen: int, pairs: int, seed: int,
+            ours: IntArray, theirs: IntArray) -> float:
+    """Showdown equity of hole cards (a, b) on the first ``seen`` cards of ``board``
+    against any holding: ``pairs`` uniform draws of the rest of the board, then a holding
+    from the cards left (``ours`` and ``theirs``: scratch space of 7)."""
+    dead = (1 << a) | (1 << b)
+    for i in range(seen):
+        ours[i] = board[i]
+        theirs[i] = board[i]
+        dead |= 1 << board[i]
+    ours[5] = a
+    ours[6] = b
+    state = _mix(seed)
+    won = 0.0
+    for _ in range(pairs):
+        used = dead
+        for i in range(seen, 7):  # the rest of the board, then the holding's two
+            state = _next(state)
+            c = state % 52
+            while (used >> c) & 1:
+                state = _next(state)
+                c = state % 52
+            used |= 1 << c
+            theirs[i] = c
+            if i < 5:
+                ours[i] = c
+        mine = _rank(ours, 7)
+        r = _rank(theirs, 7)
+        won += 1.0 if mine < r else 0.5 if mine == r else 0.0
+    return won / pairs
+
+
+def equity_estimate(hole: Iterable[int], board: Iterable[int], pairs: int, seed: int
+                    ) -> float:
+    """Showdown equity against any holding from ``pairs`` seeded (runout, holding)
+    draws: an unbiased estimate of EHS with exact potentials to the river (which is this
+    equity), standard error at most 0.5 / sqrt(pairs), about 0.1 us a pair compiled."""
+    hole_t, board_t = _spot(hole, board)
+    if pairs < 1:
+        raise ValueError(f"pairs must be at least 1, got {pairs}")
+    scratch = np.empty((2, 7), dtype=np.int64)
+    return float(_kernel("_equity")(hole_t[0], hole_t[1], np.array(board_t, dtype=np.int64),
+                                    len(board_t), pairs, seed % 2**32, scratch[0],
+                                    scratch[1]))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The compiled playouts of the hold'em sampling player (issue 28, item 5): the betting twin
 follows rules.act and rules.chips, the strength estimate reads the live feature preflop
-and the showdown equity after it, the compiled code draws what its Python source draws, and
-its values agree with the game-agnostic playouts in Python."""
+(the estimator itself: test_holdem_strength.py), the compiled code draws what its Python
+source draws, and its values agree with the game-agnostic playouts in Python."""
 
 from __future__ import annotations
 
@@ -75,20 +75,6 @@ def test_a_playouts_strength_is_the_live_feature_preflop() -> None:
         d = read_spot(text, "", "")
         assert pre[hole[0], hole[1]] == hand_strength(d)
     assert 0.84 < pre[51, 50] < 0.87  # a pair of aces: 85 % against a random hand
-
-
-def test_the_equity_estimate_by_hand() -> None:
-    runout = np.empty(7, dtype=np.int64)
-    equity = P._kernel("_equity")
-    royal = np.array(parse_cards("QsJsTs2c3d"), dtype=np.int64)
-    assert equity(*parse_cards("AsKs"), royal, 5, 48, 7, runout) == 1.0  # the nuts
-    on_board = np.array(parse_cards("AsKsQsJsTs"), dtype=np.int64)
-    assert equity(*parse_cards("2c3d"), on_board, 5, 48, 7, runout) == 0.5  # the board plays
-    # A pair of aces on a dry flop, against any two cards: about 0.87 (48 pairs: +- 0.1).
-    flop = np.array(parse_cards("2c7d9h"), dtype=np.int64)
-    estimates = [equity(*parse_cards("AsAh"), flop, 3, 48, s, runout) for s in range(40)]
-    assert 0.83 < float(np.mean(estimates)) < 0.92
-    assert len(set(estimates)) > 5  # the seed matters
 
 
 def _simulator_args(spot: tuple[str, str, str]) -> tuple[object, ...]:
