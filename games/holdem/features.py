@@ -75,7 +75,7 @@ def _strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
     """A spot's strength, once: a seat decides several times a round with the same cards."""
     if not board:
         return preflop_strength(preflop_class(hole))
-    return S.equity_estimate(hole, board, PAIRS, spot_seed((*hole, *board)))
+    return S.checked_equity_estimate(hole, board, PAIRS, spot_seed((*hole, *board)))
 
 
 def preflop_class(hole: tuple[int, int]) -> tuple[int, int]:

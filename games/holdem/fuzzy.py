@@ -10,6 +10,7 @@ draws its action from the triple with its own generator, as Loki's simulations d
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,12 +34,13 @@ TRIPLE = "fcr"
 
 def triple(grades: FloatArray, actions: str, temperature: float) -> tuple[float, float, float]:
     """[fold, call, raise] from the grades of the legal ``actions`` (ACPC letters)."""
-    z = (grades - grades.max()) / temperature  # the shift keeps exp from overflowing
-    p = np.exp(z)
-    p /= p.sum()
+    g = [float(x) for x in grades]  # two or three numbers: plain floats beat numpy here
+    top = max(g)
+    e = [math.exp((x - top) / temperature) for x in g]  # the shift keeps exp finite
+    total = sum(e)
     out = [0.0, 0.0, 0.0]
-    for a, pa in zip(actions, p, strict=True):
-        out[TRIPLE.index(a)] = float(pa)
+    for a, ea in zip(actions, e, strict=True):
+        out[TRIPLE.index(a)] = ea / total
     return out[0], out[1], out[2]
 
 

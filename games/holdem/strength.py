@@ -501,9 +501,15 @@ def equity_estimate(hole: Iterable[int], board: Iterable[int], pairs: int, seed:
     hole_t, board_t = _spot(hole, board)
     if pairs < 1:
         raise ValueError(f"pairs must be at least 1, got {pairs}")
+    return checked_equity_estimate(hole_t, board_t, pairs, seed)
+
+
+def checked_equity_estimate(hole: tuple[int, ...], board: tuple[int, ...], pairs: int,
+                            seed: int) -> float:
+    """``equity_estimate`` of cards already checked (distinct ids, 2 + 0, 3, 4 or 5)."""
     scratch = np.empty((2, 7), dtype=np.int64)
-    return float(_kernel("_equity")(hole_t[0], hole_t[1], np.array(board_t, dtype=np.int64),
-                                    len(board_t), pairs, seed % 2**32, scratch[0],
+    return float(_kernel("_equity")(hole[0], hole[1], np.array(board, dtype=np.int64),
+                                    len(board), pairs, seed % 2**32, scratch[0],
                                     scratch[1]))
 
 
