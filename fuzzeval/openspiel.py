@@ -88,7 +88,11 @@ def load(game: Any) -> Any:
     if name not in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel has no game {name!r} (OpenSpiel games with a fuzzeval "
                          f"player: {', '.join(bridged_games()) or 'none installed'})")
-    defaults = pyspiel.load_game(name).get_parameters()
+    default_game = pyspiel.load_game(name)
+    # The game type's specification lists every parameter (universal_poker's limit
+    # ``raiseSize`` is not among the default game's parameters); its values give the types.
+    defaults = {**default_game.get_type().parameter_specification,
+                **default_game.get_parameters()}
     for key, value in params.items():
         if key not in defaults:
             raise UsageError(f"OpenSpiel game {name!r} has no parameter {key!r} "

@@ -423,10 +423,11 @@ def test_openspiel_play_refuses_an_unsupported_game_in_one_line() -> None:
     assert res.exit_code == 2
     assert res.stderr == ("error: OpenSpiel game tic_tac_toe(): no fuzzeval game plays it "
                           "(OpenSpiel games with a fuzzeval player: backgammon, cribbage, "
-                          "hearts)\n")
+                          "hearts, universal_poker)\n")
     for game, message in [
             ("nosuchgame", "OpenSpiel has no game 'nosuchgame' (OpenSpiel games with a "
-                           "fuzzeval player: backgammon, cribbage, hearts)"),
+                           "fuzzeval player: backgammon, cribbage, hearts, "
+                           "universal_poker)"),
             ("hearts(foo=1)", "OpenSpiel game 'hearts' has no parameter 'foo' (parameters: "
                               "avoid_all_tricks_bonus, can_lead_any_club, "),
             ("hearts(jd_bonus=3)", "OpenSpiel game 'hearts': parameter jd_bonus=3 is not a "
@@ -445,3 +446,63 @@ def test_openspiel_errors_print_nothing_of_their_own(capfd: pytest.CaptureFixtur
         with pytest.raises(UsageError):
             make_bot(game, "fuzzy", 0, 0)
     assert capfd.readouterr().err == ""
+
+
+HOLDEM = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,raiseSize=10 "
+          "10 20 20,firstPlayer=2 1 1 1,maxRaises=3 4 4 4,numSuits=4,numRanks=13,"
+          "numHoleCards=2,numBoardCards=0 3 1 1)")
+
+
+def test_holdem_in_universal_poker_against_uniform_random_and_ismcts() -> None:
+    g = pyspiel.load_game(HOLDEM)
+    for seat in (0, 1):
+        for other in ("random", "ismcts"):
+            bot = Checked(make_bot(g, "fuzzy", seat, seed=seat))
+            rival = (pyspiel.make_uniform_random_bot(1 - seat, 3) if other == "random"
+                     else opponent_bot(g, "ismcts", 1 - seat, 5, simulations=10))
+            bots = [bot, rival] if seat == 0 else [rival, bot]
+            for hand in range(15):
+                returns = pyspiel.evaluate_bots(g.new_initial_state(), bots, 40 * seat + hand)
+                assert returns[0] == -returns[1] and abs(returns[0]) <= 240
+            assert len(bot.actions) >= 15 and all(bot.actions)
+
+
+def test_the_holdem_bridge_replays_openspiel_s_history_by_our_rules() -> None:
+    """A hand played in OpenSpiel from our cards and actions: the bridge's replay gives
+    the same holes, board and betting, and a seated ``call`` player checks or calls."""
+    from fuzzeval.games.holdem import rules as H
+    from fuzzeval.games.holdem.openspiel_bot import replay
+
+    g = pyspiel.load_game(HOLDEM)
+    state = g.new_initial_state()
+    cards = [51, 50, 0, 5, 12, 20, 33, 40, 44]  # AsAh | 2c3d, board 5c7c Tc Qc Kc
+    for card in cards[:4]:
+        state.apply_action(card)
+    dealt = 4
+    for letter in "rc" "cr" "c" "c":  # preflop raise, call; flop check, bet, call; turn
+        state.apply_action({"f": 0, "c": 1, "r": 2}[letter])
+        while state.is_chance_node():
+            state.apply_action(cards[dealt])
+            dealt += 1
+    holes, board, betting = replay([int(a) for a in state.history()])
+    assert holes == (51, 50, 0, 5) and board == (12, 20, 33, 40)
+    assert str(betting) == "rc/crc/c" and betting.to_move == H.BUTTON
+    bot = make_bot(g, "call", 1, seed=0)
+    assert bot.step(state) == 1  # check behind
+
+
+def test_another_poker_structure_is_refused_naming_what_holdem_plays() -> None:
+    with pytest.raises(UnsupportedGame) as info:
+        make_bot("universal_poker", "fuzzy", 0, 0)
+    text = str(info.value)
+    assert "fuzzeval's holdem plays betting=limit, blind=10 5" in text
+    assert "raiseSize=10 10 20 20" in text and "numRounds=4" in text
+
+
+def test_a_parameter_only_the_game_type_lists_is_accepted_by_name() -> None:
+    """universal_poker's ``raiseSize`` is not among the default game's parameters (it is a
+    no-limit game) but is in the game type's specification: the string loads."""
+    bot = make_bot(HOLDEM, "call", 0, seed=0)
+    assert bot.player_id() == 0
+    res = runner.invoke(app, ["openspiel", "play", HOLDEM.replace("raiseSize", "raiseSise")])
+    assert res.exit_code == 2 and "has no parameter 'raiseSise'" in res.stderr

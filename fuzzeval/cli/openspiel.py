@@ -31,7 +31,9 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 def play(
     game: Annotated[str, typer.Argument(
         metavar="GAME", help="OpenSpiel's game, with parameters if any: cribbage, "
-                             "backgammon, hearts, 'hearts(pass_cards=false)'.")],
+                             "backgammon, hearts, 'hearts(pass_cards=false)', or "
+                             "universal_poker with hold'em's limit parameters "
+                             "(docs/openspiel.md).")],
     bot: Annotated[str, typer.Option(
         "--player", "-p", help="A player: the fuzzeval player seated as the bot, NAME or "
                                "NAME:key=value,... (any player the game takes).")]
