@@ -3,8 +3,8 @@
     python benchmarks/holdem.py [--hands 2000] [--decisions 2000] [--sampling 100]
                                 [--repeats 3] [--seed 1]
 
-CPU time (``time.process_time``), best of ``--repeats``; each process estimates the 169
-preflop classes' strength once (about 0.2 s) before anything is timed.
+CPU time (``time.process_time``), best of ``--repeats``, after a warm-up (the compiled
+kernels loaded).
 
 - Hands: ``fuzzy`` self-play (both seats the rule base's triple) against the baseline of
   the same run, ``call`` self-play on the same deals (the rules, the views and the legal
@@ -41,11 +41,7 @@ SAMPLING_TARGET_MS = 50.0
 
 
 def warm() -> None:
-    """The process's one-time costs: compiled kernels loaded, preflop classes estimated."""
-    for a in range(52):
-        for b in range(52):
-            if a != b:
-                features.preflop_strength(features.preflop_class((a, b)))
+    """The process's one-time costs: the compiled kernels loaded."""
     self_play(make_player(GAME, "fuzzy"), 20, 0)
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -32,6 +33,12 @@ if "MUTANT_UNDER_TEST" in os.environ:
         for _name, _value in list(vars(_module).items()):
             if isinstance(_value, Kernel):
                 setattr(_module, _name, _value.py_func)
+    # Hold'em's kernels call phevaluator's C functions and are compiled by numba directly
+    # (strength.py, playout.py): under mutmut every one runs as its Python source.
+    from fuzzeval.games.holdem import playout, strength
+
+    for _module in (strength, playout):
+        _module._kernel = functools.partial(getattr, _module)  # type: ignore[attr-defined]
 
 
 @pytest.fixture

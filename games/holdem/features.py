@@ -16,12 +16,15 @@ actions say is ``aggression``, a feature of its own, for the rules to weigh.
 
 from __future__ import annotations
 
+import json
 from functools import cache, lru_cache
+from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.games.holdem import strength as S
+from fuzzeval.games.holdem.cards import RANKS
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.rules import BIG, BUTTON
 from fuzzeval.play.game import Feature
@@ -31,9 +34,6 @@ FloatArray = npt.NDArray[np.float64]
 #: sampled (runout, holding) pairs of the strength estimate: its standard error is at most
 #: 0.5 / sqrt(PAIRS), 0.03 here, in about 30 us (docs/holdem.md)
 PAIRS = 300
-#: pairs of a preflop class's estimate (standard error at most 0.005): 169 classes, each
-#: estimated once a process
-PREFLOP_PAIRS = 10_000
 
 FEATURES: tuple[Feature, ...] = (
     Feature("strength", 0, 1, "effective hand strength against any holding: the chance "
@@ -66,7 +66,7 @@ def spot_seed(cards: tuple[int, ...]) -> int:
 
 
 def hand_strength(d: Decision) -> float:
-    """``strength``: EHS against a uniform range (preflop: the equity)."""
+    """``strength``: EHS against a uniform range, to the river: the showdown equity."""
     return _strength(d.hole, d.board)
 
 
@@ -74,23 +74,29 @@ def hand_strength(d: Decision) -> float:
 def _strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
     """A spot's strength, once: a seat decides several times a round with the same cards."""
     if not board:
-        return preflop_strength(preflop_class(hole))
+        return preflop_strength(hole)
     return S.checked_equity_estimate(hole, board, PAIRS, spot_seed((*hole, *board)))
 
 
-def preflop_class(hole: tuple[int, int]) -> tuple[int, int]:
-    """The holding of the 169 preflop classes that stands for ``hole``: the higher rank
-    first, in clubs, the other in clubs if suited, else in diamonds (AhKh -> AcKc)."""
-    high, low = sorted(hole, reverse=True)
-    suited = high % 4 == low % 4
-    return high - high % 4, low - low % 4 + (0 if suited else 1)
+def preflop_class(hole: tuple[int, int]) -> str:
+    """The preflop class of two hole cards: ``AA``, ``AKs`` (suited), ``AKo``."""
+    high, low = sorted((hole[0] >> 2, hole[1] >> 2), reverse=True)
+    if high == low:
+        return RANKS[high] * 2
+    return RANKS[high] + RANKS[low] + ("s" if hole[0] % 4 == hole[1] % 4 else "o")
 
 
 @cache
-def preflop_strength(canonical: tuple[int, int]) -> float:
-    """The preflop equity of a class against any holding, from ``PREFLOP_PAIRS`` pairs
-    (about 1 ms, once a class a process)."""
-    return S.equity_estimate(canonical, (), PREFLOP_PAIRS, spot_seed(canonical))
+def _preflop_equity() -> dict[str, float]:
+    text = resources.files(__package__).joinpath("data", "preflop_equity.json").read_text()
+    table: dict[str, float] = json.loads(text)["equity"]
+    return table
+
+
+def preflop_strength(hole: tuple[int, int]) -> float:
+    """The showdown equity of the hole cards' class against any two cards, from the table
+    of scripts/preflop_table.py (a million pairs a class: standard error at most 0.0005)."""
+    return _preflop_equity()[preflop_class(hole)]
 
 
 def decision_features(d: Decision) -> FloatArray:

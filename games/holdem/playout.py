@@ -14,11 +14,11 @@ wins in the hand, in small bets.
 **Strength in a playout.** The live feature (``features.hand_strength``) estimates the
 showdown equity against any holding from 300 sampled (runout, holding) pairs after the
 flop: about 30 us, a third of a trial's budget, needed up to six times a trial. A playout
-reads the same number preflop (a table of the live feature's 169 classes, made once a
-process) and after the flop the same estimator with ``PLAYOUT_PAIRS`` pairs: only the
-noise differs. Each seat's strength is estimated once per round of a trial, from its own cards
-and the board it sees, never the cards it cannot see, and shared by the trial's candidates.
-This is the seed's "simple, fast routine for ProbTriple()" in its simulations.
+reads the same number preflop (the live feature's table of 169 classes) and after the
+flop the same estimator with ``PLAYOUT_PAIRS`` pairs: only the noise differs. Each seat's
+strength is estimated once a round of a trial, from its own cards and the board it sees,
+never the cards it cannot see, and shared by the trial's candidates. This is the seed's
+"simple, fast routine for ProbTriple()" in its simulations.
 
 Random numbers come from Marsaglia's xorshift32 (``_next``), each stream seeded through a
 32-bit hash from a number the caller's generator draws for the trial, so the plain-Python source and
@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from fuzzeval.engine import Evaluator
 from fuzzeval.games.holdem import strength as S
-from fuzzeval.games.holdem.features import FEATURE_NAMES, preflop_class, preflop_strength
+from fuzzeval.games.holdem.features import FEATURE_NAMES, preflop_strength
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.range import HOLDINGS
 from fuzzeval.games.holdem.rules import Betting
@@ -258,13 +258,13 @@ def _kernel(name: str) -> Any:
 
 @cache
 def preflop_table() -> FloatArray:
-    """The live ``strength`` feature preflop for every ordered pair of hole cards (its 169
-    classes, about 0.2 s of CPU once a process)."""
+    """The live ``strength`` feature preflop for every ordered pair of hole cards (the
+    table of its 169 classes)."""
     pre = np.zeros((52, 52))
     for a in range(52):
         for b in range(52):
             if a != b:
-                pre[a, b] = preflop_strength(preflop_class((a, b)))
+                pre[a, b] = preflop_strength((a, b))
     pre.setflags(write=False)
     return pre
 
