@@ -150,14 +150,14 @@ class HoldemGame:
     def rulebase_measure(self, inputs: tuple[str, ...], deals: int, seed: int,
                          executor: Any = None, cache_dir: Any = None,
                          progress: Callable[[int], None] | None = None) -> Any:
-        """Small bets a hand of the fuzzy player against the default opponent on ``deals``
-        duplicate deals (``games/holdem/measure.py``); None for inputs that are not
-        hold'em features."""
+        """Small bets a hand of the fuzzy player against a panel of opponents (the triple
+        as written and three simple players) on ``deals`` duplicate deals
+        (``games/holdem/measure.py``); None for inputs that are not hold'em features."""
         if any(n not in FEATURE_NAMES for n in inputs):
             return None
-        from fuzzeval.games.holdem.measure import holdem_measure
+        from fuzzeval.games.holdem.measure import PANEL, holdem_measure
 
-        return holdem_measure(self, self.default_opponent, deals, seed, progress)
+        return holdem_measure(self, PANEL, deals, seed, progress)
 
     def make_player(self, name: str, **options: Any) -> Player:
         if name == "fuzzy":  # rulebase=NAME|PATH, temperature=T

@@ -109,8 +109,8 @@ def test_holdem_act_grades_every_action_and_explains_one() -> None:
 
 
 def test_the_tuning_measure_is_what_a_duplicate_match_pays() -> None:
-    """Deal k's contribution is the fuzzy player's mean over games 2k and 2k + 1 of the
-    duplicate match with the measure's seed, against the default opponent."""
+    """Deal k's contribution against each opponent of the panel is the fuzzy player's
+    mean over games 2k and 2k + 1 of the duplicate match with the measure's seed."""
     from fuzzeval.games.holdem.measure import holdem_measure
     from fuzzeval.loading import load_rulebase
     from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
@@ -118,12 +118,14 @@ def test_the_tuning_measure_is_what_a_duplicate_match_pays() -> None:
 
     rb = load_rulebase(find_rulebase("holdem"))
     measure = GAME.rulebase_measure(rb.input_names, 6, 7)
-    assert measure == holdem_measure(GAME, "acpc-example", 6, 7)
+    panel = ("fuzzy", "acpc-example", "call", "raise")
+    assert measure == holdem_measure(GAME, panel, 6, 7)
     got = measure.contributions(rb)
-    spec = MatchSpec("holdem", PlayerSpec("fuzzy"), PlayerSpec("acpc-example"), 12, 7,
-                     duplicate=True)
-    paid = [play_indexed(GAME, spec, i).outcome.payoffs[0] for i in range(12)]
-    want = [(paid[2 * k] + paid[2 * k + 1]) / 2 for k in range(6)]
-    assert got.tolist() == [want]
-    assert measure.names == ("small bets per hand against acpc-example",)
+    for row, opponent in enumerate(panel):
+        spec = MatchSpec("holdem", PlayerSpec("fuzzy"), PlayerSpec(opponent), 12, 7,
+                         duplicate=True)
+        paid = [play_indexed(GAME, spec, i).outcome.payoffs[0] for i in range(12)]
+        want = [(paid[2 * k] + paid[2 * k + 1]) / 2 for k in range(6)]
+        assert got[row].tolist() == want, opponent
+    assert measure.names == tuple(f"small bets per hand against {o}" for o in panel)
     assert GAME.rulebase_measure(("quality",), 6, 7) is None
