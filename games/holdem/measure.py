@@ -10,9 +10,10 @@ to bet nearly every hand (docs/holdem.md). The objective is the mean over the pa
 
 Against each opponent, deal k is played twice, the cards swapped between the seats
 (games 2k and 2k + 1 of a duplicate match with the measure's seed), and its contribution
-is the fuzzy player's mean payoff over the two: the luck of the cards cancels within a deal. Every rule base is
-measured on the same deals with the same random streams (the triple's draws included), so
-two bases differ by their decisions, not by their luck: common random numbers.
+is the fuzzy player's mean payoff over the two: the luck of the cards cancels within a
+deal. Every rule base is measured on the same deals with the same random streams (the
+triple's draws included), so two bases differ by their decisions, not by their luck:
+common random numbers.
 """
 
 from __future__ import annotations
