@@ -150,9 +150,9 @@ class HoldemGame:
     def rulebase_measure(self, inputs: tuple[str, ...], deals: int, seed: int,
                          executor: Any = None, cache_dir: Any = None,
                          progress: Callable[[int], None] | None = None) -> Any:
-        """Small bets a hand of the fuzzy player against a panel of opponents (the triple
-        as written and three simple players) on ``deals`` duplicate deals
-        (``games/holdem/measure.py``); None for inputs that are not hold'em features."""
+        """Small bets a hand of the fuzzy player against the triple as written on ``deals``
+        duplicate deals (``games/holdem/measure.py``); None for inputs that are not
+        hold'em features."""
         if any(n not in FEATURE_NAMES for n in inputs):
             return None
         from fuzzeval.games.holdem.measure import PANEL, holdem_measure

@@ -117,9 +117,9 @@ def test_the_tuning_measure_is_what_a_duplicate_match_pays() -> None:
     from fuzzeval.resources import find_rulebase
 
     rb = load_rulebase(find_rulebase("holdem"))
-    measure = GAME.rulebase_measure(rb.input_names, 6, 7)
+    assert GAME.rulebase_measure(rb.input_names, 6, 7) == holdem_measure(GAME, ("fuzzy",), 6, 7)
     panel = ("fuzzy", "acpc-example", "call", "raise")
-    assert measure == holdem_measure(GAME, panel, 6, 7)
+    measure = holdem_measure(GAME, panel, 6, 7)
     got = measure.contributions(rb)
     for row, opponent in enumerate(panel):
         spec = MatchSpec("holdem", PlayerSpec("fuzzy"), PlayerSpec(opponent), 12, 7,
