@@ -54,7 +54,9 @@ PLAYOUT_PAIRS = 48
 _M32 = 0xFFFFFFFF
 _mix = S._mix
 _next = S._next
+_card = S._card
 _equity = S._equity
+_first_above = S._first_above
 #: the betting state's slots (an int64 array): chips in by position, the round, actions
 #: this round, bets this round, the position to move (-1: over), the position that
 #: folded (-1: none), calls and raises of each position this hand
@@ -196,14 +198,7 @@ def _simulate(root: IntArray, actions: IntArray, position: int, hole: IntArray,
     holes[position, 1] = hole[1]
     for t in range(seeds.size):
         state = _mix(seeds[t])
-        u = _uniform(state) * total
-        lo, hi = 0, cdf.size - 1
-        while lo < hi:  # the first holding whose running weight passes u
-            mid = (lo + hi) // 2
-            if cdf[mid] > u:
-                hi = mid
-            else:
-                lo = mid + 1
+        lo = _first_above(cdf, _uniform(state) * total)
         holes[1 - position, 0] = holdings[lo, 0]
         holes[1 - position, 1] = holdings[lo, 1]
         used = (1 << hole[0]) | (1 << hole[1]) | (1 << holdings[lo, 0]) \
@@ -212,11 +207,7 @@ def _simulate(root: IntArray, actions: IntArray, position: int, hole: IntArray,
             board[i] = known[i]
             used |= 1 << known[i]
         for i in range(known.size, 5):
-            state = _next(state)
-            c = state % 52
-            while (used >> c) & 1:
-                state = _next(state)
-                c = state % 52
+            state, c = _card(state, used)
             used |= 1 << c
             board[i] = c
         for i in range(8):
@@ -242,7 +233,8 @@ def _compiled() -> dict[str, Any]:
 
     base = S._compiled()
     scope: dict[str, Any] = {"_eval7": base["_eval7"], "_mix": base["_mix"],
-                             "_next": base["_next"], "_equity": base["_equity"],
+                             "_next": base["_next"], "_card": base["_card"],
+                             "_equity": base["_equity"], "_first_above": base["_first_above"],
                              "fill": cast(Kernel, fill).dispatcher(),
                              "wa_row": cast(Kernel, wa_row).dispatcher()}
     for name in _PLAIN:

@@ -204,8 +204,8 @@ def _strength_sums(board: IntArray, holdings: IntArray, sums: FloatArray,
         seen[h] += 1
 
 
-_KERNELS = ("_outcome_table", "_hp", "_strength_sums", "_sample_pairs", "_mix", "_next",
-            "_equity")
+_KERNELS = ("_outcome_table", "_hp", "_strength_sums", "_first_above", "_sample_pairs",
+            "_mix", "_next", "_card", "_equity")
 
 
 @cache
@@ -375,6 +375,18 @@ def equity(hole: Iterable[int], board: Iterable[int], weights: Range | None = No
     return _win(_matrix(now, _outcomes(hole_t, board_t, 5 - len(board_t)), weights))
 
 
+def _first_above(cdf: FloatArray, u: float) -> int:
+    """The first index whose running weight ``cdf`` passes ``u`` (a draw by weight)."""
+    lo, hi = 0, cdf.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 def _sample_pairs(hole: IntArray, board: IntArray, now: FloatArray, weights: FloatArray,
                   holdings: IntArray, pairs: int, seed: int, hp: FloatArray) -> float:
     """``hp[now, final]``: shares of ``pairs`` draws of a holding (by ``weights``, those
@@ -408,14 +420,7 @@ def _sample_pairs(hole: IntArray, board: IntArray, now: FloatArray, weights: Flo
     if total <= 0.0:
         return 0.0
     for _ in range(pairs):
-        u = np.random.random() * total  # noqa: NPY002
-        lo, hi = 0, cdf.shape[0] - 1
-        while lo < hi:  # the first holding whose running weight passes u
-            mid = (lo + hi) // 2
-            if cdf[mid] > u:
-                hi = mid
-            else:
-                lo = mid + 1
+        lo = _first_above(cdf, np.random.random() * total)  # noqa: NPY002
         a = holdings[lo, 0]
         b = holdings[lo, 1]
         status = 1
@@ -461,6 +466,17 @@ def _next(x: int) -> int:
     return x
 
 
+def _card(state: int, used: int) -> tuple[int, int]:
+    """The generator's next state and a card drawn uniformly from those not in the bit set
+    ``used`` (by rejection: at most 9 of the 52 are ever used)."""
+    state = _next(state)
+    c = state % 52
+    while (used >> c) & 1:
+        state = _next(state)
+        c = state % 52
+    return state, c
+
+
 def _equity(a: int, b: int, board: IntArray, seen: int, pairs: int, seed: int,
             ours: IntArray, theirs: IntArray) -> float:
     """Showdown equity of hole cards (a, b) on the first ``seen`` cards of ``board``
@@ -478,11 +494,7 @@ def _equity(a: int, b: int, board: IntArray, seen: int, pairs: int, seed: int,
     for _ in range(pairs):
         used = dead
         for i in range(seen, 7):  # the rest of the board, then the holding's two
-            state = _next(state)
-            c = state % 52
-            while (used >> c) & 1:
-                state = _next(state)
-                c = state % 52
+            state, c = _card(state, used)
             used |= 1 << c
             theirs[i] = c
             if i < 5:
