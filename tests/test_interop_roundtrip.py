@@ -28,10 +28,11 @@ DATA = Path(__file__).parent / "data" / "interop"
 FLL_EXACT = {"backgammon_handwritten", "backgammon_refined", "backgammon_simple",
              "cribbage_expected_points", "cribbage_expected_points_beginner",
              "cribbage_linguistic", "cribbage_linguistic_calibrated",
-             "cribbage_linguistic_tuned", "cribbage_pegging", "fuzzeval_example", "tipping"}
+             "cribbage_linguistic_tuned", "cribbage_pegging", "fuzzeval_example", "holdem",
+             "holdem_tuned", "tipping"}
 FIS_EXACT = {"backgammon_handwritten", "backgammon_refined", "backgammon_simple",
              "cribbage_expected_points", "cribbage_expected_points_beginner",
-             "cribbage_pegging", "fuzzeval_example", "tipping"}
+             "cribbage_pegging", "fuzzeval_example", "holdem", "holdem_tuned", "tipping"}
 #: those that do not, and the first reason each gives
 FLL_REWRITTEN = {"hearts"}  # not (a or b) comes back as not a and not b (De Morgan)
 FIS_REFUSED = {
