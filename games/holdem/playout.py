@@ -40,7 +40,7 @@ from fuzzeval.games.holdem import strength as S
 from fuzzeval.games.holdem.features import FEATURE_NAMES, preflop_strength
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.range import HOLDINGS
-from fuzzeval.games.holdem.rules import Betting
+from fuzzeval.games.holdem.rules import BET_SIZE, BOARD_SIZE, Betting
 from fuzzeval.jit import Kernel
 from fuzzeval.kernels import fill, wa_row
 from fuzzeval.search.sampling import Simulator
@@ -62,8 +62,9 @@ _first_above = S._first_above
 #: folded (-1: none), calls and raises of each position this hand
 SPENT0, SPENT1, ROUND, NACT, BETS, MOVER, FOLDED, CALLS0, CALLS1, RAISES0, RAISES1 = range(11)
 SLOTS = 11
-_BET_SIZE = (10, 10, 20, 20)
-_BOARD_SIZE = (0, 3, 4, 5)
+#: the feature columns the kernel writes, in the order of ``features.FEATURES``
+COLUMNS = ("strength", "pot_odds", "to_call", "bets", "position", "round", "aggression",
+           "action")
 # phevaluator's evaluator; in compiled code, its C function
 _eval7: Any = S._eval7
 
@@ -89,7 +90,7 @@ def _act(bet: IntArray, action: int) -> None:
     top = max(bet[SPENT0], bet[SPENT1])
     bet[NACT] += 1
     if action == 2:
-        bet[SPENT0 + me] = top + _BET_SIZE[bet[ROUND]]
+        bet[SPENT0 + me] = top + BET_SIZE[bet[ROUND]]
         bet[BETS] += 1
         bet[RAISES0 + me] += 1
         bet[MOVER] = 1 - me
@@ -139,13 +140,13 @@ def _playout(bet: IntArray, holes: IntArray, board: IntArray, position: int, see
                 strengths[me, rnd] = pre[holes[me, 0], holes[me, 1]]
             else:
                 strengths[me, rnd] = _equity(holes[me, 0], holes[me, 1], board,
-                                             _BOARD_SIZE[rnd], pairs,
+                                             BOARD_SIZE[rnd], pairs,
                                              (strength_seed + 8 * me + rnd) & _M32,
                                              scratch[0], scratch[1])
         owed = abs(bet[SPENT0] - bet[SPENT1])
         x[0] = strengths[me, rnd]
         x[1] = owed / (bet[SPENT0] + bet[SPENT1] + owed)
-        x[2] = owed / _BET_SIZE[rnd]
+        x[2] = owed / BET_SIZE[rnd]
         x[3] = bet[BETS]
         x[4] = 1.0 if me == 1 else 0.0
         x[5] = rnd
@@ -273,7 +274,8 @@ def root_betting(b: Betting) -> IntArray:
 def can_compile(evaluator: Evaluator) -> bool:
     """Whether playouts with this rule base compile: a singleton conclusion (weighted
     average or sum) over hold'em features; centroid bases play out in Python."""
-    return evaluator.plan is None and all(n in FEATURE_NAMES for n in evaluator.input_names)
+    return (evaluator.plan is None and FEATURE_NAMES == COLUMNS
+            and all(n in FEATURE_NAMES for n in evaluator.input_names))
 
 
 def compiled_simulator(d: Decision, evaluator: Evaluator, temperature: float,

@@ -166,3 +166,10 @@ def test_the_preflop_table_is_what_its_script_estimates() -> None:
     for name, hole in named[::40]:
         fresh = equity_estimate(hole, (), 100_000, 77)
         assert abs(fresh - _preflop_equity()[name]) < 4 * 0.5 / np.sqrt(100_000)
+
+
+def test_the_kernel_writes_the_features_in_the_games_order() -> None:
+    """``_playout`` fills its feature row by position: the game's feature list must be
+    that order, or nothing compiles (the playouts fall back to Python)."""
+    assert P.FEATURE_NAMES == P.COLUMNS
+    assert P.can_compile(fuzzy_player().evaluator)
