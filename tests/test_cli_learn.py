@@ -163,3 +163,35 @@ def test_explain_of_a_weighted_sum_adds_each_terms_rules(tmp_path: Path) -> None
     assert "d 0 0.5000 +0.0000" in lines
     assert not any(line.startswith(("b ", "e ")) for line in lines)  # fired nothing
     assert "points = 14.25 (weighted sum)" in lines
+
+
+def test_the_defaults_and_messages_of_a_learn_name_their_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Values the other tests leave unread (mutation testing found them): the default
+    picture plots/<db>_curve.png, the table's curve line, the JSON curve's games, the
+    database named when it is shown again, a given start named in its errors and kept
+    apart from the outputs."""
+    monkeypatch.chdir(tmp_path)
+    args = [*SMALL, "--db", "l.sqlite", "-o", "l.yaml"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / "plots" / "l_curve.png").stat().st_size > 10_000
+    assert "learning curve: plots/l_curve.png" in first.stdout
+    again = runner.invoke(app, [*args, "--json"])
+    assert "l.sqlite already holds learn 1 with these settings" in again.stderr
+    assert [p["games"] for p in json.loads(again.stdout)["curve"]] == [8, 16]
+    start = tmp_path / "start.yaml"
+    start.write_text((tmp_path / "l.yaml").read_text())
+    clash = runner.invoke(app, [*SMALL, "--db", "s.sqlite", "-o", "start.yaml",
+                                "--rulebase", "start.yaml"])
+    assert clash.exit_code == 2 and "--rulebase" in clash.stderr, clash.stderr
+    given = [*SMALL, "--db", "g.sqlite", "-o", "g.yaml", "--rulebase", "start.yaml"]
+    assert runner.invoke(app, given).exit_code == 0
+    shown = runner.invoke(app, given)
+    assert shown.exit_code == 0 and "already holds learn 1" in shown.stderr, shown.output
+    (tmp_path / "broken.yaml").write_text("name: x\n")
+    broken = runner.invoke(app, [*SMALL, "--db", "b.sqlite", "--rulebase", "broken.yaml"])
+    assert broken.exit_code == 1, broken.stderr  # a bad rule base file, as in evaluate
+    assert "broken.yaml:1: " in broken.stderr
+    block = runner.invoke(app, [*SMALL[:4], "--block", "0", "--db", "z.sqlite"])
+    assert block.exit_code == 2 and "--block" in block.stderr, block.stderr
