@@ -16,8 +16,11 @@ into OpenSpiel's action. OpenSpiel (``pyspiel``) is an extra: ``pip install
 from __future__ import annotations
 
 import math
+import os
 import random
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -81,7 +84,8 @@ def load(game: Any) -> Any:
     if not isinstance(game, str):
         return game
     try:  # checked here: OpenSpiel prints its own errors on stderr before raising them
-        params = pyspiel.game_parameters_from_string(game)
+        with _quiet_stderr():  # its parser too ("OpenSpiel exception: Missing ...")
+            params = pyspiel.game_parameters_from_string(game)
     except pyspiel.SpielError as exc:
         raise UsageError(f"OpenSpiel game {game!r}: {str(exc).splitlines()[0]}") from None
     name = params.pop("name")
@@ -102,6 +106,21 @@ def load(game: Any) -> Any:
             raise UsageError(f"OpenSpiel game {name!r}: parameter {key}={_shown(value)} "
                              f"is not a {want.__name__} (default {_shown(defaults[key])})")
     return pyspiel.load_game(game)
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The process's stderr (file descriptor 2, where OpenSpiel's C++ writes) sent to
+    /dev/null for the block, so that a mistake is reported once, by us."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def bridged_games() -> list[str]:

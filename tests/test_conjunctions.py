@@ -88,3 +88,14 @@ def test_too_many_rules_or_bad_settings_are_refused_before_learning() -> None:
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, min_share=0)
     with pytest.raises(ValueError, match=r"samples must be \(n > 0, 3\)"):
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples[:, :2], "p", "u", 1)
+
+
+def test_conjunctions_come_once_each_their_atoms_ascending() -> None:
+    """Where every atom fires everywhere, every conjunction of atoms of different features
+    is kept, each once, written in ascending order: 5 singles, 8 pairs, 4 triples."""
+    atoms = [Atom("a", "no"), Atom("a", "yes"), Atom("b", "no"), Atom("b", "yes"),
+             Atom("c", "yes")]
+    got = frequent_conjunctions(atoms, np.ones((10, 5), dtype=bool), [0.5, 0.5, 0.5])
+    assert got == [(0,), (1,), (2,), (3,), (4,),
+                   (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 4), (3, 4),
+                   (0, 2, 4), (0, 3, 4), (1, 2, 4), (1, 3, 4)]

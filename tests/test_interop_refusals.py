@@ -420,3 +420,12 @@ def test_a_name_fis_cannot_quote_is_refused_on_export() -> None:
         export_rulebase(rb, ".fis")
     with pytest.raises(ConversionError, match="must be one word of letters"):
         export_rulebase(rb, ".fll")
+
+
+def test_a_line_before_any_section_is_named_by_its_key(tmp_path: Path) -> None:
+    fll = tmp_path / "b.fll"
+    fll.write_text("foo: bar\n" + (DATA / "tipper.fll").read_text())
+    res = runner.invoke(app, ["rulebase", "import", str(fll), "-o", str(tmp_path / "o.yaml")])
+    assert res.exit_code == 2 and not (tmp_path / "o.yaml").exists()
+    assert res.stderr.splitlines()[0] == (f"error: {fll}:1: 'foo': before any section "
+                                          "(Engine, InputVariable, ...)")

@@ -4,6 +4,7 @@ to a database, and the learned player takes the best value the payoff's way."""
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -221,3 +222,20 @@ rules:
   - if quality is poor then tip is a
   - if service is poor then tip is b
 """
+
+
+def test_the_curve_s_half_width_and_the_compiled_base_per_rule_base(source: str) -> None:
+    """A point of the learning curve is the mean of its games' payoffs with 1.96 standard
+    deviations over the root of their number; a process compiles each base once, and a
+    different base compiles anew."""
+    from fuzzeval.learn.learning import _compiled, measure, measure_all
+
+    rb = load_rulebase_text(source)
+    weights = np.linspace(-1, 1, len(rb.rules))
+    paid = measure(GAME, rb, weights, SETTINGS, "random", range(8))
+    mean, half = measure_all(GAME, rb, weights, SETTINGS, None)
+    assert mean == pytest.approx(float(np.mean(paid)), abs=1e-12)
+    assert half == pytest.approx(1.96 * float(np.std(paid, ddof=1)) / np.sqrt(8), abs=1e-12)
+    assert _compiled(rb) is _compiled(load_rulebase_text(source))
+    other = dataclasses.replace(rb, rules=rb.rules[:-1])
+    assert _compiled(other).rule_rows.size == len(rb.rules) - 1

@@ -442,10 +442,12 @@ def test_openspiel_errors_print_nothing_of_their_own(capfd: pytest.CaptureFixtur
                                                      ) -> None:
     """OpenSpiel writes its errors on the process's stderr before raising them: the game
     name and its parameters are checked first, so a mistake is one line, ours."""
-    for game in ("nosuchgame", "hearts(foo=1)", "cribbage(players=x)"):
+    for game in ("nosuchgame", "hearts(foo=1)", "cribbage(players=x)", "hearts("):
         with pytest.raises(UsageError):
             make_bot(game, "fuzzy", 0, 0)
     assert capfd.readouterr().err == ""
+    with pytest.raises(UsageError, match=r"^OpenSpiel game 'hearts\(': Missing closing "):
+        make_bot("hearts(", "fuzzy", 0, 0)
 
 
 HOLDEM = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,raiseSize=10 "
