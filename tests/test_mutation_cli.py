@@ -602,3 +602,26 @@ def test_an_unknown_backgammon_player_lists_the_players() -> None:
     with pytest.raises(ValueError, match=r"^unknown backgammon player 'nobody' \(players: "
                                          r"random, pubeval, gnubg, fuzzy\)$"):
         make_player("nobody")
+
+
+def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
+    """The summary of a backgammon match, row by row, against the stored games: who won
+    each (pubeval all 4: by 1, 2, 3 and 3 points, read back from the history), the kinds,
+    the game points 1 + 2 + 3 + 3 = 9 and their mean 2.25 a game."""
+    import sqlite3
+
+    db = tmp_path / "m.sqlite"
+    res = runner.invoke(app, ["match", "backgammon", "-p", "pubeval", "--opponent", "random",
+                              "-n", "4", "--seed", "3", "--db", str(db), "-w", "1"],
+                        env={"COLUMNS": "100"})
+    assert res.exit_code == 0, res.output
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT winner, points FROM games ORDER BY idx").fetchall()
+    assert sorted(p for _, p in stored) == [1, 2, 3, 3]
+    lines = [" ".join(line.strip("│┃ ").split()) for line in res.stdout.splitlines()]
+    assert "pubeval ┃ random" in lines[2]
+    for row in ("points per game (95% interval) │ 2.250", "wins │ 4 │ 0",
+                "won by single │ 1 │ 0", "won by gammon │ 1 │ 0",
+                "won by backgammon │ 2 │ 0", "game points │ 9 │ 0"):
+        assert any(line.startswith(row) for line in lines), row
+    assert lines[-1] == f"4 games; history in {db}"
