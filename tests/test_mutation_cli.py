@@ -625,3 +625,25 @@ def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
                 "won by backgammon │ 2 │ 0", "game points │ 9 │ 0"):
         assert any(line.startswith(row) for line in lines), row
     assert lines[-1] == f"4 games; history in {db}"
+
+
+def test_the_schema_and_the_reader_agree_on_the_least_resolution() -> None:
+    """The JSON schema editors validate against says what the reader refuses: resolution
+    11 is read, 10 is not."""
+    from fuzzeval.loading import MIN_RESOLUTION
+    from fuzzeval.schema import rulebase_schema
+
+    assert MIN_RESOLUTION == 11
+    assert rulebase_schema()["properties"]["resolution"]["minimum"] == MIN_RESOLUTION
+
+
+def test_a_measures_table_shows_before_after_and_the_paired_change() -> None:
+    from fuzzeval.cli.common import measures_table
+    from fuzzeval.learn.measure import Comparison
+
+    table = measures_table("t", (Comparison("efficiency", 10, 0.5, 0.625, (0.1, 0.15)),))
+    out = io.StringIO()
+    Console(file=out, width=80).print(table)
+    lines = [" ".join(line.split()) for line in out.getvalue().splitlines()]
+    assert "measure initial calibrated change (paired 95%)" in lines
+    assert "efficiency 0.5000 0.6250 +0.1250 ± 0.0250" in lines
