@@ -613,7 +613,7 @@ def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
     res = runner.invoke(app, ["match", "backgammon", "-p", "pubeval", "--opponent", "random",
                               "-n", "4", "--seed", "3", "--db", str(db), "-w", "1"],
-                        env={"COLUMNS": "100"})
+                        env={"COLUMNS": "400"})  # the last line holds a long path
     assert res.exit_code == 0, res.output
     with sqlite3.connect(db) as conn:
         stored = conn.execute("SELECT winner, points FROM games ORDER BY idx").fetchall()
