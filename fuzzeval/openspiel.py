@@ -167,20 +167,14 @@ def _player(game_name: str, spec: PlayerSpec) -> Player:
         raise UsageError(f"{game_name} player {str(spec)!r}: {exc}") from None
 
 
-class FuzzevalBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type hints
-    """A fuzzeval player seated at one of an OpenSpiel game's seats."""
+class _SeatedBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type hints
+    """What the bots here share: a seat, no policy, a bridge restarted with each game, and
+    nothing kept from other players' actions (each step reads the state it is given)."""
 
-    def __init__(self, translator: Bridge, player: Player, spec: PlayerSpec, seat: int,
-                 seed: int) -> None:
+    def __init__(self, translator: Any, seat: int) -> None:
         pyspiel.Bot.__init__(self)
         self._bridge = translator
-        self._player = player
         self._seat = seat
-        self._rng = np.random.default_rng(seed)
-        self.spec = spec
-
-    def __repr__(self) -> str:
-        return f"FuzzevalBot({str(self.spec)!r}, seat={self._seat})"
 
     def player_id(self) -> int:
         return self._seat
@@ -194,6 +188,20 @@ class FuzzevalBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type hin
     def inform_action(self, state: Any, player_id: int, action: int) -> None:
         pass  # the bot reads what it needs from the state it is asked to step
 
+
+class FuzzevalBot(_SeatedBot):
+    """A fuzzeval player seated at one of an OpenSpiel game's seats."""
+
+    def __init__(self, translator: Bridge, player: Player, spec: PlayerSpec, seat: int,
+                 seed: int) -> None:
+        _SeatedBot.__init__(self, translator, seat)
+        self._player = player
+        self._rng = np.random.default_rng(seed)
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"FuzzevalBot({str(self.spec)!r}, seat={self._seat})"
+
     def step(self, state: Any) -> int:
         if state.current_player() != self._seat:
             raise ValueError(f"{self!r} asked to move for seat {state.current_player()}")
@@ -206,30 +214,16 @@ class FuzzevalBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type hin
         return self._player.choose(candidates, self._rng)
 
 
-class SearchBot(pyspiel.Bot):  # type: ignore[misc]
+class SearchBot(_SeatedBot):
     """OpenSpiel's ISMCTSBot (C++ or Python) asked at the bridge's ``search_state`` of
     each decision, where the bridge has one."""
 
     def __init__(self, search: Any, translator: Any, seat: int) -> None:
-        pyspiel.Bot.__init__(self)
+        _SeatedBot.__init__(self, translator, seat)
         self._search = search
-        self._bridge = translator
-        self._seat = seat
 
     def __repr__(self) -> str:
         return f"ISMCTSBot(seat={self._seat})"
-
-    def player_id(self) -> int:
-        return self._seat
-
-    def provides_policy(self) -> bool:
-        return False
-
-    def restart_at(self, state: Any) -> None:
-        self._bridge.restart()
-
-    def inform_action(self, state: Any, player_id: int, action: int) -> None:
-        pass
 
     def step(self, state: Any) -> int:
         turn = getattr(self._bridge, "search_state", None)
