@@ -33,7 +33,8 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     rb = load_rulebase(tmp_path / "l.yaml")
     assert rb.defuzzifier == "weighted_sum" and rb.name == "hearts_td"
     assert rb.made_by.startswith("learned by `fuzzeval learn hearts --games 16 --block 8 "
-                                 "--lambda 0.75 --alpha 0.5 --opponent self --seed 1 "
+                                 "--update 2 --lambda 0.75 --alpha 0.1 --opponent self "
+                                 "--seed 1 "
                                  "--order 1")
     assert any(t.triangle.peak != 0 for t in rb.output.terms)
     text = (tmp_path / "l.yaml").read_text()
@@ -52,6 +53,8 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--lambda", "1.5"], "error: --lambda must be in [0, 1] (got 1.5)"),
     (["--alpha", "0"], "error: --alpha must be above 0 (got 0)"),
     (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
+    (["--update", "3"], "error: --block 8 is not a whole number of updates of --update 3"),
+    (["--update", "0"], "error: --update must be at least 1 (got 0)"),
     (["--order", "4"], "error: --order must be 1, 2 or 3 (got 4)"),
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
     (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),

@@ -45,7 +45,7 @@ def source() -> str:
     return rulebase_to_yaml(rb)
 
 
-SETTINGS = LearnSettings("hearts", block=8, measure_every=2, measure_games=8,
+SETTINGS = LearnSettings("hearts", block=8, update=4, measure_every=2, measure_games=8,
                          measure_opponent="random")
 
 
@@ -87,7 +87,7 @@ def test_a_database_holds_one_learn(tmp_path: Path, source: str) -> None:
     db = tmp_path / "one.sqlite"
     with History(db) as h:
         run_learning(h, GAME, SETTINGS, source, 8)
-        other = LearnSettings("hearts", lam=0.5, block=8, measure_every=0)
+        other = LearnSettings("hearts", lam=0.5, block=8, update=4, measure_every=0)
         with pytest.raises(HistoryError, match=r"holds learn 1, with other settings"):
             run_learning(h, GAME, other, source, 8)
     with History(tmp_path / "none.sqlite") as h, pytest.raises(HistoryError,
@@ -140,7 +140,7 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
     from fuzzeval.play.match import play_game
 
     rb = load_rulebase_text(source)
-    settings = LearnSettings("hearts", lam=1.0, alpha=0.5, block=1, measure_every=0)
+    settings = LearnSettings("hearts", lam=1.0, alpha=0.5, block=1, update=1, measure_every=0)
     total, paid, episodes, decisions = learn_games(GAME, rb, np.zeros(len(rb.rules)),
                                                    settings, [3])
 

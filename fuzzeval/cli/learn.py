@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -42,14 +43,17 @@ def learn(
         "--games", "-n", help="Games to play in all, learning from them (a whole number "
                               "of blocks).")] = 2000,
     block: Annotated[int, typer.Option(
-        help="TD(λ): games a block, played with the same conclusions, then the steps "
-             "applied.")] = 100,
+        help="Games between two commits to --db (a whole number of updates).")] = 100,
+    update: Annotated[int | None, typer.Option(
+        help="TD(λ): games played with the same conclusions, then their steps added "
+             "(1: after every game, as seed 003); default: 10, or the most of 5, 2 and 1 "
+             "that divides --block.")] = None,
     lam: Annotated[float, typer.Option(
         "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
                          "payoff (seed 003: 0.75).")] = 0.75,
     alpha: Annotated[float, typer.Option(
-        help="TD(λ): a block's step size (the mean of its games' steps), above 0; 1 moves "
-             "the block's average decision to its target.")] = 0.5,
+        help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
+             "by their strength (seed 003's normalised step).")] = 0.1,
     opponent: Annotated[str, typer.Option(
         help="Opponent: 'self' (every seat learns) or a player of the game in the other "
              "seats.")
@@ -111,7 +115,9 @@ def learn(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume
 
+    update = math.gcd(block, 10) if update is None else update
     for name, value, low in (("--games", games, 1), ("--block", block, 1),
+                             ("--update", update, 1),
                              ("--sample-games", sample_games, 1),
                              ("--measure-every", measure_every, 0),
                              ("--measure-games", measure_games, 1)):
@@ -127,6 +133,9 @@ def learn(
             raise _usage(f"{name} must be in (0, 1) (got {share:g})")
     if not 1 <= order <= 3:
         raise _usage(f"--order must be 1, 2 or 3 (got {order})")
+    if block % update:
+        raise _usage(f"--block {block} is not a whole number of updates of --update "
+                     f"{update}")
     if games % block:
         raise _usage(f"--games {games} is not a whole number of blocks of --block {block}")
     with user_errors():
@@ -145,9 +154,11 @@ def learn(
         if source is not None:  # a start TD(λ) cannot learn is refused before any file
             check_start(game, load_rulebase_text(source, str(start_path)))
         settings = LearnSettings(
-            game.name, lam, alpha, block, opponent, seed, measure_every, measure_games,
-            measure_opponent or "", (), order, min_share, triple_share, sample_games, "",
-            scale, "" if source is None else source_digest(source))
+            game.name, lam=lam, alpha=alpha, block=block, update=update, opponent=opponent,
+            seed=seed, measure_every=measure_every, measure_games=measure_games,
+            measure_opponent=measure_opponent or "", order=order, min_share=min_share,
+            triple_share=triple_share, sample_games=sample_games, scale=scale,
+            start="" if source is None else source_digest(source))
         path = db or Path("runs") / f"{game.name}_learn.sqlite"
         target = output or path.with_name(f"{path.stem}.learned.yaml")
         picture = plot or picture_for(path, "curve")
@@ -229,6 +240,7 @@ def _made_by(settings: LearnSettings, games: int, start: str | None) -> str:
     """The command that made the learned base (its made_by line), from what decides it."""
     s = settings
     words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
+             "--update", str(s.update),
              "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
              "--seed", str(s.seed)]
     if start is not None:

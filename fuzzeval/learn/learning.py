@@ -1,19 +1,17 @@
 """``fuzzeval learn``: TD(λ) self-play (or play against named opponents) that learns the
 conclusions of a conjunction rule base, block after block, resumable from the history.
 
-A block of ``block`` games is played with the conclusions the block started with; each
-learning seat's game is an episode (``fuzzeval.learn.td``), and the mean of the block's
-decisions' steps (each game's steps rounded to a whole number of 2^-32, added, divided by
-the number of decisions) is applied at its end: all were made with the same conclusions,
-so their sum would move a value that many decisions share many times over. So ``alpha``
-is a block's step: 1 moves a value that every decision shares (a rule that always fires)
-all the way to the mean target. The games of
-a block go to the match executors; the result does not depend on how many workers there
-are, since integer sums do not depend on their order. Every block's conclusions are
-committed to the history database, with the learning seats' mean payoff in it and, every
-``measure_every`` blocks, the mean payoff of the learned player against a fixed opponent
-on fixed games (the learning curve). A learn stopped at any moment resumes from its last
-committed block to exactly the conclusions of an uninterrupted run.
+Games are played ``update`` at a time with the same conclusions; each learning seat's game
+is an episode (``fuzzeval.learn.td``), and the steps of those games are added to the
+conclusions before the next ``update`` games: with ``update`` 1 this is seed 003's learner,
+which steps after every game. The games of an update go to the match executors, each
+game's step rounded to a whole number of 2^-32 (``to_fixed``), so the result does not
+depend on how many workers there are: integer sums do not depend on their order. Every
+``block`` games (a whole number of updates) the conclusions are committed to the history
+database, with the learning seats' mean payoff in the block and, every ``measure_every``
+blocks, the mean payoff of the learned player against a fixed opponent on fixed games (the
+learning curve). A learn stopped at any moment resumes from its last committed block to
+exactly the conclusions of an uninterrupted run.
 
 Nothing here knows a game: a game needs features (its ``Candidates``) and may say what a
 seat has been paid so far (``payoff_so_far(state, seat)``, e.g. the points a Hearts seat
@@ -62,8 +60,9 @@ class LearnSettings:
 
     game: str
     lam: float = 0.75
-    alpha: float = 0.5
-    block: int = 100
+    alpha: float = 0.1  # a decision's step (normalised by its rules' total strength)
+    block: int = 100  # games between two commits to the history
+    update: int = 10  # games played with the same conclusions before their steps are added
     opponent: str = "self"  # "self": every seat learns; else a player of the game
     seed: int = 1
     measure_every: int = 10  # blocks between two points of the learning curve (0: never)
@@ -85,8 +84,12 @@ class LearnSettings:
             raise ValueError(f"λ must be in [0, 1] (got {self.lam})")
         if not self.alpha > 0:
             raise ValueError(f"the step size must be above 0 (got {self.alpha})")
-        if self.block < 1:
-            raise ValueError(f"a block has at least 1 game (got {self.block})")
+        if self.block < 1 or self.update < 1:
+            raise ValueError(f"a block and an update have at least 1 game (got "
+                             f"{self.block}, {self.update})")
+        if self.block % self.update:
+            raise ValueError(f"a block ({self.block} games) is a whole number of updates "
+                             f"({self.update} games)")
         if self.measure_every < 0 or self.measure_games < 1:
             raise ValueError("measure every 0 or more blocks, on at least 1 game")
         if self.sample_games < 1 or not self.scale > 0:
@@ -340,30 +343,34 @@ def _workers(executor: Executor | None) -> int:
 def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
                block: int, executor: Executor | None) -> tuple[FloatArray, float]:
     """The conclusions after block ``block`` and the learning seats' mean payoff in it."""
-    indices = range(block * settings.block, (block + 1) * settings.block)
-    if executor is None:
-        parts = [learn_games(game, rb, weights, settings, indices)]
-    else:
-        chunks = _split(indices, 2 * _workers(executor))
-        parts = list(executor.map(learn_games, [game] * len(chunks), [rb] * len(chunks),
-                                  [weights] * len(chunks), [settings] * len(chunks), chunks))
-    total: FixedArray = np.zeros(len(weights), dtype=np.int64)
-    for part in parts:
-        total += part[0]
-    episodes = sum(p[2] for p in parts)
-    decisions = sum(p[3] for p in parts)
-    new = block_update(weights, total, decisions, rb.output.lo, rb.output.hi)
-    return new, math.fsum(p[1] for p in parts) / max(episodes, 1)
+    paid, episodes = 0.0, 0
+    for start in range(block * settings.block, (block + 1) * settings.block,
+                       settings.update):
+        indices = range(start, start + settings.update)
+        if executor is None or settings.update == 1:
+            parts = [learn_games(game, rb, weights, settings, indices)]
+        else:
+            chunks = _split(indices, _workers(executor))
+            parts = list(executor.map(learn_games, [game] * len(chunks),
+                                      [rb] * len(chunks), [weights] * len(chunks),
+                                      [settings] * len(chunks), chunks))
+        total: FixedArray = np.zeros(len(weights), dtype=np.int64)
+        for part in parts:
+            total += part[0]
+        weights = update_weights(weights, total, rb.output.lo, rb.output.hi)
+        paid += math.fsum(p[1] for p in parts)
+        episodes += sum(p[2] for p in parts)
+    return weights, paid / max(episodes, 1)
 
 
-def block_update(weights: FloatArray, total: FixedArray, decisions: int, lo: float,
-                 hi: float) -> FloatArray:
-    """The conclusions after a block: the mean of its ``decisions``' steps (``total``, in
-    fixed point) added, kept in [lo, hi]. The mean, not the sum: every step was made with
-    the same conclusions, and their sum would move a value that many decisions share many
-    times over (a rule firing on all 13 decisions of every episode, at λ = 1 and alpha
-    0.5, would swing 0, 65, -100, 100 ... where the mean converges)."""
-    out: FloatArray = np.clip(weights + from_fixed(total) / max(decisions, 1), lo, hi)
+def update_weights(weights: FloatArray, total: FixedArray, lo: float,
+                   hi: float) -> FloatArray:
+    """The conclusions after an update: the sum of its games' steps (``total``, in fixed
+    point) added, kept in [lo, hi]. The sum, as if each game had stepped in turn (seed
+    003's learner steps after every game): the steps of an update were made with the same
+    conclusions, so ``alpha`` times the decisions that share a rule in an update must stay
+    well below 1, or that rule's value overshoots (``tests/test_td.py``)."""
+    out: FloatArray = np.clip(weights + from_fixed(total), lo, hi)
     return out
 
 
