@@ -45,7 +45,7 @@ def learn(
     block: Annotated[int, typer.Option(
         help="Games between two commits to --db (a whole number of updates).")] = 100,
     update: Annotated[int | None, typer.Option(
-        help="TD(λ): games played with the same conclusions, then their steps added "
+        help="TD(λ): games played with the same conclusions, then their mean step added "
              "(1: after every game, as seed 003); default: 10, or the most of 5, 2 and 1 "
              "that divides --block.")] = None,
     lam: Annotated[float, typer.Option(
@@ -53,7 +53,7 @@ def learn(
                          "payoff (seed 003: 0.75).")] = 0.75,
     alpha: Annotated[float, typer.Option(
         help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
-             "by their strength (seed 003's normalised step).")] = 0.1,
+             "by their strength (seed 003's normalised step).")] = 0.3,
     opponent: Annotated[str, typer.Option(
         help="Opponent: 'self' (every seat learns) or a player of the game in the other "
              "seats.")
