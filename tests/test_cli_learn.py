@@ -33,7 +33,7 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     rb = load_rulebase(tmp_path / "l.yaml")
     assert rb.defuzzifier == "weighted_sum" and rb.name == "hearts_td"
     assert rb.made_by.startswith("learned by `fuzzeval learn hearts --games 16 --block 8 "
-                                 "--update 2 --lambda 0.75 --alpha 0.3 --opponent self "
+                                 "--update 1 --lambda 0.75 --alpha 0.1 --opponent self "
                                  "--seed 1 "
                                  "--order 1")
     assert any(t.triangle.peak != 0 for t in rb.output.terms)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -44,16 +43,15 @@ def learn(
                               "of blocks).")] = 2000,
     block: Annotated[int, typer.Option(
         help="Games between two commits to --db (a whole number of updates).")] = 100,
-    update: Annotated[int | None, typer.Option(
-        help="TD(λ): games played with the same conclusions, then their mean step added "
-             "(1: after every game, as seed 003); default: 10, or the most of 5, 2 and 1 "
-             "that divides --block.")] = None,
+    update: Annotated[int, typer.Option(
+        help="TD(λ): games played with the same conclusions, then their steps added (1: "
+             "after every game, as seed 003; more lets the workers share them).")] = 1,
     lam: Annotated[float, typer.Option(
         "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
                          "payoff (seed 003: 0.75).")] = 0.75,
     alpha: Annotated[float, typer.Option(
         help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
-             "by their strength (seed 003's normalised step).")] = 0.3,
+             "by their strength (seed 003's normalised step).")] = 0.1,
     opponent: Annotated[str, typer.Option(
         help="Opponent: 'self' (every seat learns) or a player of the game in the other "
              "seats.")
@@ -97,7 +95,7 @@ def learn(
 ) -> None:
     """Learn a rule base's conclusions by TD(λ) (seed 003), in self-play or against a player.
 
-    Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. Each block of games is played with the block's conclusions, then their steps are applied; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
+    Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. The conclusions step after every --update games (seed 003: after every game) and are committed every --block games; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.learn.learning import (
         RUNNING,
@@ -115,7 +113,6 @@ def learn(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume
 
-    update = math.gcd(block, 10) if update is None else update
     for name, value, low in (("--games", games, 1), ("--block", block, 1),
                              ("--update", update, 1),
                              ("--sample-games", sample_games, 1),

@@ -2,16 +2,17 @@
 conclusions of a conjunction rule base, block after block, resumable from the history.
 
 Games are played ``update`` at a time with the same conclusions; each learning seat's game
-is an episode (``fuzzeval.learn.td``), and the mean of those games' steps is added to the
-conclusions before the next ``update`` games: with ``update`` 1 this is seed 003's learner,
-which steps after every game. The games of an update go to the match executors, each
-game's step rounded to a whole number of 2^-32 (``to_fixed``), so the result does not
-depend on how many workers there are: integer sums do not depend on their order. Every
-``block`` games (a whole number of updates) the conclusions are committed to the history
-database, with the learning seats' mean payoff in the block and, every ``measure_every``
-blocks, the mean payoff of the learned player against a fixed opponent on fixed games (the
-learning curve). A learn stopped at any moment resumes from its last committed block to
-exactly the conclusions of an uninterrupted run.
+is an episode (``fuzzeval.learn.td``), and those games' steps are added to the conclusions
+before the next ``update`` games: with ``update`` 1 (the default) this is seed 003's
+learner, which steps after every game; more games an update let the workers share them,
+each game stepping from conclusions up to ``update`` - 1 games old. The games of an update
+go to the match executors, each game's step rounded to a whole number of 2^-32
+(``to_fixed``), so the result does not depend on how many workers there are: integer sums
+do not depend on their order. Every ``block`` games (a whole number of updates) the
+conclusions are committed to the history database, with the learning seats' mean payoff in
+the block and, every ``measure_every`` blocks, the mean payoff of the learned player
+against a fixed opponent on fixed games (the learning curve). A learn stopped at any moment
+resumes from its last committed block to exactly the conclusions of an uninterrupted run.
 
 Nothing here knows a game: a game needs features (its ``Candidates``) and may say what a
 seat has been paid so far (``payoff_so_far(state, seat)``, e.g. the points a Hearts seat
@@ -60,9 +61,9 @@ class LearnSettings:
 
     game: str
     lam: float = 0.75
-    alpha: float = 0.3  # a decision's step (normalised by its rules' total strength)
+    alpha: float = 0.1  # a decision's step (normalised by its rules' total strength)
     block: int = 100  # games between two commits to the history
-    update: int = 10  # games played with the same conclusions before their steps are added
+    update: int = 1  # games played with the same conclusions before their steps are added
     opponent: str = "self"  # "self": every seat learns; else a player of the game
     seed: int = 1
     measure_every: int = 10  # blocks between two points of the learning curve (0: never)
@@ -357,23 +358,21 @@ def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSet
         total: FixedArray = np.zeros(len(weights), dtype=np.int64)
         for part in parts:
             total += part[0]
-        weights = update_weights(weights, total, settings.update, rb.output.lo,
-                                 rb.output.hi)
+        weights = update_weights(weights, total, rb.output.lo, rb.output.hi)
         paid += math.fsum(p[1] for p in parts)
         episodes += sum(p[2] for p in parts)
     return weights, paid / max(episodes, 1)
 
 
-def update_weights(weights: FloatArray, total: FixedArray, games: int, lo: float,
+def update_weights(weights: FloatArray, total: FixedArray, lo: float,
                    hi: float) -> FloatArray:
-    """The conclusions after an update of ``games`` games: the mean of their steps
-    (``total``, their sum in fixed point) added, kept in [lo, hi]. Seed 003's learner
-    steps after every game; an update of several games (which the workers share) steps
-    once by their mean, so that ``alpha`` means the same whatever ``update`` is. Not their
-    sum: the steps of an update were all made with the same conclusions, and a rule that
-    many of them share would move by all of them at once and overshoot
+    """The conclusions after an update: the sum of its games' steps (``total``, in fixed
+    point) added, kept in [lo, hi]. The sum, as if each game had stepped in turn (seed
+    003's learner steps after every game): the steps of an update were all made with the
+    same conclusions, so a rule that many of them share moves by all of them at once, and
+    ``alpha`` times the games of an update must stay small or it overshoots
     (``tests/test_td.py``)."""
-    out: FloatArray = np.clip(weights + from_fixed(total) / games, lo, hi)
+    out: FloatArray = np.clip(weights + from_fixed(total), lo, hi)
     return out
 
 
