@@ -181,7 +181,7 @@ def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
     ({"trials": 0}, "trials must be a whole number from 1 to 100,000"),
     ({"trials": 10**12}, "trials must be a whole number from 1 to 100,000 [(]got 10{12}[)]"),
     ({"stop": "soon"}, "stop must be one of"),
-    ({"rollout": "sampling"}, "rollout must be one of random, rulebase"),
+    ({"rollout": "sampling"}, r"rollout must be one of random, rulebase, td [(]got .sampling.[)]"),
     ({"depth": 2}, "does not take options"),
 ])
 def test_the_game_agnostic_player_refuses_bad_options(options: dict[str, Any],

@@ -225,18 +225,23 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
 def value_player(game: Game, **options: Any) -> ValuePlayer:
     """``td:rulebase=NAME|PATH``: the learned player of any game with features (a plug-in
     of the ``fuzzeval.players`` group), grading its candidates with a weighted_sum base of
-    the game's features (a ValueError otherwise)."""
+    the game's features (a ValueError otherwise). Without a rule base it plays the one
+    shipped for the game, ``GAME_td``, where there is one (so ``sampling:rollout=td``
+    works)."""
     from fuzzeval.loading import load_rulebase
     from fuzzeval.play.game import compile_for_features
-    from fuzzeval.resources import find_rulebase
+    from fuzzeval.resources import find_rulebase, rulebase_dir
 
     unknown = sorted(set(options) - {"rulebase"})
     if unknown:
         raise ValueError(f"player 'td' does not take options {unknown} (options: rulebase)")
     rulebase = str(options.get("rulebase", ""))
+    if not rulebase and (rulebase_dir() / f"{game.name}_td.yaml").is_file():
+        rulebase = f"{game.name}_td"
     if not rulebase:
         raise ValueError(f"player 'td' needs a learned rule base: td:rulebase=FILE "
-                         f"(fuzzeval learn {game.name} makes one)")
+                         f"(fuzzeval learn {game.name} makes one; none is shipped for "
+                         f"{game.name})")
     rb = load_rulebase(find_rulebase(str(rulebase)))
     if rb.defuzzifier != "weighted_sum":
         raise ValueError(f"player 'td': rule base {rb.name!r} is {rb.defuzzifier}, not a "

@@ -41,6 +41,11 @@ def load_game(name: str) -> Game:
     raise GameNotFound(f"no game called {name!r} (games: {known})")
 
 
+def player_plugin_names() -> list[str]:
+    """Names of the game-agnostic players installed (``sampling``, ``td``)."""
+    return sorted(ep.name for ep in entry_points(group=PLAYERS_GROUP))
+
+
 def player_factory(name: str) -> Callable[..., Any] | None:
     """The game-agnostic player called ``name`` (its factory), or None."""
     for ep in entry_points(group=PLAYERS_GROUP):

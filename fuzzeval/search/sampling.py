@@ -247,23 +247,28 @@ class SamplingPlayer:
 
 def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                     stop: Any = "obvious", **unknown: Any) -> SamplingPlayer:
-    """The game-agnostic sampling player: ``rollout`` names the game's player every seat
-    plays the simulations with (default: the game's ``sampling_rollout`` where it names
-    one, as hold'em names its fuzzy triple, else its reference opponent), ``trials`` the
-    most a decision gets, ``stop`` the stop rule. A ValueError names a bad option."""
+    """The game-agnostic sampling player: ``rollout`` names the player every seat plays
+    the simulations with, the game's own or a game-agnostic one other than ``sampling``
+    (``td``: the game's learned base), default the game's ``sampling_rollout`` where it
+    names one, as hold'em names its fuzzy triple, else its reference opponent;
+    ``trials`` the most a decision gets, ``stop`` the stop rule. A ValueError names a bad
+    option."""
+    from fuzzeval.play.match import make_player
+    from fuzzeval.play.registry import player_plugin_names
+
     hooks = require_hooks(game)
     if unknown:
         raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
                          "(options: rollout, stop, trials)")
     name = str(rollout).strip() or getattr(game, "sampling_rollout", game.default_opponent)
-    if name == SAMPLING or name not in game.player_names:
-        raise ValueError(f"rollout must be one of {', '.join(game.player_names)} "
-                         f"(got {rollout!r})")
+    known = [*game.player_names, *(n for n in player_plugin_names() if n != SAMPLING)]
+    if name not in known:
+        raise ValueError(f"rollout must be one of {', '.join(known)} (got {rollout!r})")
     if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
         raise ValueError(f"trials must be a whole number from 1 to {MAX_TRIALS:,} "
                          f"(got {trials!r})")
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} (got {stop!r})")
-    policy = game.make_player(name)
+    policy = make_player(game, name)
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
     return SamplingPlayer(game, hooks, (policy,) * game.seats, settings)
