@@ -431,6 +431,8 @@ OPTIONS: dict[str, Meaning] = {
     "--each": Meaning("rules shown each way", r"Rules shown each way"),
     "--block": Meaning("games between two commits of a learn",
                        r"Games between two commits to --db"),
+    "--halving": Meaning("games a TD(λ) step size takes to halve",
+                         r"TD\(λ\): the step size's schedule"),
     "--update": Meaning("games a TD(λ) update", r"TD\(λ\): games played with the same"),
     "--lambda": Meaning("TD(λ)'s λ", r"TD\(λ\): λ in"),
     "--alpha": Meaning("TD(λ)'s step size", r"TD\(λ\): a decision's step size"),

@@ -55,6 +55,7 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
     (["--update", "3"], "error: --block 8 is not a whole number of updates of --update 3"),
     (["--update", "0"], "error: --update must be at least 1 (got 0)"),
+    (["--halving", "-1"], "error: --halving must be at least 0 (got -1)"),
     (["--order", "4"], "error: --order must be 1, 2 or 3 (got 4)"),
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
     (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),

@@ -5,6 +5,7 @@ to a database, and the learned player takes the best value the payoff's way."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -99,10 +100,26 @@ def test_a_database_holds_one_learn(tmp_path: Path, source: str) -> None:
         run_learning(h, GAME, SETTINGS, average, 8)
 
 
+def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
+    """alpha / (1 + games / halving): halved after ``halving`` games; a setting added later
+    is left out of the stored identity at its default, so older learns still match."""
+    steady = LearnSettings("hearts", alpha=0.3)
+    assert [steady.step_size(i) for i in (0, 5000)] == [0.3, 0.3]
+    falling = LearnSettings("hearts", alpha=0.3, halving=1000)
+    assert [falling.step_size(i) for i in (0, 1000, 3000)] == pytest.approx([0.3, 0.15,
+                                                                             0.075])
+    assert "halving" not in json.loads(steady.to_json())
+    assert json.loads(falling.to_json())["halving"] == 1000
+    assert LearnSettings.from_json(falling.to_json()) == falling
+    assert LearnSettings.from_json(steady.to_json()) == steady
+
+
 def test_bad_settings_are_refused() -> None:
     for bad, message in (({"lam": 1.5}, r"λ must be in \[0, 1\]"),
                          ({"alpha": 0.0}, "step size must be above 0"),
-                         ({"block": 0}, "at least 1 game")):
+                         ({"block": 0}, "at least 1 game"),
+                         ({"halving": -5}, "halving is 0 [(]a constant step[)] or more"),
+                         ({"block": 10, "update": 4}, "a whole number of updates")):
         with pytest.raises(ValueError, match=message):
             LearnSettings("hearts", **bad)  # type: ignore[arg-type]
 
@@ -158,6 +175,10 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
     got = float(np.ldexp(total.astype(float), -32).sum())
     assert got == pytest.approx(want, abs=64 * 2.0 ** -32)
     assert want > 0
+    halved = dataclasses.replace(settings, halving=3)  # game 3: alpha / (1 + 3 / 3)
+    total_half = learn_games(GAME, rb, np.zeros(len(rb.rules)), halved, [3])[0]
+    assert float(np.ldexp(total_half.astype(float), -32).sum()) == pytest.approx(
+        want / 2, abs=64 * 2.0 ** -32)
 
 
 def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,

@@ -46,6 +46,9 @@ def learn(
     update: Annotated[int, typer.Option(
         help="TD(λ): games played with the same conclusions, then their steps added (1: "
              "after every game, as seed 003; more lets the workers share them).")] = 1,
+    halving: Annotated[int, typer.Option(
+        help="TD(λ): the step size's schedule, --alpha / (1 + games so far / this): "
+             "halved after this many games (0: constant).")] = 0,
     lam: Annotated[float, typer.Option(
         "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
                          "payoff (seed 003: 0.75).")] = 0.75,
@@ -114,7 +117,7 @@ def learn(
     from fuzzeval.play.store import History, require_for_resume
 
     for name, value, low in (("--games", games, 1), ("--block", block, 1),
-                             ("--update", update, 1),
+                             ("--update", update, 1), ("--halving", halving, 0),
                              ("--sample-games", sample_games, 1),
                              ("--measure-every", measure_every, 0),
                              ("--measure-games", measure_games, 1)):
@@ -151,8 +154,8 @@ def learn(
         if source is not None:  # a start TD(λ) cannot learn is refused before any file
             check_start(game, load_rulebase_text(source, str(start_path)))
         settings = LearnSettings(
-            game.name, lam=lam, alpha=alpha, block=block, update=update, opponent=opponent,
-            seed=seed, measure_every=measure_every, measure_games=measure_games,
+            game.name, lam=lam, alpha=alpha, block=block, update=update, halving=halving,
+            opponent=opponent, seed=seed, measure_every=measure_every, measure_games=measure_games,
             measure_opponent=measure_opponent or "", order=order, min_share=min_share,
             triple_share=triple_share, sample_games=sample_games, scale=scale,
             start="" if source is None else source_digest(source))
@@ -238,6 +241,7 @@ def _made_by(settings: LearnSettings, games: int, start: str | None) -> str:
     s = settings
     words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
              "--update", str(s.update),
+             *(["--halving", str(s.halving)] if s.halving else []),
              "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
              "--seed", str(s.seed)]
     if start is not None:

@@ -54,6 +54,11 @@ RUNNING = "learning"
 MEASURE_SEED = 1_000_003
 
 
+#: settings added after learns were stored, with their defaults: written only when set, so
+#: that a stored learn keeps its identity (the same command goes on with it)
+LATER: dict[str, Any] = {"halving": 0}
+
+
 @dataclass(frozen=True)
 class LearnSettings:
     """Everything that decides the result (the number of games only decides where it
@@ -64,6 +69,7 @@ class LearnSettings:
     alpha: float = 0.1  # a decision's step (normalised by its rules' total strength)
     block: int = 100  # games between two commits to the history
     update: int = 1  # games played with the same conclusions before their steps are added
+    halving: int = 0  # the step size's schedule: alpha / (1 + games / halving); 0: constant
     opponent: str = "self"  # "self": every seat learns; else a player of the game
     seed: int = 1
     measure_every: int = 10  # blocks between two points of the learning curve (0: never)
@@ -88,6 +94,9 @@ class LearnSettings:
         if self.block < 1 or self.update < 1:
             raise ValueError(f"a block and an update have at least 1 game (got "
                              f"{self.block}, {self.update})")
+        if self.halving < 0:
+            raise ValueError(f"halving is 0 (a constant step) or more games (got "
+                             f"{self.halving})")
         if self.block % self.update:
             raise ValueError(f"a block ({self.block} games) is a whole number of updates "
                              f"({self.update} games)")
@@ -96,8 +105,15 @@ class LearnSettings:
         if self.sample_games < 1 or not self.scale > 0:
             raise ValueError("sample at least 1 game; the scale is above 0")
 
+    def step_size(self, index: int) -> float:
+        """The step size of game ``index``: ``alpha``, divided by 1 + index / ``halving``
+        when there is a schedule (halved after ``halving`` games, a third after twice as
+        many: the steps still add up without end, as stochastic approximation wants)."""
+        return self.alpha if not self.halving else self.alpha / (1.0 + index / self.halving)
+
     def to_json(self) -> str:
-        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__
+             if not (k in LATER and getattr(self, k) == LATER[k])}
         d["options"] = [list(kv) for kv in self.options]
         return json.dumps(d, sort_keys=True)
 
@@ -292,7 +308,7 @@ def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSe
             marks = np.array([*earned[s], final])
             rewards = np.diff(marks)  # paid between one choice and the next, then the rest
             step = episode_step(np.array(traces[s]), weights, rewards, settings.lam,
-                                settings.alpha)
+                                settings.step_size(index))
             total += to_fixed(step)
             paid += final
             episodes += 1
