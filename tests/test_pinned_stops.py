@@ -1,0 +1,68 @@
+"""What a stopped command says it has stored, and the rate figures of ``cribbage pegging``:
+the small helpers the signal tests reach in other processes (outside mutation testing's
+view), pinned here by value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.play.store import History
+
+runner = CliRunner()
+
+
+def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Path) -> None:
+    from fuzzeval.cli.calibrate import _saved
+    from fuzzeval.cli.evaluate_calibration import _games
+
+    db = tmp_path / "c.sqlite"
+    done = runner.invoke(app, ["calibrate", "cribbage", "--opponent", "random", "--rounds",
+                               "2", "--games-per-round", "3", "--workers", "1",
+                               "--held-out-deals", "0", "--db", str(db), "--plot",
+                               str(tmp_path / "d.png"), "--json"])
+    assert done.exit_code == 0, done.output
+    with History(db) as history:
+        assert _saved(history) == "2 finished rounds and 6 games"
+        assert _games(history) == "6 games"
+    with History(tmp_path / "empty.sqlite") as history:
+        assert _saved(history) == "0 finished rounds and 0 games"
+        assert _games(history) == "0 games"
+
+
+def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None:
+    from fuzzeval.cli.learn import _saved as learn_saved
+    from fuzzeval.cli.tune import _saved as tune_saved
+    from fuzzeval.learn.learning import LearnSettings
+    from fuzzeval.learn.tune import TuneSettings
+
+    settings = LearnSettings("hearts", block=4, measure_every=0, order=1, sample_games=2)
+    db = tmp_path / "l.sqlite"
+    assert learn_saved(db, settings, "") is None  # nothing there yet
+    done = runner.invoke(app, ["learn", "hearts", "-n", "8", "--block", "4",
+                               "--measure-every", "0", "--order", "1", "--sample-games",
+                               "2", "-w", "1", "--db", str(db), "-o",
+                               str(tmp_path / "l.yaml"), "--plot", str(tmp_path / "l.png"),
+                               "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["games"] == 8
+    assert learn_saved(db, settings, "") == "8 games of learn 1"
+    with History(tmp_path / "other.sqlite"):
+        pass
+    assert learn_saved(tmp_path / "other.sqlite", settings, "") is None  # no learn in it
+    tuning = TuneSettings("cribbage", 10, 1)
+    assert tune_saved(tmp_path / "none.sqlite", tuning, "x") is None
+    assert tune_saved(db, tuning, "x") is None  # a database without that tuning
+
+
+@pytest.mark.parametrize(("per_s", "shown"), [
+    (4634.4, "4,634"), (9999.4, "9,999"), (10_000.0, "10k"), (209_400.0, "209k"),
+    (999_999.0, "1000k"), (1_000_000.0, "1.0M"), (6_140_000.0, "6.1M")])
+def test_pegging_rates_are_shown_in_thousands_and_millions(per_s: float, shown: str) -> None:
+    from fuzzeval.games.cribbage.cli import _rate
+
+    assert _rate(per_s) == shown
