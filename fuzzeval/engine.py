@@ -116,7 +116,7 @@ class Evaluator:
     def grade(self, x: npt.ArrayLike) -> FloatArray:
         """Grades of candidates ``x`` of shape (n, n_inputs), columns in ``input_names`` order."""
         xs = self._check(x)
-        if self.plan is None and numpy_kernels.use_numpy(xs.shape[0]):
+        if self.plan is None and numpy_kernels.use_numpy(xs.shape[0], self._size):
             self._raise_nan(xs, numpy_kernels.first_nan(xs))
             return numpy_kernels.grade_wa(xs, *self._program(), self.values,
                                           float(self.rulebase.default), self.normalise)
@@ -127,7 +127,7 @@ class Evaluator:
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
         """Firing strength of every rule (n, rules), rules in file order, weights applied."""
         xs = self._check(x)
-        if numpy_kernels.use_numpy(xs.shape[0]):
+        if numpy_kernels.use_numpy(xs.shape[0], self._size):
             self._raise_nan(xs, numpy_kernels.first_nan(xs))
             return numpy_kernels.strengths(xs, *self._program(), self.rule_rows)
         out = np.empty((xs.shape[0], len(self.rulebase.rules)), dtype=np.float64)
@@ -182,6 +182,11 @@ class Evaluator:
         )
 
     # --- internals ----------------------------------------------------------
+
+    @property
+    def _size(self) -> int:
+        """The program's size, instructions and registers (numpy's cost a candidate)."""
+        return len(self.program) + self.n_registers
 
     def _program(self) -> tuple[IntArray, FloatArray, IntArray, int, int, FloatArray]:
         """What every kernel reads after (xs, out): how to fill the registers."""

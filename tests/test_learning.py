@@ -158,7 +158,7 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
 
     rb = load_rulebase_text(source)
     settings = LearnSettings("hearts", lam=1.0, alpha=0.5, block=1, update=1, measure_every=0)
-    total, paid, episodes, decisions = learn_games(GAME, rb, np.zeros(len(rb.rules)),
+    total, paid, episodes, decisions = learn_games(GAME, source, np.zeros(len(rb.rules)),
                                                    settings, [3])
 
     class First:
@@ -176,7 +176,7 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
     assert got == pytest.approx(want, abs=64 * 2.0 ** -32)
     assert want > 0
     halved = dataclasses.replace(settings, halving=3)  # game 3: alpha / (1 + 3 / 3)
-    total_half = learn_games(GAME, rb, np.zeros(len(rb.rules)), halved, [3])[0]
+    total_half = learn_games(GAME, source, np.zeros(len(rb.rules)), halved, [3])[0]
     assert float(np.ldexp(total_half.astype(float), -32).sum()) == pytest.approx(
         want / 2, abs=64 * 2.0 ** -32)
 
@@ -253,10 +253,13 @@ def test_the_curve_s_half_width_and_the_compiled_base_per_rule_base(source: str)
 
     rb = load_rulebase_text(source)
     weights = np.linspace(-1, 1, len(rb.rules))
-    paid = measure(GAME, rb, weights, SETTINGS, "random", range(8))
-    mean, half = measure_all(GAME, rb, weights, SETTINGS, None)
+    paid = measure(GAME, source, weights, SETTINGS, "random", range(8))
+    mean, half = measure_all(GAME, source, weights, SETTINGS, None)
     assert mean == pytest.approx(float(np.mean(paid)), abs=1e-12)
     assert half == pytest.approx(1.96 * float(np.std(paid, ddof=1)) / np.sqrt(8), abs=1e-12)
-    assert _compiled(rb) is _compiled(load_rulebase_text(source))
-    other = dataclasses.replace(rb, rules=rb.rules[:-1])
+    first = _compiled(source)
+    assert _compiled(source) is first
+    assert _compiled("".join(list(source))) is first  # equal text, another object
+    other = rulebase_to_yaml(dataclasses.replace(rb, rules=rb.rules[:-1]))
     assert _compiled(other).rule_rows.size == len(rb.rules) - 1
+    assert _compiled(source) is not first  # one base a process: compiled anew

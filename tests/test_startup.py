@@ -148,9 +148,30 @@ def test_a_process_turns_to_the_compiled_kernels_after_numpy_work() -> None:
     assert (CALL_ROWS, NUMPY_WORK) == (200, 200_000)
     out = subprocess.run([sys.executable, "-c", GRADE_TWICE], capture_output=True, text=True,
                          check=True).stdout.split("\n")
-    assert out[0] == "False 215"  # one hand: 15 rows and a call, numpy's
-    assert out[1] == "True 225415"  # 225,000 rows and a call: compiled (and counted)
+    assert out[0] == "False 215.0"  # one hand: 15 rows and a call, numpy's
+    assert out[1] == "True 225415.0"  # 225,000 rows and a call: compiled (and counted)
     assert out[2] == "True True"  # the compiled grades are numpy's, bit for bit
+
+
+def test_a_larger_program_counts_its_candidates_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy runs a program an instruction at a time: a candidate of a program of 2,500
+    (instructions and registers) counts ten times, one of 250 or fewer once."""
+    from fuzzeval import jit, numpy_kernels
+
+    monkeypatch.setattr(jit, "loaded", lambda: False)
+    monkeypatch.setattr(numpy_kernels, "_work", 0.0)
+    assert numpy_kernels.use_numpy(15, 2500)
+    assert numpy_kernels._work == 2150.0
+    assert numpy_kernels.use_numpy(15, 112)
+    assert numpy_kernels._work == 2365.0
+    assert not numpy_kernels.use_numpy(20_000, 2500)  # 202,000 more: past the budget
+    from fuzzeval.engine import compile_rulebase
+    from fuzzeval.loading import load_rulebase
+
+    sizes = {name: compile_rulebase(load_rulebase(name))._size
+             for name in ("cribbage_linguistic_tuned", "hearts", "backgammon_refined")}
+    assert sizes == {"cribbage_linguistic_tuned": 112, "hearts": 227,
+                     "backgammon_refined": 452}
 
 
 def test_importing_the_games_loads_no_numba() -> None:

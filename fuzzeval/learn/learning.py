@@ -26,6 +26,7 @@ import dataclasses
 import hashlib
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -279,12 +280,12 @@ def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int
         learner_seat(game, index),)
 
 
-def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSettings,
                 indices: Sequence[int]) -> tuple[FixedArray, float, int, int]:
     """Play games ``indices`` with ``weights`` and return the sum of their steps (fixed
     point), the learning seats' total payoff, their number of episodes and of decisions
     (run in a worker)."""
-    ev = with_conclusions(_compiled(rb), weights)
+    ev = with_conclusions(_compiled(source), weights)
     so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
     total = np.zeros(len(weights), dtype=np.int64)
     paid, episodes, decisions = 0.0, 0, 0
@@ -316,16 +317,23 @@ def learn_games(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSe
     return total, paid, episodes, decisions
 
 
-_COMPILED: dict[str, Evaluator] = {}
+_COMPILED: dict[str, tuple[str, Evaluator]] = {}
 
 
-def _compiled(rb: RuleBase) -> Evaluator:
-    """The rule base compiled once per process (its conclusions are replaced per block)."""
-    key = hashlib.sha256(repr(rb.rules).encode() + repr(rb.inputs).encode()).hexdigest()
+def _compiled(source: str) -> Evaluator:
+    """The rule base of ``source`` (its YAML) compiled once per process; its conclusions
+    are replaced per update. The text travels to the workers (a string pickles as its
+    bytes; a RuleBase of thousands of rules costs more than a game), and the same object
+    again is found without hashing it."""
+    last = _COMPILED.get("last")
+    if last is not None and last[0] is source:
+        return last[1]
+    key = hashlib.sha256(source.encode()).hexdigest()
     if key not in _COMPILED:
         _COMPILED.clear()
-        _COMPILED[key] = compile_rulebase(rb)
-    return _COMPILED[key]
+        _COMPILED[key] = (source, compile_rulebase(load_rulebase_text(source)))
+    _COMPILED["last"] = (source, _COMPILED[key][1])
+    return _COMPILED[key][1]
 
 
 _OPPONENTS: dict[tuple[str, str], Player] = {}
@@ -337,11 +345,11 @@ def _opponent(game: Game, name: str) -> Player:
     return _OPPONENTS[(game.name, name)]
 
 
-def measure(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+def measure(game: Game, source: str, weights: FloatArray, settings: LearnSettings,
             opponent: str, indices: Sequence[int]) -> list[float]:
     """The learned player's payoff in each of games ``indices`` (``learner_seat``) against
     ``opponent``, with the measuring seed (run in a worker)."""
-    ev = with_conclusions(_compiled(rb), weights)
+    ev = with_conclusions(_compiled(source), weights)
     out = []
     for index in indices:
         seat = learner_seat(game, index)
@@ -362,24 +370,26 @@ def _workers(executor: Executor | None) -> int:
     return int(getattr(executor, "_max_workers", 8)) if executor is not None else 1
 
 
-def play_block(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+def play_block(game: Game, source: str, weights: FloatArray, settings: LearnSettings,
                block: int, executor: Executor | None) -> tuple[FloatArray, float]:
-    """The conclusions after block ``block`` and the learning seats' mean payoff in it."""
+    """The conclusions after block ``block`` and the learning seats' mean payoff in it
+    (``source``: the start's YAML)."""
+    output = _compiled(source).rulebase.output
     paid, episodes = 0.0, 0
     for start in range(block * settings.block, (block + 1) * settings.block,
                        settings.update):
         indices = range(start, start + settings.update)
         if executor is None or settings.update == 1:
-            parts = [learn_games(game, rb, weights, settings, indices)]
+            parts = [learn_games(game, source, weights, settings, indices)]
         else:
             chunks = _split(indices, _workers(executor))
             parts = list(executor.map(learn_games, [game] * len(chunks),
-                                      [rb] * len(chunks), [weights] * len(chunks),
+                                      [source] * len(chunks), [weights] * len(chunks),
                                       [settings] * len(chunks), chunks))
         total: FixedArray = np.zeros(len(weights), dtype=np.int64)
         for part in parts:
             total += part[0]
-        weights = update_weights(weights, total, rb.output.lo, rb.output.hi)
+        weights = update_weights(weights, total, output.lo, output.hi)
         paid += math.fsum(p[1] for p in parts)
         episodes += sum(p[2] for p in parts)
     return weights, paid / max(episodes, 1)
@@ -397,17 +407,18 @@ def update_weights(weights: FloatArray, total: FixedArray, lo: float,
     return out
 
 
-def measure_all(game: Game, rb: RuleBase, weights: FloatArray, settings: LearnSettings,
+def measure_all(game: Game, source: str, weights: FloatArray, settings: LearnSettings,
                 executor: Executor | None) -> tuple[float, float]:
     """Mean payoff of the learned player against the measuring opponent and the half
     width of its 95 % interval (normal quantile over games)."""
     opponent = settings.measure_opponent or game.default_opponent
     indices = range(settings.measure_games)
     if executor is None:
-        paid = measure(game, rb, weights, settings, opponent, indices)
+        paid = measure(game, source, weights, settings, opponent, indices)
     else:
         chunks = _split(indices, 2 * _workers(executor))
-        paid = [p for part in executor.map(measure, [game] * len(chunks), [rb] * len(chunks),
+        paid = [p for part in executor.map(measure, [game] * len(chunks),
+                                           [source] * len(chunks),
                                            [weights] * len(chunks),
                                            [settings] * len(chunks),
                                            [opponent] * len(chunks), chunks) for p in part]
@@ -475,8 +486,8 @@ def check_start(game: Game, rb: RuleBase) -> None:
     if rb.default != 0:
         raise UsageError(f"{where}: its default is {rb.default:g}; a learned base's is 0 "
                          "(its value where no rule fires)")
-    terms = [r.output_term for r in rb.rules]
-    shared = sorted({t for t in terms if terms.count(t) > 1})
+    counts = Counter(r.output_term for r in rb.rules)
+    shared = sorted(t for t, n in counts.items() if n > 1)
     if shared:
         raise UsageError(f"{where}: rules share the output terms {', '.join(shared)}; each "
                          "rule learns its own conclusion, so each needs a term of its own")
@@ -518,10 +529,10 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
         weights = last_weights(history, learn, rb)
         block = len(learn.blocks)
         while (block + 1) * settings.block <= games:
-            weights, mean = play_block(game, rb, weights, settings, block, executor)
+            weights, mean = play_block(game, source, weights, settings, block, executor)
             point: tuple[float, float] | tuple[None, None] = (None, None)
             if settings.measure_every and (block + 1) % settings.measure_every == 0:
-                point = measure_all(game, rb, weights, settings, executor)
+                point = measure_all(game, source, weights, settings, executor)
             done = Block(block, (block + 1) * settings.block, mean, *point)
             with history.conn:
                 history.conn.execute(
