@@ -11,7 +11,9 @@ by separate runs (``--only``) and the table printed at the end by one more. Rows
 against heuristic (the cheap reference), ``sampling`` against heuristic, and heuristic,
 ``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
 same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
-rows play fewer deals (they are slow). Prints the
+rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is shipped,
+``td`` against heuristic and ISMCTS and ``sampling`` with ``td`` playouts against
+heuristic (issue 29) too. Prints the
 mean points per hand of the player under test with its 95 % interval (over duplicate
 blocks); an even player takes 6.5.
 """
@@ -31,6 +33,7 @@ import numpy.typing as npt
 
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.play.store import History
+from fuzzeval.resources import rulebase_dir
 
 
 def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
@@ -44,6 +47,11 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
     if "fuzzy" in GAME.player_names:
         out.insert(2, ("fuzzy-heuristic", "fuzzy", "heuristic", args.deals))
         out.append(("fuzzy-ismcts", "fuzzy", ismcts, args.ismcts_deals))
+    if (rulebase_dir() / "hearts_td.yaml").is_file():  # the learned base (issue 29)
+        out.insert(3, ("td-heuristic", "td", "heuristic", args.deals))
+        out.insert(4, ("samplingtd-heuristic", f"{sampling},rollout=td", "heuristic",
+                       args.sampling_deals))
+        out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
     return out
 
 
@@ -118,6 +126,9 @@ def main() -> None:
     keys = {r[0] for r, _ in results}
     print()
     for a, b, against in (("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
+                          ("samplingtd-heuristic", "td-heuristic", "heuristic"),
+                          ("td-heuristic", "fuzzy-heuristic", "heuristic"),
+                          ("td-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS")):

@@ -86,6 +86,9 @@ def test_a_card_that_would_pass_31_is_refused_naming_the_count() -> None:
     ("4C 5D 6H", 5, "fifteen and a run of three for 5"),  # 4 + 5 + 6 = 15, and 4-5-6
     ("5C 5D", 2, "a pair for 2"),
     ("3C 4D 2H AS", 4, "a run of four for 4"),
+    ("3C 4D 2H AS 5S", 7, "fifteen and a run of five for 7"),  # 15, and A-2-3-4-5
+    ("3C 4D 2H 6S 5S", 5, "a run of five for 5"),  # 2-3-4-5-6, 20
+    ("3C 4D 2H 6S 5S 7H", 6, "a run of six for 6"),
     ("KC QD TH AS", 2, "thirty-one for 2"),
 ])
 def test_what_a_card_scores_in_the_play_is_named(cards: str, points: int, said: str) -> None:
@@ -254,6 +257,7 @@ def test_a_whole_scripted_game_is_stored_as_the_transcript_told_it(
     with History(tmp_path / "p.sqlite", readonly=True) as h:
         match = h.stored_match(None)
         assert (str(match.spec.player), str(match.spec.opponent)) == ("human", opponent)
+        assert match.unit_name == {"cribbage": "deal", "backgammon": ""}[game.name]  # type: ignore[attr-defined]
         first, choices = h.game_choices(match.id, 0)
         assert choices == expected.choices
         (stored,) = h.outcomes(match.id)
