@@ -4,6 +4,7 @@ once, run again or extended, its files, its curve, its bad options; the top rule
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,44 @@ def test_the_defaults_and_messages_of_a_learn_name_their_files(
     assert "broken.yaml:1: " in broken.stderr
     block = runner.invoke(app, [*SMALL[:4], "--block", "0", "--db", "z.sqlite"])
     assert block.exit_code == 2 and "--block" in block.stderr, block.stderr
+
+
+def test_the_table_and_the_curve_say_what_they_show(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's numbers end under their headings; the curve is drawn over the games
+    learned from, in the payoff's unit, fewer better in Hearts."""
+    import fuzzeval.plots
+
+    drawn: list[tuple[str, str, str]] = []
+    original = fuzzeval.plots.plot_curves
+
+    def spy(curves: object, path: Path, title: str, xlabel: str, ylabel: str,
+            **kw: object) -> Path:
+        drawn.append((title, xlabel, ylabel))
+        return original(curves, path, title, xlabel, ylabel, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(fuzzeval.plots, "plot_curves", spy)
+    done = runner.invoke(app, [*SMALL, *_files(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert drawn == [("hearts: TD(λ = 0.75) against heuristic (fewer is better)",
+                      "games learned from", "points per hand")]
+    lines = done.output.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.strip().startswith("games"))
+    ends = [lines[head].index(h) + len(h) for h in ("games", "seats' mean", "heuristic",
+                                                     "interval")]
+    for row in lines[head + 2:head + 4]:
+        assert [m.end() for m in re.finditer(r"\S+(?: \S+)?", row)] == ends, row
+    assert lines[head + 3].split()[0] == "16"
+
+
+def test_a_default_output_that_is_a_database_is_named_by_what_it_is(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "d.sqlite"
+    with sqlite3.connect(tmp_path / "d.learned.yaml") as conn:
+        conn.execute("CREATE TABLE t (x)")
+    done = runner.invoke(app, [*SMALL, "--db", str(db), "--plot", str(tmp_path / "d.png")])
+    assert done.exit_code == 2
+    assert done.output.strip() == (
+        f"error: the learned rule base {tmp_path / 'd.learned.yaml'}: an existing file that "
+        "is an SQLite database, not a text file; it is not replaced: change -o or remove it")
+    assert not db.exists()
