@@ -126,6 +126,26 @@ ENTRIES: tuple[Entry, ...] = (
                 for rb in ("backgammon_simple", "backgammon_handwritten",
                            "backgammon_refined")),
           "est. 20 min"),
+    Entry("hearts_td", ("docs/learning.md",),
+          ("fuzzeval learn hearts -n 200000 --order 2 --alpha 0.3 --opponent heuristic "
+           "--block 1000 --measure-every 20 --measure-games 400 "
+           f"--db {SCRATCH}/hearts_td.sqlite -o rulebases/hearts_td.yaml "
+           "--plot docs/figures/hearts_td_curve.png",),
+          "15 min of CPU (23 min on two busy cores)", "docs/figures/hearts_td_curve.png"),
+    Entry("backgammon_td", ("docs/learning.md",),
+          ("fuzzeval learn backgammon -n 60000 --order 2 --alpha 0.1 --block 1000 "
+           "--measure-every 10 --measure-games 500 --measure-opponent pubeval "
+           f"--db {SCRATCH}/backgammon_td.sqlite -o rulebases/backgammon_td.yaml "
+           "--plot docs/figures/backgammon_td_curve.png",),
+          "15 min of CPU (31 min on two busy cores)", "docs/figures/backgammon_td_curve.png"),
+    Entry("learned_players", ("docs/learning.md",),
+          ("python benchmarks/hearts_players.py --only td-heuristic,samplingtd-heuristic",
+           "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
+           f"--db {SCRATCH}/backgammon_td_0ply.sqlite",
+           "fuzzeval match backgammon -p fuzzy:rulebase=backgammon_td,lookahead=1 "
+           "--opponent pubeval -n 1000 --duplicate --seed 1 "
+           f"--db {SCRATCH}/backgammon_td_1ply.sqlite"),
+          "est. 60 min"),
 )
 
 

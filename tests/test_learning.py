@@ -195,12 +195,33 @@ def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,
                      PlayerSpec("random"), 1, 3, seats=())
     record = play_indexed(GAME, spec, 0)
     assert sum(record.outcome.payoffs) in (26, 78)
-    with pytest.raises(ValueError, match="needs a learned rule base: td:rulebase=FILE"):
-        make_player(GAME, "td")
+    from fuzzeval.games.holdem.game import GAME as HOLDEM
+
+    with pytest.raises(ValueError, match="needs a learned rule base: td:rulebase=FILE "
+                       r"[(]fuzzeval learn holdem makes one; none is shipped for holdem[)]"):
+        make_player(HOLDEM, "td")
     with pytest.raises(ValueError, match="is weighted_average, not a learned weighted_sum"):
         make_player(GAME, "td", rulebase="hearts")
     with pytest.raises(ValueError, match=r"does not take options \['depth'\]"):
         make_player(GAME, "td", depth=1)
+
+
+def test_td_plays_its_game_s_shipped_base_and_sampling_plays_it_out() -> None:
+    """Without a rule base, ``td`` plays the one shipped for the game (GAME_td), so
+    ``sampling:rollout=td`` needs no file."""
+    from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
+    from fuzzeval.play.match import make_player
+    from fuzzeval.search.sampling import SamplingPlayer
+
+    for game in (GAME, BACKGAMMON):
+        player = make_player(game, "td")
+        assert isinstance(player, ValuePlayer)
+        assert player.evaluator.rulebase.name == f"{game.name}_td"
+        assert player.evaluator.rulebase.made_by.startswith(
+            f"learned by `fuzzeval learn {game.name} ")
+    sampling = make_player(GAME, "sampling", rollout="td", trials=4)
+    assert isinstance(sampling, SamplingPlayer)
+    assert all(isinstance(p, ValuePlayer) for p in sampling.rollout)
 
 
 def test_the_learner_plays_every_seat_moving_first_and_later() -> None:

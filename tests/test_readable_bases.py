@@ -125,7 +125,8 @@ def test_the_check_catches_each_kind_of_untrue_statement() -> None:
 def test_every_shipped_base_says_where_it_came_from(path: Path) -> None:
     made_by = load_rulebase(path).made_by
     assert re.match(r"(written by hand|tuned by `fuzzeval tune |calibrated by `fuzzeval "
-                    r"calibrate |taught by `python -m )", made_by), made_by
+                    r"calibrate |taught by `python -m |learned by `fuzzeval learn )",
+                    made_by), made_by
     # the command it names runs today, in today's spellings (no deprecated option)
     for command in re.findall(r"`(fuzzeval [^`]+)`", made_by):
         words = shlex.split(command)[1:]
