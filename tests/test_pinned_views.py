@@ -21,7 +21,7 @@ def test_a_pegging_seat_sees_whether_the_crib_is_its_own() -> None:
 
     rng = np.random.default_rng(8)
     state = GAME.new_game(rng, 0)
-    seen = set()
+    seen: set[bool] = set()
     while GAME.to_move(state) is not None and len(seen) < 2:
         cands = GAME.candidates(state)
         if isinstance(cands.view, PegView):
@@ -64,4 +64,4 @@ def test_a_range_weight_outside_0_to_1_is_refused(weight: float) -> None:
     weights = np.full(N_HOLDINGS, 0.5)
     weights[7] = weight
     with pytest.raises(ValueError, match=r"range weights lie in \[0, 1\]"):
-        Range(weights)  # type: ignore[call-arg]
+        Range(weights)
