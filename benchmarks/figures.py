@@ -139,7 +139,7 @@ ENTRIES: tuple[Entry, ...] = (
            "--plot docs/figures/backgammon_td_curve.png",),
           "15 min of CPU (31 min on two busy cores)", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
-          ("python benchmarks/hearts_players.py --only td-heuristic,samplingtd-heuristic",
+          ("python benchmarks/hearts_players.py --only td-heuristic",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_0ply.sqlite",
            "fuzzeval match backgammon -p fuzzy:rulebase=backgammon_td,lookahead=1 "
