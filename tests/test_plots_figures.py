@@ -95,7 +95,8 @@ def test_only_picks_entries_in_the_order_given_and_refuses_an_unknown_name(
                                                                      "cribbage_drift"]
     assert [e.name for e in pick(None)] == [
         "es_experiments", "cribbage_linguistic_drift", "cribbage_drift",
-        "cribbage_beginner_drift", "backgammon_refined_drift", "backgammon_fig5", "peers"]
+        "cribbage_beginner_drift", "backgammon_refined_drift", "backgammon_fig5", "peers",
+        "hearts_td", "backgammon_td"]
     assert main(["--only", "cribbage_drift,nope"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("error: --only cribbage_drift,nope: no entry "
