@@ -65,3 +65,28 @@ def test_a_range_weight_outside_0_to_1_is_refused(weight: float) -> None:
     weights[7] = weight
     with pytest.raises(ValueError, match=r"range weights lie in \[0, 1\]"):
         Range(weights)
+
+
+def test_a_go_is_said_only_when_the_other_seat_still_holds_cards() -> None:
+    """'one for the go': the other seat said go only if it still held cards; when it has
+    laid all four, the point is the go's without its word (and the last card is named)."""
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.games.cribbage.play import CribbagePlay
+
+    play, names = CribbagePlay(), ("north", "south")
+    seen: set[tuple[bool, bool]] = set()
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        state = GAME.new_game(rng, 0)
+        while GAME.to_move(state) is not None:
+            after = GAME.apply(state, 0, rng)
+            if state.phase != "discard":
+                other = 1 - state.to_move
+                for line in play.narrate(state, 0, after, names, None):
+                    if "one for the go to" in line:
+                        said = line.startswith(f"{names[other]}: go; ")
+                        holds = bool(state.in_hand[other])
+                        assert said == holds, line
+                        seen.add((said, holds))
+            state = after
+    assert seen == {(True, True), (False, False)}
