@@ -114,14 +114,17 @@ def main() -> None:
         raise SystemExit(f"error: --only {args.only!r}: rows are {known}")
     results = [(r, play(*r, args)) for r in table]
     print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
-          "per hand,\nfewer is better, 95 % interval over deals; even = 6.5\n")
+          "per hand,\nfewer is better, 95 % interval over deals; even = 6.5; sampling: "
+          f"trials={args.trials},\nsampling(td): with td playing its playouts\n")
     print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
           f"{'95 % interval':<14} |")
     print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        print(f"| {player:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
+        shown = player.replace(f"sampling:trials={args.trials},rollout=td", "sampling(td)")
+        shown = shown.replace(f"sampling:trials={args.trials}", "sampling")
+        print(f"| {shown:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
     print()

@@ -104,8 +104,9 @@ def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
          str(tmp_path)], capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
-    fuzzy = ["fuzzy"] if "fuzzy" in GAME.player_names else []  # its rows once it exists
     assert [r.split("|")[1].strip() for r in rows[1:]] == [
-        "random", "sampling:trials=2", *fuzzy, "heuristic", "sampling:trials=2", *fuzzy]
+        "random", "sampling", "fuzzy", "td", "sampling(td)",
+        "heuristic", "sampling", "fuzzy", "td"]
+    assert "samplingtd - td against heuristic, paired over 1 deals: " in done.stdout
     assert "sampling - heuristic against ISMCTS, paired over 1 deals: " in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
