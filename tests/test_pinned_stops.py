@@ -66,3 +66,23 @@ def test_pegging_rates_are_shown_in_thousands_and_millions(per_s: float, shown: 
     from fuzzeval.games.cribbage.cli import _rate
 
     assert _rate(per_s) == shown
+
+
+def test_tuning_refuses_a_zero_step_and_seeds_with_1_by_default() -> None:
+    import typer
+
+    from fuzzeval.learn.tune import TuneSettings, popsize_of
+
+    for sigma in (0.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match=r"sigma must be in \(0, 1\]"):
+            TuneSettings("cribbage", 10, 1, sigma0=sigma)
+    assert TuneSettings("cribbage", 10, 1, sigma0=1.0).sigma0 == 1.0
+    command = typer.main.get_command(app)
+    tune = command.get_command(command.context_class(command), "tune")  # type: ignore[attr-defined]
+    assert {p.name: p.default for p in tune.params}["seed"] == 1
+
+    class Line:  # CMA-ES's default population, 4 + 3 ln(dimension), for one dimension: 4
+        dimension = 1
+    assert popsize_of(Line(), TuneSettings("cribbage", 10, 1)) == 4  # type: ignore[arg-type]
+    Line.dimension = 8  # 4 + int(3 ln 8) = 4 + 6
+    assert popsize_of(Line(), TuneSettings("cribbage", 10, 1)) == 10  # type: ignore[arg-type]
