@@ -27,10 +27,18 @@ runner = CliRunner()
 
 def _start(args: list[str], cwd: Path,
            preexec_fn: Callable[[], None] | None = None) -> subprocess.Popen[bytes]:
+    def child() -> None:
+        # As a shell starts a foreground command: Ctrl-C at its default. A child inherits
+        # an ignored SIGINT, and Python then never raises KeyboardInterrupt; a test
+        # worker was seen with SIGINT ignored at the C level (CI, 2026-11-26, three
+        # Ctrl-C tests exiting 0 or timing out), though no test leaves it so in Python.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if preexec_fn is not None:
+            preexec_fn()
     return subprocess.Popen([sys.executable, "-m", "fuzzeval", *args], cwd=cwd,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True,
-                            preexec_fn=preexec_fn)
+                            preexec_fn=child)
 
 
 def _wait(db: Path, table: str, proc: subprocess.Popen[bytes], n: int,
