@@ -135,6 +135,19 @@ def plot_membership(rb: RuleBase, path: Path) -> Path:
     return _save(membership_figure(rb), path)
 
 
+#: more singleton conclusions than this (a learned base's thousands) are drawn as a
+#: histogram of their values: a row each would be thousands of rows
+MAX_DOT_ROWS = 60
+
+
+def _draw_histogram(axes: Axes, var: Variable, kind: str) -> None:
+    """Many singleton conclusions: how many rules conclude each value."""
+    axes.hist([t.triangle.peak for t in var.terms], bins=60)
+    axes.set_xlabel(f"{kind} {var.name}: the values of its {len(var.terms):,} conclusions",
+                    fontsize=AXIS_FONT)
+    axes.set_ylabel("rules", fontsize=AXIS_FONT)
+
+
 def membership_figure(rb: RuleBase) -> Any:
     """The figure of ``plot_membership``, not yet saved (to be measured)."""
     plt = _pyplot()
@@ -143,7 +156,8 @@ def membership_figure(rb: RuleBase) -> Any:
     panels = [*((v, "input") for v in rb.inputs), *(() if dots else ((out, "output"),))]
     cols = min(4 if len(panels) > 12 else 3, len(panels))
     rows = math.ceil(len(panels) / cols)
-    dot_rows = math.ceil(len(out.terms) * 0.16 + 0.8) if dots else 0
+    many = dots and len(out.terms) > MAX_DOT_ROWS
+    dot_rows = 3 if many else math.ceil(len(out.terms) * 0.16 + 0.8) if dots else 0
     width, height = PANEL[0] * cols, PANEL[1] * rows + dot_rows + 0.5
     fig = plt.figure(figsize=(width, height), layout="constrained")
     grid = fig.add_gridspec(rows + (1 if dots else 0), cols,
@@ -152,7 +166,8 @@ def membership_figure(rb: RuleBase) -> Any:
     for k, (var, kind) in enumerate(panels):
         _draw_variable(fig.add_subplot(grid[k // cols, k % cols]), var, kind, axes_inches)
     if dots:
-        _draw_dots(fig.add_subplot(grid[rows, :]), out, "output")
+        (_draw_histogram if many else _draw_dots)(fig.add_subplot(grid[rows, :]), out,
+                                                   "output")
     fig.suptitle(f"Membership functions of rule base '{rb.name}' ({rb.defuzzifier}; "
                  "○ = a point the calibrator may move)", fontsize=12)
     return fig

@@ -222,3 +222,13 @@ def test_calibration_rounds_are_a_table_with_each_round_s_shift(tmp_path: Path) 
         wins = round(float(m[2]) * 3 / 100)
         assert (int(m[1]), m[3]) == (k, intervals[wins])
         assert int(m[4]) > 0 and float(m[5]) > 0
+
+
+def test_thousands_of_learned_conclusions_are_drawn_as_a_histogram() -> None:
+    from fuzzeval.loading import load_rulebase
+    from fuzzeval.plots import membership_figure
+
+    rb = load_rulebase("hearts_td")
+    last = membership_figure(rb).axes[-1]
+    assert last.get_xlabel() == "output value: the values of its 2,473 conclusions"
+    assert sum(p.get_height() for p in last.patches) == len(rb.rules) == 2473
