@@ -43,6 +43,10 @@ spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent)
 game.prepare()
 # warm up here: kernels compiled (workers fork after it and inherit them), tables loaded
 play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0)
+# ... but a match's parent reads its rule bases once (its players, its fingerprint): not
+# here before it
+from fuzzeval.loading import _parsed
+_parsed.cache_clear()
 own0 = resource.getrusage(resource.RUSAGE_SELF)
 kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.perf_counter()

@@ -13,6 +13,7 @@ it is a regular file of at most MAX_RULEBASE_BYTES (``read_rulebase_text``).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import stat
@@ -563,6 +564,20 @@ def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
 
 def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule base from YAML text; returns it (None if any error) and every problem found."""
+    rb, problems = _parsed(text, path)
+    return rb, list(problems)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(text: str, path: str) -> tuple[RuleBase | None, tuple[Problem, ...]]:
+    """parse_rulebase, once for each text (a rule base and its problems are frozen): a
+    command reads the same base several times (a match's players and its fingerprint), and
+    reading one of a few hundred rules takes some 40 ms."""
+    rb, problems = _parse(text, path)
+    return rb, tuple(problems)
+
+
+def _parse(text: str, path: str) -> tuple[RuleBase | None, list[Problem]]:
     ctx = _Ctx(path)
     root = _document(ctx, text)
     if root is None:
@@ -843,13 +858,28 @@ class _Flow(list[Any]):
     """A list written inline: [0, 5, 10]."""
 
 
-class _Dumper(yaml.SafeDumper):
+def _flow(dumper: yaml.SafeDumper, value: _Flow) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
+
+
+class _PyDumper(yaml.SafeDumper):
     pass
 
 
-_Dumper.add_representer(
-    _Flow, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True)
-)
+_PyDumper.add_representer(_Flow, _flow)
+_Dumper: type = _PyDumper
+try:
+    from yaml.cyaml import CSafeDumper
+except ImportError:  # PyYAML built without libyaml
+    pass
+else:
+    #: libyaml's emitter where PyYAML has it, written in a fifth of the time (a match's
+    #: fingerprint writes its bases); rulebase_to_yaml says when its bytes are PyYAML's.
+    class _CDumper(CSafeDumper):
+        pass
+
+    _CDumper.add_representer(_Flow, _flow)  # type: ignore[arg-type]
+    _Dumper = _CDumper
 
 
 def _num(x: float) -> int | float:
@@ -892,7 +922,15 @@ def rulebase_to_yaml(rb: RuleBase) -> str:
         text if r.weight == 1.0 else {"rule": text, "weight": _num(r.weight)}
         for r, text in zip(rb.rules, rb.rule_texts(), strict=True)
     ]
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                          width=100)
+    if _Dumper is not _PyDumper and (not text.isascii() or '"' in text):
+        # libyaml writes some text otherwise than PyYAML (characters beyond U+FFFF, U+0085,
+        # the folding of double-quoted lines): only plain and single-quoted ASCII is the
+        # same bytes (tests/test_loading.py), and a shipped base is that
+        text = yaml.dump(data, Dumper=_PyDumper, sort_keys=False, allow_unicode=True,
+                         width=100)
+    return text
 
 
 def dump_rulebase(rb: RuleBase, path: str | os.PathLike[str]) -> None:
