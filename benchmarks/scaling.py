@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,8 @@ play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0
 # here before it
 from fuzzeval.loading import _parsed
 _parsed.cache_clear()
+print("ready", flush=True)
+sys.stdin.readline()  # all of a measurement's processes start their games at once
 own0 = resource.getrusage(resource.RUSAGE_SELF)
 kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.perf_counter()
@@ -73,7 +76,21 @@ def _start(args: argparse.Namespace, games: int, workers: int, db: Path,
            seed: int) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", CHILD, args.game, args.player,
                              args.opponent, str(games), str(workers), str(db), str(seed)],
-                            stdout=subprocess.PIPE, text=True, env=_env())
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            env=_env())
+
+
+def _go(procs: list[subprocess.Popen[str]]) -> None:
+    """Start the games of processes that have warmed up, together: N cores busy at once
+    for the whole of the baseline, not a process alone while the others still import."""
+    for proc in procs:
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "ready":
+            raise SystemExit(f"a measurement failed (exit {proc.wait()})")
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
 
 
 def _result(proc: subprocess.Popen[str]) -> dict[str, float]:
@@ -86,7 +103,9 @@ def _result(proc: subprocess.Popen[str]) -> dict[str, float]:
 
 def runner(args: argparse.Namespace, n: int, tmp: Path) -> dict[str, float]:
     """One match of n x games with n workers."""
-    return _result(_start(args, n * args.games, n, tmp / f"runner{n}.sqlite", 1))
+    proc = _start(args, n * args.games, n, tmp / f"runner{n}.sqlite", 1)
+    _go([proc])
+    return _result(proc)
 
 
 def baseline(args: argparse.Namespace, n: int, tmp: Path) -> float:
@@ -95,30 +114,47 @@ def baseline(args: argparse.Namespace, n: int, tmp: Path) -> float:
     in the runner's measurement)."""
     procs = [_start(args, args.games, 1, tmp / f"alone{n}_{k}.sqlite", 1 + k)
              for k in range(n)]
+    _go(procs)
     return sum(args.games / _result(p)["wall"] for p in procs)
+
+
+def measure(args: argparse.Namespace, n: int, tmp: Path) -> tuple[float, float, float]:
+    """One runner and its baseline, in a folder of their own (a history already holding
+    the match would play nothing): games/s, the baseline's games/s, the parent's share."""
+    tmp.mkdir()
+    r = runner(args, n, tmp)
+    rate, rate_alone = n * args.games / r["wall"], baseline(args, n, tmp)
+    share = r["parent"] / (r["parent"] + r["workers"]) if n > 1 else float("nan")
+    return rate, rate_alone, share
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", default="1,2", help="worker counts, e.g. 1,2,4,8,16")
     parser.add_argument("--games", type=int, default=300, help="games per worker")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="measurements of each count: the median, and the range")
     parser.add_argument("--game", default="backgammon")
     parser.add_argument("-p", "--player", default="fuzzy")
     parser.add_argument("--opponent", default="pubeval")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.workers.split(",")]
     print(f"{args.game}: {args.player} vs {args.opponent}, {args.games} games a worker, "
-          f"{os.cpu_count()} cores")
-    print(f"{'workers':>7} {'games/s':>8} {'alone':>8} {'efficiency':>10} "
-          f"{'parent CPU':>10} {'share':>6}")
+          f"{os.cpu_count()} cores, median of {args.repeat}")
+    print(f"{'workers':>7} {'games/s':>8} {'alone':>8} {'efficiency':>10} {'range':>13} "
+          f"{'share':>6}")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for n in counts:
-            r = runner(args, n, tmp)
-            rate, rate_alone = n * args.games / r["wall"], baseline(args, n, tmp)
-            share = r["parent"] / (r["parent"] + r["workers"]) if n > 1 else float("nan")
-            print(f"{n:>7} {rate:>8.1f} {rate_alone:>8.1f} {rate / rate_alone:>10.1%} "
-                  f"{r['parent']:>9.2f}s {share:>6.1%}", flush=True)
+        # Not reported: a first match fills numba's cache, so no measured process compiles
+        # a kernel that the warm-up's one game did not need.
+        runner(args, 1, tmp)
+        for i, n in enumerate(counts):
+            runs = [measure(args, n, tmp / f"{i}_{k}") for k in range(args.repeat)]
+            eff = sorted(rate / alone for rate, alone, _ in runs)
+            rate, alone, share = (statistics.median(x) for x in zip(*runs, strict=True))
+            print(f"{n:>7} {rate:>8.1f} {alone:>8.1f} {statistics.median(eff):>10.1%} "
+                  f"{eff[0]:>6.1%}-{eff[-1]:<6.1%} "
+                  f"{'-' if n == 1 else f'{share:.1%}':>6}", flush=True)
     return 0
 
 

@@ -141,3 +141,24 @@ def test_a_dask_address_of_another_scheme_is_refused_naming_the_valid_form(
         tmp_path: Path) -> None:
     done, _ = _run("match", "http://127.0.0.1:1", tmp_path)
     _assert_one_line_and_no_file(done, "http://127.0.0.1:1", tmp_path, "tcp://host:8786")
+
+
+def _frozen_in_worker() -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_workers_fork_from_a_frozen_heap_and_the_parent_thaws_after() -> None:
+    """executor_for freezes the parent's objects before its workers fork (their collections
+    then leave the shared pages unwritten: a quarter of the page faults), and unfreezes
+    them when the pool is shut, so the parent's garbage is collected again."""
+    import gc
+
+    from fuzzeval.play.executors import executor_for
+
+    assert gc.get_freeze_count() == 0
+    with executor_for(2) as pool:
+        assert pool is not None
+        assert pool.submit(_frozen_in_worker).result(timeout=60) > 1000
+    assert gc.get_freeze_count() == 0

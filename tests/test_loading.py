@@ -179,3 +179,18 @@ def test_libyaml_writes_each_shipped_base_as_python_does(path: Path) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(loading, "_Dumper", loading._PyDumper)
         assert fast == rulebase_to_yaml(rb)
+
+
+def test_a_text_is_parsed_once_and_its_problems_are_the_callers_own() -> None:
+    """A command reads one base several times (a match's players and its fingerprint):
+    the second read of the same text returns the same frozen rule base, while the list of
+    problems is a fresh one each time, so a caller that appends to it changes no later
+    read."""
+    text = (ROOT / "rulebases" / "tipping.yaml").read_text()
+    first, problems = parse_rulebase(text, "a.yaml")
+    problems.append("changed by the caller")  # type: ignore[arg-type]
+    again, problems_again = parse_rulebase(text, "a.yaml")
+    assert again is first
+    assert "changed by the caller" not in problems_again
+    other, _ = parse_rulebase(text, "b.yaml")  # another path: its own problems' paths
+    assert other == first
