@@ -224,8 +224,9 @@ def plot_curves(curves: Sequence[Curve], path: Path, title: str, xlabel: str, yl
 
 def curves_figure(curves: Sequence[Curve], title: str, xlabel: str, ylabel: str,
                   levels: Mapping[str, float] | None = None, integer_x: bool = False) -> Any:
-    """The figure of ``plot_curves``, not yet saved; its legend stands right of the lines,
-    where it hides none of them (a band or a line's end)."""
+    """The figure of ``plot_curves``, not yet saved; its legend stands below the axes, where
+    it hides none of the lines (a band or a line's end) and leaves them the figure's width
+    (beside them, one long label took a quarter of it)."""
     from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     plt = _pyplot()
@@ -239,10 +240,14 @@ def curves_figure(curves: Sequence[Curve], title: str, xlabel: str, ylabel: str,
             ax.fill_between(c.x, c.band[0], c.band[1], color=line.get_color(), alpha=0.2)
     for (name, value), style in zip((levels or {}).items(), ("--", ":", "-."), strict=False):
         ax.axhline(value, color="0.35", linestyle=style, linewidth=1, label=name)
+    points = sorted({float(x) for c in curves for x in c.x})
+    if 1 < len(points) <= 12:  # few measurements: a tick at each (not at 18,000 of 10,000s)
+        ax.set_xticks(points)
     ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
-              frameon=False)
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3),
+               fontsize=8, frameon=False)
     return fig
 
 

@@ -220,10 +220,35 @@ def test_a_curve_figure_keeps_its_legend_off_the_lines() -> None:
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
         (ax,) = fig.axes
-        legend = ax.get_legend()
+        (legend,) = fig.legends
         assert [t.get_text() for t in legend.get_texts()] == ["a, 100 games a round", "b",
                                                                "even"]
         box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
-        assert box.x0 >= frame.x1 and box.x1 <= fig.bbox.x1
+        assert box.y1 <= frame.y0 and box.y0 >= fig.bbox.y0  # below the axes, in the figure
+        # the lines get the figure's width: beside them, a long label took a quarter of it
+        assert frame.width >= 0.85 * fig.bbox.width
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "3"]
     finally:
         plt.close(fig)
+
+
+def test_a_learning_curve_has_a_tick_at_each_measurement() -> None:
+    """A learn measured every 10,000 games had ticks at 12,000, 18,000, ... (matplotlib's
+    choice), between its points; with a dozen points or fewer each has its tick."""
+    import matplotlib.pyplot as plt
+
+    from fuzzeval.plots import Curve, curves_figure
+
+    xs = [10_000 * k for k in range(1, 7)]
+    fig = curves_figure([Curve("learned", xs, [0.07, -0.05, 0.1, 0.07, 0.03, 0.15])], "t",
+                        "games learned from", "points per game", integer_x=True)
+    many = curves_figure([Curve("learned", list(range(1, 31)), [0.0] * 30)], "t", "x", "y")
+    try:
+        fig.canvas.draw()
+        many.canvas.draw()
+        assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == [
+            "10,000", "20,000", "30,000", "40,000", "50,000", "60,000"]
+        assert len(many.axes[0].get_xticks()) < 30  # thirty points: matplotlib's choice
+    finally:
+        plt.close(fig)
+        plt.close(many)

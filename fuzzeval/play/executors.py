@@ -126,10 +126,13 @@ def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor
     # The workers fork from here: objects frozen out of the collector's reach are not
     # written by the workers' collections, so their pages stay shared (a quarter of the
     # page faults of a backgammon match's workers and parent; Python's gc.freeze docs).
+    # A caller's own freeze (a test runner that forks, say) is left as it was.
+    ours = gc.get_freeze_count() == 0
     gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
     try:
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-        gc.unfreeze()
+        if ours:
+            gc.unfreeze()

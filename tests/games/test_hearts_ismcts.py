@@ -5,6 +5,7 @@ its position is fixed by the seat's generator; bad options are refused in one li
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,9 @@ def test_a_duplicate_match_against_three_ismcts_bots() -> None:
     assert '"unit": "points per hand"' in res.output
 
 
+@pytest.mark.skipif("MUTANT_UNDER_TEST" in os.environ,
+                    reason="a benchmark (not mutated) in a process of its own: under mutmut "
+                    "its compiled kernels cannot compile, and as Python they take minutes")
 def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     """benchmarks/hearts_players.py at the smallest sizes (figures unchecked): a row per
     match, and the paired difference against ISMCTS."""
