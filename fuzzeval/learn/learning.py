@@ -281,14 +281,14 @@ def learning_seats(game: Game, settings: LearnSettings, index: int) -> tuple[int
 
 
 def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSettings,
-                indices: Sequence[int]) -> tuple[FixedArray, float, int, int]:
+                indices: Sequence[int]) -> tuple[FixedArray, float, int]:
     """Play games ``indices`` with ``weights`` and return the sum of their steps (fixed
-    point), the learning seats' total payoff, their number of episodes and of decisions
-    (run in a worker)."""
+    point), the learning seats' total payoff and their number of episodes (run in a
+    worker)."""
     ev = with_conclusions(_compiled(source), weights)
     so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
     total = np.zeros(len(weights), dtype=np.int64)
-    paid, episodes, decisions = 0.0, 0, 0
+    paid, episodes = 0.0, 0
     for index in indices:
         seats = learning_seats(game, settings, index)
         traces: dict[int, list[FloatArray]] = {s: [] for s in seats}
@@ -313,8 +313,7 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
             total += to_fixed(step)
             paid += final
             episodes += 1
-            decisions += len(traces[s])
-    return total, paid, episodes, decisions
+    return total, paid, episodes
 
 
 _COMPILED: dict[str, tuple[str, Evaluator]] = {}
