@@ -126,6 +126,24 @@ def test_imitating_the_teachers_choices_recovers_its_rule_base() -> None:
     assert [names[t] for t in terms] == truth
 
 
+def test_the_fit_stops_after_its_iterations() -> None:
+    """``iterations`` bounds L-BFGS: one iteration leaves the values far from the fit that
+    300 reach (scipy's own default would run to 15,000 whatever was asked)."""
+    teacher, student, _, x, groups = _lesson(4, 600)
+    shares = firing_shares(student, x)
+    args = (shares, groups, teacher.grade(x))
+    one = fit_choices(*args, temperature=0.05, sharpness=20.0, fixed=[0, 2], iterations=1)
+    full = fit_choices(*args, temperature=0.05, sharpness=20.0, fixed=[0, 2])
+    assert np.abs(one - full).max() > 0.1 * np.abs(full).max()
+    assert fit_choices(*args, temperature=0.05, sharpness=20.0, fixed=[0, 2],
+                       iterations=300) == pytest.approx(full)
+
+
+def test_no_conclusions_either_side_leaves_one_level_at_zero() -> None:
+    assert taught_levels(np.zeros(5), per_side=3).tolist() == [0.0]
+    assert taught_levels([], per_side=3).tolist() == [0.0]
+
+
 def test_taught_levels_find_the_clusters_each_side_of_zero() -> None:
     rng = np.random.default_rng(5)
     centres = np.array([-4.0, -1.0, 0.5, 8.0])
@@ -171,3 +189,20 @@ def test_refining_choices_walks_a_wrong_term_back_to_the_teachers() -> None:
     assert (_choice_loss(shares, groups, target, levels[got], 20.0)
             < _choice_loss(shares, groups, target, levels[start], 20.0))
     assert _group_softmax(np.zeros(4), np.array([0, 0, 1, 1])) == pytest.approx([0.5] * 4)
+
+
+def test_a_rule_that_fires_in_no_decision_keeps_its_term() -> None:
+    """A rule no decision fires (a small data set: the teach script's --also test found
+    it) keeps its term while the others are refined; it used to stop the refinement with
+    numpy's "zero-size array" error."""
+    teacher, student, _, x, groups = _lesson(6, 400)
+    shares = firing_shares(student, x)
+    shares = np.hstack([shares, np.zeros((shares.shape[0], 1), dtype=shares.dtype)])
+    target = teacher.grade(x)
+    names, levels = list(TERMS), np.array(list(TERMS.values()))
+    truth = np.array([names.index(t) for t in TRUTH])
+    start = np.r_[truth, 1]
+    start[1] -= 1
+    got = refine_choices(shares, groups, target, start, levels, temperature=0.05,
+                         sharpness=20.0, fixed=[0, 2])
+    assert [names[t] for t in got] == [*TRUTH, names[1]]

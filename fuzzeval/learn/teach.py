@@ -218,6 +218,8 @@ def refine_choices(shares: npt.NDArray[np.floating], groups: npt.ArrayLike,
     def best_move(r: int) -> tuple[float, int, IntArray, FloatArray]:
         """The gain of rule r's best one-term step, that term, and its rows and column."""
         touched = np.unique(g[s[:, r] > 0])
+        if touched.size == 0:  # a rule that fires in no decision: no step changes a thing
+            return 0.0, int(out[r]), np.zeros(0, dtype=np.intp), np.zeros(0)
         first = np.searchsorted(g[starts], touched)
         lengths = ends[first] - starts[first]
         rows = np.repeat(starts[first] - np.cumsum(np.r_[0, lengths[:-1]]), lengths) + \
@@ -226,7 +228,7 @@ def refine_choices(shares: npt.NDArray[np.floating], groups: npt.ArrayLike,
         col = sharpness * s[rows, r].astype(np.float64)
         now, gain, pick = loss(rows, z[rows], local), 0.0, int(out[r])
         for t in (pick - 1, pick + 1):
-            if 0 <= t < levels.size and rows.size:
+            if 0 <= t < levels.size:
                 trial = now - loss(rows, z[rows] + col * (levels[t] - levels[out[r]]), local)
                 if trial > gain + 1e-12:
                     gain, pick = trial, t

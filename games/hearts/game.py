@@ -51,7 +51,7 @@ class Decision:
     cards: tuple[int, ...]
 
 
-def _options(rules_name: Any = "standard", target: Any = 0) -> rules.Options:
+def _options(rules_name: Any, target: Any) -> rules.Options:
     if rules_name not in RULES:
         raise ValueError(f"rules must be one of {', '.join(RULES)} (got {rules_name!r})")
     if isinstance(target, bool) or not isinstance(target, int) or target < 0:

@@ -63,3 +63,24 @@ def test_bad_arguments_are_refused_before_any_game(args: list[str], says: str,
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert says in err[-1] and "Traceback" not in "\n".join(err)
+
+
+def test_also_adds_the_saved_decisions_to_those_played(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """--data reuses saved decisions (no play) and each --also adds its own, renumbered
+    after them: the taught base's header counts both, and names the --also files."""
+    whole = _last(4, 1)
+    cut = int(np.searchsorted(whole.groups, whole.groups.max() // 2))
+    first = Decisions(whole.features[:cut], whole.equity[:cut], whole.groups[:cut])
+    rest = Decisions(whole.features[cut:], whole.equity[cut:],
+                     whole.groups[cut:] - whole.groups[cut])
+    first.save(tmp_path / "a.npz")
+    rest.save(tmp_path / "b.npz")
+    out = tmp_path / "taught.yaml"
+    main(["--games", "4", "--data", str(tmp_path / "a.npz"), "--also", str(tmp_path / "b.npz"),
+          "--out", str(out)])
+    head = out.read_text().splitlines()
+    decisions = int(whole.groups.max()) + 1
+    assert f"# ({len(whole.equity):,} candidate plays of {decisions:,} decisions valued by " \
+           "GNU Backgammon 0-ply)" in head
+    assert any(line.startswith("# Taught by: ") and line.endswith(f"--also {tmp_path}/b.npz")
+               for line in head)

@@ -386,3 +386,23 @@ def test_a_view_with_more_than_four_opponent_cards_is_refused() -> None:
         "--starter", "9C", "--thrown", "AC AD", "-p", "sampling:trials=100"])
     assert result.exit_code == 2, result.output
     assert "lays at most four" in result.output
+
+
+def test_a_play_that_ends_the_game_is_the_whole_deal_s_worth() -> None:
+    """At 120 all, the first point of the play (or the last card's go) wins: no trial
+    reaches the show, so each throw's whole-deal value is its play's, a win (1) or a loss
+    (0) in the win table's terms, whoever deals."""
+    from fuzzeval.games.cribbage import peg_kernels
+    from fuzzeval.games.cribbage.scoring import rank_table
+
+    u = np.random.default_rng(4).random((40, S.DISCARD_UNIFORMS))
+    hand = tuple(sorted(parse_cards("5H 5S JD QC 4S 9C")))
+    for my_crib in (True, False):
+        setup = S.discard_setup(DiscardView(hand, my_crib, (120, 120)), "expert")
+        vals = peg_kernels.discard_trials(u, setup.six, S.THROW_POSITIONS, setup.pool,
+                                          setup.pair_a, setup.pair_b, setup.pair_cum,
+                                          setup.dealer, setup.scores, rank_table(),
+                                          setup.table)
+        assert vals.shape == (40, 15, 2)
+        assert np.array_equal(vals[:, :, 0], vals[:, :, 1])
+        assert set(np.unique(vals).tolist()) == {0.0, 1.0}

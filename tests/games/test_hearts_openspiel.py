@@ -91,3 +91,18 @@ def test_script_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--games", "20"]) == 0
     out = capsys.readouterr().out
     assert "standard" in out and "seed 003" in out and " 1220 " in out and " 1040 " in out
+
+
+def test_script_plays_the_player_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """--player picks who plays our side of the check: 60 seeded hands of the heuristic
+    shoot the moon 3 and 2 times (standard, seed 003), the random player's 2 and 1; the
+    counts of decisions and passes are the rules', whoever plays."""
+    rows = {}
+    for player in ("heuristic", "random"):
+        assert main(["--games", "60", "--player", player]) == 0
+        out = capsys.readouterr().out.splitlines()
+        rows[player] = [line.rsplit(maxsplit=1)[0].split() for line in out[1:3]]
+    assert rows["heuristic"] == [["standard", "60", "3660", "540", "3"],
+                                 ["seed", "003", "60", "3120", "0", "2"]]
+    assert rows["random"] == [["standard", "60", "3660", "540", "2"],
+                              ["seed", "003", "60", "3120", "0", "1"]]

@@ -1,0 +1,56 @@
+"""held_out_measures: the game's own measure of the initial and the calibrated rule base,
+asked for the number of held-out deals given (one included), and nothing without one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fuzzeval.learn.calibration_rounds import Calibration, CalibrationSettings, RoundResult
+from fuzzeval.learn.held_out import held_out_measures, held_out_seed
+from fuzzeval.rulebase import PointRef, RuleBase
+
+TIPPING = Path(__file__).resolve().parents[1] / "rulebases" / "tipping.yaml"
+
+
+class _Peak:
+    """A measure reading tipping's adjustable peak, one contribution a deal."""
+
+    names = ("peak",)
+
+    def __init__(self, deals: int) -> None:
+        self.deals = deals
+
+    def contributions(self, rb: RuleBase) -> np.ndarray:
+        peak = rb.point(PointRef("quality", "average", "peak"))
+        return np.full((1, self.deals), peak)
+
+
+class _Game:
+    def __init__(self) -> None:
+        self.asked: list[tuple[Any, ...]] = []
+
+    def rulebase_measure(self, inputs: tuple[str, ...], deals: int, seed: int, *rest: Any
+                         ) -> _Peak:
+        self.asked.append((inputs, deals, seed))
+        return _Peak(deals)
+
+
+def _calibration() -> Calibration:
+    text = TIPPING.read_text()
+    moved = text.replace("average: {points: [0, 5, 10], adjust: [peak]}",
+                         "average: {points: [0, 4, 10], adjust: [peak]}")
+    assert moved != text
+    return Calibration(1, CalibrationSettings("toy", "random", 10, 5), "tipping", 1,
+                       (RoundResult(0, text, match_id=1, games=10, wins=5), RoundResult(1, moved)))
+
+
+def test_one_held_out_deal_is_measured_and_none_is_nothing() -> None:
+    game = _Game()
+    (one,) = held_out_measures(game, _calibration(), 1)  # type: ignore[arg-type]
+    assert (one.name, one.units, one.before, one.after) == ("peak", 1, 5.0, 4.0)
+    assert game.asked == [(("quality", "service"), 1, held_out_seed(5))]
+    assert held_out_measures(game, _calibration(), 0) == ()  # type: ignore[arg-type]
+    assert len(game.asked) == 1
