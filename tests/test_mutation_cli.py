@@ -524,8 +524,10 @@ def test_curve_legend_stays_inside_the_picture() -> None:
                                [1, 2, 3], [0.2, 0.5, 0.45])], "t", "round", "win rate")
     try:
         fig.canvas.draw()
-        box = fig.axes[0].get_legend().get_window_extent(fig.canvas.get_renderer())
+        (legend,) = fig.legends  # below the axes (tests/test_plots_readable.py)
+        box = legend.get_window_extent(fig.canvas.get_renderer())
         assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+        assert fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
     finally:
         plt.close(fig)
 
