@@ -17,6 +17,11 @@ class UsageError(FuzzevalError):
     game, player or option, a bad option value): exit status 2, like a bad flag."""
 
 
+class GameDidNotEnd(FuzzevalError):
+    """A game ran past its rules' turn limit (players that never finish it, say a learner's
+    early self-play): one line naming the game, not a traceback."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (what ``timeout``, a CI cancel or a closed terminal send), raised in the main
     thread so that it stops a run the way Ctrl-C does: finished work saved, exit 143."""

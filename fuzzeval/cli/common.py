@@ -49,7 +49,9 @@ OldPlayersOpt = Annotated[str | None, typer.Option(
 def progress_bar(label: str = "{task.description}", disable: bool = False,
                  eta: bool = True) -> Progress:
     """The progress bar every long command shows on stderr: label, bar, done of total and,
-    with ``eta``, the time left; gone when done. rich.progress is imported here, on use."""
+    with ``eta``, the time left; gone when done. rich.progress is imported here, on use.
+    Not shown where stderr is no terminal: rich draws nothing there but a stray empty line
+    at the end, which made an error's one line two (a log, ``2> file``, a pipe)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -61,7 +63,8 @@ def progress_bar(label: str = "{task.description}", disable: bool = False,
     columns = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
     if eta:
         columns.append(TimeRemainingColumn())
-    return Progress(*columns, console=err_console, disable=disable, transient=True)
+    return Progress(*columns, console=err_console,
+                    disable=disable or not err_console.is_terminal, transient=True)
 
 
 def usage_error(message: str) -> typer.Exit:

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff, Player
 from fuzzeval.play.spec import Options as Options
 from fuzzeval.play.spec import OptionValue as OptionValue
@@ -173,7 +173,11 @@ def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
                 record={**cands.record, **note},
                 features={n: float(v) for n, v in zip(names, row, strict=True)},
             ))
-        after = game.apply(state, choice, chance)
+        try:
+            after = game.apply(state, choice, chance)
+        except GameDidNotEnd as exc:
+            raise GameDidNotEnd(f"{game.name} game {index} of seed {seed} did not end: "
+                                f"{exc}") from None
         choices.append(choice)
         if on_move is not None:
             on_move(state, seat, choice, after)

@@ -14,6 +14,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from fuzzeval.errors import GameDidNotEnd
 from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, OptionFeatures
 from fuzzeval.games.backgammon.moves import Plays, plays
@@ -135,7 +136,8 @@ class BackgammonGame:
             return State(after, state.seat, state.dice, state.turn + 1, state.seat,
                          result_points(after))
         if state.turn + 1 >= MAX_TURNS:
-            raise RuntimeError("backgammon game did not end")
+            raise GameDidNotEnd(f"no one had borne off all their checkers after "
+                                f"{MAX_TURNS:,} turns")
         return State(after.flip(), 1 - state.seat, roll(rng), state.turn + 1)
 
     def unit(self, state: State) -> int:
