@@ -46,8 +46,8 @@ game.prepare()
 play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0)
 # ... but a match's parent reads its rule bases once (its players, its fingerprint): not
 # here before it
-from fuzzeval.loading import _parsed
-_parsed.cache_clear()
+from fuzzeval.loading import _PARSED
+_PARSED.clear()
 print("ready", flush=True)
 sys.stdin.readline()  # all of a measurement's processes start their games at once
 own0 = resource.getrusage(resource.RUSAGE_SELF)

@@ -158,5 +158,12 @@ class _Parser:
 
 
 def parse_rule(text: str) -> ParsedRule:
-    """Parse one rule; RuleSyntaxError names the column and what was expected."""
-    return _Parser(text).rule()
+    """Parse one rule; RuleSyntaxError names the column and what was expected. A rule
+    within MAX_NESTING that still runs out of stack (read from a deep call, or with every
+    call wrapped, as mutation testing wraps them) is refused as too deep, not raised."""
+    parser = _Parser(text)
+    try:
+        return parser.rule()
+    except RecursionError:
+        raise RuleSyntaxError("nested too deeply to read (ran out of stack)",
+                              parser.tok.column) from None

@@ -13,7 +13,6 @@ it is a regular file of at most MAX_RULEBASE_BYTES (``read_rulebase_text``).
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import stat
@@ -564,17 +563,19 @@ def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
 
 def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule base from YAML text; returns it (None if any error) and every problem found."""
-    rb, problems = _parsed(text, path)
-    return rb, list(problems)
+    # Once for each text (a rule base and its problems are frozen): a command reads the same
+    # base several times (a match's players and its fingerprint), and reading one of a few
+    # hundred rules takes some 40 ms.
+    found = _PARSED.get((text, path))
+    if found is None:
+        rb, problems = _parse(text, path)
+        found = _PARSED[(text, path)] = (rb, tuple(problems))
+        while len(_PARSED) > 4:  # the oldest go
+            del _PARSED[next(iter(_PARSED))]
+    return found[0], list(found[1])
 
 
-@functools.lru_cache(maxsize=4)
-def _parsed(text: str, path: str) -> tuple[RuleBase | None, tuple[Problem, ...]]:
-    """parse_rulebase, once for each text (a rule base and its problems are frozen): a
-    command reads the same base several times (a match's players and its fingerprint), and
-    reading one of a few hundred rules takes some 40 ms."""
-    rb, problems = _parse(text, path)
-    return rb, tuple(problems)
+_PARSED: dict[tuple[str, str], tuple[RuleBase | None, tuple[Problem, ...]]] = {}
 
 
 def _parse(text: str, path: str) -> tuple[RuleBase | None, list[Problem]]:

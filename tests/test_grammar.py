@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzeval.grammar import RuleSyntaxError, parse_rule
+from fuzzeval.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
 from fuzzeval.rulebase import And, Is, Not, Or, Rule, render
 from tests.strategies import conditions, variables
 
@@ -61,3 +61,24 @@ def test_rendered_rules_parse_back_to_the_same_tree(data: st.DataObject) -> None
     parsed = parse_rule(text)
     assert render(parsed.condition) == render(cond)
     assert parse_rule(f"if {render(parsed.condition)} then out is t") == parsed
+
+
+def test_a_rule_read_from_a_deep_call_that_runs_out_of_stack_is_refused() -> None:
+    """A rule within MAX_NESTING needs some hundreds of frames; read from a call that has
+    fewer left (or under mutation testing, which wraps every call), it is refused as too
+    deep, never a RecursionError."""
+    import sys
+
+    text = "if " + "(" * MAX_NESTING + "a is t" + ")" * MAX_NESTING + " then y is o"
+    parse_rule(text)  # from a shallow stack: read
+
+    def deep(n: int) -> None:
+        if n:
+            deep(n - 1)
+            return
+        with pytest.raises(RuleSyntaxError, match=r"nested too deeply to read \(ran out of "
+                                                  r"stack\)"):
+            parse_rule(text)
+
+    here = len(__import__("inspect").stack(0))
+    deep(sys.getrecursionlimit() - here - 60)
