@@ -490,7 +490,8 @@ def train_es(
     config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
                       p=p, bounded=bounded, crib=crib, hands=hands)
     with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True) as bar:
+                  TimeRemainingColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as bar:  # as progress_bar: a terminal's
         task = bar.add_task("es", total=iterations)
         result = train(config, iterations, seed,
                        on_batch=lambda k: bar.advance(task, k))
@@ -557,7 +558,8 @@ def report(
         raise _fail(str(exc)) from None
     with executor_for(workers) as pool, Progress(
             TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
-            TimeRemainingColumn(), console=err, transient=True) as bar:
+            TimeRemainingColumn(), console=err, transient=True,
+            disable=not err.is_terminal) as bar:
         tasks: dict[str, Any] = {}
 
         def progress(what: str, k: int, total: int) -> None:

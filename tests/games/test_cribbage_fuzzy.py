@@ -160,6 +160,7 @@ def test_report_cli_json_and_chart(tmp_path: Path) -> None:
     data = json.loads(res.stdout)
     assert [p["player"] for p in data["players"]] == ["random", "fuzzy", "exhaustive"]
     assert chart.stat().st_size > 10_000
+    assert res.stderr == ""  # no progress bar where stderr is no terminal (nor its newline)
 
 
 def test_in_a_game_the_fuzzy_player_grades_the_games_features_alike() -> None:
