@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -569,13 +570,16 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
     found = _PARSED.get((text, path))
     if found is None:
         rb, problems = _parse(text, path)
-        found = _PARSED[(text, path)] = (rb, tuple(problems))
-        while len(_PARSED) > 4:  # the oldest go
-            del _PARSED[next(iter(_PARSED))]
+        found = (rb, tuple(problems))
+        with _PARSED_LOCK:  # a Dask worker's threads may read bases at once
+            _PARSED[(text, path)] = found
+            while len(_PARSED) > 4:  # the oldest go
+                del _PARSED[next(iter(_PARSED))]
     return found[0], list(found[1])
 
 
 _PARSED: dict[tuple[str, str], tuple[RuleBase | None, tuple[Problem, ...]]] = {}
+_PARSED_LOCK = threading.Lock()
 
 
 def _parse(text: str, path: str) -> tuple[RuleBase | None, list[Problem]]:

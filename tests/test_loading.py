@@ -194,3 +194,21 @@ def test_a_text_is_parsed_once_and_its_problems_are_the_callers_own() -> None:
     assert "changed by the caller" not in problems_again
     other, _ = parse_rulebase(text, "b.yaml")  # another path: its own problems' paths
     assert other == first
+
+
+def test_threads_reading_bases_at_once_share_the_cache_safely() -> None:
+    """A Dask worker runs tasks in threads: many texts read at once, more than the cache
+    keeps, each thread gets its own base back and nothing raises."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = (ROOT / "rulebases" / "tipping.yaml").read_text()
+    texts = [text.replace("name: tipping", f"name: tipping{k}") for k in range(12)]
+
+    def read(k: int) -> str:
+        rb, _ = parse_rulebase(texts[k % 12], f"t{k % 12}.yaml")
+        assert rb is not None
+        return rb.name
+
+    with ThreadPoolExecutor(8) as pool:
+        names = list(pool.map(read, range(600)))
+    assert names == [f"tipping{k % 12}" for k in range(600)]
