@@ -56,6 +56,7 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
     (["--update", "3"], "error: --block 8 is not a whole number of updates of --update 3"),
     (["--update", "0"], "error: --update must be at least 1 (got 0)"),
+    (["-n", "0"], "error: --games must be at least 1 (got 0)"),
     (["--halving", "-1"], "error: --halving must be at least 0 (got -1)"),
     (["--order", "4"], "error: --order must be 1, 2 or 3 (got 4)"),
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
@@ -209,17 +210,26 @@ def test_the_table_and_the_curve_say_what_they_show(tmp_path: Path,
     import fuzzeval.plots
 
     drawn: list[tuple[str, str, str]] = []
+    bands: list[object] = []
     original = fuzzeval.plots.plot_curves
 
-    def spy(curves: object, path: Path, title: str, xlabel: str, ylabel: str,
-            **kw: object) -> Path:
+    def spy(curves: list[fuzzeval.plots.Curve], path: Path, title: str, xlabel: str,
+            ylabel: str, **kw: object) -> Path:
         drawn.append((title, xlabel, ylabel))
+        bands.extend((c.x, c.y, c.band) for c in curves)
         return original(curves, path, title, xlabel, ylabel, **kw)  # type: ignore[arg-type]
     monkeypatch.setattr(fuzzeval.plots, "plot_curves", spy)
     done = runner.invoke(app, [*SMALL, *_files(tmp_path)])
     assert done.exit_code == 0, done.output
     assert drawn == [("hearts: TD(λ = 0.75) against heuristic (fewer is better)",
                       "games learned from", "points per hand")]
+    again = runner.invoke(app, [*SMALL, *_files(tmp_path), "--json"])  # shown, not learnt
+    curve = json.loads(again.stdout)["curve"]
+    # the band is each point's mean -+ its half-width, as stored (a zero-width band once)
+    assert bands[0] == ([p["games"] for p in curve], [p["mean"] for p in curve],
+                        ([p["mean"] - p["half"] for p in curve],
+                         [p["mean"] + p["half"] for p in curve]))
+    assert all(p["half"] > 0 for p in curve)
     lines = done.output.splitlines()
     head = next(k for k, line in enumerate(lines) if line.strip().startswith("games"))
     ends = [lines[head].index(h) + len(h) for h in ("games", "seats' mean", "heuristic",

@@ -201,7 +201,12 @@ def test_the_schema_says_what_a_bare_number_is() -> None:
 
     from fuzzeval.schema import rulebase_schema
 
-    assert '"description": "A singleton."' in json.dumps(rulebase_schema())
+    assert json.dumps(rulebase_schema()).count('"description": "A singleton."') == 2
+    output = rulebase_schema()["properties"]["output"]
+    one_of = output["properties"]["terms"]["additionalProperties"]["oneOf"]
+    assert one_of[1] == {"type": "number", "description": "A singleton."}  # a bare number
+    assert one_of[2]["properties"]["points"] == {"type": "number",
+                                                 "description": "A singleton."}
 
 
 def test_calibration_rounds_are_a_table_with_each_round_s_shift(tmp_path: Path) -> None:
