@@ -927,14 +927,17 @@ def rulebase_to_yaml(rb: RuleBase) -> str:
         text if r.weight == 1.0 else {"rule": text, "weight": _num(r.weight)}
         for r, text in zip(rb.rules, rb.rule_texts(), strict=True)
     ]
-    text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                          width=100)
+    def dump(dumper: type) -> str:
+        out: str = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True,
+                             width=100)
+        return out
+
+    text = dump(_Dumper)
     if _Dumper is not _PyDumper and (not text.isascii() or '"' in text):
         # libyaml writes some text otherwise than PyYAML (characters beyond U+FFFF, U+0085,
         # the folding of double-quoted lines): only plain and single-quoted ASCII is the
         # same bytes (tests/test_loading.py), and a shipped base is that
-        text = yaml.dump(data, Dumper=_PyDumper, sort_keys=False, allow_unicode=True,
-                         width=100)
+        text = dump(_PyDumper)
     return text
 
 

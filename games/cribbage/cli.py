@@ -31,6 +31,7 @@ from fuzzeval.cli.common import (
     picture_option,
     player_list,
     print_json,
+    progress_bar,
     renamed,
     user_errors,
 )
@@ -459,14 +460,6 @@ def train_es(
                                               "plots/<output stem>_curve.png.")] = None,
 ) -> None:
     """Train Kendall & Shaw's evolution-strategy discard table; use it with -p es:table=FILE."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
     from fuzzeval.plots import Curve, image_path, plot_curves
 
@@ -489,9 +482,7 @@ def train_es(
                               "" if plot else "--plot")])
     config = ESConfig(variant="coevolution" if variant == "coevolution" else "threshold",
                       p=p, bounded=bounded, crib=crib, hands=hands)
-    with Progress(TextColumn("training"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True,
-                  disable=not err.is_terminal) as bar:  # as progress_bar: a terminal's
+    with progress_bar("training") as bar:
         task = bar.add_task("es", total=iterations)
         result = train(config, iterations, seed,
                        on_batch=lambda k: bar.advance(task, k))
@@ -534,14 +525,6 @@ def report(
     Exact EV achieved, efficiency (EV - random) / (optimal - random), share of optimal
     throws, decisions per second.
     """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from fuzzeval.games.cribbage.players import player_from_spec
     from fuzzeval.games.cribbage.report import run_report
     from fuzzeval.play.executors import executor_for
@@ -556,10 +539,7 @@ def report(
             player_from_spec(name)
     except (FuzzevalError, ValueError) as exc:
         raise _fail(str(exc)) from None
-    with executor_for(workers) as pool, Progress(
-            TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
-            TimeRemainingColumn(), console=err, transient=True,
-            disable=not err.is_terminal) as bar:
+    with executor_for(workers) as pool, progress_bar("{task.description:<34}") as bar:
         tasks: dict[str, Any] = {}
 
         def progress(what: str, k: int, total: int) -> None:
@@ -636,7 +616,6 @@ def pegging(
     Each deal is played with A in either seat; the differential is A's pegging points less
     B's per deal, with its 95 % interval; a simulating player's stops, trials and time.
     """
-    from fuzzeval.cli.common import progress_bar
     from fuzzeval.games.cribbage.peg_report import compare_pegging
     from fuzzeval.games.cribbage.players import player_from_spec
 
