@@ -29,10 +29,10 @@ _WHERE = {
     "__version__": "_version",
     "check_rulebase": "loading",
     "compile_rulebase": "engine",
-    "dump_rulebase": "loading",
+    "dump_rulebase": "yaml_write",
     "load_rulebase": "loading",
     "parse_rulebase": "loading",
-    "rulebase_to_yaml": "loading",
+    "rulebase_to_yaml": "yaml_write",
 }
 __all__ = [
     "Evaluator",
@@ -70,11 +70,6 @@ if TYPE_CHECKING:
         RuleBaseError,
         RuleBaseWarning,
     )
-    from fuzzeval.loading import (
-        check_rulebase,
-        dump_rulebase,
-        load_rulebase,
-        parse_rulebase,
-        rulebase_to_yaml,
-    )
+    from fuzzeval.loading import check_rulebase, load_rulebase, parse_rulebase
     from fuzzeval.rulebase import PointRef, Rule, RuleBase, Term, Variable
+    from fuzzeval.yaml_write import dump_rulebase, rulebase_to_yaml

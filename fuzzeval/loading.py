@@ -1,112 +1,37 @@
-"""YAML <-> RuleBase.
+"""Rule bases from files and text: read once, checked, cached.
 
-Reading walks the composed YAML node tree (safe loader only) so that every
-problem carries its line, and collects *all* problems before failing:
-``file:line: key: what must hold (got value)``.
-
-Whatever the text, reading answers with a RuleBase or with problems, never with another
-exception: numbers are bounded (``fuzzeval.membership``: MAX_MAGNITUDE, RESOLUTION,
-MIN_WEIGHT) and read without Python's big-integer pitfalls, YAML nesting and rule nesting
-are bounded (MAX_YAML_DEPTH, ``fuzzeval.grammar.MAX_NESTING``), and a file is read only if
-it is a regular file of at most MAX_RULEBASE_BYTES (``read_rulebase_text``).
+A file is read only if it is a regular file of at most MAX_RULEBASE_BYTES
+(``read_rulebase_text``); its YAML is read by ``fuzzeval.yaml_read``, which answers with a
+RuleBase or with every problem, each with its line. A text is parsed once per process, and
+a file's parse is kept in the user's cache folder (``FUZZEVAL_CACHE_DIR``, docs/formats.md),
+so that the next process loads it without importing YAML at all.
 """
 
 from __future__ import annotations
 
-import math
 import os
+import pickle
 import stat
+import sys
 import threading
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import zlib
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Literal
-
-import yaml
-from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
-from yaml.resolver import Resolver
+from typing import TYPE_CHECKING
 
 from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning
-from fuzzeval.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
-from fuzzeval.membership import (
-    MAX_MAGNITUDE,
-    MIN_WEIGHT,
-    POINT_NAMES,
-    Triangle,
-    number_text,
-    range_problem,
-    resolution_problem,
-    triangle_problem,
-)
 from fuzzeval.resources import rulebase_path
-from fuzzeval.rulebase import (
-    DEFUZZIFIERS,
-    PointName,
-    Rule,
-    RuleBase,
-    Term,
-    Variable,
-    conditions_used,
-)
 
-TOP_KEYS = (
-    "name",
-    "description",
-    "made_by",
-    "defuzzifier",
-    "default",
-    "resolution",
-    "inputs",
-    "output",
-    "rules",
-)
-REQUIRED_TOP = ("name", "defuzzifier", "default", "inputs", "output", "rules")
-VARIABLE_KEYS = ("range", "terms", "description")
-OUTPUT_KEYS = ("name", "range", "terms", "description")
-TERM_KEYS = ("points", "adjust", "bounds")
-RULE_KEYS = ("rule", "weight")
-DEFAULT_RESOLUTION = 1001
-MIN_RESOLUTION = 11
+if TYPE_CHECKING:
+    from fuzzeval.rulebase import RuleBase
+
 #: the most a rule-base file may hold: far above any real rule base (the largest shipped one
 #: is ~10 kB), far below what would exhaust memory or take minutes to parse
 MAX_RULEBASE_BYTES = 10_000_000
-#: how deep YAML lists and mappings may nest (a rule base needs 6); PyYAML composes nodes
-#: recursively, a few frames a level, so this stays well inside Python's recursion limit
-MAX_YAML_DEPTH = 100
-#: the longest text read as a number: a double needs at most 24 characters; the cap keeps
-#: PyYAML's big-integer arithmetic (base-60 numbers such as 1:30:00 are quadratic) quick
-MAX_NUMBER_CHARS = 100
-
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_STR = "tag:yaml.org,2002:str"
 
 
-@dataclass
-class _Ctx:
-    path: str
-    problems: list[Problem] = field(default_factory=list)
-
-    def error(self, node: yaml.Node | None, key: str, message: str) -> None:
-        self._add(node, key, message, "error")
-
-    def warn(self, node: yaml.Node | None, key: str, message: str) -> None:
-        self._add(node, key, message, "warning")
-
-    def _add(
-        self, node: yaml.Node | None, key: str, message: str, sev: Literal["error", "warning"]
-    ) -> None:
-        line = node.start_mark.line + 1 if node is not None else None
-        self.problems.append(Problem(self.path, line, _one_line(key, 80), _one_line(message), sev))
-
-    @property
-    def failed(self) -> bool:
-        return any(p.severity == "error" for p in self.problems)
-
-
-def _one_line(text: str, limit: int | None = None) -> str:
+def one_line(text: str, limit: int | None = None) -> str:
     """``text`` on one line (line breaks and other control characters escaped), shortened."""
     if limit is not None and len(text) > limit:
         text = text[:limit] + "..."
@@ -115,462 +40,35 @@ def _one_line(text: str, limit: int | None = None) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _shown(node: yaml.Node) -> str:
-    if isinstance(node, yaml.ScalarNode):
-        text = str(node.value)
-        return repr(text[:40] + "..." if len(text) > 40 else text)
-    return "a mapping" if isinstance(node, yaml.MappingNode) else "a list"
-
-
-Entries = dict[str, tuple[yaml.Node, yaml.Node]]
-
-
-def _mapping(ctx: _Ctx, node: yaml.Node, key: str, allowed: tuple[str, ...]) -> Entries | None:
-    """Keys of a mapping node -> (key node, value node); reports duplicates and unknown keys."""
-    if not isinstance(node, yaml.MappingNode):
-        ctx.error(node, key, f"must be a mapping (got {_shown(node)})")
-        return None
-    out: Entries = {}
-    for knode, vnode in node.value:
-        if not isinstance(knode, yaml.ScalarNode) or knode.tag != _STR:
-            hint = ""
-            if isinstance(knode, yaml.ScalarNode) and knode.tag.endswith(":bool"):
-                hint = "; YAML reads yes/no/on/off as true/false: quote it or choose another name"
-            ctx.error(knode, key, f"keys must be names (got {_shown(knode)}){hint}")
-            continue
-        name = str(knode.value)
-        where = f"{key}.{name}" if key else name
-        if name in out:
-            ctx.error(knode, where, "duplicate key: each name may appear once")
-        elif allowed and name not in allowed:
-            ctx.error(knode, where, f"unknown key; allowed here: {', '.join(allowed)}")
-        else:
-            out[name] = (knode, vnode)
-    return out
-
-
-def _number(ctx: _Ctx, node: yaml.Node, key: str) -> float | None:
-    """A number within +-MAX_MAGNITUDE, or None (and a problem)."""
-    if isinstance(node, yaml.ScalarNode) and node.tag in (_INT, _FLOAT):
-        if len(str(node.value)) > MAX_NUMBER_CHARS:
-            ctx.error(
-                node,
-                key,
-                f"must be a number written in at most {MAX_NUMBER_CHARS} characters "
-                f"(got {_shown(node)}, {len(str(node.value)):,} characters)",
-            )
-            return None
-        try:
-            value = float(SafeConstructor().construct_object(node))
-        except (ArithmeticError, ValueError, IndexError):
-            # a number beyond float (OverflowError), an explicit !!int or !!float tag on
-            # text that is not one (ValueError, IndexError for an empty !!int)
-            value = math.nan
-        if abs(value) <= MAX_MAGNITUDE:
-            return value
-    bound = f"{MAX_MAGNITUDE:.0e}".replace("e+", "e")
-    ctx.error(node, key, f"must be a number from -{bound} to {bound} (got {_shown(node)})")
-    return None
-
-
-def _string(ctx: _Ctx, node: yaml.Node, key: str) -> str | None:
-    if isinstance(node, yaml.ScalarNode) and node.tag == _STR and str(node.value).strip():
-        return str(node.value)
-    ctx.error(node, key, f"must be a non-empty text (got {_shown(node)})")
-    return None
-
-
-def _identifier(ctx: _Ctx, knode: yaml.Node, key: str, name: str) -> bool:
-    if not NAME_RE.match(name) or name.lower() in KEYWORDS:
-        ctx.error(
-            knode,
-            key,
-            "names must be letters, digits and _, not starting with a digit, and not one of "
-            f"{', '.join(sorted(KEYWORDS))} (got {name!r})",
-        )
-        return False
-    return True
-
-
-def _numbers(ctx: _Ctx, node: yaml.Node, key: str, count: int) -> list[float] | None:
-    if not isinstance(node, yaml.SequenceNode) or len(node.value) != count:
-        ctx.error(node, key, f"must be a list of {count} numbers (got {_shown(node)})")
-        return None
-    values = [_number(ctx, item, key) for item in node.value]
-    return None if any(v is None for v in values) else [v for v in values if v is not None]
-
-
-def _range(ctx: _Ctx, node: yaml.Node, key: str) -> tuple[float, float] | None:
-    values = _numbers(ctx, node, key, 2)
-    if values is None:
-        return None
-    if not values[0] < values[1]:
-        ctx.error(node, key, f"must be [low, high] with low < high (got {values})")
-        return None
-    problem = range_problem(values[0], values[1])
-    if problem:
-        ctx.error(node, key, problem)
-        return None
-    return values[0], values[1]
-
-
-def _term(
-    ctx: _Ctx,
-    node: yaml.Node,
-    key: str,
-    name: str,
-    rng: tuple[float, float] | None,
-    is_output: bool,
-) -> Term | None:
-    """The term; with a broken range (``rng`` None) only its own numbers are checked."""
-    adjust: tuple[PointName, ...] = ()
-    bounds_node: yaml.Node | None = None
-    pts_node = node
-    if isinstance(node, yaml.MappingNode):
-        entries = _mapping(ctx, node, key, TERM_KEYS)
-        if entries is None:
-            return None
-        if "points" not in entries:
-            ctx.error(node, key, "a term written as a mapping needs 'points: [left, peak, right]'")
-            return None
-        pts_node = entries["points"][1]
-        if "adjust" in entries:
-            adjust = _adjust(ctx, entries["adjust"][1], f"{key}.adjust", is_output) or ()
-        if "bounds" in entries:
-            bounds_node = entries["bounds"][1]
-        key = f"{key}.points"
-    if is_output and isinstance(pts_node, yaml.ScalarNode):
-        v = _number(ctx, pts_node, key)
-        points = None if v is None else [v, v, v]
-    else:
-        points = _numbers(ctx, pts_node, key, 3)
-    if points is None or rng is None:
-        return None
-    tri = (points[0], points[1], points[2])
-    problem = triangle_problem(tri, *rng) or resolution_problem(tri, *rng, is_output)
-    if problem:
-        ctx.error(pts_node, key, problem)
-        return None
-    bounds = None
-    if bounds_node is not None:
-        bounds = _bounds(ctx, bounds_node, key.removesuffix(".points") + ".bounds", tri, rng,
-                         is_output)
-        if bounds is None:
-            return None
-    return Term(name, Triangle(*tri), adjust, bounds)
-
-
-def _bounds(
-    ctx: _Ctx,
-    node: yaml.Node,
-    key: str,
-    tri: tuple[float, float, float],
-    rng: tuple[float, float],
-    is_output: bool,
-) -> tuple[float, float] | None:
-    """An output singleton's ``bounds: [low, high]``: what its meaning allows, inside the
-    output range and around its value (the tuner searches there; without it, it is pinned)."""
-    if not is_output or tri[0] != tri[2]:
-        ctx.error(
-            node,
-            key,
-            "only single-valued output terms have bounds (the values the tuner may give "
-            "them); input terms mark their movable points with 'adjust:'",
-        )
-        return None
-    values = _numbers(ctx, node, key, 2)
-    if values is None:
-        return None
-    lo, hi = values
-    if not rng[0] <= lo <= hi <= rng[1]:
-        ctx.error(
-            node,
-            key,
-            f"must be [low, high] with low <= high inside the output range "
-            f"[{rng[0]:g}, {rng[1]:g}] (got [{lo:g}, {hi:g}])",
-        )
-        return None
-    if not lo <= tri[1] <= hi:
-        ctx.error(node, key, f"must contain the term's value {tri[1]:g} (got [{lo:g}, {hi:g}])")
-        return None
-    return lo, hi
-
-
-def _adjust(ctx: _Ctx, node: yaml.Node, key: str, is_output: bool) -> tuple[PointName, ...] | None:
-    if is_output:
-        ctx.error(
-            node,
-            key,
-            "only input terms can be adjusted: the calibrator moves points "
-            "toward the mean of winning inputs",
-        )
-        return None
-    items = node.value if isinstance(node, yaml.SequenceNode) else None
-    names = [str(i.value) for i in items or [] if isinstance(i, yaml.ScalarNode)]
-    if items is None or len(names) != len(items) or not names:
-        ctx.error(
-            node, key, f"must be a list of point names left, peak, right (got {_shown(node)})"
-        )
-        return None
-    bad = [n for n in names if n not in POINT_NAMES]
-    if bad or len(set(names)) != len(names):
-        ctx.error(node, key, f"must name each of left, peak, right at most once (got {names})")
-        return None
-    return tuple(p for p in POINT_NAMES if p in names)
-
-
-def _variable(
-    ctx: _Ctx, node: yaml.Node, key: str, name: str, allowed: tuple[str, ...], is_output: bool
-) -> tuple[Variable | None, dict[str, yaml.Node]]:
-    """The variable, and each term's node (for locating warnings)."""
-    entries = _mapping(ctx, node, key, allowed)
-    term_nodes: dict[str, yaml.Node] = {}
-    if entries is None:
-        return None, term_nodes
-    for needed in ("range", "terms"):
-        if needed not in entries:
-            ctx.error(node, key, f"missing '{needed}'")
-    if "range" not in entries or "terms" not in entries:
-        return None, term_nodes
-    rng = _range(ctx, entries["range"][1], f"{key}.range")
-    tnodes = _mapping(ctx, entries["terms"][1], f"{key}.terms", ())
-    if tnodes is not None and not tnodes:
-        ctx.error(entries["terms"][1], f"{key}.terms", "must define at least one term")
-    terms = []
-    for tname, (tk, tv) in (tnodes or {}).items():
-        tkey = f"{key}.terms.{tname}"
-        term_nodes[tname] = tk
-        if _identifier(ctx, tk, tkey, tname):
-            term = _term(ctx, tv, tkey, tname, rng, is_output)
-            if term is not None:
-                terms.append(term)
-    description = ""
-    if "description" in entries:
-        description = _string(ctx, entries["description"][1], f"{key}.description") or ""
-    if rng is None or tnodes is None or len(terms) != len(tnodes) or not terms:
-        return None, term_nodes
-    return Variable(name, rng[0], rng[1], tuple(terms), description), term_nodes
-
-
-def _rules(
-    ctx: _Ctx,
-    node: yaml.Node,
-    inputs: dict[str, Variable],
-    declared: set[str],
-    output: Variable | None,
-    output_name: str | None,
-) -> tuple[list[Rule], list[tuple[int, yaml.Node, Rule]]]:
-    """Parse and resolve the rules; names of declared-but-broken variables are not re-reported."""
-    if not isinstance(node, yaml.SequenceNode) or not node.value:
-        ctx.error(node, "rules", f"must be a non-empty list of rules (got {_shown(node)})")
-        return [], []
-    rules: list[Rule] = []
-    located: list[tuple[int, yaml.Node, Rule]] = []
-    # sets once, not a scan of the terms for each rule: a learned base has a term per rule
-    terms_of = {name: frozenset(v.term_names) for name, v in inputs.items()}
-    output_terms = frozenset(output.term_names) if output is not None else frozenset()
-    for i, item in enumerate(node.value):
-        key = f"rules[{i}]"
-        weight: float | None = 1.0
-        text_node = item
-        if isinstance(item, yaml.MappingNode):
-            entries = _mapping(ctx, item, key, RULE_KEYS)
-            if entries is None or "rule" not in entries:
-                if entries is not None:
-                    ctx.error(
-                        item, key, "a rule written as a mapping needs 'rule: if ... then ...'"
-                    )
-                continue
-            text_node = entries["rule"][1]
-            if "weight" in entries:
-                wnode = entries["weight"][1]
-                weight = _number(ctx, wnode, f"{key}.weight")
-                if weight is not None and not 0 < weight <= 1:
-                    ctx.error(wnode, f"{key}.weight", f"must be in (0, 1] (got {weight:g})")
-                    weight = None
-                elif weight is not None and weight < MIN_WEIGHT:
-                    ctx.error(
-                        wnode,
-                        f"{key}.weight",
-                        f"must be at least {MIN_WEIGHT:g} (got {number_text(weight)})",
-                    )
-                    weight = None
-        text = _string(ctx, text_node, key)
-        if text is None or weight is None:
-            continue
-        try:
-            parsed = parse_rule(text)
-        except RuleSyntaxError as exc:
-            shown = text if len(text) <= 80 else text[:80] + "..."
-            ctx.error(text_node, key, f"rule syntax: {exc} in {shown!r}")
-            continue
-        ok = True
-        for cond in conditions_used(parsed.condition):
-            var = inputs.get(cond.variable)
-            if var is None and cond.variable in declared:
-                ok = False
-            elif var is None:
-                known = ", ".join(sorted(declared)) or "none"
-                ctx.error(
-                    text_node, key, f"unknown input variable {cond.variable!r} (inputs: {known})"
-                )
-                ok = False
-            elif cond.term not in terms_of[cond.variable]:
-                ctx.error(
-                    text_node,
-                    key,
-                    f"unknown term {cond.term!r} of {cond.variable!r} "
-                    f"(terms: {', '.join(var.term_names)})",
-                )
-                ok = False
-        if output_name is not None and parsed.output_variable != output_name:
-            ctx.error(
-                text_node,
-                key,
-                f"the rule must conclude on the output {output_name!r} "
-                f"(got {parsed.output_variable!r})",
-            )
-            ok = False
-        if output is not None and parsed.output_term not in output_terms:
-            ctx.error(
-                text_node,
-                key,
-                f"unknown output term {parsed.output_term!r} "
-                f"(terms: {', '.join(output.term_names)})",
-            )
-            ok = False
-        if ok:
-            rule = Rule(parsed.condition, parsed.output_term, weight)
-            rules.append(rule)
-            located.append((i, text_node, rule))
-    return rules, located
-
-
-class _TooDeep(yaml.MarkedYAMLError):
-    pass
-
-
-_CParser: type | None
-try:
-    from yaml.cyaml import CParser  # type: ignore[attr-defined]
-except ImportError:  # PyYAML built without libyaml
-    _CParser = None
-else:
-    _CParser = CParser
-
-
-class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
-    """PyYAML's own scanner and parser: the same events as libyaml's, ten times slower."""
-
-    def __init__(self, text: str) -> None:
-        yaml.reader.Reader.__init__(self, text)
-        yaml.scanner.Scanner.__init__(self)
-        yaml.parser.Parser.__init__(self)
-
-
-def _loader_over(parser: type) -> type:
-    """YAML's own composer over ``parser``, refusing lists and mappings nested deeper than
-    MAX_YAML_DEPTH (the document's own list or mapping is level 1)."""
-
-    class Loader(Composer, parser, Resolver):  # type: ignore[misc]
-        def __init__(self, text: str) -> None:
-            parser.__init__(self, text)  # type: ignore[misc]
-            Composer.__init__(self)
-            Resolver.__init__(self)
-            self.depth = 0
-            self.mark: Any = None  # a yaml.Mark: where the list or mapping composed starts
-
-        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-            event = self.peek_event()
-            if not isinstance(event, yaml.CollectionStartEvent):
-                return super().compose_node(parent, index)
-            self.mark = event.start_mark
-            if self.depth >= MAX_YAML_DEPTH:
-                raise _TooDeep(
-                    problem=f"lists and mappings may nest at most {MAX_YAML_DEPTH} levels "
-                    f"deep (got level {self.depth + 1})",
-                    problem_mark=self.mark,
-                )
-            self.depth += 1
-            try:
-                return super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-
-    return Loader
-
-
-_PyLoader = _loader_over(_PyParser)
-#: libyaml's scanner and parser where PyYAML was built with them: a rule base is read on
-#: every advice command, and libyaml reads one in a tenth of the time, to the same nodes
-_Loader = _PyLoader if _CParser is None else _loader_over(_CParser)
-
-
-def _compose(text: str) -> yaml.Node | None:
-    """yaml.compose with the depth limit. A file libyaml cannot read is read again by
-    PyYAML's own parser, so that what is wrong is said in one way (libyaml words a few
-    problems differently and has a depth limit of its own)."""
-    try:
-        return _compose_by(_Loader, text)
-    except yaml.YAMLError:
-        if _Loader is _PyLoader:
-            raise
-    return _compose_by(_PyLoader, text)
-
-
-def _compose_by(loader_class: type, text: str) -> yaml.Node | None:
-    """Compose with ``loader_class``; running out of stack anyway is _TooDeep too."""
-    loader = loader_class(text)
-    try:
-        node: yaml.Node | None = loader.get_single_node()
-        return node
-    except RecursionError:
-        # Out of stack before MAX_YAML_DEPTH: the caller was already deep.
-        raise _TooDeep(
-            problem="nested too deeply to read (ran out of stack)", problem_mark=loader.mark
-        ) from None
-    finally:
-        loader.dispose()
-
-
-def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
-    try:
-        node = _compose(text)
-    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; not "marked"
-        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
-        char = exc.character
-        what = f"character #x{char:04x}" if isinstance(char, int) else f"{char!r}"
-        ctx.problems.append(
-            Problem(ctx.path, line, "(yaml)", f"not valid YAML: {exc.reason} (got {what})")
-        )
-        return None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        message = exc.problem if isinstance(exc, _TooDeep) else f"not valid YAML: {exc.problem}"
-        ctx.problems.append(Problem(ctx.path, line, "(yaml)", _one_line(str(message))))
-        return None
-    except yaml.YAMLError as exc:
-        ctx.problems.append(Problem(ctx.path, None, "(yaml)", _one_line(f"not valid YAML: {exc}")))
-        return None
-    if node is None:
-        ctx.problems.append(
-            Problem(
-                ctx.path, None, "(file)", f"is empty; a rule base needs {', '.join(REQUIRED_TOP)}"
-            )
-        )
-    return node
-
-
 def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule base from YAML text; returns it (None if any error) and every problem found."""
-    # Once for each text (a rule base and its problems are frozen): a command reads the same
-    # base several times (a match's players and its fingerprint), and reading one of a few
-    # hundred rules takes some 40 ms.
+    return _parsed(text, path, keep=False)
+
+
+_PARSED: dict[tuple[str, str], tuple[RuleBase | None, tuple[Problem, ...]]] = {}
+_PARSED_LOCK = threading.Lock()
+
+#: the most parsed files kept in the cache folder (the oldest go first), and the largest file
+#: kept: a shipped base is ~10 kB, and a base of megabytes takes seconds to read anyway
+CACHE_ENTRIES = 256
+CACHE_MAX_BYTES = 1_000_000
+
+
+def _parsed(text: str, path: str, keep: bool) -> tuple[RuleBase | None, list[Problem]]:
+    """``parse_rulebase``, once for each text in a process (a rule base and its problems are
+    frozen: a command reads the same base several times, its players' and its fingerprint's)
+    and, where ``keep``, once for each file's text across processes (the cache folder)."""
     found = _PARSED.get((text, path))
     if found is None:
-        rb, problems = _parse(text, path)
-        found = (rb, tuple(problems))
+        entry = _cache_entry(text, path) if keep and len(text) <= CACHE_MAX_BYTES else None
+        found = _from_cache(entry, text, path) if entry is not None else None
+        if found is None:
+            from fuzzeval.yaml_read import read_yaml
+
+            rb, problems = read_yaml(text, path)
+            found = (rb, tuple(problems))
+            if entry is not None:
+                _to_cache(entry, text, path, found)
         with _PARSED_LOCK:  # a Dask worker's threads may read bases at once
             _PARSED[(text, path)] = found
             while len(_PARSED) > 4:  # the oldest go
@@ -578,185 +76,84 @@ def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, 
     return found[0], list(found[1])
 
 
-_PARSED: dict[tuple[str, str], tuple[RuleBase | None, tuple[Problem, ...]]] = {}
-_PARSED_LOCK = threading.Lock()
+def cache_folder() -> Path | None:
+    """Where parsed rule-base files are kept: ``$FUZZEVAL_CACHE_DIR/rulebases``, else
+    ``fuzzeval/rulebases`` in the user's cache folder (``$XDG_CACHE_HOME``, else
+    ``~/.cache``); None, no cache, when FUZZEVAL_CACHE_DIR is set empty."""
+    given = os.environ.get("FUZZEVAL_CACHE_DIR")
+    if given is not None:
+        return Path(given) / "rulebases" if given else None
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(home) / "fuzzeval" / "rulebases"
 
 
-def _parse(text: str, path: str) -> tuple[RuleBase | None, list[Problem]]:
-    ctx = _Ctx(path)
-    root = _document(ctx, text)
-    if root is None:
-        return None, ctx.problems
-    top = _mapping(ctx, root, "", TOP_KEYS)
-    if top is None:
-        return None, ctx.problems
-    for key in REQUIRED_TOP:
-        if key not in top:
-            ctx.error(root, key, "missing: a rule base needs " + ", ".join(REQUIRED_TOP))
-
-    def get(key: str, read: Callable[[yaml.Node, str], Any]) -> Any:
-        return read(top[key][1], key) if key in top else None
-
-    name = get("name", lambda n, k: _string(ctx, n, k))
-    description = get("description", lambda n, k: _string(ctx, n, k)) or ""
-    made_by = get("made_by", lambda n, k: _made_by(ctx, n, k)) or ""
-    defuzz = get("defuzzifier", lambda n, k: _string(ctx, n, k))
-    if defuzz is not None and defuzz not in DEFUZZIFIERS:
-        ctx.error(
-            top["defuzzifier"][1],
-            "defuzzifier",
-            f"must be one of {', '.join(DEFUZZIFIERS)} (got {defuzz!r})",
-        )
-        defuzz = None
-    default = get("default", lambda n, k: _number(ctx, n, k))
-    resolution = DEFAULT_RESOLUTION
-    if "resolution" in top:
-        rnode = top["resolution"][1]
-        res = _number(ctx, rnode, "resolution")
-        if res is not None and (not res.is_integer() or res < MIN_RESOLUTION):
-            ctx.error(
-                rnode, "resolution", f"must be a whole number >= {MIN_RESOLUTION} (got {res:g})"
-            )
-        elif res is not None:
-            resolution = int(res)
-
-    inputs: dict[str, Variable] = {}
-    term_nodes: dict[str, dict[str, yaml.Node]] = {}
-    input_nodes: dict[str, yaml.Node] = {}
-    if "inputs" in top:
-        entries = _mapping(ctx, top["inputs"][1], "inputs", ())
-        if entries is not None and not entries:
-            ctx.error(top["inputs"][1], "inputs", "must define at least one input variable")
-        for vname, (knode, vnode) in (entries or {}).items():
-            key = f"inputs.{vname}"
-            if not _identifier(ctx, knode, key, vname):
-                continue
-            var, tn = _variable(ctx, vnode, key, vname, VARIABLE_KEYS, is_output=False)
-            input_nodes[vname] = knode
-            term_nodes[vname] = tn
-            if var is not None:
-                inputs[vname] = var
-
-    output: Variable | None = None
-    output_name: str | None = None
-    out_terms: dict[str, yaml.Node] = {}
-    if "output" in top:
-        onode = top["output"][1]
-        oentries = _mapping(ctx, onode, "output", OUTPUT_KEYS)
-        if oentries is not None:
-            if "name" not in oentries:
-                ctx.error(onode, "output", "missing 'name'")
-            else:
-                _, nv = oentries["name"]
-                output_name = _string(ctx, nv, "output.name")
-                if output_name is not None and not _identifier(ctx, nv, "output.name", output_name):
-                    output_name = None
-                elif output_name in input_nodes:
-                    ctx.error(
-                        nv,
-                        "output.name",
-                        f"must differ from every input name (got {output_name!r})",
-                    )
-            output, out_terms = _variable(
-                ctx, onode, "output", output_name or "output", OUTPUT_KEYS, is_output=True
-            )
-    if output is not None and defuzz == "centroid":
-        for term in output.terms:
-            if term.triangle.is_singleton:
-                ctx.error(
-                    out_terms.get(term.name),
-                    f"output.terms.{term.name}",
-                    "a singleton has no area, so the centroid cannot use it; widen it or "
-                    "use 'defuzzifier: weighted_average' or 'weighted_sum'",
-                )
-    if output is not None and default is not None and not output.lo <= default <= output.hi:
-        ctx.error(
-            top["default"][1],
-            "default",
-            f"must lie inside the output range [{output.lo:g}, {output.hi:g}] (got {default:g})",
-        )
-
-    rules, located = (
-        ([], [])
-        if "rules" not in top
-        else _rules(ctx, top["rules"][1], inputs, set(input_nodes), output, output_name)
-    )
-
-    _warn_unused(ctx, located, inputs, input_nodes, term_nodes, output, out_terms)
-    if ctx.failed or output is None or name is None or defuzz is None or default is None:
-        return None, ctx.problems
-    rb = RuleBase(
-        name,
-        defuzz,
-        default,
-        tuple(inputs.values()),
-        output,
-        tuple(rules),
-        resolution,
-        description,
-        made_by,
-    )
-    return rb, ctx.problems
+def _reader_stamp() -> tuple[object, ...]:
+    """What a parse depends on besides its text, as Python's bytecode cache tells a changed
+    source (size and modification time, no reading): the reader's own modules, PyYAML's
+    (found, not imported) and Python's version. A change to any of them misses the cache."""
+    here = Path(__file__).parent
+    files = [here / name for name in _READER_MODULES]
+    spec = find_spec("yaml")
+    if spec is not None and spec.origin is not None:
+        files.append(Path(spec.origin))
+    stamp: list[object] = [sys.version]
+    for file in files:
+        info = file.stat()
+        stamp.append((str(file), info.st_size, info.st_mtime_ns))
+    return tuple(stamp)
 
 
-#: the longest ``made_by:`` line: a command with its options, not a story
-MAX_MADE_BY_CHARS = 300
+#: the modules whose code makes a parse: the reader's and those of the objects it makes
+_READER_MODULES = ("loading.py", "yaml_read.py", "grammar.py", "rulebase.py", "membership.py",
+                   "errors.py")
 
 
-def _made_by(ctx: _Ctx, node: yaml.Node, key: str) -> str | None:
-    """Where the rule base came from: one line of text (an advice header prints it)."""
-    text = _string(ctx, node, key)
-    if text is None:
+def _cache_entry(text: str, path: str) -> Path | None:
+    """The file that keeps the parse of ``text`` read from ``path``. Its name is a checksum
+    (hashlib's import would cost a third of what the cache saves); the entry holds the
+    whole key, compared when it is read."""
+    folder = cache_folder()
+    if folder is None:
         return None
-    if "\n" in text.strip() or len(text) > MAX_MADE_BY_CHARS:
-        ctx.error(
-            node,
-            key,
-            f"must be one line of at most {MAX_MADE_BY_CHARS} characters, e.g. 'written by "
-            f"hand' or the command that made the file (got {len(text):,} characters"
-            + (", several lines)" if "\n" in text.strip() else ")"),
-        )
-        return None
-    control = next((c for c in text.strip() if not c.isprintable()), None)
-    if control is not None:  # a terminal would act on it when an advice header prints it
-        ctx.error(node, key, f"must be printable text (got character #x{ord(control):04x})")
-        return None
-    return text.strip()
+    name = zlib.crc32(text.encode("utf-8", "surrogatepass"),
+                      zlib.crc32(path.encode("utf-8", "surrogatepass")))
+    return folder / f"{name:08x}-{len(text):x}.pickle"
 
 
-def _warn_unused(
-    ctx: _Ctx,
-    located: list[tuple[int, yaml.Node, Rule]],
-    inputs: dict[str, Variable],
-    input_nodes: dict[str, yaml.Node],
-    term_nodes: dict[str, dict[str, yaml.Node]],
-    output: Variable | None,
-    out_terms: dict[str, yaml.Node],
-) -> None:
-    if not located:
+def _from_cache(entry: Path, text: str, path: str
+                ) -> tuple[RuleBase | None, tuple[Problem, ...]] | None:
+    """The parse of ``text`` from ``path`` kept in ``entry``; None when there is none, it is
+    another's (another text, path or reader) or it cannot be read: a cache is never a
+    reason to fail, the text is read again."""
+    try:
+        key, found = pickle.loads(entry.read_bytes())
+        if key != (_reader_stamp(), path, text):
+            return None
+    except Exception:  # missing, cut short, another version's: read again
+        return None
+    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], tuple):
+        return found
+    return None
+
+
+def _to_cache(entry: Path, text: str, path: str,
+              found: tuple[RuleBase | None, tuple[Problem, ...]]) -> None:
+    """Keep ``found`` in ``entry`` (written whole, then renamed: a reader never sees half of
+    it), and the cache folder at CACHE_ENTRIES at most. A folder that cannot be written is
+    no cache."""
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        part = entry.with_name(f"{entry.stem}.{os.getpid()}.part")
+        key = (_reader_stamp(), path, text)
+        part.write_bytes(pickle.dumps((key, found), protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(part, entry)
+        kept = list(entry.parent.glob("*.pickle"))
+        if len(kept) > CACHE_ENTRIES:
+            kept.sort(key=lambda p: p.stat().st_mtime_ns)
+            for old in kept[: len(kept) - CACHE_ENTRIES * 3 // 4]:
+                old.unlink(missing_ok=True)
+    except OSError:
         return
-    used = {(c.variable, c.term) for _, _, r in located for c in conditions_used(r.condition)}
-    used_out = {r.output_term for _, _, r in located}
-    for var in inputs.values():
-        if not any(v == var.name for v, _ in used):
-            ctx.warn(
-                input_nodes.get(var.name),
-                f"inputs.{var.name}",
-                "no rule uses this variable, so it cannot change a grade",
-            )
-            continue
-        for t in var.terms:
-            if (var.name, t.name) not in used:
-                ctx.warn(
-                    term_nodes[var.name].get(t.name),
-                    f"inputs.{var.name}.terms.{t.name}",
-                    "no rule uses this term",
-                )
-    for t in output.terms if output is not None else ():
-        if t.name not in used_out:
-            ctx.warn(
-                out_terms.get(t.name), f"output.terms.{t.name}", "no rule concludes on this term"
-            )
 
 
 _KINDS = (
@@ -776,7 +173,7 @@ def _read_text(path: Path) -> tuple[str | None, Problem | None]:
     """The text of a rule-base file, or the one problem that keeps it from being read."""
 
     def problem(message: str) -> tuple[None, Problem]:
-        return None, Problem(str(path), None, "(file)", _one_line(message))
+        return None, Problem(str(path), None, "(file)", one_line(message))
 
     def cannot(exc: OSError) -> tuple[None, Problem]:
         return problem(f"cannot be read: {exc.strerror or exc}")
@@ -831,7 +228,7 @@ def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[
     text, problem = _read_text(p)
     if text is None:
         return None, [problem] if problem is not None else []
-    return parse_rulebase(text, str(p))
+    return _parsed(text, str(p), keep=True)
 
 
 def load_rulebase(source: str | os.PathLike[str]) -> RuleBase:
@@ -855,91 +252,3 @@ def _loaded(rb: RuleBase | None, problems: list[Problem]) -> RuleBase:
         warnings.warn(str(p), RuleBaseWarning, stacklevel=3)
     return rb
 
-
-# --- writing ---------------------------------------------------------------
-
-
-class _Flow(list[Any]):
-    """A list written inline: [0, 5, 10]."""
-
-
-def _flow(dumper: yaml.SafeDumper, value: _Flow) -> yaml.Node:
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
-
-
-class _PyDumper(yaml.SafeDumper):
-    pass
-
-
-_PyDumper.add_representer(_Flow, _flow)
-_Dumper: type = _PyDumper
-try:
-    from yaml.cyaml import CSafeDumper
-except ImportError:  # PyYAML built without libyaml
-    pass
-else:
-    #: libyaml's emitter where PyYAML has it, written in a fifth of the time (a match's
-    #: fingerprint writes its bases); rulebase_to_yaml says when its bytes are PyYAML's.
-    class _CDumper(CSafeDumper):
-        pass
-
-    _CDumper.add_representer(_Flow, _flow)  # type: ignore[arg-type]
-    _Dumper = _CDumper
-
-
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
-
-
-def _term_data(term: Term, is_output: bool) -> Any:
-    pts = _Flow(_num(v) for v in term.triangle.points)
-    if term.bounds is not None:
-        return {"points": _num(term.triangle.peak), "bounds": _Flow(_num(b) for b in term.bounds)}
-    if term.adjust:
-        return {"points": pts, "adjust": _Flow(term.adjust)}
-    if is_output and term.triangle.is_singleton:
-        return _num(term.triangle.peak)
-    return pts
-
-
-def _variable_data(var: Variable, is_output: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": var.name} if is_output else {}
-    if var.description:
-        data["description"] = var.description
-    data["range"] = _Flow([_num(var.lo), _num(var.hi)])
-    data["terms"] = {t.name: _term_data(t, is_output) for t in var.terms}
-    return data
-
-
-def rulebase_to_yaml(rb: RuleBase) -> str:
-    """YAML text with a stable key order; ``parse_rulebase`` of it gives ``rb`` back."""
-    data: dict[str, Any] = {"name": rb.name}
-    if rb.description:
-        data["description"] = rb.description
-    if rb.made_by:
-        data["made_by"] = rb.made_by
-    data["defuzzifier"] = rb.defuzzifier
-    data["default"] = _num(rb.default)
-    data["resolution"] = rb.resolution
-    data["inputs"] = {v.name: _variable_data(v, False) for v in rb.inputs}
-    data["output"] = _variable_data(rb.output, True)
-    data["rules"] = [
-        text if r.weight == 1.0 else {"rule": text, "weight": _num(r.weight)}
-        for r, text in zip(rb.rules, rb.rule_texts(), strict=True)
-    ]
-    def dump(dumper: type) -> str:
-        out: str = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True,
-                             width=100)
-        return out
-
-    text = dump(_Dumper)
-    if _Dumper is not _PyDumper and (not text.isascii() or '"' in text):
-        # libyaml writes some text otherwise than PyYAML (characters beyond U+FFFF, U+0085,
-        # the folding of double-quoted lines): only plain and single-quoted ASCII is the
-        # same bytes (tests/test_loading.py), and a shipped base is that
-        text = dump(_PyDumper)
-    return text
-
-
-def dump_rulebase(rb: RuleBase, path: str | os.PathLike[str]) -> None:
-    Path(path).write_text(rulebase_to_yaml(rb), encoding="utf-8")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fuzzeval.grammar import KEYWORDS
-from fuzzeval.loading import (
+from fuzzeval.membership import POINT_NAMES
+from fuzzeval.rulebase import DEFUZZIFIERS
+from fuzzeval.yaml_read import (
     MAX_MADE_BY_CHARS,
     OUTPUT_KEYS,
     RULE_KEYS,
@@ -14,8 +16,6 @@ from fuzzeval.loading import (
     TOP_KEYS,
     VARIABLE_KEYS,
 )
-from fuzzeval.membership import POINT_NAMES
-from fuzzeval.rulebase import DEFUZZIFIERS
 
 _NAME = {
     "type": "string",

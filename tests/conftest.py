@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,11 @@ settings.register_profile(
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True,
                           print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Parsed rule-base files are cached for later processes (fuzzeval.loading): the tests', and
+# the commands they start, keep theirs in a folder of their own, so that no test reads what
+# another run, or the user's own commands, left there.
+os.environ["FUZZEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="fuzzeval-cache-")
 
 if "MUTANT_UNDER_TEST" in os.environ:
     # mutmut (docs/checking.md) calls every function of a mutated module through a Python

@@ -14,9 +14,10 @@ from fuzzeval.learn.conjunctions import (
     conjunction_rulebase,
     frequent_conjunctions,
 )
-from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.loading import load_rulebase_text
 from fuzzeval.play.game import Feature
 from fuzzeval.rulebase import And, Is
+from fuzzeval.yaml_write import rulebase_to_yaml
 
 LEAD = Feature("leading", 0, 1, "we lead")
 RANK = Feature("rank", 0, 12, "the card's rank")

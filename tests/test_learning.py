@@ -25,9 +25,10 @@ from fuzzeval.learn.learning import (
     run_learning,
     with_conclusions,
 )
-from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.loading import load_rulebase_text
 from fuzzeval.play.game import Candidates, Payoff
 from fuzzeval.play.store import History, HistoryError
+from fuzzeval.yaml_write import rulebase_to_yaml
 
 
 @pytest.fixture(scope="module")

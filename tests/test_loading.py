@@ -158,26 +158,26 @@ def test_libyaml_writes_the_bytes_python_writes(rb: RuleBase, description: str,
     time: a match's fingerprint writes its bases). It must write what PyYAML's own emitter
     writes, or a stored match's fingerprint would depend on how PyYAML was built; text of
     any characters, long lines included."""
-    from fuzzeval import loading
+    from fuzzeval import yaml_write
 
     rb = replace(rb, description=description, made_by=made_by,
                  inputs=(replace(rb.inputs[0], description=about), *rb.inputs[1:]))
-    assert loading._Dumper is not loading._PyDumper  # libyaml is there (CI installs it)
+    assert yaml_write._Dumper is not yaml_write._PyDumper  # libyaml is there (CI installs it)
     fast = rulebase_to_yaml(rb)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(loading, "_Dumper", loading._PyDumper)
+        mp.setattr(yaml_write, "_Dumper", yaml_write._PyDumper)
         assert fast == rulebase_to_yaml(rb)
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "rulebases").glob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_libyaml_writes_each_shipped_base_as_python_does(path: Path) -> None:
-    from fuzzeval import loading
+    from fuzzeval import yaml_write
 
     rb = load_rulebase(path)
     fast = rulebase_to_yaml(rb)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(loading, "_Dumper", loading._PyDumper)
+        mp.setattr(yaml_write, "_Dumper", yaml_write._PyDumper)
         assert fast == rulebase_to_yaml(rb)
 
 

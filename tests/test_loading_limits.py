@@ -24,14 +24,10 @@ from typer.testing import CliRunner
 from fuzzeval import RuleBaseError, check_rulebase, compile_rulebase, load_rulebase, loading
 from fuzzeval.cli import app
 from fuzzeval.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
-from fuzzeval.loading import (
-    MAX_RULEBASE_BYTES,
-    MAX_YAML_DEPTH,
-    parse_rulebase,
-    read_rulebase_text,
-)
+from fuzzeval.loading import MAX_RULEBASE_BYTES, parse_rulebase, read_rulebase_text
 from fuzzeval.membership import MAX_MAGNITUDE, RESOLUTION, resolution
 from fuzzeval.rulebase import RuleBase
+from fuzzeval.yaml_read import MAX_YAML_DEPTH
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "rulebases").glob("*.yaml")) + sorted((ROOT / "tests/data").glob("*.yaml"))

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 import yaml
 
-from fuzzeval import loading
+from fuzzeval import yaml_read
 from tests.test_loading_limits import DEEP_YAML, _errors, _text
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted([*(ROOT / "rulebases").glob("*.yaml"), *(ROOT / "tests" / "data").glob("*.yaml")])
-PARSERS = [pytest.param(loading._PyParser, id="pyyaml")]
-if loading._CParser is not None:
-    PARSERS.insert(0, pytest.param(loading._CParser, id="libyaml"))
+PARSERS = [pytest.param(yaml_read._PyParser, id="pyyaml")]
+if yaml_read._CParser is not None:
+    PARSERS.insert(0, pytest.param(yaml_read._CParser, id="libyaml"))
 
 
 def _tree(node: Any) -> Any:
@@ -33,20 +33,20 @@ def _tree(node: Any) -> Any:
 
 @pytest.fixture(params=PARSERS)  # what is wrong is said alike: libyaml's errors are re-read
 def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> type:
-    monkeypatch.setattr(loading, "_Loader", loading._loader_over(request.param))
+    monkeypatch.setattr(yaml_read, "_Loader", yaml_read._loader_over(request.param))
     return request.param  # type: ignore[no-any-return]
 
 
 def test_the_libyaml_parser_is_used_where_pyyaml_has_it() -> None:
-    assert yaml.__with_libyaml__ == (loading._CParser is not None)
-    assert issubclass(loading._Loader, loading._CParser or loading._PyParser)
+    assert yaml.__with_libyaml__ == (yaml_read._CParser is not None)
+    assert issubclass(yaml_read._Loader, yaml_read._CParser or yaml_read._PyParser)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_shipped_and_test_base_composes_to_pyyamls_own_nodes(path: Path,
                                                                    parser: type) -> None:
     text = path.read_text()
-    assert _tree(loading._compose(text)) == _tree(yaml.compose(text, Loader=yaml.SafeLoader))
+    assert _tree(yaml_read._compose(text)) == _tree(yaml.compose(text, Loader=yaml.SafeLoader))
 
 
 @pytest.mark.parametrize(("tail", "line"), DEEP_YAML)

@@ -633,8 +633,8 @@ def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
 def test_the_schema_and_the_reader_agree_on_the_least_resolution() -> None:
     """The JSON schema editors validate against says what the reader refuses: resolution
     11 is read, 10 is not."""
-    from fuzzeval.loading import MIN_RESOLUTION
     from fuzzeval.schema import rulebase_schema
+    from fuzzeval.yaml_read import MIN_RESOLUTION
 
     assert MIN_RESOLUTION == 11
     assert rulebase_schema()["properties"]["resolution"]["minimum"] == MIN_RESOLUTION

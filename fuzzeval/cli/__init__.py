@@ -3,33 +3,38 @@ parse arguments, call the library, print tables or JSON."""
 
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 import threading
 import warnings
 from collections.abc import Sequence
+from functools import cache
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from fuzzeval.cli import (
-    calibrate,
-    evaluate,
-    evaluate_calibration,
-    history,
-    learn,
-    match,
-    openspiel,
-    play,
-    plot,
-    rulebase,
-    tournament,
-    tune,
-)
 from fuzzeval.cli.common import err_console, help_when_bare, stop_code
 from fuzzeval.errors import Terminated
 from fuzzeval.play.registry import command_entry_points
+
+#: the root's own commands and groups, in the order --help lists them, before the games':
+#: name, module, and the typer app or function the module holds
+_COMMANDS = (
+    ("rulebase", "rulebase", "app"),
+    ("plot", "plot", "app"),
+    ("history", "history", "app"),
+    ("openspiel", "openspiel", "app"),
+    ("evaluate", "evaluate", "evaluate"),
+    ("calibrate", "calibrate", "calibrate"),
+    ("evaluate-calibration", "evaluate_calibration", "evaluate_calibration"),
+    ("match", "match", "match"),
+    ("tournament", "tournament", "tournament"),
+    ("tune", "tune", "tune"),
+    ("learn", "learn", "learn"),
+    ("play", "play", "play"),
+)
 
 
 class _OneLineErrors(TyperGroup):
@@ -75,15 +80,6 @@ class _OneLineErrors(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-app = typer.Typer(
-    name="fuzzeval",
-    cls=_OneLineErrors,
-    help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
 def _print_version(value: bool) -> None:
     if value:
         from fuzzeval import __version__  # the package metadata: read when asked for
@@ -92,7 +88,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback(invoke_without_command=True)
 def _root(
     ctx: typer.Context,
     version: Annotated[bool, typer.Option(
@@ -103,20 +98,50 @@ def _root(
     help_when_bare(ctx)
 
 
-app.add_typer(rulebase.app, name="rulebase")
-app.add_typer(plot.app, name="plot")
-app.add_typer(history.app, name="history")
-app.add_typer(openspiel.app, name="openspiel")
-app.command()(evaluate.evaluate)
-app.command()(calibrate.calibrate)
-app.command("evaluate-calibration")(evaluate_calibration.evaluate_calibration)
-app.command()(match.match)
-app.command()(tournament.tournament)
-app.command()(tune.tune)
-app.command()(learn.learn)
-app.command()(play.play)
-for _ep in command_entry_points():  # game commands: fuzzeval cribbage ...
-    app.add_typer(_ep.load(), name=_ep.name)
+def build_app(only: str | None = None) -> typer.Typer:
+    """The ``fuzzeval`` command: every command and group, or only the one named ``only``.
+    Building a command reads its options' signatures and imports its module, so a command
+    run by name builds just itself (--help lists them all)."""
+    app = typer.Typer(
+        name="fuzzeval",
+        cls=_OneLineErrors,
+        help="Fuzzy-rule evaluation for card and board games: grade, explain, calibrate.",
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback(invoke_without_command=True)(_root)
+    for name, module, attribute in _COMMANDS:
+        if only in (None, name):
+            command = getattr(importlib.import_module(f"fuzzeval.cli.{module}"), attribute)
+            if isinstance(command, typer.Typer):
+                app.add_typer(command, name=name)
+            else:
+                app.command(name)(command)
+    for ep in command_entry_points():  # game commands: fuzzeval cribbage ...
+        if only in (None, ep.name):
+            app.add_typer(ep.load(), name=ep.name)
+    return app
+
+
+@cache
+def _whole_app() -> typer.Typer:
+    return build_app()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``fuzzeval.cli.app``: the whole command (tests run it), built when first asked for."""
+    if name == "app":
+        return _whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _named(args: Sequence[str]) -> str | None:
+    """The command or group that ``args`` start with, when they start with one."""
+    if not args or args[0].startswith("-"):
+        return None
+    if any(args[0] == name for name, _, _ in _COMMANDS):
+        return args[0]
+    return args[0] if any(ep.name == args[0] for ep in command_entry_points()) else None
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -147,4 +172,4 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     threading.excepthook = _thread_errors
     warnings.formatwarning = _one_line
-    app()
+    build_app(_named(sys.argv[1:]))()

@@ -112,7 +112,7 @@ def show(
     """Tables of the variables, terms and rules."""
     import yaml
 
-    from fuzzeval.loading import rulebase_to_yaml
+    from fuzzeval.yaml_write import rulebase_to_yaml
 
     with user_errors():
         rb = open_rulebase(file)
@@ -220,7 +220,8 @@ def import_file(
     from fuzzeval.cli.outputs import Input, Output, check_outputs
     from fuzzeval.errors import RuleBaseError
     from fuzzeval.interop import file_format, import_text
-    from fuzzeval.loading import read_rulebase_text, rulebase_to_yaml
+    from fuzzeval.loading import read_rulebase_text
+    from fuzzeval.yaml_write import rulebase_to_yaml
 
     suffix = file_format(file)
     if suffix is None:

@@ -171,7 +171,8 @@ def assemble(problems: Problems, name: str, description: str, defuzzifier: Defuz
              rules: list[RuleSpec]) -> RuleBase:
     """The rule base, checked by the YAML loader itself (its limits, its rules on terms),
     so that the YAML written from it loads; ConversionError with every problem otherwise."""
-    from fuzzeval.loading import parse_rulebase, rulebase_to_yaml
+    from fuzzeval.loading import parse_rulebase
+    from fuzzeval.yaml_write import rulebase_to_yaml
 
     if not rules:
         problems.add(None, "rules", "none; a rule base needs at least one rule")

@@ -39,12 +39,13 @@ from fuzzeval.engine import Evaluator, compile_rulebase
 from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
-from fuzzeval.loading import load_rulebase_text, rulebase_to_yaml
+from fuzzeval.loading import load_rulebase_text
 from fuzzeval.membership import Triangle
 from fuzzeval.play.game import Candidates, Game, Payoff, Player
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.store import History, HistoryError
 from fuzzeval.rulebase import RuleBase, Term
+from fuzzeval.yaml_write import rulebase_to_yaml
 
 FloatArray = npt.NDArray[np.float64]
 Options = tuple[tuple[str, Any], ...]

@@ -198,8 +198,9 @@ def test_the_thrown_pair_follows_the_expert_weights_among_the_cards_not_in_hand(
 # --- the fingerprint of fuzzy rollouts ----------------------------------------------------
 
 def test_fuzzy_rollouts_of_the_sampling_pegging_record_the_pegging_base() -> None:
-    from fuzzeval.loading import load_rulebase, rulebase_to_yaml
+    from fuzzeval.loading import load_rulebase
     from fuzzeval.resources import find_rulebase
+    from fuzzeval.yaml_write import rulebase_to_yaml
 
     # What the fingerprint is documented to hold for a rule base: the first 16 hex digits of
     # the SHA-256 of its canonical YAML; fuzzy rollouts read the shipped pegging base.
