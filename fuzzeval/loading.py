@@ -143,7 +143,8 @@ def _to_cache(entry: Path, text: str, path: str,
     no cache."""
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        part = entry.with_name(f"{entry.stem}.{os.getpid()}.part")
+        # a name of this thread's own: a Dask worker's threads may write one entry at once
+        part = entry.with_name(f"{entry.stem}.{os.getpid()}-{threading.get_ident()}.part")
         key = (_reader_stamp(), path, text)
         part.write_bytes(pickle.dumps((key, found), protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(part, entry)

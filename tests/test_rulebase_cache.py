@@ -201,3 +201,36 @@ def test_the_readers_stamp_changes_with_its_sources(tmp_path: Path,
     before = loading._reader_stamp()
     os.utime(copy / "grammar.py", ns=(0, 0))
     assert loading._reader_stamp() != before
+
+
+def test_threads_writing_one_entry_write_files_of_their_own(
+        tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Dask worker's threads may keep the same parse at once: each writes its own part
+    file before the rename, so none renames a file another is still writing."""
+    import threading
+
+    path = tmp_path / "t.yaml"
+    path.write_text(TIPPING)
+    found = loading._parsed(TIPPING, str(path), keep=False)
+    entry = loading._cache_entry(TIPPING, str(path))
+    assert entry is not None
+    both_written = threading.Barrier(2, timeout=10)
+    renamed: list[str] = []
+    real = os.replace
+
+    def replace(src: Path, dst: Path) -> None:
+        both_written.wait()  # neither renames before both have written
+        renamed.append(Path(src).name)
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    threads = [threading.Thread(target=loading._to_cache,
+                                args=(entry, TIPPING, str(path), (found[0], ())))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(renamed)) == 2
+    assert loading._from_cache(entry, TIPPING, str(path)) == (found[0], ())
+    assert list(cache.glob("*.part")) == []
