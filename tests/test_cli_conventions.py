@@ -135,6 +135,28 @@ def test_every_workers_option_is_w_defaults_to_2_and_refuses_0() -> None:
                              "report", "tournament", "tune"]
 
 
+# --- --seed ---------------------------------------------------------------------------
+
+
+def test_every_seed_defaults_to_1_and_takes_any_stored_seed() -> None:
+    """One default for every --seed (the documented commands and shipped bases use 1), and
+    the same range, 0 to the largest seed the history stores; left out only where the seed
+    comes from elsewhere: evaluate-calibration (the calibration's held-out family) and play
+    (a new game each time)."""
+    from fuzzeval.cli.common import SEED_MAX
+
+    found = {}
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if param.name == "seed":
+                found[" ".join(path)] = param.default
+                assert (param.type.min, param.type.max) == (0, SEED_MAX), path  # type: ignore[attr-defined]
+    assert found == {"calibrate": 1, "evaluate-calibration": None, "match": 1,
+                     "tournament": 1, "tune": 1, "learn": 1, "play": None,
+                     "openspiel play": 1, "cribbage train-es": 1, "cribbage report": 1,
+                     "cribbage pegging": 1, "hearts play": 1}
+
+
 # --- --crib says whose crib; score's switch is --as-crib, train-es's --with-crib ----------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import distributed
 import psutil
+import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -147,3 +149,25 @@ def test_dask_runs_the_same_games_as_local_processes(tmp_path: Path) -> None:
             executor_for(dask=cluster.scheduler_address) as executor:
         remote = h.outcomes(run_match(h, GAME, spec, executor)[0].id)
     assert remote == local
+
+
+def test_the_summary_line_is_plain_text_on_a_colour_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich colours numbers and paths on a terminal unless told not to: the summary's
+    "N games; history in PATH" line is printed as written, like every line a command
+    prints from its own words."""
+    import io
+
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr("fuzzeval.cli.match.console",
+                        Console(file=screen, force_terminal=True, color_system="truecolor",
+                                width=200))
+    db = tmp_path / "m 2.sqlite"
+    res = runner.invoke(app, ["match", "cribbage", "--games", "2", "-w", "1", "--player",
+                              "greedy", "--opponent", "random", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    (line,) = [x for x in screen.getvalue().splitlines() if "history in" in x]
+    assert "\x1b" not in line  # no colour codes
+    assert re.fullmatch(rf"\d+ deals; history in {re.escape(str(db))}", line), line

@@ -54,6 +54,8 @@ def test_points_standing_together_move_as_one_and_fixed_points_bound_them() -> N
     assert searched.isdisjoint({"nothing", "two", "four", "six", "eight", "twelve", "twenty"})
     five = next(p for p in Space.of(rb, outputs=True).params if p.term == "five_to_them")
     assert (five.lo, five.hi, five.floor, five.ceiling) == (-6, 0, -6, 0)
+    # a searched conclusion is named by the output and its term (the tuning's report)
+    assert (five.variable, five.label, five.refs) == ("worth", "worth.five_to_them", ())
 
 
 def test_the_start_is_the_rule_base_itself() -> None:

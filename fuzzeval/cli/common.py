@@ -6,7 +6,7 @@ import json
 import math
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -65,6 +65,23 @@ def progress_bar(label: str = "{task.description}", disable: bool = False,
         columns.append(TimeRemainingColumn())
     return Progress(*columns, console=err_console,
                     disable=disable or not err_console.is_terminal, transient=True)
+
+
+def columns_that_fit(columns: Sequence[str], width: int, always: Collection[str] = (),
+                     wide: Collection[str] = ()) -> tuple[list[str], list[str]]:
+    """A table's columns, in order, while they fit ``width`` without cutting a name: a
+    column takes its name's width or a number's 6 characters (12 for the ``wide`` ones,
+    cards), and 3 for the space between; the ``always`` ones are shown whatever the width.
+    Returns (shown, hidden): the caller says where the hidden ones are (--json)."""
+    used, shown, hidden = 0, [], []
+    for col in columns:
+        need = max(len(col), 12 if col in wide else 6) + 3
+        if col in always or used + need <= width:
+            shown.append(col)
+            used += need
+        else:
+            hidden.append(col)
+    return shown, hidden
 
 
 def usage_error(message: str) -> typer.Exit:

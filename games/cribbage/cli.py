@@ -24,6 +24,7 @@ from fuzzeval.cli.common import (
     SEED_MAX,
     OldPlayersOpt,
     WorkersOpt,
+    columns_that_fit,
     deprecated,
     help_when_bare,
     json_line,
@@ -150,6 +151,10 @@ def _one_or_batch(
         return None
     return data
 
+
+#: an advice table's columns shown at any width, and those as wide as four cards
+ALWAYS_SHOWN = ("discard", "keep", "card", "grade")
+WIDE = ("discard", "keep")
 
 #: discard_table's columns: (name, float); floats are shown rounded to 6 decimals
 DISCARD_COLUMNS = (("hand_mean", True), ("crib_mean", True), ("ev", True), ("hand_min", False),
@@ -305,7 +310,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     _print_origin(getattr(built.discarder, "rulebase", None))
     rows = data.get("table", [])
     if rows:
-        shown, hidden = _columns_that_fit(list(rows[0]), width=80)
+        shown, hidden = columns_that_fit(list(rows[0]), 80, ALWAYS_SHOWN, WIDE)
         table = Table(box=box.SIMPLE_HEAD)
         for col in shown:
             table.add_column(col, justify="left" if col in ("discard", "keep", "card")
@@ -346,20 +351,6 @@ def _simulated(sim: dict[str, Any]) -> str:
     early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
              else f"ran every trial (stop rule: {sim['stop']})")
     return f"the highest mean over {sim['trials']} simulated deals, {early}"
-
-
-def _columns_that_fit(columns: list[str], width: int) -> tuple[list[str], list[str]]:
-    """The table's columns in order while they fit ``width`` (cards ~12, numbers ~7 wide);
-    the throw and its grade always."""
-    used, shown, hidden = 0, [], []
-    for col in columns:
-        need = max(len(col), 12 if col in ("discard", "keep") else 6) + 3
-        if col in ("discard", "keep", "card", "grade") or used + need <= width:
-            shown.append(col)
-            used += need
-        else:
-            hidden.append(col)
-    return shown, hidden
 
 
 def _six(tokens: list[str]) -> tuple[int, ...]:
@@ -721,7 +712,7 @@ def peg(
                   f"[bold]{data['lay']}[/bold]", highlight=False)
     _print_origin(getattr(built.policy, "rulebase", None))
     rows = data["table"]
-    shown, hidden = _columns_that_fit(list(rows[0]), width=80)
+    shown, hidden = columns_that_fit(list(rows[0]), 80, ALWAYS_SHOWN, WIDE)
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)

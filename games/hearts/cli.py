@@ -12,7 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, print_json
+from fuzzeval.cli.common import SEED_MAX, columns_that_fit, help_when_bare, print_json
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Hearts: advice for one decision.")
@@ -51,7 +51,8 @@ def play(
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
                           "chosen card.")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the random player.", min=0)] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the random player.", min=0,
+                                      max=SEED_MAX)] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
     = False,
 ) -> None:
@@ -104,9 +105,9 @@ def _show(data: dict[str, Any], policy: Any) -> None:
     console.print(policy.rulebase.origin, markup=False, highlight=False)
     rows = data["table"]
     inputs = list(rows[0])[2:]
-    # the inputs that tell the cards apart, while they fit 80 columns
+    # the inputs that tell the cards apart, while they fit 80 columns, each name whole
     varying = [n for n in inputs if len({row[n] for row in rows}) > 1]
-    shown = list(rows[0])[:2] + varying[:6]
+    shown, _ = columns_that_fit(list(rows[0])[:2] + varying, 80, always=list(rows[0])[:2])
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)

@@ -56,3 +56,16 @@ def test_bad_input_is_one_line_naming_the_token(args: list[str], token: str) -> 
     code, out, errs = run(*args)
     assert code == 2 and out == ""
     assert errs.startswith("error: ") and token in errs and errs.count("\n") == 1
+
+
+def test_the_table_shows_whole_names_while_they_fit_80_columns() -> None:
+    """Inputs that tell the cards apart, in order, while 80 columns hold their whole names
+    (a name's width or a number's 6, and 3 between): card, worth and five inputs make 74,
+    the next would pass 80. It once cut the sixth and seventh names ('card_poin…')."""
+    code, out, _ = run(*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C")
+    lines = out.splitlines()
+    assert code == 0 and "…" not in out and max(map(len, lines)) <= 80
+    assert lines[3].split() == ["card", "worth", "is_queen", "is_spade", "is_heart",
+                                "card_points", "rank"]
+    assert lines[5].split() == ["QS", "10", "1", "1", "0", "13", "10"]  # Q: rank 10 of 0..12
+    assert lines[-1] == "14 more inputs in --json (alike for every card, or past 80 columns)"

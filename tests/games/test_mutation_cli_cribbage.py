@@ -183,7 +183,11 @@ def test_a_fuzzy_table_shows_every_column_that_fits_80(three_inputs: Path) -> No
 
 
 def test_columns_that_fit_count_their_widths() -> None:
-    from fuzzeval.games.cribbage.cli import _columns_that_fit
+    from fuzzeval.cli.common import columns_that_fit
+    from fuzzeval.games.cribbage.cli import ALWAYS_SHOWN, WIDE
+
+    def _columns_that_fit(cols: list[str], width: int) -> tuple[list[str], list[str]]:
+        return columns_that_fit(cols, width, ALWAYS_SHOWN, WIDE)
 
     cols = ["discard", "keep", "grade", "thrown_gap", "kept_points", "nobs_chance", "pair"]
     # 15 + 15 + 9 + 13 + 14 + 14 = 80: the sixth fits exactly, "pair" (6 + 3) does not
@@ -193,6 +197,7 @@ def test_columns_that_fit_count_their_widths() -> None:
     # a short name counts as a number's 6 characters: 39 + 9 x 4 = 75, a fifth is 84
     short = ["discard", "keep", "grade", "a", "b", "c", "d", "e"]
     assert _columns_that_fit(short, 80) == (short[:7], ["e"])
+    assert (ALWAYS_SHOWN, WIDE) == (("discard", "keep", "card", "grade"), ("discard", "keep"))
 
 
 def test_sampling_explain_says_how_it_chose() -> None:
