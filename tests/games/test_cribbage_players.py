@@ -82,3 +82,21 @@ def test_make_player_rejects_unknown_names_and_options() -> None:
         make_player("random", depth=3)
     with pytest.raises(ValueError, match="weights must be"):
         make_player("exhaustive", weights="psychic")
+
+
+def test_the_greedy_players_advice_table_names_each_throw_and_its_expected_hand() -> None:
+    """Greedy keeps the four with the best expected hand. Kept 5H 5S JD QC scores 10 (four
+    fifteens, a pair); over the 46 starters a 5 adds 10 (2 of them), a ten or king 7 (a run:
+    8 of them), a jack or queen 6 (a pair: 6), a diamond 1 for nobs (12): 10 + 124 / 46."""
+    from fuzzeval.games.cribbage.advice import player_advice
+
+    hand = "5H 5S JD QC 4S 9C".split()
+    advice = player_advice(hand, "mine", "greedy")
+    top = advice["table"][0]
+    assert (advice["discard"], top["discard"], top["keep"]) == (
+        ["4S", "9C"], "4S 9C", "5H 5S JD QC")
+    assert top["hand_value"] == round(10 + 124 / 46, 6)
+    for row in advice["table"]:  # each row's throw and keep are the hand, split
+        thrown, kept = row["discard"].split(), row["keep"].split()
+        assert (len(thrown), len(kept)) == (2, 4) and sorted(thrown + kept) == sorted(hand)
+    assert len(advice["table"]) == 15
