@@ -190,6 +190,20 @@ def test_a_tuning_run_again_with_a_larger_budget_says_what_it_adds(tmp_path: Pat
         "the 6 it lacks (for a new tuning, change --seed or --db)")
 
 
+def test_a_budget_of_the_start_and_one_generation_is_the_least_taken(tmp_path: Path) -> None:
+    """--popsize 3: the start and one generation are 4 evaluations, the least budget taken;
+    3 is refused before any work, naming both."""
+    base = ["tune", "cribbage", "--popsize", "3", "--training-deals", "20",
+            "--held-out-deals", "0", "--workers", "1", "--json"]
+    least = runner.invoke(app, [*base, "--budget", "4", "--db", str(tmp_path / "a.sqlite")])
+    assert least.exit_code == 0, least.output
+    assert json.loads(least.stdout)["evaluations"] == 4
+    short = runner.invoke(app, [*base, "--budget", "3", "--db", str(tmp_path / "b.sqlite")])
+    assert short.exit_code == 2 and short.stderr == (
+        "error: --budget 3 is less than the start and one generation (4 rule bases)\n")
+    assert not (tmp_path / "b.sqlite").exists()
+
+
 def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """tune ran for minutes without a word; now it estimates from its first generations
