@@ -127,13 +127,10 @@ def _from_cache(entry: Path, text: str, path: str
     reason to fail, the text is read again."""
     try:
         key, found = pickle.loads(entry.read_bytes())
-        if key != (_reader_stamp(), path, text):
-            return None
     except Exception:  # missing, cut short, another version's: read again
         return None
-    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], tuple):
-        return found
-    return None
+    # the whole key: what this reader wrote for this text and path, nothing else
+    return found if key == (_reader_stamp(), path, text) else None
 
 
 def _to_cache(entry: Path, text: str, path: str,

@@ -79,6 +79,11 @@ def test_a_changed_file_is_read_again_and_each_path_has_its_own_entry(
     _, problems = check_rulebase(other)
     assert [p.path for p in problems] == [str(other)]
     assert len(_entries(cache)) == 3
+    same = tmp_path / "v.yaml"  # t.yaml's text at another path: an entry of its own
+    same.write_text(path.read_text())
+    loading._PARSED.clear()
+    check_rulebase(same)
+    assert len(_entries(cache)) == 4
 
 
 def test_a_damaged_entry_is_read_again_and_replaced(tmp_path: Path, cache: Path) -> None:

@@ -137,7 +137,7 @@ def __getattr__(name: str) -> typer.Typer:
 
 def _named(args: Sequence[str]) -> str | None:
     """The command or group that ``args`` start with, when they start with one."""
-    if not args or args[0].startswith("-"):
+    if not args:
         return None
     if any(args[0] == name for name, _, _ in _COMMANDS):
         return args[0]

@@ -90,7 +90,7 @@ def test_the_greedy_players_advice_table_names_each_throw_and_its_expected_hand(
     8 of them), a jack or queen 6 (a pair: 6), a diamond 1 for nobs (12): 10 + 124 / 46."""
     from fuzzeval.games.cribbage.advice import player_advice
 
-    hand = "5H 5S JD QC 4S 9C".split()
+    hand = ["5H", "5S", "JD", "QC", "4S", "9C"]
     advice = player_advice(hand, "mine", "greedy")
     top = advice["table"][0]
     assert (advice["discard"], top["discard"], top["keep"]) == (
