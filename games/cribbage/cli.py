@@ -310,7 +310,8 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     _print_origin(getattr(built.discarder, "rulebase", None))
     rows = data.get("table", [])
     if rows:
-        shown, hidden = columns_that_fit(list(rows[0]), 80, ALWAYS_SHOWN, WIDE)
+        width = min(80, console.width)  # fewer columns on a narrower terminal
+        shown, hidden = columns_that_fit(list(rows[0]), width, ALWAYS_SHOWN, WIDE)
         table = Table(box=box.SIMPLE_HEAD)
         for col in shown:
             table.add_column(col, justify="left" if col in ("discard", "keep", "card")
@@ -321,7 +322,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
                           style="bold" if i == 0 and "card" not in row else None)
         console.print(table)
         if hidden:
-            console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} "
+            console.print(f"not shown, to fit {width} columns: {', '.join(hidden)} "
                           "(--json lists every input)", highlight=False)
     if explain and "sampling" in data:
         console.print(f"why {' '.join(data['discard'])}: {_simulated(data['sampling'])}; "
@@ -712,7 +713,8 @@ def peg(
                   f"[bold]{data['lay']}[/bold]", highlight=False)
     _print_origin(getattr(built.policy, "rulebase", None))
     rows = data["table"]
-    shown, hidden = columns_that_fit(list(rows[0]), 80, ALWAYS_SHOWN, WIDE)
+    width = min(80, console.width)  # fewer columns on a narrower terminal
+    shown, hidden = columns_that_fit(list(rows[0]), width, ALWAYS_SHOWN, WIDE)
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
@@ -721,7 +723,7 @@ def peg(
                         for c in shown))
     console.print(table)
     if hidden:
-        console.print(f"not shown, to fit 80 columns: {', '.join(hidden)} (--json lists "
+        console.print(f"not shown, to fit {width} columns: {', '.join(hidden)} (--json lists "
                       "every input)", highlight=False)
     if not explain:
         return

@@ -105,9 +105,11 @@ def _show(data: dict[str, Any], policy: Any) -> None:
     console.print(policy.rulebase.origin, markup=False, highlight=False)
     rows = data["table"]
     inputs = list(rows[0])[2:]
-    # the inputs that tell the cards apart, while they fit 80 columns, each name whole
+    # the inputs that tell the cards apart, while they fit 80 columns (fewer on a narrower
+    # terminal), each name whole
+    width = min(80, console.width)
     varying = [n for n in inputs if len({row[n] for row in rows}) > 1]
-    shown, _ = columns_that_fit(list(rows[0])[:2] + varying, 80, always=list(rows[0])[:2])
+    shown, _ = columns_that_fit(list(rows[0])[:2] + varying, width, always=list(rows[0])[:2])
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
@@ -117,7 +119,7 @@ def _show(data: dict[str, Any], policy: Any) -> None:
     console.print(table)
     if len(shown) - 2 < len(inputs):
         console.print(f"{len(inputs) - len(shown) + 2} more inputs in --json (alike for "
-                      "every card, or past 80 columns)", highlight=False)
+                      f"every card, or past {width} columns)", highlight=False)
     if "explanation" in data:
         from fuzzeval.cli.evaluate import print_explanation
 

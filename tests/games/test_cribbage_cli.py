@@ -101,3 +101,22 @@ def test_batches_one_json_line_per_hand(tmp_path: Path) -> None:
     result = runner.invoke(app, ["cribbage", "score", "--batch", str(scores)])
     assert result.exit_code == 0
     assert [json.loads(x)["points"] for x in result.stdout.splitlines()] == [29, 21]
+
+
+def test_a_narrower_terminal_gets_fewer_advice_columns_and_is_told(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 50 columns the throw, the keep and the grade take 39 (15 + 15 + 9), and no input
+    fits beside them: the shortest, kept_points, needs 14 more."""
+    import io
+
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr("fuzzeval.games.cribbage.cli.console", Console(file=screen, width=50))
+    res = CliRunner().invoke(app, ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C",
+                                   "--crib", "mine", "-p", "fuzzy"])
+    assert res.exit_code == 0, res.output
+    text = screen.getvalue()
+    header = next(line for line in text.splitlines() if "grade" in line)
+    assert header.split() == ["discard", "keep", "grade"]
+    assert " ".join(text.split()).count("not shown, to fit 50 columns: kept_points, ") == 1

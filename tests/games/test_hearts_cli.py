@@ -69,3 +69,22 @@ def test_the_table_shows_whole_names_while_they_fit_80_columns() -> None:
                                 "card_points", "rank"]
     assert lines[5].split() == ["QS", "10", "1", "1", "0", "13", "10"]  # Q: rank 10 of 0..12
     assert lines[-1] == "14 more inputs in --json (alike for every card, or past 80 columns)"
+
+
+def test_a_narrower_terminal_gets_fewer_columns_never_a_cut_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 50 columns: card, worth, is_queen and is_spade make 40, is_heart (11) and
+    card_points (14) would pass 50, rank (9) makes 49."""
+    import io
+
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr("fuzzeval.games.hearts.cli.console", Console(file=screen, width=50))
+    code, _, _ = run(*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C")
+    lines = screen.getvalue().splitlines()
+    assert code == 0 and "…" not in screen.getvalue() and max(map(len, lines)) <= 50
+    header = next(line for line in lines if "worth" in line)
+    assert header.split() == ["card", "worth", "is_queen", "is_spade", "rank"]
+    assert " ".join(lines[-2:]) == ("16 more inputs in --json (alike for every card, or "
+                                    "past 50 columns)")
