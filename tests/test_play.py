@@ -205,15 +205,22 @@ def test_advice_names_its_rule_base_and_the_rules_that_moved_the_grade(tmp_path:
     assert code == 0 and "your hand: AS 2C 7S 9H 9S TC" in out
     lines = out.splitlines()
     at = lines.index("fuzzy (cribbage_linguistic_tuned) would choose AS 2C: the rule base's "
-                     "grade of each throw")
-    assert lines[at + 1] == ("  rule base cribbage_linguistic_tuned: tuned by `fuzzeval tune "
-                             "cribbage --rulebase cribbage_linguistic --training-deals 3000 "
-                             "--budget 8000 --seed 1` (CMA-ES, 7,580 evaluations)")
+                     "grade of")
+    # within 80 columns, a long line folded under its indent, four spaces further in
+    assert lines[at + 1:at + 5] == [
+        "    each throw",
+        "  rule base cribbage_linguistic_tuned: tuned by `fuzzeval tune cribbage",
+        "      --rulebase cribbage_linguistic --training-deals 3000 --budget 8000 --seed",
+        "      1` (CMA-ES, 7,580 evaluations)"]
     why = next(i for i in range(at, len(lines)) if lines[i].startswith("why AS 2C: "))
-    assert lines[why + 1] == "  1.00  rule 2: if kept_points is two then worth is two (two = 2)"
-    assert lines[why + 2].startswith("  0.67  rule 32: if crib_ownership is mine and "
-                                     "thrown_gap is near then worth is near_to_me")
-    assert lines[why + 3].endswith("then worth is nothing (nothing = 0)")
+    assert lines[why + 2] == "  1.00  rule 2: if kept_points is two then worth is two (two = 2)"
+    assert lines[why + 3:why + 5] == [
+        "  0.67  rule 32: if crib_ownership is mine and thrown_gap is near then worth is",
+        "      near_to_me (near_to_me = 1.6774)"]
+    assert lines[why + 5].endswith("then worth is nothing (nothing = 0)")
+    advice = lines[at:lines.index("exhaustive would choose 2C 7S: exact averages over every "
+                                  "starter and opponent") + 2]
+    assert max(map(len, advice)) <= 80
 
 
 def test_the_session_in_docs_play_is_what_play_prints(tmp_path: Path,

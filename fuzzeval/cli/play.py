@@ -10,6 +10,7 @@ replays them like any other.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +91,18 @@ class HumanPlayer:
 
 
 WHY_RULES = 6  # the rules shown behind a rule base's choice: those that moved its grade most
+WIDTH = 80  # the advice's lines, folded with their indent and four spaces more
+
+
+def say_folded(text: str) -> None:
+    """``say`` a line of advice within WIDTH columns: a long one (a rule, a rule base's
+    origin, the inputs) goes on under its own indent, four spaces further in."""
+    words = text.lstrip(" ")
+    indent = " " * (len(text) - len(words))
+    for line in textwrap.wrap(words, WIDTH, initial_indent=indent,
+                              subsequent_indent=indent + "    ", break_long_words=False,
+                              break_on_hyphens=False):
+        say(line)
 
 
 def show_advice(advice: list[Advice]) -> None:
@@ -99,9 +112,9 @@ def show_advice(advice: list[Advice]) -> None:
     from rich.table import Table
 
     for a in advice:
-        say(f"{a.advisor} would choose {a.choice}: {a.note}")
+        say_folded(f"{a.advisor} would choose {a.choice}: {a.note}")
         if a.explanation is not None:
-            say(f"  {a.explanation[0].rulebase.origin}")
+            say_folded(f"  {a.explanation[0].rulebase.origin}")
         table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
         for col in a.columns:
             table.add_column(col, no_wrap=True)
@@ -118,10 +131,10 @@ def show_advice(advice: list[Advice]) -> None:
                            key=lambda r: (-r.strength * abs(peaks[r.output_term] - exp.grade),
                                           r.index))
             words = {w for r in fired[:WHY_RULES] for w in r.text.split()}
-            say(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()
+            say_folded(f"why {a.choice}: " + ", ".join(f"{k} {v:g}" for k, v in exp.inputs.items()
                                                 if k in words))
             for r in fired[:WHY_RULES]:
-                say(f"  {r.strength:.2f}  rule {r.index + 1}: {r.text} "
+                say_folded(f"  {r.strength:.2f}  rule {r.index + 1}: {r.text} "
                     f"({r.output_term} = {peaks[r.output_term]:g})")
             if len(fired) > WHY_RULES:
                 say(f"  ({len(fired) - WHY_RULES} more rules moved it less)")
