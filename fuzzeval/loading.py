@@ -3,12 +3,13 @@
 A file is read only if it is a regular file of at most MAX_RULEBASE_BYTES
 (``read_rulebase_text``); its YAML is read by ``fuzzeval.yaml_read``, which answers with a
 RuleBase or with every problem, each with its line. A text is parsed once per process, and
-a file's parse is kept in the user's cache folder (``FUZZEVAL_CACHE_DIR``, docs/formats.md),
+a file's parse is kept in the user's cache folder (``FUZZEVAL_CACHE_DIR``, docs/rulebase-format.md),
 so that the next process loads it without importing YAML at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import stat
@@ -67,8 +68,8 @@ def _parsed(text: str, path: str, keep: bool) -> tuple[RuleBase | None, list[Pro
 
             rb, problems = read_yaml(text, path)
             found = (rb, tuple(problems))
-            if entry is not None:
-                _to_cache(entry, text, path, found)
+            if entry is not None and rb is not None:  # a refusal is not kept: it can
+                _to_cache(entry, text, path, found)  # depend on more than the text (the stack)
         with _PARSED_LOCK:  # a Dask worker's threads may read bases at once
             _PARSED[(text, path)] = found
             while len(_PARSED) > 4:  # the oldest go
@@ -83,8 +84,10 @@ def cache_folder() -> Path | None:
     given = os.environ.get("FUZZEVAL_CACHE_DIR")
     if given is not None:
         return Path(given) / "rulebases" if given else None
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(home) / "fuzzeval" / "rulebases"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    home = xdg if os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
+    # no home folder at all (expanduser gives "~" back): no cache, not one in the cwd
+    return Path(home) / "fuzzeval" / "rulebases" if os.path.isabs(home) else None
 
 
 def _reader_stamp() -> tuple[object, ...]:
@@ -127,10 +130,10 @@ def _from_cache(entry: Path, text: str, path: str
     reason to fail, the text is read again."""
     try:
         key, found = pickle.loads(entry.read_bytes())
-    except Exception:  # missing, cut short, another version's: read again
+        # the whole key: what this reader wrote for this text and path, nothing else
+        return found if key == (_reader_stamp(), path, text) else None
+    except Exception:  # missing, cut short, another version's, a reader not on disk
         return None
-    # the whole key: what this reader wrote for this text and path, nothing else
-    return found if key == (_reader_stamp(), path, text) else None
 
 
 def _to_cache(entry: Path, text: str, path: str,
@@ -138,10 +141,10 @@ def _to_cache(entry: Path, text: str, path: str,
     """Keep ``found`` in ``entry`` (written whole, then renamed: a reader never sees half of
     it), and the cache folder at CACHE_ENTRIES at most. A folder that cannot be written is
     no cache."""
+    # a name of this thread's own: a Dask worker's threads may write one entry at once
+    part = entry.with_name(f"{entry.stem}.{os.getpid()}-{threading.get_ident()}.part")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        # a name of this thread's own: a Dask worker's threads may write one entry at once
-        part = entry.with_name(f"{entry.stem}.{os.getpid()}-{threading.get_ident()}.part")
         key = (_reader_stamp(), path, text)
         part.write_bytes(pickle.dumps((key, found), protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(part, entry)
@@ -150,8 +153,9 @@ def _to_cache(entry: Path, text: str, path: str,
             kept.sort(key=lambda p: p.stat().st_mtime_ns)
             for old in kept[: len(kept) - CACHE_ENTRIES * 3 // 4]:
                 old.unlink(missing_ok=True)
-    except OSError:
-        return
+    except Exception:  # unwritable, full, a reader not on disk, too deep to pickle: no cache
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
 
 
 _KINDS = (

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import atexit
 import functools
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -25,6 +27,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # the commands they start, keep theirs in a folder of their own, so that no test reads what
 # another run, or the user's own commands, left there.
 os.environ["FUZZEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="fuzzeval-cache-")
+atexit.register(shutil.rmtree, os.environ["FUZZEVAL_CACHE_DIR"], True)
+# Tables fit the terminal's width up to 80 columns: the tests read them at 80 whatever the
+# terminal they are run from.
+os.environ["COLUMNS"] = "80"
 
 if "MUTANT_UNDER_TEST" in os.environ:
     # mutmut (docs/checking.md) calls every function of a mutated module through a Python

@@ -3,6 +3,7 @@ default rule bases shipped inside it and found from anywhere."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# the test session's own cache folder (tests/conftest.py), not the user's
+CACHE = {"FUZZEVAL_CACHE_DIR": os.environ["FUZZEVAL_CACHE_DIR"]}
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +70,13 @@ def test_installed_wheel_finds_its_rulebases(installed: Path, tmp_path: Path) ->
     elsewhere.mkdir()
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=elsewhere, capture_output=True, text=True, check=True,
-        env={"PYTHONPATH": str(target), "PATH": ""},
+        env={"PYTHONPATH": str(target), "PATH": "", **CACHE},
     ).stdout.split()
     assert out[0].startswith(str(target)) and out[1] == str(target / "fuzzeval" / "rulebases")
     graded = subprocess.run(
         [sys.executable, "-m", "fuzzeval", "evaluate", "tipping", "-i", "quality=6.5",
          "-i", "service=9.8"],
-        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target)},
+        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target), **CACHE},
     )
     assert graded.returncode == 0, graded.stderr
     from fuzzeval import compile_rulebase, load_rulebase
@@ -85,7 +88,7 @@ def test_installed_wheel_finds_its_rulebases(installed: Path, tmp_path: Path) ->
     calibrated = subprocess.run(
         [sys.executable, "-m", "fuzzeval", "calibrate", "cribbage", "--rounds", "1",
          "--games-per-round", "2", "--workers", "1", "--held-out-deals", "20"],
-        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target)},
+        cwd=elsewhere, capture_output=True, text=True, env={"PYTHONPATH": str(target), **CACHE},
     )
     assert calibrated.returncode == 0, calibrated.stderr
     assert (elsewhere / "runs" / "cribbage_calibration.calibrated.yaml").is_file()
@@ -97,7 +100,7 @@ def test_the_installed_console_script_runs_from_anywhere(installed: Path, tmp_pa
     `python -m fuzzeval`: its help lists the commands and it grades the README's tip."""
     script = installed / "bin" / "fuzzeval"
     assert script.is_file()
-    env = {"PYTHONPATH": str(installed), "PATH": str(installed / "bin")}
+    env = {"PYTHONPATH": str(installed), "PATH": str(installed / "bin"), **CACHE}
     helped = subprocess.run([str(script), "--help"], cwd=tmp_path, capture_output=True,
                             text=True, env=env)
     assert helped.returncode == 0, helped.stderr

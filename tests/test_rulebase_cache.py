@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -123,6 +124,9 @@ def test_the_folder_keeps_at_most_its_entries_the_newest_kept(
         path = tmp_path / f"t{k}.yaml"
         path.write_text(TIPPING.replace("name: tipping", f"name: tipping{k}"))
         check_rulebase(path)
+        entry = loading._cache_entry(path.read_text(), str(path))
+        assert entry is not None
+        os.utime(entry, ns=(k * 10**9, k * 10**9))  # written a second apart, whatever the disk
         counts.append(len(_entries(cache)))
     assert counts == [1, 2, 3, 4, 3, 4]  # past 4, the oldest go down to 3
     for k in (4, 5):  # the newest are kept
@@ -148,6 +152,37 @@ def test_no_cache_when_turned_off_or_when_the_folder_cannot_be_made(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "t.yaml"]
 
 
+def test_a_refusal_a_failed_write_or_a_missing_reader_is_no_entry_and_no_error(
+        tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal can depend on more than the text (a rule read from deep in the stack runs
+    out of it): only rule bases are kept. A write that fails (too deep to pickle, a full
+    disk) leaves no part file; a reader whose source is not on disk reads again."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TIPPING.replace("defuzzifier: centroid", "defuzzifier: mean"))
+    rb, problems = check_rulebase(bad)
+    assert rb is None and problems and _entries(cache) == []
+    path = tmp_path / "t.yaml"
+    path.write_text(TIPPING)
+
+    def too_deep(*_: object, **__: object) -> bytes:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(pickle, "dumps", too_deep)
+    rb, _ = check_rulebase(path)
+    assert rb is not None and list(cache.iterdir()) == []  # no entry, no part file
+    monkeypatch.undo()
+    monkeypatch.setenv("FUZZEVAL_CACHE_DIR", str(tmp_path / "cache"))
+    loading._PARSED.clear()
+    check_rulebase(path)
+    (entry,) = _entries(cache)
+
+    def gone() -> tuple[object, ...]:
+        raise FileNotFoundError("fuzzeval/grammar.py")
+
+    monkeypatch.setattr(loading, "_reader_stamp", gone)
+    assert loading._from_cache(entry, TIPPING, str(path)) is None
+
+
 def test_the_folder_is_the_users_cache_unless_named(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FUZZEVAL_CACHE_DIR")
@@ -156,6 +191,10 @@ def test_the_folder_is_the_users_cache_unless_named(
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_folder() == tmp_path / "home" / ".cache" / "fuzzeval" / "rulebases"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # ignored, as the XDG spec says
+    assert cache_folder() == tmp_path / "home" / ".cache" / "fuzzeval" / "rulebases"
+    monkeypatch.setattr(os.path, "expanduser", lambda p: p)  # no home folder at all
+    assert cache_folder() is None  # not a "~" folder in the working directory
     monkeypatch.setenv("FUZZEVAL_CACHE_DIR", str(tmp_path / "mine"))
     assert cache_folder() == tmp_path / "mine" / "rulebases"
 
