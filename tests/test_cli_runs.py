@@ -198,6 +198,10 @@ def test_a_budget_of_the_start_and_one_generation_is_the_least_taken(tmp_path: P
     least = runner.invoke(app, [*base, "--budget", "4", "--db", str(tmp_path / "a.sqlite")])
     assert least.exit_code == 0, least.output
     assert json.loads(least.stdout)["evaluations"] == 4
+    table = runner.invoke(app, [*base[:-1], "--budget", "4", "--db", str(tmp_path / "a.sqlite")])
+    lines = [line.split() for line in table.stdout.splitlines()]
+    header = lines.index(["generations", "evaluations", "best", "on", "training", "deals"])
+    assert lines[header + 2][:2] == ["1", "4"]  # the start and one generation, shown again
     short = runner.invoke(app, [*base, "--budget", "3", "--db", str(tmp_path / "b.sqlite")])
     assert short.exit_code == 2 and short.stderr == (
         "error: --budget 3 is less than the start and one generation (4 rule bases)\n")

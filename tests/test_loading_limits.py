@@ -549,3 +549,20 @@ def test_limits_are_what_the_format_guide_says() -> None:
     assert MAX_MAGNITUDE == 1e15 and RESOLUTION == 1e-9
     for fragment in ("1e15", "1e-9", "10 MB", "100 levels"):
         assert fragment in readme
+
+
+def test_a_mapping_rule_without_its_rule_and_an_adjusted_conclusion_are_located() -> None:
+    """tipping.yaml's output terms are on line 26 and its fourth rule, a mapping, on 31:
+    each problem names its line and says what must hold."""
+    text = (ROOT / "rulebases" / "tipping.yaml").read_text()
+    text = text.replace("  - rule: if quality is good then tip is high\n    weight",
+                        "  - weight", 1)  # the rule's weight, without its rule
+    text = text.replace("high: [13, 25, 25]}", "high: {points: [13, 25, 25], adjust: [peak]}}",
+                        1)
+    rb, problems = parse_rulebase(text, "t.yaml")
+    assert rb is None
+    shown = [str(p) for p in problems if "warning" not in str(p)]
+    assert shown == [
+        "t.yaml:26: output.terms.high.adjust: only input terms can be adjusted: the "
+        "calibrator moves points toward the mean of winning inputs",
+        "t.yaml:31: rules[3]: a rule written as a mapping needs 'rule: if ... then ...'"]

@@ -650,3 +650,14 @@ def test_a_measures_table_shows_before_after_and_the_paired_change() -> None:
     lines = [" ".join(line.split()) for line in out.getvalue().splitlines()]
     assert "measure initial calibrated change (paired 95%)" in lines
     assert "efficiency 0.5000 0.6250 +0.1250 ± 0.0250" in lines
+
+
+def test_strict_json_spells_each_non_finite_float_as_float_reads_it() -> None:
+    import numpy as np
+
+    from fuzzeval.cli.common import strict_json_value
+
+    data = {"a": [float("inf"), -float("inf"), float("nan"), 1.5, np.float64("-inf")],
+            float("nan"): (np.array([np.inf, 2.0]), 3)}
+    assert strict_json_value(data) == {"a": ["inf", "-inf", "nan", 1.5, "-inf"],
+                                       "nan": [["inf", 2.0], 3]}

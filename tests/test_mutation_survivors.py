@@ -209,3 +209,14 @@ def test_weighted_average_sums_rule_by_rule_for_fortran_ordered_strengths_below_
         num = num + strengths[r] * values[r]
         den = den + strengths[r]
     assert np.array_equal(weighted_average(strengths, values, 0.0), num / den)
+
+
+def test_moving_points_that_do_not_exist_names_each() -> None:
+    from fuzzeval.loading import load_rulebase
+    from fuzzeval.rulebase import PointRef
+
+    rb = load_rulebase("tipping")
+    with pytest.raises(KeyError) as raised:
+        rb.with_points({PointRef("quality", "fine", "peak"): 5.0,
+                        PointRef("tip", "low", "left"): 1.0})
+    assert raised.value.args == ("no such points: quality.fine.peak, tip.low.left",)

@@ -57,7 +57,7 @@ def bars(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Recorder]]:
         made.append(Recorder(*args, **kwargs))
         return made[-1]
 
-    for module in ("calibrate", "evaluate_calibration", "learn"):
+    for module in ("calibrate", "evaluate_calibration", "learn", "tune"):
         monkeypatch.setattr(f"fuzzeval.cli.{module}.progress_bar", progress_bar)
     yield made
 
@@ -102,3 +102,27 @@ def test_learn_counts_its_games_block_by_block(tmp_path: Path, bars: list[Record
     for event in learning.events[1:]:
         assert str(event[1]).startswith("learning: ") and \
             str(event[1]).endswith(" against heuristic")
+
+
+def test_tune_counts_its_deals_then_its_evaluations_then_the_held_out_deals(
+        tmp_path: Path, bars: list[Recorder]) -> None:
+    """--popsize 3, --budget 7: the start and two generations, 4 then 7 evaluations."""
+    res = CliRunner().invoke(app, [
+        "tune", "cribbage", "--popsize", "3", "--budget", "7", "--training-deals", "20",
+        "--held-out-deals", "5", "--workers", "1", "--db", str(tmp_path / "t.sqlite")])
+    assert res.exit_code == 0, res.output
+    (bar,) = bars
+    assert bar.label == "{task.description}"
+    assert bar.events[:3] == [("add", "training deals: exact values", 40), ("advance", 40),
+                              ("reset", "tuning", 7, 0)]
+    assert [(e[0], e[2]) for e in bar.events[3:5]] == [("update", 4), ("update", 7)]
+    assert all(str(e[1]).startswith("tuning: best 0.") for e in bar.events[3:5])
+    assert bar.events[5:] == [("reset", "held-out deals: exact values", 10, 0),
+                              ("advance", 10)]
+
+
+def test_the_bar_shows_each_tasks_own_description_by_default() -> None:
+    from fuzzeval.cli.common import progress_bar
+
+    bar = progress_bar()
+    assert bar.columns[0].text_format == "{task.description}"  # type: ignore[union-attr]

@@ -358,3 +358,21 @@ def test_a_cma_step_draws_from_numpys_global_generator_seeded_per_generation() -
     first, again = _seeded(draw, 7, 3), _seeded(draw, 7, 3)
     assert first == again != _seeded(draw, 7, 4)
     assert np.random.random() == before  # noqa: NPY002
+
+
+def test_the_discard_measure_refuses_inputs_that_are_no_discard_feature() -> None:
+    """Before any exact value is worked out (the deals would take seconds)."""
+    from fuzzeval.games.cribbage.features import FEATURE_NAMES
+    from fuzzeval.games.cribbage.measure import discard_measure
+
+    with pytest.raises(ValueError, match=r"^inputs \['pips', 'count'\] are not cribbage "
+                       r"discard features \(hand_value, "):
+        discard_measure(("kept_points", "pips", "count"), 3000, 1)
+    assert FEATURE_NAMES[0] == "hand_value"
+
+
+def test_the_cribbage_measure_keeps_its_exact_values_in_the_cache_folder(tmp_path: Path) -> None:
+    from fuzzeval.games.cribbage.game import GAME
+
+    measure = GAME.rulebase_measure(("kept_points",), 4, 1, None, tmp_path)
+    assert measure is not None and len(list(tmp_path.iterdir())) >= 1
