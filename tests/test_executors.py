@@ -181,3 +181,23 @@ def test_a_callers_own_freeze_is_left_frozen() -> None:
     finally:
         if was == 0:
             gc.unfreeze()
+
+
+def test_a_pool_left_by_an_exception_ends_its_workers_without_waiting() -> None:
+    """A stopped command keeps no game in flight: its workers end at once (waiting for
+    them could hang when the same SIGTERM killed them, CPython 3.11), where a normal end
+    waits for the work."""
+    import time
+
+    from fuzzeval.play.executors import executor_for
+
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="stopped"), executor_for(2) as pool:
+        assert pool is not None
+        pool.submit(time.sleep, 60)
+        workers = list(pool._processes.values())  # type: ignore[attr-defined]
+        raise RuntimeError("stopped")
+    assert time.monotonic() - start < 20
+    for process in workers:
+        process.join(5)
+        assert not process.is_alive()

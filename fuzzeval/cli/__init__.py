@@ -4,6 +4,7 @@ parse arguments, call the library, print tables or JSON."""
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -172,4 +173,13 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     threading.excepthook = _thread_errors
     warnings.formatwarning = _one_line
-    build_app(_named(sys.argv[1:]))()
+    try:
+        build_app(_named(sys.argv[1:]))()
+    except SystemExit as exc:
+        if exc.code in (130, 143):  # stopped: its line is out, its finished work saved
+            # A process pool broken by the same signal can hang the interpreter's exit,
+            # which joins the pool's threads (CPython 3.11): leave without them.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(exc.code)
+        raise

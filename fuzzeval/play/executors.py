@@ -132,7 +132,16 @@ def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor
     pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
     try:
         yield pool
-    finally:
+    except BaseException:
+        # Stopped (a signal, a dead worker, an error): the games in flight are not kept,
+        # so the workers end now. Waiting for them could hang: CPython 3.11's pool, its
+        # workers killed by the same SIGTERM, can block its shutdown on a full queue.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
         pool.shutdown(wait=True, cancel_futures=True)
+    finally:
         if ours:
             gc.unfreeze()
