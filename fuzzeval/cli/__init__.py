@@ -11,6 +11,7 @@ import threading
 import warnings
 from collections.abc import Sequence
 from functools import cache
+from importlib.metadata import EntryPoint
 from typing import Annotated, Any
 
 import typer
@@ -118,10 +119,18 @@ def build_app(only: str | None = None) -> typer.Typer:
                 app.add_typer(command, name=name)
             else:
                 app.command(name)(command)
-    for ep in command_entry_points():  # game commands: fuzzeval cribbage ...
-        if only in (None, ep.name):
-            app.add_typer(ep.load(), name=ep.name)
+    if only is None or all(only != name for name, _, _ in _COMMANDS):
+        for ep in _game_commands():  # game commands: fuzzeval cribbage ...
+            if only in (None, ep.name):
+                app.add_typer(ep.load(), name=ep.name)
     return app
+
+
+@cache
+def _game_commands() -> list[EntryPoint]:
+    """The installed games' command groups, read once a process (``_named`` and
+    ``build_app`` both ask)."""
+    return command_entry_points()
 
 
 @cache
@@ -142,7 +151,7 @@ def _named(args: Sequence[str]) -> str | None:
         return None
     if any(args[0] == name for name, _, _ in _COMMANDS):
         return args[0]
-    return args[0] if any(ep.name == args[0] for ep in command_entry_points()) else None
+    return args[0] if any(ep.name == args[0] for ep in _game_commands()) else None
 
 
 def _terminate(signum: int, frame: object) -> None:
