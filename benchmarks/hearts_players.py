@@ -12,8 +12,10 @@ against heuristic (the cheap reference), ``sampling`` against heuristic, and heu
 ``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
 same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
 rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is shipped,
-``td`` against heuristic and ISMCTS and ``sampling`` with ``td`` playouts against
-heuristic (issue 29) too. Prints the
+``td`` against heuristic and ISMCTS, and ``sampling`` with ``td`` playouts against
+heuristic (issue 29) too: played out to the end of the hand, and stopped at the seat's
+next decision and valued there by ``td`` (``horizon=1``, seed 003's search to the end of
+the trick). Prints the
 mean points per hand of the player under test with its 95 % interval (over duplicate
 blocks); an even player takes 6.5.
 """
@@ -51,6 +53,8 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
         out.insert(3, ("td-heuristic", "td", "heuristic", args.deals))
         out.insert(4, ("samplingtd-heuristic", f"{sampling},rollout=td", "heuristic",
                        args.sampling_deals))
+        out.insert(5, ("samplingtd1-heuristic", f"{sampling},rollout=td,horizon=1",
+                       "heuristic", args.sampling_deals))
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
     return out
 
@@ -115,14 +119,17 @@ def main() -> None:
     results = [(r, play(*r, args)) for r in table]
     print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
           "per hand,\nfewer is better, 95 % interval over deals; even = 6.5; sampling: "
-          f"trials={args.trials},\nsampling(td): with td playing its playouts\n")
+          f"trials={args.trials},\nsampling(td): with td playing its playouts; "
+          "sampling(td, 1):\nthe playouts stopped at the next decision, valued by td\n")
     print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
           f"{'95 % interval':<14} |")
     print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        shown = player.replace(f"sampling:trials={args.trials},rollout=td", "sampling(td)")
+        shown = player.replace(f"sampling:trials={args.trials},rollout=td,horizon=1",
+                               "sampling(td, 1)")
+        shown = shown.replace(f"sampling:trials={args.trials},rollout=td", "sampling(td)")
         shown = shown.replace(f"sampling:trials={args.trials}", "sampling")
         print(f"| {shown:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
@@ -130,6 +137,7 @@ def main() -> None:
     print()
     for a, b, against in (("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("samplingtd-heuristic", "td-heuristic", "heuristic"),
+                          ("samplingtd1-heuristic", "td-heuristic", "heuristic"),
                           ("td-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("td-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),

@@ -147,6 +147,8 @@ def test_the_value_player_takes_the_best_value_the_payoffs_way(source: str) -> N
     assert fewer.choose(cands, rng) == int(np.argmin(grades))
     assert grades.max() > grades.min()
     assert trace[0][0] == grades.max() / 5.0  # the chosen candidate's strengths are kept
+    # its estimate of the decision is its chosen candidate's value
+    assert more.estimate(cands) == grades.max() and fewer.estimate(cands) == grades.min()
 
 
 def test_rewards_arrive_as_points_are_taken(source: str) -> None:
@@ -223,6 +225,37 @@ def test_td_plays_its_game_s_shipped_base_and_sampling_plays_it_out() -> None:
     sampling = make_player(GAME, "sampling", rollout="td", trials=4)
     assert isinstance(sampling, SamplingPlayer)
     assert all(isinstance(p, ValuePlayer) for p in sampling.rollout)
+    assert sampling.horizon == 0 and sampling.leaf is None
+
+
+def test_sampling_with_td_to_the_end_of_the_trick() -> None:
+    """``sampling:rollout=td,horizon=1`` (seed 003's player): a playout stops at the
+    deciding seat's next decision, worth minus (its points so far + td's fewest expected
+    points there); the playouts themselves are checked on the toy table
+    (tests/test_sampling.py)."""
+    from fuzzeval.play.match import make_player
+    from fuzzeval.search.sampling import leaf_value
+
+    player = make_player(GAME, "sampling", rollout="td", trials=6, horizon=1, stop="none")
+    td = player.rollout[0]  # type: ignore[attr-defined]
+    leaf = leaf_value(GAME, td)
+    # the learned value of a decision is td's fewest expected points there
+    state = GAME.new_game(np.random.default_rng(5), 0, target=0)
+    while (seat := GAME.to_move(state)) is not None and not (
+            state.hand.taken[seat] and len(GAME.candidates(state)) > 1):
+        state = GAME.apply(state, 0, np.random.default_rng(0))  # the first legal card
+    assert seat is not None
+    grades = td.evaluator.grade(td.rows(GAME.candidates(state)))
+    assert leaf(state, seat) == -(state.hand.taken[seat] + grades.min())
+    assert grades.min() < grades.max()
+    with pytest.raises(ValueError, match=r"horizon: rollout 'heuristic' does not estimate"):
+        make_player(GAME, "sampling", rollout="heuristic", horizon=1)
+    for bad in (-1, 101, True, "1"):
+        with pytest.raises(ValueError, match="horizon must be a whole number from 0 to 100"):
+            make_player(GAME, "sampling", rollout="td", horizon=bad)
+    decision = GAME.candidates(state)
+    chosen, note = player.decide(decision, np.random.default_rng(1))
+    assert note["trials"] == 6 and 0 <= chosen < len(decision)
 
 
 def test_the_learner_plays_every_seat_moving_first_and_later() -> None:

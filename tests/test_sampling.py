@@ -17,7 +17,15 @@ from fuzzeval.search.sampling import (
     simulate,
     softmax_choice,
 )
-from tests.toy import MaxPlayer, RandomPlayer, ToyGame, ToyHooks, ToyState
+from tests.toy import (
+    MaxPlayer,
+    RandomPlayer,
+    TableState,
+    ToyGame,
+    ToyHooks,
+    ToyState,
+    ToyTable,
+)
 
 
 def test_the_seeds_rule_needs_the_gap_to_exceed_both_deviations() -> None:
@@ -130,9 +138,70 @@ def test_playouts_share_their_chance_across_candidates() -> None:
     assert result.best == 1 and result.stopped and result.trials == 50
 
 
+class PaidTable(ToyTable):
+    """The toy table, saying what each seat has taken so far."""
+
+    def payoff_so_far(self, state: TableState, seat: int) -> float:
+        return float(sum(r[seat] for r in state.rounds))
+
+
+class TableHooks:
+    """Plays out to the table's end, worth minus what the seat took (less is better)."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+
+    def determinize(self, view: object, rng: np.random.Generator) -> TableState:
+        return self.state
+
+    def finished(self, root: TableState, state: TableState) -> bool:
+        return state.turn == 6
+
+    def value(self, root: TableState, state: TableState, seat: int) -> float:
+        return -float(sum(r[seat] for r in state.rounds))
+
+
+class Guess(MaxPlayer):
+    """Takes the largest number, and expects to take 100 more from any decision."""
+
+    def estimate(self, candidates: Candidates) -> float:
+        return 100.0
+
+
+def test_a_playout_stops_short_at_the_seats_next_decision() -> None:
+    from fuzzeval.search.sampling import leaf_value
+
+    game = PaidTable()
+    leaf = leaf_value(game, Guess())
+    root = TableState(turn=0, first=0, offers=(3, 9, 5), rounds=((0, 0, 0),))
+    policies = (Guess(), Guess(), Guess())
+    short = playout_simulator(game, TableHooks(root), game.candidates(root),
+                              policies, horizon=1, leaf=leaf)(20, np.random.default_rng(2))
+    # Seats 1 and 2 move, then seat 0 decides again: it has its pick, and 100 to come.
+    assert short.tolist() == [[-103.0, -109.0, -105.0]] * 20
+    # Two decisions on, the table ends first (three seats, six turns): played out, worth
+    # minus both picks, the second the largest of numbers 0 to 10 drawn alike for all.
+    full = playout_simulator(game, TableHooks(root), game.candidates(root),
+                             policies, horizon=2, leaf=leaf)(20, np.random.default_rng(2))
+    second = -full - np.array([3, 9, 5])
+    assert np.all(second == second[:, :1]) and second.min() >= 0 and second.max() <= 10
+    assert second.std() > 0
+    # Seat 1's last decision of the table: no later one, so it plays to the end.
+    late = TableState(turn=4, first=0, offers=(1, 2, 7), rounds=((4, 6, 8), (1, 0, 0)))
+    last = playout_simulator(game, TableHooks(late), game.candidates(late),
+                             policies, horizon=1, leaf=leaf)(3, np.random.default_rng(2))
+    assert last.tolist() == [[-7.0, -8.0, -13.0]] * 3
+    with pytest.raises(ValueError, match="a playout with a horizon needs a leaf value"):
+        playout_simulator(game, TableHooks(root), game.candidates(root), policies,
+                          horizon=1)
+    with pytest.raises(ValueError, match="horizon: toy does not say what a seat has been "
+                       r"paid so far [(]payoff_so_far[)]"):
+        leaf_value(ToyGame(), Guess())
+
+
 def test_a_game_without_hooks_is_named() -> None:
     with pytest.raises(ValueError, match="toy has no hidden-information hooks"):
-        require_hooks(ToyGame())  # type: ignore[arg-type]
+        require_hooks(ToyGame())
 
 
 class VisibleToy(ToyGame):

@@ -200,6 +200,11 @@ class ValuePlayer:
             :, self._columns[names]]
         return rows
 
+    def estimate(self, candidates: Candidates) -> float:
+        """The value of the best candidate: the payoff expected from here on."""
+        grades = self.evaluator.grade(self.rows(candidates))
+        return float(grades.max() if self.payoff.higher_is_better else grades.min())
+
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         rows = self.rows(candidates)
         grades = self.evaluator.grade(rows)

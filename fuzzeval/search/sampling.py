@@ -21,11 +21,18 @@ candidates in ``n`` trials, an ``(n, k)`` array. ``playout_simulator`` builds on
 game plug-in from three hooks (``HiddenInformation``); a game may also write a faster one,
 and its hooks may offer it as ``simulator(candidates, policies)``: a compiled simulator of
 the same playouts, or None where it cannot compile these policies.
+
+A playout may also stop short (``horizon``, seed 003's search "to the end of the trick"):
+at the deciding seat's ``horizon``-th later decision it is valued by the rollout player's
+own estimate there (``ValueEstimator``: a learned ``td`` base grades the candidates with
+the payoff it expects from there on) plus what the game has paid the seat so far
+(``payoff_so_far``). That needs the hooks' ``value`` at the game's end to be the payoff
+itself, signed so that more is better (Hearts: minus the points taken).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -41,6 +48,8 @@ STOP_RULES: tuple[StopRule, ...] = ("obvious", "paired", "none")
 #: this many (docs/sampling.md); 10^12 would never end, and silently
 MAX_TRIALS = 100_000
 PAIRED_Z = 2.5
+#: the most later decisions of the deciding seat a short playout may run to
+MAX_HORIZON = 100
 
 
 class Simulator(Protocol):
@@ -171,12 +180,46 @@ class HiddenInformation(Protocol):
         ...
 
 
+class ValueEstimator(Protocol):
+    """A rollout player that can also say what a decision is worth: the payoff it expects
+    from here on (in the payoff's unit) if it takes its best candidate."""
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int: ...
+
+    def estimate(self, candidates: Candidates) -> float: ...
+
+
+Leaf = Callable[[Any, int], float]
+
+
+def leaf_value(game: Game, estimator: ValueEstimator) -> Leaf:
+    """A short playout's worth to ``seat``, to move in ``state``: what the game has paid it
+    so far plus the estimator's value of its decision there, signed so that more is better
+    (as the hooks' ``value``). ValueError when the game does not say what it has paid."""
+    so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
+    if so_far is None:
+        raise ValueError(f"horizon: {game.name} does not say what a seat has been paid so "
+                         "far (payoff_so_far), so a playout cannot stop short")
+    paid = so_far
+    sign = 1.0 if game.payoff.higher_is_better else -1.0
+
+    def leaf(state: Any, seat: int) -> float:
+        return sign * (paid(state, seat) + estimator.estimate(game.candidates(state)))
+
+    return leaf
+
+
 def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidates,
-                      policies: Sequence[Player]) -> Simulator:
+                      policies: Sequence[Player], horizon: int = 0,
+                      leaf: Leaf | None = None) -> Simulator:
     """A simulator for any game with the three hooks: each trial determinizes once, then
     plays every candidate out with the seats' ``policies`` (index = seat), each candidate
-    from the same copy of the trial's random stream (common random numbers)."""
+    from the same copy of the trial's random stream (common random numbers). With a
+    ``horizon`` and a ``leaf``, a playout stops when the deciding seat is to move for the
+    ``horizon``-th time after this decision and is worth ``leaf(state, seat)`` there."""
     k = len(candidates)
+    if horizon and leaf is None:
+        raise ValueError("a playout with a horizon needs a leaf value")
 
     def run(n: int, rng: np.random.Generator) -> FloatArray:
         out = np.empty((n, k))
@@ -189,13 +232,19 @@ def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidat
             for c in range(k):
                 chance = np.random.default_rng(seed)
                 state = game.apply(root, c, chance)
+                turns, value = 0, None  # type: int, float | None
                 while not hooks.finished(root, state):
                     mover = game.to_move(state)
                     if mover is None:
                         break
+                    if leaf is not None and horizon and mover == seat:
+                        turns += 1
+                        if turns == horizon:
+                            value = leaf(state, seat)
+                            break
                     state = game.apply(state, policies[mover].choose(
                         game.candidates(state), chance), chance)
-                out[t, c] = hooks.value(root, state, seat)
+                out[t, c] = hooks.value(root, state, seat) if value is None else value
         return out
 
     return run
@@ -224,16 +273,19 @@ class SamplingPlayer:
     hooks: HiddenInformation
     rollout: tuple[Player, ...]  # one for each seat
     settings: SamplingSettings
+    horizon: int = 0  # 0: playouts run to the end; else they stop short (module doc)
+    leaf: Leaf | None = None
 
     def simulator(self, candidates: Candidates) -> Simulator:
-        """The game's compiled simulator of these playouts where it has one, else the
-        playouts in Python."""
+        """The game's compiled simulator of these playouts where it has one (playouts to
+        the end only), else the playouts in Python."""
         compiled = getattr(self.hooks, "simulator", None)
-        fast: Simulator | None = (compiled(candidates, self.rollout) if compiled is not None
-                                  else None)
+        fast: Simulator | None = (compiled(candidates, self.rollout)
+                                  if compiled is not None and not self.horizon else None)
         if fast is not None:
             return fast
-        return playout_simulator(self.game, self.hooks, candidates, self.rollout)
+        return playout_simulator(self.game, self.hooks, candidates, self.rollout,
+                                 self.horizon, self.leaf)
 
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, dict[str, str | int | float]]:
@@ -246,20 +298,22 @@ class SamplingPlayer:
 
 
 def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
-                    stop: Any = "obvious", **unknown: Any) -> SamplingPlayer:
+                    stop: Any = "obvious", horizon: Any = 0, **unknown: Any
+                    ) -> SamplingPlayer:
     """The game-agnostic sampling player: ``rollout`` names the player every seat plays
     the simulations with, the game's own or a game-agnostic one other than ``sampling``
     (``td``: the game's learned base), default the game's ``sampling_rollout`` where it
     names one, as hold'em names its fuzzy triple, else its reference opponent;
-    ``trials`` the most a decision gets, ``stop`` the stop rule. A ValueError names a bad
-    option."""
+    ``trials`` the most a decision gets, ``stop`` the stop rule, ``horizon`` where a
+    playout stops short (0: at the end; the rollout must estimate values, as ``td``
+    does). A ValueError names a bad option."""
     from fuzzeval.play.match import make_player
     from fuzzeval.play.registry import player_plugin_names
 
     hooks = require_hooks(game)
     if unknown:
         raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
-                         "(options: rollout, stop, trials)")
+                         "(options: horizon, rollout, stop, trials)")
     name = str(rollout).strip() or getattr(game, "sampling_rollout", game.default_opponent)
     known = [*game.player_names, *(n for n in player_plugin_names() if n != SAMPLING)]
     if name not in known:
@@ -269,6 +323,16 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                          f"(got {trials!r})")
     if stop not in STOP_RULES:
         raise ValueError(f"stop must be one of {', '.join(STOP_RULES)} (got {stop!r})")
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or \
+            not 0 <= horizon <= MAX_HORIZON:
+        raise ValueError(f"horizon must be a whole number from 0 to {MAX_HORIZON} "
+                         f"(got {horizon!r})")
     policy = make_player(game, name)
+    leaf = None
+    if horizon:
+        if not callable(getattr(policy, "estimate", None)):
+            raise ValueError(f"horizon: rollout {name!r} does not estimate values; a "
+                             "playout that stops short needs one that does (td)")
+        leaf = leaf_value(game, policy)  # type: ignore[arg-type]
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
-    return SamplingPlayer(game, hooks, (policy,) * game.seats, settings)
+    return SamplingPlayer(game, hooks, (policy,) * game.seats, settings, horizon, leaf)
