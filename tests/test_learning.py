@@ -250,6 +250,7 @@ def test_sampling_with_td_to_the_end_of_the_trick() -> None:
     assert grades.min() < grades.max()
     with pytest.raises(ValueError, match=r"horizon: rollout 'heuristic' does not estimate"):
         make_player(GAME, "sampling", rollout="heuristic", horizon=1)
+    assert make_player(GAME, "sampling", rollout="td", horizon=100).horizon == 100  # type: ignore[attr-defined]
     for bad in (-1, 101, True, "1"):
         with pytest.raises(ValueError, match="horizon must be a whole number from 0 to 100"):
             make_player(GAME, "sampling", rollout="td", horizon=bad)

@@ -3,6 +3,7 @@ the trial loop, and playouts with common random numbers on the toy game."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 
 from fuzzeval.play.game import Candidates
 from fuzzeval.search.sampling import (
+    SamplingPlayer,
     SamplingSettings,
     obvious,
     playout_simulator,
@@ -179,6 +181,20 @@ def test_a_playout_stops_short_at_the_seats_next_decision() -> None:
                               policies, horizon=1, leaf=leaf)(20, np.random.default_rng(2))
     # Seats 1 and 2 move, then seat 0 decides again: it has its pick, and 100 to come.
     assert short.tolist() == [[-103.0, -109.0, -105.0]] * 20
+    # and the player simulates with them: it takes the 3, the fewest points
+    player = SamplingPlayer(game, TableHooks(root), policies,  # type: ignore[arg-type]
+                            SamplingSettings(trials=5, stop="none"), horizon=1, leaf=leaf)
+    choice, note = player.decide(game.candidates(root), np.random.default_rng(2))
+    assert choice == 0 and note["means"] == "-103.000 -109.000 -105.000"
+
+    class Compiled(TableHooks):  # a compiled simulator plays to the end: not used short
+        def simulator(self, candidates: Candidates, policies: Any) -> Any:
+            return lambda n, rng: np.tile([0.0, 1.0, 0.0], (n, 1))
+    compiled = SamplingPlayer(game, Compiled(root), policies,  # type: ignore[arg-type]
+                              SamplingSettings(trials=5, stop="none"), horizon=1, leaf=leaf)
+    assert compiled.decide(game.candidates(root), np.random.default_rng(2))[0] == 0
+    assert dataclasses.replace(compiled, horizon=0).simulator(game.candidates(root))(
+        2, np.random.default_rng(0)).tolist() == [[0.0, 1.0, 0.0]] * 2
     # Two decisions on, the table ends first (three seats, six turns): played out, worth
     # minus both picks, the second the largest of numbers 0 to 10 drawn alike for all.
     full = playout_simulator(game, TableHooks(root), game.candidates(root),
