@@ -27,6 +27,16 @@ BAR = 24
 START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
+def end_points(loser: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """The points the side that bore off its last checker wins, for each loser's side
+    (rows of 25 counts in the loser's numbering): 1; 2 if it has borne off none; 3 if
+    also a checker of it is on the bar or in the winner's home board (its 19 to 24)."""
+    gammon = loser.sum(axis=1) == CHECKERS
+    back = gammon & (loser[:, 18:BAR + 1].sum(axis=1) > 0)
+    points: npt.NDArray[np.float64] = 1.0 + gammon + back
+    return points
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     me: tuple[int, ...]

@@ -15,7 +15,7 @@ from typing import Any, overload
 import numpy as np
 
 from fuzzeval.errors import GameDidNotEnd
-from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
+from fuzzeval.games.backgammon.board import START, Position, end_points, position_id
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, OptionFeatures
 from fuzzeval.games.backgammon.moves import Plays, plays
 from fuzzeval.games.backgammon.players import (
@@ -55,11 +55,7 @@ def opening_roll(rng: np.random.Generator) -> tuple[int, int]:
 
 def result_points(final: Position) -> int:
     """Points won by the side that has just borne off its last checker (``final.me``)."""
-    loser = final.opp
-    if sum(loser) < 15:
-        return 1
-    in_my_home = any(loser[18:24]) or loser[BAR] > 0  # my home is the loser's 19..24
-    return 3 if in_my_home else 2
+    return int(end_points(np.array([final.opp]))[0])
 
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}

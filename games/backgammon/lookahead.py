@@ -6,6 +6,9 @@ for each roll its best reply, graded by the same rule base from its side; the pl
 is minus the mean of those best grades over the 36 rolls (a double counts once, any other
 roll twice). The other plays are never chosen. A play that bears off my last checker wins
 outright; a reply that bears off the opponent's last is worth more to it than any grade.
+Where the grades are values (a ``weighted_sum`` base learned by TD(λ): the points a game
+the side that moved expects), a game's end is worth exactly its points instead (1, a
+gammon 2, a backgammon 3), on the same scale as the values around it.
 All the replies of a decision are graded in one call.
 """
 
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.backgammon.board import Boards
+from fuzzeval.games.backgammon.board import Boards, Position, end_points
 from fuzzeval.games.backgammon.features import position_features
 from fuzzeval.games.backgammon.moves import plays
 
@@ -44,6 +47,7 @@ class LookaheadGrades:
         out[np.argsort(-zero, kind="stable")[: self.width]] = 0.0
         looked = np.flatnonzero(out == 0.0)
         output = self.grades.rulebase.output
+        values = self.grades.rulebase.defuzzifier == "weighted_sum"
         win = output.hi + (output.hi - output.lo)  # beyond any grade
         me: list[npt.NDArray[np.int64]] = []
         opp: list[npt.NDArray[np.int64]] = []
@@ -52,7 +56,7 @@ class LookaheadGrades:
         for i in looked:
             mine = view.options[int(i)]
             if sum(mine.me) == 0:  # I have borne off my last checker
-                out[i] = np.inf
+                out[i] = _won(mine) if values else np.inf
                 continue
             expanded.append(int(i))
             theirs = mine.flip()
@@ -66,8 +70,13 @@ class LookaheadGrades:
         replies = Boards(np.concatenate(me), np.concatenate(opp))
         graded = self.grades.evaluator.grade(
             position_features(replies, self.grades.rulebase.input_names))
-        graded[replies.me.sum(axis=1) == 0] = win  # the opponent bore off its last
+        done = replies.me.sum(axis=1) == 0  # the opponent bore off its last
+        graded[done] = end_points(replies.opp[done]) if values else win
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         best = np.maximum.reduceat(graded, starts).reshape(-1, len(ROLLS))
         out[expanded] = -(best @ ROLL_SHARE)
         return out
+
+
+def _won(final: Position) -> float:
+    return float(end_points(np.array([final.opp]))[0])

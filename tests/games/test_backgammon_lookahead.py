@@ -74,6 +74,38 @@ def test_a_reply_that_wins_is_worth_more_than_any_grade() -> None:
     assert (finite == -(output.hi + (output.hi - output.lo))).all()
 
 
+def test_a_value_base_counts_a_game_s_end_as_its_points() -> None:
+    """With a learned base (values: the points a game the side that moved expects), a game
+    that ends is worth its points on that scale: the opponent's every reply bears off its
+    last checker (my 24 point is open, so a 1-1 is not blocked) while I have borne off none
+    and have two checkers in its home board (my 19 point): a backgammon, 3 points, whatever
+    the values say; with none there a gammon; my own bear-off with 13 of its checkers left
+    wins a single point."""
+    td = make_player("fuzzy", rulebase="backgammon_td", lookahead=1).grader
+    assert isinstance(td, LookaheadGrades)
+    view = _view(Position(side({6: 5, 8: 3, 13: 5, 19: 2}), side({2: 1})), (6, 5))
+    got = td(view)
+    looked = np.flatnonzero(np.isfinite(got))
+    # a play that moves both checkers off my 19 point (19/13 19/14) leaves a gammon
+    want = [-3.0 if sum(view.options[i].me[18:24]) else -2.0 for i in looked]
+    assert got[looked].tolist() == want and len(looked) == 4 and -2.0 in want
+    gammon = Position(side({6: 5, 8: 3, 13: 7}), side({2: 1}))  # none in its home board
+    assert td(_view(gammon, (6, 5)))[np.isfinite(td(_view(gammon, (6, 5))))].tolist() == [
+        -2.0] * 4
+    mine = Position(side({1: 1, 2: 1}), side({6: 5, 8: 3, 13: 5}))
+    view = _view(mine, (2, 1))
+    done = [i for i, p in enumerate(view.options) if sum(p.me) == 0]
+    assert td(view)[done].tolist() == [1.0] * len(done) and done
+    from fuzzeval.games.backgammon.board import end_points
+
+    loser = np.zeros((4, 25), dtype=np.int64)
+    loser[0, 5] = 14  # one borne off: single
+    loser[1, 5] = 15  # none borne off, none in the winner's home: gammon
+    loser[2, 5], loser[2, 18] = 14, 1  # and one in the winner's home (its 19): backgammon
+    loser[3, 5], loser[3, 24] = 14, 1  # or on the bar: backgammon
+    assert end_points(loser).tolist() == [1.0, 2.0, 3.0, 3.0]
+
+
 def test_lookahead_options_are_checked() -> None:
     with pytest.raises(ValueError, match="lookahead must be 0 or 1"):
         make_player("fuzzy", lookahead=2)
