@@ -133,11 +133,11 @@ ENTRIES: tuple[Entry, ...] = (
            "--plot docs/figures/hearts_td_curve.png",),
           "15 min of CPU (23 min on two busy cores)", "docs/figures/hearts_td_curve.png"),
     Entry("backgammon_td", ("docs/learning.md",),
-          ("fuzzeval learn backgammon -n 60000 --order 2 --alpha 0.1 --block 1000 "
-           "--measure-every 10 --measure-games 500 --measure-opponent pubeval "
+          ("fuzzeval learn backgammon -n 200000 --order 2 --alpha 0.1 --update 2 -w 2 "
+           "--block 1000 --measure-every 20 --measure-games 500 --measure-opponent pubeval "
            f"--db {SCRATCH}/backgammon_td.sqlite -o rulebases/backgammon_td.yaml "
            "--plot docs/figures/backgammon_td_curve.png",),
-          "15 min of CPU (31 min on two busy cores)", "docs/figures/backgammon_td_curve.png"),
+          "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
           ("python benchmarks/hearts_players.py --only td-heuristic",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
