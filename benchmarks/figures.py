@@ -139,13 +139,14 @@ ENTRIES: tuple[Entry, ...] = (
            "--plot docs/figures/backgammon_td_curve.png",),
           "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
-          ("python benchmarks/hearts_players.py --only td-heuristic",
+          ("python benchmarks/hearts_players.py --only td-heuristic,td-ismcts,"
+           "samplingtd1-heuristic,samplingtd-heuristic",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_0ply.sqlite",
            "fuzzeval match backgammon -p fuzzy:rulebase=backgammon_td,lookahead=1 "
-           "--opponent pubeval -n 1000 --duplicate --seed 1 "
+           "--opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_1ply.sqlite"),
-          "est. 60 min"),
+          "about 2 h on two cores"),
 )
 
 
