@@ -200,4 +200,7 @@ def test_a_pool_left_by_an_exception_ends_its_workers_without_waiting() -> None:
     assert time.monotonic() - start < 20
     for process in workers:
         process.join(5)
-        assert not process.is_alive()
+        # ended: reaped, or a zombie not yet reaped (the pool's own thread may hold it)
+        stat = Path(f"/proc/{process.pid}/stat")
+        state = stat.read_text().rsplit(")", 1)[1].split()[0] if stat.exists() else "gone"
+        assert not process.is_alive() or state in ("Z", "X", "gone"), state
