@@ -13,8 +13,15 @@ For each worker count N, two measurements in the same run, each in fresh process
   together, each into its own database: what N cores do with no parent to share.
 
 Weak-scaling efficiency = the runner's games per second / the baseline's (1.0: the runner
-costs nothing). Where 16 cores are at hand, ``--workers 1,2,4,8,16`` states the
-16-worker efficiency (target: >= 85 %).
+costs nothing): the baseline's rate is the sum of each process's own (``effic.``), and,
+beside it, the N x ``--games`` games over the time until the last of them ended (``by
+end``, a time to solution, as the runner's is). ``busy``: the workers' CPU over N x the
+wall time (below 100 %: workers waited); ``pool``: seconds to start and stop an idle pool
+of N workers, a fixed cost inside the runner's time; ``ms/game``: CPU a game, the
+runner's (parent included) and the baseline's (where they differ, the runner's workers
+play slower, not less).
+Where 16 cores are at hand, ``--workers 1,2,4,8,16`` states the 16-worker efficiency
+(target: >= 85 %).
 """
 
 from __future__ import annotations
@@ -36,7 +43,12 @@ from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import MatchSpec, PlayerSpec
 from fuzzeval.play.registry import load_game
 from fuzzeval.play.store import History, run_match
-game_name, player, opponent, games, workers, db, seed = sys.argv[1:8]
+game_name, player, opponent, games, workers, db, seed, variant = sys.argv[1:9]
+if variant == "narrow-pipe":
+    import fuzzeval.play.executors
+    fuzzeval.play.executors.widen_results = lambda pool: False
+elif variant == "fast-switch":
+    sys.setswitchinterval(0.0002)
 from fuzzeval.play.match import play_indexed
 game = load_game(game_name)
 spec = MatchSpec(game.name, PlayerSpec.parse(player), PlayerSpec.parse(opponent),
@@ -48,6 +60,13 @@ play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0
 # here before it
 from fuzzeval.loading import _PARSED
 _PARSED.clear()
+# what a pool of this many workers costs to start and stop, one trivial task each (a
+# fixed cost inside the timed match: forking a large parent is slow on some kernels)
+t0 = time.perf_counter()
+if int(workers) > 1:
+    with executor_for(int(workers)) as pool:
+        list(pool.map(abs, range(int(workers))))
+pool_s = time.perf_counter() - t0
 print("ready", flush=True)
 sys.stdin.readline()  # all of a measurement's processes start their games at once
 own0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -59,7 +78,8 @@ wall = time.perf_counter() - t0
 own = resource.getrusage(resource.RUSAGE_SELF)
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 cpu = lambda a, b: (b.ru_utime - a.ru_utime) + (b.ru_stime - a.ru_stime)
-print(json.dumps({"wall": wall, "parent": cpu(own0, own), "workers": cpu(kids0, kids)}))
+print(json.dumps({"wall": wall, "parent": cpu(own0, own), "workers": cpu(kids0, kids),
+                  "pool": pool_s}))
 """
 
 
@@ -75,7 +95,8 @@ def _env() -> dict[str, str]:
 def _start(args: argparse.Namespace, games: int, workers: int, db: Path,
            seed: int) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", CHILD, args.game, args.player,
-                             args.opponent, str(games), str(workers), str(db), str(seed)],
+                             args.opponent, str(games), str(workers), str(db), str(seed),
+                             args.variant],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             env=_env())
 
@@ -108,24 +129,34 @@ def runner(args: argparse.Namespace, n: int, tmp: Path) -> dict[str, float]:
     return _result(proc)
 
 
-def baseline(args: argparse.Namespace, n: int, tmp: Path) -> float:
-    """Games per second of n independent 1-worker matches of ``games`` games, run together:
-    the sum of each one's rate over its own timed games (start-up and warm-up excluded, as
-    in the runner's measurement)."""
+def baseline(args: argparse.Namespace, n: int, tmp: Path) -> dict[str, float]:
+    """n independent 1-worker matches of ``games`` games, run together (start-up and
+    warm-up excluded, as in the runner's measurement): the sum of each one's rate over its
+    own timed games, the rate by the last one's end, and their CPU a game."""
     procs = [_start(args, args.games, 1, tmp / f"alone{n}_{k}.sqlite", 1 + k)
              for k in range(n)]
     _go(procs)
-    return sum(args.games / _result(p)["wall"] for p in procs)
+    results = [_result(p) for p in procs]
+    return {"rate": sum(args.games / r["wall"] for r in results),
+            "by_end": n * args.games / max(r["wall"] for r in results),
+            "cpu": sum(r["parent"] + r["workers"] for r in results) / (n * args.games)}
 
 
-def measure(args: argparse.Namespace, n: int, tmp: Path) -> tuple[float, float, float]:
+def measure(args: argparse.Namespace, n: int, tmp: Path) -> dict[str, float]:
     """One runner and its baseline, in a folder of their own (a history already holding
-    the match would play nothing): games/s, the baseline's games/s, the parent's share."""
+    the match would play nothing). Efficiency is the runner's games/s over the sum of the
+    independent ones' rates; ``by_end`` over theirs by the last one's end (both end-to-end
+    times); ``busy`` is the workers' CPU over n x the wall time (1.0: never waiting)."""
     tmp.mkdir()
     r = runner(args, n, tmp)
-    rate, rate_alone = n * args.games / r["wall"], baseline(args, n, tmp)
-    share = r["parent"] / (r["parent"] + r["workers"]) if n > 1 else float("nan")
-    return rate, rate_alone, share
+    games = n * args.games
+    rate, alone = games / r["wall"], baseline(args, n, tmp)
+    return {"rate": rate, "alone": alone["rate"], "eff": rate / alone["rate"],
+            "by_end": rate / alone["by_end"],
+            "share": r["parent"] / (r["parent"] + r["workers"]) if n > 1 else float("nan"),
+            "busy": (r["workers"] if n > 1 else r["parent"]) / (n * r["wall"]),
+            "cpu": (r["parent"] + r["workers"]) / games, "cpu_alone": alone["cpu"],
+            "pool": r["pool"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,12 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="backgammon")
     parser.add_argument("-p", "--player", default="fuzzy")
     parser.add_argument("--opponent", default="pubeval")
+    parser.add_argument("--variant", default="as-is",
+                        choices=["as-is", "narrow-pipe", "fast-switch"],
+                        help="the runner as it is; with the pool's default 64 KiB result "
+                             "pipe; with the parent's switch interval at 0.2 ms")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.workers.split(",")]
     print(f"{args.game}: {args.player} vs {args.opponent}, {args.games} games a worker, "
-          f"{os.cpu_count()} cores, median of {args.repeat}")
-    print(f"{'workers':>7} {'games/s':>8} {'alone':>8} {'efficiency':>10} {'range':>13} "
-          f"{'share':>6}")
+          f"{os.cpu_count()} cores, median of {args.repeat}, {args.variant}")
+    print(f"{'workers':>7} {'games/s':>7} {'alone':>7} {'effic.':>6} {'range':>13} "
+          f"{'by end':>6} {'share':>5} {'busy':>4} {'pool':>5} {'ms/game':>11}")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         # Not reported: a first match fills numba's cache, so no measured process compiles
@@ -150,11 +185,14 @@ def main(argv: list[str] | None = None) -> int:
         runner(args, 1, tmp)
         for i, n in enumerate(counts):
             runs = [measure(args, n, tmp / f"{i}_{k}") for k in range(args.repeat)]
-            eff = sorted(rate / alone for rate, alone, _ in runs)
-            rate, alone, share = (statistics.median(x) for x in zip(*runs, strict=True))
-            print(f"{n:>7} {rate:>8.1f} {alone:>8.1f} {statistics.median(eff):>10.1%} "
-                  f"{eff[0]:>6.1%}-{eff[-1]:<6.1%} "
-                  f"{'-' if n == 1 else f'{share:.1%}':>6}", flush=True)
+            eff = sorted(run["eff"] for run in runs)
+            m = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            share = "-" if n == 1 else f"{m['share']:.1%}"
+            print(f"{n:>7} {m['rate']:>7.1f} {m['alone']:>7.1f} {m['eff']:>6.1%} "
+                  f"{eff[0]:>6.1%}-{eff[-1]:<6.1%} {m['by_end']:>6.1%} {share:>5} "
+                  f"{m['busy']:>4.0%} {m['pool']:>5.2f} "
+                  f"{m['cpu'] * 1e3:>5.2f}/{m['cpu_alone'] * 1e3:.2f}",
+                  flush=True)
     return 0
 
 

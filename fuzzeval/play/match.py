@@ -336,27 +336,35 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
     block, played, seconds = 1, 0, 0.0
     running: set[Future[tuple[list[T], float]]] = set()
     exhausted = False
+
+    def fill() -> None:
+        nonlocal left, exhausted
+        while not exhausted and len(running) < window:
+            # Smaller blocks near the end, so no worker idles while one finishes.
+            size = block if left is None else max(1, min(block, -(-left // window)))
+            take = list(itertools.islice(pending, size))
+            if not take:
+                exhausted = True
+                return
+            if left is not None:
+                left -= len(take)
+            running.add(executor.submit(play_block, game, spec, take, finish))
+
     try:
-        while not exhausted or running:
-            while not exhausted and len(running) < window:
-                # Smaller blocks near the end, so no worker idles while one finishes.
-                size = block if left is None else max(1, min(block, -(-left // window)))
-                take = list(itertools.islice(pending, size))
-                if not take:
-                    exhausted = True
-                    break
-                if left is not None:
-                    left -= len(take)
-                running.add(executor.submit(play_block, game, spec, take, finish))
-            if not running:
-                break
+        fill()
+        while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
+            ready: list[T] = []
             for fut in done:
                 records, took = fut.result()
                 played, seconds = played + len(records), seconds + took
                 per_game = seconds / played
                 block = max(1, min(MAX_BLOCK, int(TASK_SECONDS / max(per_game, 1e-6))))
-                yield from records
+                ready.extend(records)
+            # The workers get their next tasks before the caller spends its time on these
+            # records (a history's inserts): a worker never waits on the parent's writes.
+            fill()
+            yield from ready
     finally:
         for fut in running:
             fut.cancel()
