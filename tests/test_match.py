@@ -163,3 +163,22 @@ def test_a_pool_s_result_pipe_is_widened() -> None:
         reader = pool._result_queue._reader  # type: ignore[union-attr]
         assert fcntl.fcntl(reader.fileno(), fcntl.F_GETPIPE_SZ) == RESULT_PIPE_BYTES
     assert widen_results(_Inline()) is False  # type: ignore[arg-type]
+
+
+def test_games_finished_before_a_pool_breaks_are_handed_over() -> None:
+    """Filling the window first must not lose a finished task's games when the next
+    submit fails (a broken pool): they are yielded, then the error."""
+
+    class Breaking(_Inline):
+        submitted = 0
+
+        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+            self.submitted += 1
+            if self.submitted > 1:
+                raise RuntimeError("the pool broke")
+            return super().submit(fn, *args, **kwargs)
+
+    games = run_games(GAME, SPEC, range(4), Breaking(), window=1, count=4)
+    assert next(games).index == 0
+    with pytest.raises(RuntimeError, match="the pool broke"):
+        next(games)

@@ -363,7 +363,12 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
                 ready.extend(records)
             # The workers get their next tasks before the caller spends its time on these
             # records (a history's inserts): a worker never waits on the parent's writes.
-            fill()
+            # A pool that breaks meanwhile still hands over the games it finished.
+            try:
+                fill()
+            except BaseException:
+                yield from ready
+                raise
             yield from ready
     finally:
         for fut in running:
