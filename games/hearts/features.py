@@ -12,6 +12,10 @@ spade guards ("backers"), and the points taken so far (moon watch).
 
 "Out" cards are those the seat has not seen laid and does not hold: the other three hold
 them (including any it passed). In the pass, the trick features are 0.
+
+Two implementations give the same rows: numpy's (a process's first decisions: numba's
+start-up costs about a second) and a compiled kernel, taken once this process has loaded
+numba anyway, as every long run (playouts, learning) does: 24 us a decision against 3 us.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import numpy.typing as npt
 
 from fuzzeval.games.hearts.cards import HEARTS, POINTS, QUEEN_SPADES, SPADES, SUIT_MASK
 from fuzzeval.games.hearts.view import View
+from fuzzeval.jit import kernel, loaded
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -95,10 +100,17 @@ _ALL = (1 << 52) - 1
 
 
 def candidate_features(v: View, cards: Sequence[int]) -> FloatArray:
-    """One row of ``FEATURES`` per candidate card (each must be in ``v.hand``).
+    """One row of ``FEATURES`` per candidate card (each must be in ``v.hand``): compiled
+    where this process has loaded numba, else with numpy (the same rows)."""
+    if loaded():
+        return compiled_features(v, cards)
+    return numpy_features(v, cards)
 
-    Features of the decision are one row repeated; those of a suit come from a 4-row table
-    indexed by the candidates' suits, those of a card from a 52-row table."""
+
+def numpy_features(v: View, cards: Sequence[int]) -> FloatArray:
+    """``candidate_features`` with numpy: features of the decision are one row repeated;
+    those of a suit come from a 4-row table indexed by the candidates' suits, those of a
+    card from a 52-row table."""
     seat, hand, voids, taken = v.seat, v.hand, v.voids, v.taken
     unseen = _ALL & ~(v.played | hand)
     others = ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3)
@@ -165,3 +177,116 @@ def candidate_features(v: View, cards: Sequence[int]) -> FloatArray:
     out[:, 8] = wins & ((above == 0) | later_all_void)
     out[:, 9] = ~wins
     return out
+
+
+_SUIT_MASKS = np.array(SUIT_MASK, dtype=np.int64)
+_POINTS = np.array(POINTS, dtype=np.float64)
+
+
+def compiled_features(v: View, cards: Sequence[int]) -> FloatArray:
+    """``candidate_features`` by the compiled kernel: the view packed into one array."""
+    trick = v.trick if v.kind == "play" else ()
+    state = np.array((v.seat, v.hand, v.played, *v.voids, *v.taken, v.kind == "play",
+                      v.direction, QUEEN_SPADES in v.passed, v.broken, v.tricks_done,
+                      len(trick), *trick, 0, 0, 0), dtype=np.int64)
+    out: FloatArray = _features(state, np.array(cards, dtype=np.int64), _SUIT_MASKS, _POINTS)
+    return out
+
+
+def _popcount(x: int) -> int:
+    """Set bits of a non-negative mask below 2**60 (no multiplication: no overflow)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+popcount = kernel(_popcount)
+
+
+def _features_kernel(state: npt.NDArray[np.int64], cards: npt.NDArray[np.int64],
+                     suit_mask: npt.NDArray[np.int64], points: FloatArray) -> FloatArray:
+    """``numpy_features`` one candidate at a time; ``state`` is seat, hand, played, the four
+    voids, the four seats' points, playing, direction, whether we passed the QS, broken,
+    tricks done, the trick's length and its cards (three places)."""
+    seat, hand, played = state[0], state[1], state[2]
+    voids, taken = state[3:7], state[7:11]
+    playing, direction, queen_passed = state[11] != 0, state[12], state[13] != 0
+    position, trick = state[16], state[17:20]
+    unseen = ((1 << 52) - 1) & ~(played | hand)
+    n_later = 3 - position if playing else 0
+    led = trick[0] & 3 if position > 0 else -1
+    queen_out = (unseen >> QUEEN_SPADES) & 1
+    passed_to = (seat + direction) & 3
+    queen_later = 0
+    if playing and queen_out:
+        for k in range(n_later):
+            other = (seat + 1 + k) & 3
+            if (other == passed_to) if queen_passed else not (voids[other] >> SPADES) & 1:
+                queen_later = 1
+    total = taken[0] + taken[1] + taken[2] + taken[3]
+    shooter = 0
+    for k in range(3):
+        other = (seat + 1 + k) & 3
+        if taken[other] == total and shooter == 0:  # none when total is 0: 0
+            shooter = taken[other]
+    high = -1
+    for k in range(position):
+        if trick[k] & 3 == led and trick[k] > high:
+            high = trick[k]
+    later_all_void = True
+    for k in range(n_later if position > 0 else 0):
+        if not (voids[(seat + 1 + k) & 3] >> led) & 1:
+            later_all_void = False
+    trick_points = 0.0
+    for k in range(position):
+        trick_points += points[trick[k]]
+    out = np.zeros((cards.shape[0], 33))
+    for i in range(cards.shape[0]):
+        c = cards[i]
+        s = c & 3
+        row = out[i]
+        row[0], row[1], row[2], row[3] = c >> 2, s == HEARTS, c == QUEEN_SPADES, points[c]
+        row[31] = s == SPADES
+        row[4] = playing and position == 0
+        row[5] = position
+        row[6] = playing and (led < 0 or led == s)
+        above = popcount(unseen & suit_mask[s] & ~((2 << c) - 1))
+        row[10] = above
+        row[11] = popcount(unseen & suit_mask[s] & ((1 << c) - 1))
+        row[12] = popcount(hand & suit_mask[s])
+        row[13] = popcount(unseen & suit_mask[s])
+        row[14] = trick_points
+        for k in range(3):
+            void = (voids[(seat + 1 + k) & 3] >> s) & 1
+            row[15] += void
+            row[17 + k] = void
+            if k < n_later:
+                row[16] += void
+        row[20] = (hand >> QUEEN_SPADES) & 1
+        row[21] = queen_out
+        row[22] = queen_out if queen_passed else 0
+        row[23] = queen_later
+        row[24] = popcount(hand & suit_mask[SPADES] & ((1 << QUEEN_SPADES) - 1))
+        row[25] = state[14]
+        row[26] = state[15] + 1 if playing else 1
+        row[27] = taken[seat]
+        row[28] = total - taken[seat]
+        row[29] = 26 - total
+        row[30] = shooter
+        row[32] = not playing
+        if playing and position == 0:
+            row[7] = 1
+            row[8] = above == 0
+        elif playing:
+            wins = s == led and c > high
+            row[7] = wins
+            row[8] = wins and (above == 0 or later_all_void)
+            row[9] = not wins
+    return out
+
+
+_features = kernel(_features_kernel)

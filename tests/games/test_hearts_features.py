@@ -9,9 +9,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fuzzeval.games.hearts import rules
+from fuzzeval.games.hearts import features, rules
 from fuzzeval.games.hearts.cards import mask_of, parse_cards
-from fuzzeval.games.hearts.features import FEATURE_NAMES, FEATURES, candidate_features
+from fuzzeval.games.hearts.features import (
+    FEATURE_NAMES,
+    FEATURES,
+    candidate_features,
+    compiled_features,
+    numpy_features,
+)
 from fuzzeval.games.hearts.rules import SEED003, STANDARD
 from fuzzeval.games.hearts.view import View, view
 
@@ -80,16 +86,18 @@ def scalar(v: View, card: int) -> dict[str, float]:
 
 
 def check(v: View, cards: list[int]) -> np.ndarray:
-    table = candidate_features(v, cards)
-    assert table.shape == (len(cards), len(FEATURES))
-    for i, card in enumerate(cards):
-        expected = scalar(v, card)
-        assert set(expected) == set(FEATURE_NAMES)
-        for j, feature in enumerate(FEATURES):
-            value = table[i, j]
-            assert value == float(expected[feature.name]), (feature.name, card, v)
-            assert feature.lo <= value <= feature.hi, feature.name
-    return table
+    """Both implementations against the scalar counts; numpy's table."""
+    tables = [numpy_features(v, cards), compiled_features(v, cards)]
+    for table in tables:
+        assert table.shape == (len(cards), len(FEATURES))
+        for i, card in enumerate(cards):
+            expected = scalar(v, card)
+            assert set(expected) == set(FEATURE_NAMES)
+            for j, feature in enumerate(FEATURES):
+                value = table[i, j]
+                assert value == float(expected[feature.name]), (feature.name, card, v)
+                assert feature.lo <= value <= feature.hi, feature.name
+    return tables[0]
 
 
 @pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
@@ -172,3 +180,22 @@ def test_feature_table_is_well_formed() -> None:
     assert len(set(FEATURE_NAMES)) == len(FEATURES) == 33
     for f in FEATURES:
         assert f.lo < f.hi and f.meaning and f.name.isidentifier()
+
+
+def test_the_compiled_features_are_taken_once_numba_is_loaded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's start-up (about a second) is not paid for features alone: a process's
+    first decisions take numpy's, a process that has loaded numba the kernel's."""
+    monkeypatch.setattr(features, "numpy_features", lambda v, cards: "numpy")
+    monkeypatch.setattr(features, "compiled_features", lambda v, cards: "compiled")
+    state = rules.new_hand(rules.deal(np.random.default_rng(2)), STANDARD, 0)
+    for loaded, taken in ((False, "numpy"), (True, "compiled")):
+        monkeypatch.setattr(features, "loaded", lambda loaded=loaded: loaded)
+        assert candidate_features(view(state), rules.legal(state)) == taken
+
+
+def test_popcount_counts_the_bits_of_52_card_masks() -> None:
+    rng = np.random.default_rng(5)
+    for mask in [0, 1, (1 << 52) - 1, 1 << 51, *rng.integers(0, 1 << 52, 200).tolist()]:
+        assert features._popcount(mask) == bin(mask).count("1")
+        assert features.popcount(mask) == bin(mask).count("1")
