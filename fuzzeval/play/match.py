@@ -355,16 +355,17 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             ready: list[T] = []
-            for fut in done:
-                records, took = fut.result()
-                played, seconds = played + len(records), seconds + took
-                per_game = seconds / played
-                block = max(1, min(MAX_BLOCK, int(TASK_SECONDS / max(per_game, 1e-6))))
-                ready.extend(records)
             # The workers get their next tasks before the caller spends its time on these
             # records (a history's inserts): a worker never waits on the parent's writes.
-            # A pool that breaks meanwhile still hands over the games it finished.
+            # A task that failed, or a pool that broke meanwhile, still lets the games
+            # finished before it through.
             try:
+                for fut in done:
+                    records, took = fut.result()
+                    played, seconds = played + len(records), seconds + took
+                    per_game = seconds / played
+                    block = max(1, min(MAX_BLOCK, int(TASK_SECONDS / max(per_game, 1e-6))))
+                    ready.extend(records)
                 fill()
             except BaseException:
                 yield from ready
