@@ -68,10 +68,15 @@ def play(key: str, player: str, opponent: str, deals: int,
            "--seed", str(args.seed), "--db", str(args.db_dir / f"{key}.sqlite"), "--json"]
     print(f"{key}: {' '.join(cmd[2:])}", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"error: {key}: fuzzeval match exited {done.returncode}")
-    summary: dict[str, Any] = json.loads(done.stdout)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as match:
+        try:
+            out, _ = match.communicate()
+        except KeyboardInterrupt:  # the match had the same Ctrl-C: let it save and stop
+            match.communicate(timeout=60)
+            raise
+    if match.returncode:
+        raise SystemExit(f"error: {key}: fuzzeval match exited {match.returncode}")
+    summary: dict[str, Any] = json.loads(out)
     summary["seconds"] = time.perf_counter() - start
     return summary
 
@@ -150,4 +155,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("interrupted: every row's match is stored; run the same command to resume",
+              file=sys.stderr)
+        raise SystemExit(130) from None

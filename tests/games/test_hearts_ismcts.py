@@ -115,3 +115,41 @@ def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     assert "samplingtd1 - td against heuristic, paired over 1 deals: " in done.stdout
     assert "sampling - heuristic against ISMCTS, paired over 1 deals: " in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
+
+
+@pytest.mark.skipif("MUTANT_UNDER_TEST" in os.environ,
+                    reason="a benchmark (not mutated) in a process of its own")
+def test_ctrl_c_on_the_players_benchmark_stops_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C reaches the script and its match (one process group): the match saves and
+    stops (its running mark given back), the script says so in one line, exit 130, no
+    traceback (there was one, and the match was killed before it could stop)."""
+    import signal
+    import sqlite3
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, str(root / "benchmarks" / "hearts_players.py"), "--only",
+         "sampling-heuristic", "--sampling-deals", "500", "--trials", "4", "--workers", "1",
+         "--db-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True)
+    db = tmp_path / "sampling-heuristic.sqlite"
+    deadline = time.monotonic() + 120
+    games = 0
+    while games == 0 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+                games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.Error:  # not made yet
+            pass
+    assert games > 0 and proc.poll() is None
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        "interrupted: every row's match is stored; run the same command to resume")
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM running").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= games
