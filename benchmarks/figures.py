@@ -140,13 +140,15 @@ ENTRIES: tuple[Entry, ...] = (
           "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
           ("python benchmarks/hearts_players.py --only td-heuristic,td-ismcts,"
-           "samplingtd1-heuristic,samplingtd-heuristic",
+           "samplingtd1-heuristic",
+           "python benchmarks/hearts_players.py --only samplingtd-heuristic "
+           "--sampling-deals 2000",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_0ply.sqlite",
            "fuzzeval match backgammon -p fuzzy:rulebase=backgammon_td,lookahead=1 "
            "--opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_1ply.sqlite"),
-          "about 2 h on two cores"),
+          "about 3 h on two cores"),
 )
 
 
