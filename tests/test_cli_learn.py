@@ -62,6 +62,9 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
     (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),
     (["--measure-opponent", "self"], "error: --measure-opponent self: unknown hearts player"),
+    (["--split", "lead"], "error: --split lead: not a hearts feature (features: rank, "),
+    (["--split", "leading", "--rulebase", "hearts_td"],
+     "error: --split shapes a generated start; --rulebase gives the start"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(tmp_path: Path, extra: list[str],
                                                     message: str) -> None:

@@ -100,3 +100,29 @@ def test_conjunctions_come_once_each_their_atoms_ascending() -> None:
     assert got == [(0,), (1,), (2,), (3,), (4,),
                    (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 4), (3, 4),
                    (0, 2, 4), (0, 3, 4), (1, 2, 4), (1, 3, 4)]
+
+
+def test_a_split_base_has_a_group_of_rules_for_each_atom_of_the_split_feature() -> None:
+    """Split by ``leading``: each group's shares are counted among its own rows, so the
+    rare group (2 of 10 rows) keeps rules the whole sample would drop, and every rule
+    leads with its group's atom, the atom alone first."""
+    samples = np.array([[0, 0, 0], [0, 12, 0]] + [[1, 6, 0]] * 7 + [[1, 6, 1]], float)
+    # not leading (2 rows, a share of 0.3 needs 1): rank low and high once each, queen
+    # no twice; leading (8 rows, needs 3): rank mid 8, queen no 7, queen yes 1 (dropped)
+    rb = conjunction_rulebase("split", [LEAD, RANK, QUEEN], samples, "points", "u", 26,
+                              max_order=2, min_share=0.3, split="leading")
+    no, yes = Is("leading", "no"), Is("leading", "yes")
+    low, mid, high = (Is("rank", t) for t in ("low", "mid", "high"))
+    away = Is("queen_here", "no")
+    assert [r.condition for r in rb.rules] == [
+        no, And((no, low)), And((no, high)), And((no, away)), And((no, low, away)),
+        And((no, high, away)),
+        yes, And((yes, mid)), And((yes, away)), And((yes, mid, away))]
+    whole = conjunction_rulebase("whole", [LEAD, RANK, QUEEN], samples, "points", "u", 26,
+                                 max_order=2, min_share=0.3)
+    assert Is("rank", "low") not in [r.condition for r in whole.rules]  # 1 of 10 rows
+    assert load_rulebase_text(rulebase_to_yaml(rb)) == rb
+    with pytest.raises(ValueError, match=r"cannot split the rules by 'lead': no feature of "
+                                         r"that name \(features: leading, queen_here, "
+                                         r"rank\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, split="lead")

@@ -69,6 +69,10 @@ def learn(
     triple_share: Annotated[float, typer.Option(
         help="Generated start: a triple must fire on this share of the sampled "
              "decisions.")] = 0.15,
+    split: Annotated[str, typer.Option(
+        help="Generated start: one group of rules for each atom of this feature, learned "
+             "apart (backgammon: Contact, a contact base and a race base in one file); "
+             "--order counts the atoms beside the group's.")] = "",
     sample_games: Annotated[int, typer.Option(
         help="Generated start: games of the game's default opponent that sample the "
              "decisions.")] = 200,
@@ -142,6 +146,13 @@ def learn(
         game = load_game(game_name)
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
+        if split:
+            names = [f.name for f in getattr(game, "features", ())]
+            if rulebase is not None:
+                raise _usage("--split shapes a generated start; --rulebase gives the start")
+            if split not in names:
+                raise _usage(f"--split {split}: not a {game.name} feature (features: "
+                             f"{', '.join(names)})")
         for option, who in (("--opponent", opponent),
                             ("--measure-opponent", measure_opponent or game.default_opponent)):
             if who != "self" or option != "--opponent":
@@ -157,7 +168,7 @@ def learn(
             game.name, lam=lam, alpha=alpha, block=block, update=update, halving=halving,
             opponent=opponent, seed=seed, measure_every=measure_every, measure_games=measure_games,
             measure_opponent=measure_opponent or "", order=order, min_share=min_share,
-            triple_share=triple_share, sample_games=sample_games, scale=scale,
+            triple_share=triple_share, sample_games=sample_games, scale=scale, split=split,
             start="" if source is None else source_digest(source))
         path = db or Path("runs") / f"{game.name}_learn.sqlite"
         target = output or path.with_name(f"{path.stem}.learned.yaml")
@@ -249,7 +260,8 @@ def _made_by(settings: LearnSettings, games: int, start: str | None) -> str:
     else:
         words += ["--order", str(s.order), "--min-share", f"{s.min_share:g}",
                   "--triple-share", f"{s.triple_share:g}", "--sample-games",
-                  str(s.sample_games), "--scale", f"{s.scale:g}"]
+                  str(s.sample_games), "--scale", f"{s.scale:g}",
+                  *(["--split", s.split] if s.split else [])]
     return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
 
 

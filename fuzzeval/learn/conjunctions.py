@@ -124,12 +124,20 @@ def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
 def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatArray,
                          output: str, unit: str, scale: float, max_order: int = 3,
                          min_share: float = MIN_SHARE, triple_share: float = TRIPLE_SHARE,
-                         limit: int = MAX_RULES, made_by: str = "") -> RuleBase:
+                         limit: int = MAX_RULES, made_by: str = "",
+                         split: str = "") -> RuleBase:
     """A ``weighted_sum`` rule base with one rule per frequent conjunction of atoms over
     ``samples`` (sampled decisions' features, one column per feature), every conclusion
     0 to start (its own singleton term ``rK`` for rule K) on an output named ``output``
     whose range is +-``scale`` (conclusions are kept in it). Refused (ValueError) beyond
-    ``limit`` rules, before anything is learned."""
+    ``limit`` rules, before anything is learned.
+
+    With ``split`` (a feature's name) the base is one group of rules per atom of that
+    feature (backgammon's ``Contact``: a contact group and a race group): the group's
+    conjunctions are found among the samples where its atom fires, with the shares
+    counted there, and each is joined with that atom, so no rule of one group fires in
+    another and each group learns its own values. ``max_order`` counts the atoms beside
+    the group's."""
     if not 1 <= max_order <= 3:
         raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
     for share in (min_share, triple_share):
@@ -140,7 +148,8 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     variables = atom_variables(features)
     atoms, mu = atom_memberships(variables, samples)
     shares = (min_share, min_share, triple_share)[:max_order]
-    combos = frequent_conjunctions(atoms, mu >= FIRES_AT, shares)
+    combos = _grouped(atoms, mu >= FIRES_AT, shares, split) if split else \
+        frequent_conjunctions(atoms, mu >= FIRES_AT, shares)
     if len(combos) > limit:
         raise ValueError(f"{len(combos):,} conjunctions fire often enough ({min_share:.2%} "
                          f"of the sampled decisions, triples {triple_share:.2%}): more than "
@@ -160,6 +169,27 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     return RuleBase(name, "weighted_sum", 0.0, inputs,
                     out, rules, description=f"{len(rules)} rules, each a conjunction of atoms "
                     f"of the inputs, concluding what it adds to the {unit}", made_by=made_by)
+
+
+def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
+             split: str) -> list[tuple[int, ...]]:
+    """The conjunctions of each group of ``split`` (one per atom of that feature, in
+    order): each group's frequent conjunctions among the rows where its atom fires, over
+    the other features' atoms, led by the group's atom, after the atom alone (the group's
+    own constant)."""
+    groups = [i for i, a in enumerate(atoms) if a.feature == split]
+    if not groups:
+        raise ValueError(f"cannot split the rules by {split!r}: no feature of that name "
+                         f"(features: {', '.join(sorted({a.feature for a in atoms}))})")
+    rest = [i for i, a in enumerate(atoms) if a.feature != split]
+    out: list[tuple[int, ...]] = []
+    for g in groups:
+        rows = fires[:, g]
+        if not rows.any():
+            continue  # a group that never occurs in sampled play learns nothing
+        found = frequent_conjunctions([atoms[i] for i in rest], fires[rows][:, rest], shares)
+        out += [(g,), *((g, *(rest[i] for i in combo)) for combo in found)]
+    return out
 
 
 def _condition(atoms: Sequence[Atom]) -> Condition:

@@ -58,7 +58,7 @@ MEASURE_SEED = 1_000_003
 
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
-LATER: dict[str, Any] = {"halving": 0}
+LATER: dict[str, Any] = {"halving": 0, "split": ""}
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,7 @@ class LearnSettings:
     sample_games: int = 200
     sample_player: str = ""  # the game's default opponent when empty
     scale: float = 100.0  # conclusions stay within +-scale
+    split: str = ""  # a feature whose atoms each lead a group of rules ("": no groups)
     start: str = ""  # a given start's content digest; "" for a generated start
 
     def __post_init__(self) -> None:
@@ -241,7 +242,8 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
     rb = conjunction_rulebase(f"{game.name}_td", game.features,  # type: ignore[attr-defined]
                               sampled_features(game, settings), "value",
                               game.payoff.unit, settings.scale, settings.order,
-                              settings.min_share, settings.triple_share, made_by=made_by)
+                              settings.min_share, settings.triple_share, made_by=made_by,
+                              split=settings.split)
     return rulebase_to_yaml(rb)
 
 
