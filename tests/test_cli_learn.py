@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.loading import load_rulebase
+from fuzzeval.rulebase import And, Is
 
 runner = CliRunner()
 SMALL = ["learn", "hearts", "-n", "16", "--block", "8", "--measure-every", "1",
@@ -254,3 +255,14 @@ def test_a_default_output_that_is_a_database_is_named_by_what_it_is(tmp_path: Pa
         f"error: the learned rule base {tmp_path / 'd.learned.yaml'}: an existing file that "
         "is an SQLite database, not a text file; it is not replaced: change -o or remove it")
     assert not db.exists()
+
+
+def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -> None:
+    result = runner.invoke(app, [*SMALL, *_files(tmp_path), "--split", "leading"])
+    assert result.exit_code == 0, result.output
+    rb = load_rulebase(tmp_path / "l.yaml")
+    assert rb.made_by.endswith("--sample-games 4 --scale 100 --split leading`")
+    firsts = {r.condition.operands[0] if isinstance(r.condition, And) else r.condition
+              for r in rb.rules}
+    assert firsts == {Is("leading", "no"), Is("leading", "yes")}
+    assert rb.rules[0].condition == Is("leading", "no")

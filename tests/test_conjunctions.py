@@ -122,6 +122,9 @@ def test_a_split_base_has_a_group_of_rules_for_each_atom_of_the_split_feature() 
                                  max_order=2, min_share=0.3)
     assert Is("rank", "low") not in [r.condition for r in whole.rules]  # 1 of 10 rows
     assert load_rulebase_text(rulebase_to_yaml(rb)) == rb
+    leads = conjunction_rulebase("leads", [LEAD, RANK, QUEEN], samples[2:], "points", "u",
+                                 26, max_order=2, min_share=0.3, split="leading")
+    assert [r.condition for r in leads.rules] == [r.condition for r in rb.rules[6:]]
     with pytest.raises(ValueError, match=r"cannot split the rules by 'lead': no feature of "
                                          r"that name \(features: leading, queen_here, "
                                          r"rank\)"):
