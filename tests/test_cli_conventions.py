@@ -463,6 +463,8 @@ OPTIONS: dict[str, Meaning] = {
     "--min-share": Meaning("the firing share an atom or a pair needs",
                            r"Generated start: an atom or a pair"),
     "--triple-share": Meaning("the firing share a triple needs", r"Generated start: a triple"),
+    "--average": Meaning("blocks whose conclusions the learned base averages",
+                         r"The learned base concludes the mean"),
     "--split": Meaning("the feature whose atoms each lead a group of generated rules",
                        r"Generated start: one group of rules for each atom"),
     "--sample-games": Meaning("games that sample the decisions", r"Generated start: games"),

@@ -63,6 +63,8 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
     (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),
     (["--measure-opponent", "self"], "error: --measure-opponent self: unknown hearts player"),
+    (["--average", "3"], "error: --average 3 is more than the 2 blocks of --games 16"),
+    (["--average", "0"], "error: --average must be at least 1 (got 0)"),
     (["--split", "lead"], "error: --split lead: not a hearts feature (features: rank, "),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
@@ -262,6 +264,11 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
     assert result.exit_code == 0, result.output
     rb = load_rulebase(tmp_path / "l.yaml")
     assert rb.made_by.endswith("--sample-games 4 --scale 100 --split leading`")
+    assert "--block 8 --update 1" in rb.made_by  # no --average: the last block's
+    again = runner.invoke(app, [*SMALL, *_files(tmp_path), "--split", "leading",
+                                "--average", "2"])
+    assert again.exit_code == 0, again.output
+    assert "--block 8 --average 2 --update 1" in load_rulebase(tmp_path / "l.yaml").made_by
     firsts = {r.condition.operands[0] if isinstance(r.condition, And) else r.condition
               for r in rb.rules}
     assert firsts == {Is("leading", "no"), Is("leading", "yes")}

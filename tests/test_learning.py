@@ -319,3 +319,25 @@ def test_the_curve_s_half_width_and_the_compiled_base_per_rule_base(source: str)
     other = rulebase_to_yaml(dataclasses.replace(rb, rules=rb.rules[:-1]))
     assert _compiled(other).rule_rows.size == len(rb.rules) - 1
     assert _compiled(source) is not first  # one base a process: compiled anew
+
+
+def test_the_learned_base_may_conclude_the_mean_of_the_last_blocks(tmp_path: Path,
+                                                                    source: str) -> None:
+    """Polyak averaging: the mean of the conclusions stored after the last N blocks."""
+    from fuzzeval.learn.learning import averaged_weights, conclusions, learned_yaml, load_learn
+
+    rb = load_rulebase_text(source)
+    with History(tmp_path / "l.sqlite") as h:
+        learn = run_learning(h, GAME, SETTINGS, source, 24)
+        stored = [np.frombuffer(r[0], dtype="<f8") for r in h.conn.execute(
+            "SELECT weights FROM learn_blocks ORDER BY block")]
+        assert len(stored) == 3 and not np.array_equal(stored[1], stored[2])
+        np.testing.assert_array_equal(averaged_weights(h, learn, rb, 1), stored[2])
+        np.testing.assert_allclose(averaged_weights(h, learn, rb, 2),
+                                   [(a + b) / 2 for a, b in zip(stored[1], stored[2],
+                                                                strict=True)])
+        with pytest.raises(ValueError, match="has 3 blocks, fewer than the 4 to average"):
+            averaged_weights(h, learn, rb, 4)
+        text = learned_yaml(h, load_learn(h), "a test", average=3)
+    np.testing.assert_allclose(conclusions(load_rulebase_text(text)),
+                               (stored[0] + stored[1] + stored[2]) / 3, atol=1e-9)

@@ -79,6 +79,9 @@ def learn(
     scale: Annotated[float, typer.Option(
         help="Generated start: conclusions stay within ± this (in the payoff's "
              "unit).")] = 100.0,
+    average: Annotated[int, typer.Option(
+        help="The learned base concludes the mean of the conclusions after each of the "
+             "last this many blocks (1: the last block's).")] = 1,
     measure_every: Annotated[int, typer.Option(
         help="Learning curve: blocks between two points (0: none).")] = 10,
     measure_games: Annotated[int, typer.Option(
@@ -122,7 +125,7 @@ def learn(
 
     for name, value, low in (("--games", games, 1), ("--block", block, 1),
                              ("--update", update, 1), ("--halving", halving, 0),
-                             ("--sample-games", sample_games, 1),
+                             ("--sample-games", sample_games, 1), ("--average", average, 1),
                              ("--measure-every", measure_every, 0),
                              ("--measure-games", measure_games, 1)):
         if value < low:
@@ -142,6 +145,9 @@ def learn(
                      f"{update}")
     if games % block:
         raise _usage(f"--games {games} is not a whole number of blocks of --block {block}")
+    if average > games // block:
+        raise _usage(f"--average {average} is more than the {games // block} blocks of "
+                     f"--games {games}")
     with user_errors():
         game = load_game(game_name)
         if rulebase is None and not getattr(game, "features", None):
@@ -207,7 +213,8 @@ def learn(
             with History(path) as history:
                 done = run_learning(history, game, settings, source, games, pool, resume,
                                     on_block=step)
-                text = learned_yaml(history, done, _made_by(settings, done.games, rulebase))
+                text = learned_yaml(history, done, _made_by(settings, done.games, rulebase,
+                                                            average), average)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
         curve = [b for b in done.blocks if b.measure is not None]
@@ -247,11 +254,11 @@ def learn(
                   + (f"\nlearning curve: {picture}" if curve else ""))
 
 
-def _made_by(settings: LearnSettings, games: int, start: str | None) -> str:
+def _made_by(settings: LearnSettings, games: int, start: str | None, average: int) -> str:
     """The command that made the learned base (its made_by line), from what decides it."""
     s = settings
     words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
-             "--update", str(s.update),
+             *(["--average", str(average)] if average > 1 else []), "--update", str(s.update),
              *(["--halving", str(s.halving)] if s.halving else []),
              "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
              "--seed", str(s.seed)]

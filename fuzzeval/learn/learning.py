@@ -553,7 +553,28 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
         return load_learn(history, learn_id)
 
 
-def learned_yaml(history: History, learn: Learn, made_by: str) -> str:
-    """The learned rule base as YAML: the start with each conclusion learned."""
+def averaged_weights(history: History, learn: Learn, rb: RuleBase, blocks: int) -> FloatArray:
+    """The mean of the conclusions after each of the last ``blocks`` committed blocks
+    (Polyak-Ruppert averaging): a constant step keeps the conclusions moving with each
+    game's luck around what they have learned, and their mean over many blocks is that,
+    without the last blocks' luck. One block: ``last_weights``."""
+    if blocks < 1:
+        raise ValueError(f"average over at least 1 block (got {blocks})")
+    if blocks == 1:
+        return last_weights(history, learn, rb)
+    rows = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? ORDER "
+                                "BY block DESC LIMIT ?", (learn.id, blocks)).fetchall()
+    if len(rows) < blocks:
+        raise ValueError(f"learn {learn.id} has {len(rows)} blocks, fewer than the "
+                         f"{blocks} to average")
+    stacked = np.stack([np.frombuffer(r[0], dtype="<f8") for r in reversed(rows)])
+    out: FloatArray = stacked.sum(axis=0) / blocks  # oldest first: the same bytes each time
+    return out
+
+
+def learned_yaml(history: History, learn: Learn, made_by: str, average: int = 1) -> str:
+    """The learned rule base as YAML: the start with each conclusion learned (the mean of
+    the last ``average`` blocks' conclusions)."""
     rb = load_rulebase_text(learn.source)
-    return rulebase_to_yaml(learned_rulebase(rb, last_weights(history, learn, rb), made_by))
+    return rulebase_to_yaml(learned_rulebase(rb, averaged_weights(history, learn, rb, average),
+                                             made_by))
