@@ -129,3 +129,21 @@ def test_a_split_base_has_a_group_of_rules_for_each_atom_of_the_split_feature() 
                                          r"that name \(features: leading, queen_here, "
                                          r"rank\)"):
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, split="lead")
+
+
+def test_a_split_by_two_features_makes_a_group_for_each_pair_of_their_atoms() -> None:
+    samples = np.array([[0, 0, 0], [0, 12, 0]] + [[1, 6, 0]] * 7 + [[1, 6, 1]], float)
+    rb = conjunction_rulebase("two", [LEAD, RANK, QUEEN], samples, "points", "u", 26,
+                              max_order=2, min_share=0.3, split="leading,queen_here")
+    no, yes = Is("leading", "no"), Is("leading", "yes")
+    away, here = Is("queen_here", "no"), Is("queen_here", "yes")
+    # (no, away) 2 rows: rank low, high once each; (no, here) never: no group; (yes, away)
+    # 7 rows, a share of 0.3 needs 3: rank mid; (yes, here) 1 row, needs 1: rank mid
+    assert [r.condition for r in rb.rules] == [
+        And((no, away)), And((no, away, Is("rank", "low"))),
+        And((no, away, Is("rank", "high"))),
+        And((yes, away)), And((yes, away, Is("rank", "mid"))),
+        And((yes, here)), And((yes, here, Is("rank", "mid")))]
+    with pytest.raises(ValueError, match="names a feature twice"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1,
+                             split="leading,leading")

@@ -70,9 +70,10 @@ def learn(
         help="Generated start: a triple must fire on this share of the sampled "
              "decisions.")] = 0.15,
     split: Annotated[str, typer.Option(
-        help="Generated start: one group of rules for each atom of this feature, learned "
-             "apart (backgammon: Contact, a contact base and a race base in one file); "
-             "--order counts the atoms beside the group's.")] = "",
+        help="Generated start: one group of rules for each atom of this feature (or each "
+             "combination of atoms of these, separated by commas), learned apart "
+             "(backgammon: Contact, a contact base and a race base in one file); --order "
+             "counts the atoms beside the group's.")] = "",
     sample_games: Annotated[int, typer.Option(
         help="Generated start: games of the game's default opponent that sample the "
              "decisions.")] = 200,
@@ -156,9 +157,13 @@ def learn(
             names = [f.name for f in getattr(game, "features", ())]
             if rulebase is not None:
                 raise _usage("--split shapes a generated start; --rulebase gives the start")
-            if split not in names:
-                raise _usage(f"--split {split}: not a {game.name} feature (features: "
-                             f"{', '.join(names)})")
+            parts = split.split(",")
+            unknown = [n for n in parts if n not in names]
+            if unknown:
+                raise _usage(f"--split {split}: {unknown[0]!r} is not a {game.name} feature "
+                             f"(features: {', '.join(names)})")
+            if len(set(parts)) < len(parts):
+                raise _usage(f"--split {split}: a feature named twice")
         for option, who in (("--opponent", opponent),
                             ("--measure-opponent", measure_opponent or game.default_opponent)):
             if who != "self" or option != "--opponent":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 import numpy.typing as npt
@@ -133,11 +133,12 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     ``limit`` rules, before anything is learned.
 
     With ``split`` (a feature's name) the base is one group of rules per atom of that
-    feature (backgammon's ``Contact``: a contact group and a race group): the group's
-    conjunctions are found among the samples where its atom fires, with the shares
-    counted there, and each is joined with that atom, so no rule of one group fires in
-    another and each group learns its own values. ``max_order`` counts the atoms beside
-    the group's."""
+    feature (backgammon's ``Contact``: a contact group and a race group; Hearts'
+    ``leading``: leads and follows): the group's conjunctions are found among the samples
+    where its atom fires, with the shares counted there, and each is joined with that
+    atom, so no rule of one group fires in another and each group learns its own values.
+    Several features, separated by commas, make a group for each combination of their
+    atoms. ``max_order`` counts the atoms beside the group's."""
     if not 1 <= max_order <= 3:
         raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
     for share in (min_share, triple_share):
@@ -173,22 +174,27 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
 
 def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
              split: str) -> list[tuple[int, ...]]:
-    """The conjunctions of each group of ``split`` (one per atom of that feature, in
-    order): each group's frequent conjunctions among the rows where its atom fires, over
-    the other features' atoms, led by the group's atom, after the atom alone (the group's
-    own constant)."""
-    groups = [i for i, a in enumerate(atoms) if a.feature == split]
-    if not groups:
-        raise ValueError(f"cannot split the rules by {split!r}: no feature of that name "
-                         f"(features: {', '.join(sorted({a.feature for a in atoms}))})")
-    rest = [i for i, a in enumerate(atoms) if a.feature != split]
+    """The conjunctions of each group of ``split`` (features separated by commas: a group
+    for each combination of one atom of each, in order): each group's frequent
+    conjunctions among the rows where its atoms fire together, over the other features'
+    atoms, led by the group's atoms, after the group's atoms alone (its own constant)."""
+    names = [n.strip() for n in split.split(",")]
+    known = {a.feature for a in atoms}
+    for name in names:
+        if name not in known:
+            raise ValueError(f"cannot split the rules by {name!r}: no feature of that name "
+                             f"(features: {', '.join(sorted(known))})")
+    if len(set(names)) < len(names):
+        raise ValueError(f"split by {split!r} names a feature twice")
+    rest = [i for i, a in enumerate(atoms) if a.feature not in names]
     out: list[tuple[int, ...]] = []
-    for g in groups:
-        rows = fires[:, g]
+    for group in product(*([i for i, a in enumerate(atoms) if a.feature == name]
+                           for name in names)):
+        rows = np.logical_and.reduce([fires[:, g] for g in group])
         if not rows.any():
             continue  # a group that never occurs in sampled play learns nothing
         found = frequent_conjunctions([atoms[i] for i in rest], fires[rows][:, rest], shares)
-        out += [(g,), *((g, *(rest[i] for i in combo)) for combo in found)]
+        out += [group, *((*group, *(rest[i] for i in combo)) for combo in found)]
     return out
 
 
