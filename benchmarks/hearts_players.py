@@ -8,7 +8,8 @@ Each row is one ``fuzzeval match hearts -p PLAYER --opponent OPPONENT --duplicat
 (``--deals`` x 4 games, every deal played with the player under test in each seat), stored
 in ``runs/hearts_players/KEY.sqlite`` and resumed when run again, so rows may be played
 by separate runs (``--only``) and the table printed at the end by one more. Rows: random
-against heuristic (the cheap reference), ``sampling`` against heuristic, and heuristic,
+against heuristic (the cheap reference), heuristic against itself (an even player:
+6.5 points a hand and 13 more a moon shot), ``sampling`` against heuristic, and heuristic,
 ``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
 same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
 rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is shipped,
@@ -17,7 +18,7 @@ heuristic (issue 29) too: played out to the end of the hand, and stopped at the 
 next decision and valued there by ``td`` (``horizon=1``, seed 003's search to the end of
 the trick). Prints the
 mean points per hand of the player under test with its 95 % interval (over duplicate
-blocks); an even player takes 6.5.
+blocks).
 """
 
 from __future__ import annotations
@@ -42,18 +43,19 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
     """(key, player, opponent, deals) for each row."""
     sampling = f"sampling:trials={args.trials}"
     ismcts = f"ismcts:simulations={args.simulations}"
-    out = [("random-heuristic", "random", "heuristic", args.deals),
+    out = [("heuristic-heuristic", "heuristic", "heuristic", args.deals),
+           ("random-heuristic", "random", "heuristic", args.deals),
            ("sampling-heuristic", sampling, "heuristic", args.sampling_deals),
            ("heuristic-ismcts", "heuristic", ismcts, args.ismcts_deals),
            ("sampling-ismcts", sampling, ismcts, args.sampling_ismcts_deals)]
     if "fuzzy" in GAME.player_names:
-        out.insert(2, ("fuzzy-heuristic", "fuzzy", "heuristic", args.deals))
+        out.insert(3, ("fuzzy-heuristic", "fuzzy", "heuristic", args.deals))
         out.append(("fuzzy-ismcts", "fuzzy", ismcts, args.ismcts_deals))
     if (rulebase_dir() / "hearts_td.yaml").is_file():  # the learned base (issue 29)
-        out.insert(3, ("td-heuristic", "td", "heuristic", args.deals))
-        out.insert(4, ("samplingtd-heuristic", f"{sampling},rollout=td", "heuristic",
+        out.insert(4, ("td-heuristic", "td", "heuristic", args.deals))
+        out.insert(5, ("samplingtd-heuristic", f"{sampling},rollout=td", "heuristic",
                        args.sampling_deals))
-        out.insert(5, ("samplingtd1-heuristic", f"{sampling},rollout=td,horizon=1",
+        out.insert(6, ("samplingtd1-heuristic", f"{sampling},rollout=td,horizon=1",
                        "heuristic", args.sampling_deals))
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
     return out
@@ -123,9 +125,10 @@ def main() -> None:
         raise SystemExit(f"error: --only {args.only!r}: rows are {known}")
     results = [(r, play(*r, args)) for r in table]
     print(f"\nHearts, 1 player against 3 copies, duplicate (seed {args.seed}); points "
-          "per hand,\nfewer is better, 95 % interval over deals; even = 6.5; sampling: "
-          f"trials={args.trials},\nsampling(td): with td playing its playouts; "
-          "sampling(td, 1):\nthe playouts stopped at the next decision, valued by td\n")
+          "per hand,\nfewer is better, 95 % interval over deals; even: 6.5, 13 more a "
+          f"moon shot;\nsampling: trials={args.trials}; sampling(td): with td playing its "
+          "playouts;\nsampling(td, 1): the playouts stopped at the next decision, valued "
+          "by td\n")
     print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
           f"{'95 % interval':<14} |")
     print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
@@ -140,7 +143,9 @@ def main() -> None:
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
     print()
-    for a, b, against in (("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
+    for a, b, against in (("td-heuristic", "heuristic-heuristic", "heuristic"),
+                          ("fuzzy-heuristic", "heuristic-heuristic", "heuristic"),
+                          ("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("samplingtd-heuristic", "td-heuristic", "heuristic"),
                           ("samplingtd1-heuristic", "td-heuristic", "heuristic"),
                           ("td-heuristic", "fuzzy-heuristic", "heuristic"),

@@ -236,8 +236,8 @@ def test_thousands_of_learned_conclusions_are_drawn_as_a_histogram() -> None:
 
     rb = load_rulebase("hearts_td")
     last = membership_figure(rb).axes[-1]
-    assert last.get_xlabel() == "output value: the values of its 2,473 conclusions"
-    assert sum(p.get_height() for p in last.patches) == len(rb.rules) == 2473
+    assert last.get_xlabel() == "output value: the values of its 4,358 conclusions"
+    assert sum(p.get_height() for p in last.patches) == len(rb.rules) == 4358
 
 
 def test_an_openspiel_series_table_right_aligns_its_numbers(

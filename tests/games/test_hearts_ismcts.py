@@ -109,8 +109,9 @@ def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
     assert [r.split("|")[1].strip() for r in rows[1:]] == [
-        "random", "sampling", "fuzzy", "td", "sampling(td)", "sampling(td, 1)",
+        "heuristic", "random", "sampling", "fuzzy", "td", "sampling(td)", "sampling(td, 1)",
         "heuristic", "sampling", "fuzzy", "td"]
+    assert "td - heuristic against heuristic, paired over 1 deals: " in done.stdout
     assert "samplingtd - td against heuristic, paired over 1 deals: " in done.stdout
     assert "samplingtd1 - td against heuristic, paired over 1 deals: " in done.stdout
     assert "sampling - heuristic against ISMCTS, paired over 1 deals: " in done.stdout
