@@ -140,8 +140,8 @@ ENTRIES: tuple[Entry, ...] = (
            "--plot docs/figures/backgammon_td_curve.png",),
           "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
-          ("python benchmarks/hearts_players.py --only td-heuristic,td-ismcts,"
-           "samplingtd1-heuristic",
+          ("python benchmarks/hearts_players.py --only heuristic-heuristic,td-heuristic,"
+           "td-ismcts,samplingtd1-heuristic",
            "python benchmarks/hearts_players.py --only samplingtd-heuristic "
            "--sampling-deals 2000",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "

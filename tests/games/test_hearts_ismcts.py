@@ -118,6 +118,14 @@ def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
 
 
+def _default_sigint() -> None:
+    """Ctrl-C as at a terminal: a suite started in the background (``cmd &``) hands its
+    children SIGINT ignored, and a Python started so never hears it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif("MUTANT_UNDER_TEST" in os.environ,
                     reason="a benchmark (not mutated) in a process of its own")
 def test_ctrl_c_on_the_players_benchmark_stops_in_one_line(tmp_path: Path) -> None:
@@ -133,7 +141,7 @@ def test_ctrl_c_on_the_players_benchmark_stops_in_one_line(tmp_path: Path) -> No
         [sys.executable, str(root / "benchmarks" / "hearts_players.py"), "--only",
          "sampling-heuristic", "--sampling-deals", "500", "--trials", "4", "--workers", "1",
          "--db-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True)
+        text=True, start_new_session=True, preexec_fn=_default_sigint)
     db = tmp_path / "sampling-heuristic.sqlite"
     deadline = time.monotonic() + 120
     games = 0
