@@ -65,9 +65,10 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     (["--measure-opponent", "self"], "error: --measure-opponent self: unknown hearts player"),
     (["--average", "3"], "error: --average 3 is more than the 2 blocks of --games 16"),
     (["--average", "0"], "error: --average must be at least 1 (got 0)"),
-    (["--split", "lead"], "error: --split lead: 'lead' is not a hearts feature (features: "
-                          "rank, "),
-    (["--split", "leading,leading"], "error: --split leading,leading: a feature named twice"),
+    (["--split", "lead"], "error: --split lead: cannot split the rules by 'lead': no "
+                          "feature of that name (features: rank, "),
+    (["--split", "leading,leading"], "error: --split leading,leading: split by "
+                                     "'leading,leading' names a feature twice"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
 ])

@@ -154,16 +154,14 @@ def learn(
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
         if split:
-            names = [f.name for f in getattr(game, "features", ())]
+            from fuzzeval.learn.conjunctions import split_features
+
             if rulebase is not None:
                 raise _usage("--split shapes a generated start; --rulebase gives the start")
-            parts = split.split(",")
-            unknown = [n for n in parts if n not in names]
-            if unknown:
-                raise _usage(f"--split {split}: {unknown[0]!r} is not a {game.name} feature "
-                             f"(features: {', '.join(names)})")
-            if len(set(parts)) < len(parts):
-                raise _usage(f"--split {split}: a feature named twice")
+            try:
+                split_features(split, [f.name for f in getattr(game, "features", ())])
+            except ValueError as exc:
+                raise _usage(f"--split {split}: {exc}") from None
         for option, who in (("--opponent", opponent),
                             ("--measure-opponent", measure_opponent or game.default_opponent)):
             if who != "self" or option != "--opponent":

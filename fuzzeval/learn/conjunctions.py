@@ -172,20 +172,26 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
                     f"of the inputs, concluding what it adds to the {unit}", made_by=made_by)
 
 
+def split_features(split: str, features: Sequence[str]) -> list[str]:
+    """The features of ``split`` (names separated by commas), each one of ``features``
+    and named once; a ValueError names the first that is not."""
+    names = split.split(",")
+    for name in names:
+        if name not in features:
+            raise ValueError(f"cannot split the rules by {name!r}: no feature of that name "
+                             f"(features: {', '.join(features)})")
+    if len(set(names)) < len(names):
+        raise ValueError(f"split by {split!r} names a feature twice")
+    return names
+
+
 def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
              split: str) -> list[tuple[int, ...]]:
     """The conjunctions of each group of ``split`` (features separated by commas: a group
     for each combination of one atom of each, in order): each group's frequent
     conjunctions among the rows where its atoms fire together, over the other features'
     atoms, led by the group's atoms, after the group's atoms alone (its own constant)."""
-    names = [n.strip() for n in split.split(",")]
-    known = {a.feature for a in atoms}
-    for name in names:
-        if name not in known:
-            raise ValueError(f"cannot split the rules by {name!r}: no feature of that name "
-                             f"(features: {', '.join(sorted(known))})")
-    if len(set(names)) < len(names):
-        raise ValueError(f"split by {split!r} names a feature twice")
+    names = split_features(split, sorted({a.feature for a in atoms}))
     rest = [i for i, a in enumerate(atoms) if a.feature not in names]
     out: list[tuple[int, ...]] = []
     for group in product(*([i for i, a in enumerate(atoms) if a.feature == name]
