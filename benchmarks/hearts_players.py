@@ -61,6 +61,13 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
     return out
 
 
+def shown(player: str, trials: int) -> str:
+    """A row's player as the table names it (the trials are in the table's heading)."""
+    sampling = f"sampling:trials={trials}"
+    return {f"{sampling},rollout=td,horizon=1": "sampling(td, 1)",
+            f"{sampling},rollout=td": "sampling(td)", sampling: "sampling"}.get(player, player)
+
+
 def play(key: str, player: str, opponent: str, deals: int,
          args: argparse.Namespace) -> dict[str, Any]:
     """One stored, resumable duplicate match through the CLI; its --json summary."""
@@ -135,11 +142,8 @@ def main() -> None:
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        shown = player.replace(f"sampling:trials={args.trials},rollout=td,horizon=1",
-                               "sampling(td, 1)")
-        shown = shown.replace(f"sampling:trials={args.trials},rollout=td", "sampling(td)")
-        shown = shown.replace(f"sampling:trials={args.trials}", "sampling")
-        print(f"| {shown:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
+        name = shown(player, args.trials)
+        print(f"| {name:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
     print()

@@ -97,24 +97,62 @@ def test_a_duplicate_match_against_three_ismcts_bots() -> None:
 @pytest.mark.skipif("MUTANT_UNDER_TEST" in os.environ,
                     reason="a benchmark (not mutated) in a process of its own: under mutmut "
                     "its compiled kernels cannot compile, and as Python they take minutes")
+def test_the_players_benchmark_lists_every_row_in_order() -> None:
+    """Every row of benchmarks/hearts_players.py, in the table's order, at its sizes."""
+    import argparse
+
+    from benchmarks.hearts_players import rows
+
+    args = argparse.Namespace(trials=3, simulations=7, deals=10, sampling_deals=11,
+                              ismcts_deals=12, sampling_ismcts_deals=13)
+    assert rows(args) == [
+        ("heuristic-heuristic", "heuristic", "heuristic", 10),
+        ("random-heuristic", "random", "heuristic", 10),
+        ("sampling-heuristic", "sampling:trials=3", "heuristic", 11),
+        ("fuzzy-heuristic", "fuzzy", "heuristic", 10),
+        ("td-heuristic", "td", "heuristic", 10),
+        ("samplingtd-heuristic", "sampling:trials=3,rollout=td", "heuristic", 11),
+        ("samplingtd1-heuristic", "sampling:trials=3,rollout=td,horizon=1", "heuristic", 11),
+        ("heuristic-ismcts", "heuristic", "ismcts:simulations=7", 12),
+        ("sampling-ismcts", "sampling:trials=3", "ismcts:simulations=7", 13),
+        ("fuzzy-ismcts", "fuzzy", "ismcts:simulations=7", 12),
+        ("td-ismcts", "td", "ismcts:simulations=7", 12)]
+
+
+def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
+    from benchmarks.hearts_players import shown
+
+    assert [shown(p, 3) for p in ("sampling:trials=3,rollout=td,horizon=1",
+                                  "sampling:trials=3,rollout=td", "sampling:trials=3",
+                                  "sampling:trials=30", "td", "heuristic")] == [
+        "sampling(td, 1)", "sampling(td)", "sampling", "sampling:trials=30", "td",
+        "heuristic"]
+
+
 def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
-    """benchmarks/hearts_players.py at the smallest sizes (figures unchecked): a row per
-    match, and the paired difference against ISMCTS."""
+    """benchmarks/hearts_players.py at the smallest sizes (figures unchecked), on the rows
+    of each kind (a subprocess each: the other rows are the same code): a row per match,
+    named as the table names them, and the paired differences of the rows played."""
     root = Path(__file__).resolve().parents[2]
+    only = ("heuristic-heuristic,td-heuristic,samplingtd1-heuristic,heuristic-ismcts,"
+            "sampling-ismcts")
     done = subprocess.run(
         [sys.executable, str(root / "benchmarks" / "hearts_players.py"), "--deals", "1",
          "--sampling-deals", "1", "--ismcts-deals", "2", "--sampling-ismcts-deals", "1",
          "--trials", "2", "--simulations", "4", "--workers", "1", "--db-dir",
-         str(tmp_path)], capture_output=True, text=True, check=False, timeout=300)
+         str(tmp_path), "--only", only], capture_output=True, text=True, check=False,
+        timeout=300)
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
-    assert [r.split("|")[1].strip() for r in rows[1:]] == [
-        "heuristic", "random", "sampling", "fuzzy", "td", "sampling(td)", "sampling(td, 1)",
-        "heuristic", "sampling", "fuzzy", "td"]
-    assert "td - heuristic against heuristic, paired over 1 deals: " in done.stdout
-    assert "samplingtd - td against heuristic, paired over 1 deals: " in done.stdout
-    assert "samplingtd1 - td against heuristic, paired over 1 deals: " in done.stdout
-    assert "sampling - heuristic against ISMCTS, paired over 1 deals: " in done.stdout
+    assert [(r.split("|")[1].strip(), r.split("|")[2].strip(), r.split("|")[3].strip())
+            for r in rows[1:]] == [
+        ("heuristic", "heuristic", "1"), ("td", "heuristic", "1"),
+        ("sampling(td, 1)", "heuristic", "1"),
+        ("heuristic", "ismcts:simulations=4", "2"), ("sampling", "ismcts:simulations=4", "1")]
+    paired = [line.split(":")[0] for line in done.stdout.splitlines() if "paired" in line]
+    assert paired == ["td - heuristic against heuristic, paired over 1 deals",
+                      "samplingtd1 - td against heuristic, paired over 1 deals",
+                      "sampling - heuristic against ISMCTS, paired over 1 deals"]
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
 
 
