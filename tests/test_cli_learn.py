@@ -71,6 +71,13 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
                                      "'leading,leading' names a feature twice"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
+    (["--option", "rules=nope"], "error: hearts --option: rules must be one of standard, "
+                                 "seed003 (got 'nope')"),
+    (["--option", "bogus=1"], "error: hearts --option: unknown hearts options ['bogus'] "
+                              "(options: rules, target)"),
+    (["--option", "rules"], "error: hearts option 'rules': write it as key=value"),
+    (["--option", "rules=seed003", "--option", "rules=standard"],
+     "error: hearts option 'rules' given twice ('rules=seed003' and 'rules=standard')"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(tmp_path: Path, extra: list[str],
                                                     message: str) -> None:
@@ -276,3 +283,28 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
               for r in rb.rules}
     assert firsts == {Is("leading", "no"), Is("leading", "yes")}
     assert rb.rules[0].condition == Is("leading", "no")
+
+
+def test_a_learn_plays_the_game_options_it_is_given_and_says_so(tmp_path: Path) -> None:
+    """--option rules=seed003 (no passing): no pass is sampled, so no rule is about one,
+    where the standard game's learn has rules for passes; the option is in made_by; a
+    learn of other options is refused a database that holds another learn."""
+    standard = runner.invoke(app, [*SMALL, *_files(tmp_path)])
+    assert standard.exit_code == 0, standard.output
+    text = (tmp_path / "l.yaml").read_text()
+    assert Is("passing", "yes") in {r.condition for r in load_rulebase(tmp_path / "l.yaml").rules}
+    refused = runner.invoke(app, [*SMALL, *_files(tmp_path), "--option", "rules=seed003"])
+    assert refused.exit_code == 1
+    assert refused.stderr == (f"error: {tmp_path / 'l.sqlite'} holds learn 1, with other "
+                              "settings or another start: one learn to a database; give "
+                              "another --db\n")
+    assert (tmp_path / "l.yaml").read_text() == text
+    other = tmp_path / "seed003"
+    other.mkdir()
+    seed003 = runner.invoke(app, [*SMALL, *_files(other), "--option", "rules=seed003"])
+    assert seed003.exit_code == 0, seed003.output
+    rb = load_rulebase(other / "l.yaml")
+    assert "--seed 1 --option rules=seed003 --order 1" in rb.made_by
+    conditions = {r.condition for r in rb.rules}  # --order 1: one atom each
+    assert Is("passing", "yes") not in conditions and Is("leading", "yes") in conditions
+    assert (other / "l.yaml").read_text() != text

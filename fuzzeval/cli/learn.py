@@ -28,6 +28,8 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.learn.learning import Block, Learn, LearnSettings
+    from fuzzeval.play.game import Game
+    from fuzzeval.play.spec import Options
     from fuzzeval.play.store import History
 
 
@@ -90,6 +92,9 @@ def learn(
     measure_opponent: Annotated[str | None, typer.Option(
         help="Learning curve: the fixed opponent; default: the game's.")] = None,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of every game.")] = 1,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Game option key=value of every game played, learning and "
+                         "measuring (e.g. hearts: rules=seed003).")] = None,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_learn.sqlite.")] = None,
     output: Annotated[Path | None, typer.Option(
@@ -120,7 +125,7 @@ def learn(
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import make_player
+    from fuzzeval.play.match import make_player, parse_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume
 
@@ -151,6 +156,8 @@ def learn(
                      f"--games {games}")
     with user_errors():
         game = load_game(game_name)
+        options = parse_options(option or [], game.name)
+        _check_options(game, options)
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
         if split:
@@ -162,13 +169,13 @@ def learn(
                 split_features(split, [f.name for f in getattr(game, "features", ())])
             except ValueError as exc:
                 raise _usage(f"--split {split}: {exc}") from None
-        for option, who in (("--opponent", opponent),
-                            ("--measure-opponent", measure_opponent or game.default_opponent)):
-            if who != "self" or option != "--opponent":
+        for flag, who in (("--opponent", opponent),
+                          ("--measure-opponent", measure_opponent or game.default_opponent)):
+            if who != "self" or flag != "--opponent":
                 try:  # an unknown player is refused before any work
                     make_player(game, who)
                 except ValueError as exc:
-                    raise _usage(f"{option} {who}: {exc}") from None
+                    raise _usage(f"{flag} {who}: {exc}") from None
         start_path = resolve_rulebase(rulebase) if rulebase else None
         source = read_rulebase_text(start_path) if start_path else None
         if source is not None:  # a start TD(λ) cannot learn is refused before any file
@@ -178,7 +185,7 @@ def learn(
             opponent=opponent, seed=seed, measure_every=measure_every, measure_games=measure_games,
             measure_opponent=measure_opponent or "", order=order, min_share=min_share,
             triple_share=triple_share, sample_games=sample_games, scale=scale, split=split,
-            start="" if source is None else source_digest(source))
+            options=options, start="" if source is None else source_digest(source))
         path = db or Path("runs") / f"{game.name}_learn.sqlite"
         target = output or path.with_name(f"{path.stem}.learned.yaml")
         picture = plot or picture_for(path, "curve")
@@ -265,6 +272,8 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
              *(["--halving", str(s.halving)] if s.halving else []),
              "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
              "--seed", str(s.seed)]
+    for key, value in s.options:
+        words += ["--option", f"{key}={_option_text(value)}"]
     if start is not None:
         words += ["--rulebase", start]
     else:
@@ -273,6 +282,22 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
                   str(s.sample_games), "--scale", f"{s.scale:g}",
                   *(["--split", s.split] if s.split else [])]
     return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
+
+
+def _option_text(value: object) -> str:
+    """An option's value as it is written on the command line (parse_value's inverse)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _check_options(game: Game, options: Options) -> None:
+    """A game built with ``options`` once, so a bad key or value fails in one line (exit
+    2) before any file is made."""
+    import numpy as np
+
+    try:
+        game.new_game(np.random.default_rng(0), 0, **dict(options))
+    except (ValueError, TypeError) as exc:
+        raise _usage(f"{game.name} --option: {exc}") from None
 
 
 def _stored(history: History, settings: LearnSettings, source: str | None) -> Learn | None:
