@@ -71,6 +71,10 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
                                      "'leading,leading' names a feature twice"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
+    (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of hearts "
+                                   "decision (kinds: pass, play)"),
+    (["--monte-carlo", "pass", "--monte-carlo", "pass"],
+     "error: --monte-carlo pass: given twice; give each kind once"),
     (["--option", "rules=nope"], "error: hearts --option: rules must be one of standard, "
                                  "seed003 (got 'nope')"),
     (["--option", "bogus=1"], "error: hearts --option: unknown hearts options ['bogus'] "
@@ -308,3 +312,27 @@ def test_a_learn_plays_the_game_options_it_is_given_and_says_so(tmp_path: Path) 
     conditions = {r.condition for r in rb.rules}  # --order 1: one atom each
     assert Is("passing", "yes") not in conditions and Is("leading", "yes") in conditions
     assert (other / "l.yaml").read_text() != text
+
+
+def test_passes_learned_from_the_hands_points_are_another_learn(tmp_path: Path) -> None:
+    """--monte-carlo pass changes what the rule about passes concludes, is part of the
+    learn's settings (an older learn's are written without it) and of made_by."""
+    from fuzzeval.learn.learning import LearnSettings
+
+    def pass_value(folder: Path) -> float:
+        rb = load_rulebase(folder / "l.yaml")
+        values = {t.name: t.triangle.peak for t in rb.output.terms}
+        (term,) = [r.output_term for r in rb.rules if r.condition == Is("passing", "yes")]
+        return values[term]
+
+    plain = runner.invoke(app, [*SMALL, *_files(tmp_path)])
+    assert plain.exit_code == 0, plain.output
+    other = tmp_path / "mc"
+    other.mkdir()
+    mc = runner.invoke(app, [*SMALL, *_files(other), "--monte-carlo", "pass"])
+    assert mc.exit_code == 0, mc.output
+    assert "--seed 1 --monte-carlo pass --order 1" in load_rulebase(other / "l.yaml").made_by
+    assert pass_value(other) != pass_value(tmp_path)
+    s = LearnSettings("hearts", monte_carlo=("pass",))
+    assert LearnSettings.from_json(s.to_json()) == s
+    assert "monte_carlo" not in LearnSettings("hearts").to_json()

@@ -38,6 +38,22 @@ def test_an_episodes_step_by_hand() -> None:
     assert step.tolist() == [0.5, 0.5]  # error 7 - 6 = 1, over two active rules
 
 
+def test_decisions_marked_learn_from_the_payoff_after_them() -> None:
+    """--monte-carlo: the marked decision's return is the rewards after it, the others'
+    their λ-return as before (worked by hand)."""
+    strengths = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+    weights = np.array([2.0, 4.0])  # values 2, 4 and 3
+    rewards = np.array([1.0, 0.0, 6.0])
+    # TD(0): G = [1 + 4, 0 + 3, 6] = [5, 3, 6]; marked first: G0 = 1 + 0 + 6 = 7
+    plain = episode_step(strengths, weights, rewards, 0.0, 1.0)
+    marked = episode_step(strengths, weights, rewards, 0.0, 1.0, np.array([True, False, False]))
+    # errors: plain [3, -1, 3], marked [5, -1, 3]; the third splits its 3 over two rules
+    assert plain.tolist() == [3.0 + 1.5, -1.0 + 1.5]
+    assert marked.tolist() == [5.0 + 1.5, -1.0 + 1.5]
+    none = episode_step(strengths, weights, rewards, 0.0, 1.0, np.zeros(3, dtype=bool))
+    assert none.tolist() == plain.tolist()
+
+
 def test_settings_out_of_range_are_refused() -> None:
     with pytest.raises(ValueError, match=r"λ must be in \[0, 1\] \(got 1.5\)"):
         lambda_returns(np.zeros(2), np.zeros(2), 1.5)

@@ -76,6 +76,11 @@ def learn(
              "combination of atoms of these, separated by commas), learned apart "
              "(backgammon: Contact, a contact base and a race base in one file); --order "
              "counts the atoms beside the group's.")] = "",
+    monte_carlo: Annotated[list[str] | None, typer.Option(
+        "--monte-carlo", metavar="KIND",
+        help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
+             "alone; hearts: pass, whose worth shows only when the hand is played); "
+             "repeatable.")] = None,
     sample_games: Annotated[int, typer.Option(
         help="Generated start: games of the game's default opponent that sample the "
              "decisions.")] = 200,
@@ -158,6 +163,7 @@ def learn(
         game = load_game(game_name)
         options = parse_options(option or [], game.name)
         _check_options(game, options)
+        kinds = _kinds(game, monte_carlo or [])
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
         if split:
@@ -185,7 +191,8 @@ def learn(
             opponent=opponent, seed=seed, measure_every=measure_every, measure_games=measure_games,
             measure_opponent=measure_opponent or "", order=order, min_share=min_share,
             triple_share=triple_share, sample_games=sample_games, scale=scale, split=split,
-            options=options, start="" if source is None else source_digest(source))
+            monte_carlo=kinds, options=options,
+            start="" if source is None else source_digest(source))
         path = db or Path("runs") / f"{game.name}_learn.sqlite"
         target = output or path.with_name(f"{path.stem}.learned.yaml")
         picture = plot or picture_for(path, "curve")
@@ -272,6 +279,8 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
              *(["--halving", str(s.halving)] if s.halving else []),
              "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
              "--seed", str(s.seed)]
+    for kind in s.monte_carlo:
+        words += ["--monte-carlo", kind]
     for key, value in s.options:
         words += ["--option", f"{key}={_option_text(value)}"]
     if start is not None:
@@ -287,6 +296,18 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
 def _option_text(value: object) -> str:
     """An option's value as it is written on the command line (parse_value's inverse)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _kinds(game: Game, given: list[str]) -> tuple[str, ...]:
+    """The --monte-carlo kinds, sorted: each a kind of the game's decisions, once."""
+    known = sorted(game.logged_kinds)
+    for kind in given:
+        if kind not in known:
+            raise _usage(f"--monte-carlo {kind}: not a kind of {game.name} decision "
+                         f"(kinds: {', '.join(known)})")
+        if given.count(kind) > 1:
+            raise _usage(f"--monte-carlo {kind}: given twice; give each kind once")
+    return tuple(sorted(given))
 
 
 def _check_options(game: Game, options: Options) -> None:

@@ -58,7 +58,7 @@ MEASURE_SEED = 1_000_003
 
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
-LATER: dict[str, Any] = {"halving": 0, "split": ""}
+LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": ()}
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,8 @@ class LearnSettings:
     sample_player: str = ""  # the game's default opponent when empty
     scale: float = 100.0  # conclusions stay within +-scale
     split: str = ""  # a feature whose atoms each lead a group of rules ("": no groups)
+    # kinds of decision that learn from the payoff after them (Monte Carlo), not TD(λ)
+    monte_carlo: tuple[str, ...] = ()
     start: str = ""  # a given start's content digest; "" for a generated start
 
     def __post_init__(self) -> None:
@@ -124,6 +126,8 @@ class LearnSettings:
     def from_json(text: str) -> LearnSettings:
         d = json.loads(text)
         d["options"] = tuple(tuple(kv) for kv in d["options"])
+        if "monte_carlo" in d:
+            d["monte_carlo"] = tuple(d["monte_carlo"])
         return LearnSettings(**d)
 
 
@@ -187,6 +191,7 @@ class ValuePlayer:
     evaluator: Evaluator
     payoff: Payoff
     trace: list[FloatArray] | None = None
+    kinds: list[str] | None = None  # with a trace: the kind of each decision in it
     _columns: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
 
     def rows(self, candidates: Candidates) -> FloatArray:
@@ -212,6 +217,8 @@ class ValuePlayer:
         best = int(np.argmax(grades) if self.payoff.higher_is_better else np.argmin(grades))
         if self.trace is not None:
             self.trace.append(self.evaluator.strengths(rows[best:best + 1])[0])
+            if self.kinds is not None:
+                self.kinds.append(candidates.kind)
         return best
 
 
@@ -300,8 +307,9 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
     for index in indices:
         seats = learning_seats(game, settings, index)
         traces: dict[int, list[FloatArray]] = {s: [] for s in seats}
+        kinds: dict[int, list[str]] = {s: [] for s in seats}
         earned: dict[int, list[float]] = {s: [] for s in seats}
-        players = [ValuePlayer(ev, game.payoff, traces[s]) if s in seats
+        players = [ValuePlayer(ev, game.payoff, traces[s], kinds[s]) if s in seats
                    else _opponent(game, settings.opponent) for s in range(game.seats)]
 
         def seen(state: Any, seat: int, choice: int, after: Any,
@@ -316,8 +324,9 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
             final = float(record.outcome.payoffs[s])
             marks = np.array([*earned[s], final])
             rewards = np.diff(marks)  # paid between one choice and the next, then the rest
+            after = np.array([k in settings.monte_carlo for k in kinds[s]], dtype=bool)
             step = episode_step(np.array(traces[s]), weights, rewards, settings.lam,
-                                settings.step_size(index))
+                                settings.step_size(index), after)
             total += to_fixed(step)
             paid += final
             episodes += 1

@@ -15,6 +15,9 @@ so λ = 0 learns from the next value alone (TD(0)) and λ = 1 from the payoff (M
 Carlo); seed 003 used λ = 0.75. Its Fig. 1 writes the target as (1 - λ) V(s_t) + λ V(s_{t-1})
 walking back from the end, which mixes in the state's own value: the same λ-return with
 the error scaled by λ.
+A decision may instead learn from what was paid after it, G_t = r_t + ... + r_{T-1} (Monte
+Carlo, ``payoff_after``): Hearts' passes, whose worth shows only when the hand is played,
+are learned so with ``fuzzeval learn --monte-carlo pass``.
 The step moves w toward each G_t by the normalised rule of the seed's perceptron,
 α / Σ_r φ_{t,r} (the seed: 1/(13 × active features)):
 
@@ -57,13 +60,18 @@ def lambda_returns(values: FloatArray, rewards: FloatArray, lam: float) -> Float
 
 
 def episode_step(strengths: FloatArray, weights: FloatArray, rewards: FloatArray,
-                 lam: float, alpha: float) -> FloatArray:
+                 lam: float, alpha: float,
+                 payoff_after: npt.NDArray[np.bool_] | None = None) -> FloatArray:
     """Δw of one episode: ``strengths`` (T, rules) of the chosen candidates, the
-    ``weights`` (rules,) they were chosen with, their ``rewards`` (T,)."""
+    ``weights`` (rules,) they were chosen with, their ``rewards`` (T,); the decisions
+    marked in ``payoff_after`` (T,) learn from the rewards after them (Monte Carlo)."""
     if not alpha > 0:
         raise ValueError(f"the step size must be above 0 (got {alpha})")
     values = strengths @ weights
-    errors = lambda_returns(values, rewards, lam) - values
+    returns = lambda_returns(values, rewards, lam)
+    if payoff_after is not None and payoff_after.any():
+        returns = np.where(payoff_after, np.cumsum(rewards[::-1])[::-1], returns)
+    errors = returns - values
     active = strengths.sum(axis=1)
     scale = np.divide(alpha * errors, active, out=np.zeros_like(errors), where=active > 0)
     step: FloatArray = scale @ strengths
