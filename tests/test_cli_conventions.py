@@ -465,6 +465,8 @@ OPTIONS: dict[str, Meaning] = {
     "--triple-share": Meaning("the firing share a triple needs", r"Generated start: a triple"),
     "--average": Meaning("blocks whose conclusions the learned base averages",
                          r"The learned base concludes the mean"),
+    "--monte-carlo": Meaning("a kind of decision that learns from the payoff after it",
+                             r"Decisions of this kind learn from the payoff after them"),
     "--split": Meaning("the feature whose atoms each lead a group of generated rules",
                        r"Generated start: one group of rules for each atom"),
     "--sample-games": Meaning("games that sample the decisions", r"Generated start: games"),
