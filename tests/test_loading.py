@@ -148,7 +148,7 @@ _FOLDED = ("     " + " " * 16 + '""\r\ufeff' + " " * 16 + '"""\r\ufeff' + " " * 
            + '""nullnull\n\n')
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(rb=rulebases(), description=_TEXT, made_by=_TEXT, about=_TEXT)
 @example(rb=_SMALL, description=_FOLDED, made_by="", about="")
 @example(rb=_SMALL, description="", made_by="", about="\U00010000")

@@ -150,7 +150,7 @@ def test_a_tiny_run_reports_in_80_columns_and_plots(peers: ModuleType, tmp_path:
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The machinery end to end on fuzzeval alone (peers absent), with no time to speak of."""
     monkeypatch.setattr(peers, "peer_versions", lambda: {d: None for d, _ in peers.PEERS})
-    settings = peers.Settings(repeat=1, budget=5.0, min_time=0.0, big=100, variants=2)
+    settings = peers.Settings(repeat=1, budget=1.0, min_time=0.0, big=100, variants=2)
     results: dict[str, Any] = peers.run(settings, quick=True, log=lambda _m: None)
     assert set(results["bases"]) == {f"{i}x{r}" for i, r in peers.base_sizes(quick=True)}
     cell = results["bases"]["15x30"]["cells"]["fuzzeval wavg"]["100"]
