@@ -92,7 +92,7 @@ def _wait_for_games(db: Path, at_least: int, proc: subprocess.Popen[str]) -> int
 
 def test_a_killed_worker_and_ctrl_c_lose_nothing(tmp_path: Path) -> None:
     db = tmp_path / "m.sqlite"
-    games = 150
+    games = 100
     cmd = [sys.executable, "-m", "fuzzeval", "match", "cribbage", "--player", "exhaustive",
            "--opponent", "random", "--games", str(games), "--seed", "9", "--workers", "2",
            "--db", str(db)]
