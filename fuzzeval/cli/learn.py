@@ -29,7 +29,6 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.learn.learning import Block, Learn, LearnSettings
     from fuzzeval.play.game import Game
-    from fuzzeval.play.spec import Options
     from fuzzeval.play.store import History
 
 
@@ -130,7 +129,7 @@ def learn(
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import make_player, parse_options
+    from fuzzeval.play.match import check_game_options, make_player, parse_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume
 
@@ -162,7 +161,7 @@ def learn(
     with user_errors():
         game = load_game(game_name)
         options = parse_options(option or [], game.name)
-        _check_options(game, options)
+        check_game_options(game, options)
         kinds = _kinds(game, monte_carlo or [])
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
@@ -308,17 +307,6 @@ def _kinds(game: Game, given: list[str]) -> tuple[str, ...]:
         if given.count(kind) > 1:
             raise _usage(f"--monte-carlo {kind}: given twice; give each kind once")
     return tuple(sorted(given))
-
-
-def _check_options(game: Game, options: Options) -> None:
-    """A game built with ``options`` once, so a bad key or value fails in one line (exit
-    2) before any file is made."""
-    import numpy as np
-
-    try:
-        game.new_game(np.random.default_rng(0), 0, **dict(options))
-    except (ValueError, TypeError) as exc:
-        raise _usage(f"{game.name} --option: {exc}") from None
 
 
 def _stored(history: History, settings: LearnSettings, source: str | None) -> Learn | None:

@@ -251,8 +251,14 @@ def check_players(game: Game, spec: MatchSpec) -> None:
             make_player(game, who.name, **dict(who.options))
         except (ValueError, TypeError) as exc:
             raise UsageError(f"{game.name} player {str(who)!r}: {exc}") from exc
+    check_game_options(game, spec.options)
+
+
+def check_game_options(game: Game, options: Options) -> None:
+    """A first game built with ``options``, so a bad key or value fails in one line
+    (UsageError) before any file is made."""
     try:
-        game.new_game(np.random.default_rng(0), 0, **dict(spec.options))
+        game.new_game(np.random.default_rng(0), 0, **dict(options))
     except (ValueError, TypeError) as exc:
         raise UsageError(f"{game.name} --option: {exc}") from exc
 
