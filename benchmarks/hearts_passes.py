@@ -24,6 +24,7 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.play.game import Candidates, Player
 from fuzzeval.play.match import make_player, play_game
+from fuzzeval.stats import mean_interval
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -53,8 +54,9 @@ def per_deal(test: Player, deals: int, seed: int) -> FloatArray:
 
 
 def half_width(x: FloatArray) -> float:
-    """The 95 % half-width of the mean of ``x`` (nan for one value)."""
-    return float(1.96 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+    """The 95 % half-width of the mean of ``x``, as every match reports it (mean_interval)."""
+    lo, hi = mean_interval(x.tolist())
+    return (hi - lo) / 2
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -42,8 +42,11 @@ def test_a_player_split_with_itself_is_that_player() -> None:
 
 
 def test_half_width_by_hand() -> None:
-    assert half_width(np.array([1.0, 3.0])) == pytest.approx(1.96 * np.sqrt(2) / np.sqrt(2))
-    assert np.isnan(half_width(np.array([4.0])))
+    """Student's t below 30 values (t(0.975, 1) = 12.706), 1.96 from 30 on, 0 for one."""
+    assert half_width(np.array([1.0, 3.0])) == pytest.approx(12.7062, abs=1e-4)  # sd sqrt 2
+    assert half_width(np.array([0.0, 2.0] * 25)) == pytest.approx(1.959964 * np.sqrt(50 / 49)
+                                                                 / np.sqrt(50))
+    assert half_width(np.array([4.0])) == 0.0
 
 
 def test_the_table_names_every_row_and_bad_input_is_one_line() -> None:
