@@ -45,6 +45,43 @@ def test_decisions_keep_the_deal_the_choice_and_both_outcomes(tmp_path: Path) ->
     assert set(d["crib"]) == {"mine", "theirs"}
 
 
+class _StopAfterCommit:
+    """The history's connection, which raises KeyboardInterrupt just after the first
+    commit of a game: a Ctrl-C between a batch's commit and the batch's forgetting (CI, 2026-11-28:
+    the stop then stored the batch again, "UNIQUE constraint failed", exit 1)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn, self.commits = conn, 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.conn, name)
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.conn.__enter__()
+
+    def __exit__(self, *exc: object) -> bool:
+        out = self.conn.__exit__(*exc)  # type: ignore[arg-type]
+        if exc[0] is None and not self.commits and \
+                self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]:
+            self.commits += 1
+            raise KeyboardInterrupt
+        return bool(out)
+
+
+def test_a_stop_just_after_a_commit_keeps_each_game_once(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        real = h.conn
+        h.conn = _StopAfterCommit(real)  # type: ignore[assignment]
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                run_match(h, GAME, spec(5))
+        finally:
+            h.conn = real
+    assert list(read_games(db)["game"]) == [0]  # the game committed, stored once
+    assert play(db, spec(5), resume=True) == play(tmp_path / "whole.sqlite", spec(5))
+
+
 def test_resume_finishes_a_match_exactly_as_one_run_would(tmp_path: Path) -> None:
     whole = play(tmp_path / "whole.sqlite", spec(24))
     part = tmp_path / "part.sqlite"
