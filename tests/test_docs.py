@@ -13,6 +13,7 @@ checkout's ``docs/`` and ``rulebases/``; an unmarked one may not name those fold
 
 from __future__ import annotations
 
+import functools
 import glob
 import importlib.util
 import json
@@ -160,9 +161,16 @@ def test_python_snippet_runs_twice_from_an_empty_folder(
         exec(compiled, {"__name__": "__docs__"})
 
 
+@functools.cache
+def _root() -> Any:
+    """The CLI as click sees it, built once: building it reads every command's signature
+    (a tenth of a second), and collection resolves a hundred commands."""
+    return get_command(app)
+
+
 def resolve(args: tuple[str, ...]) -> tuple[tuple[str, ...], Any, list[str]]:
     """The command path, the (click-style) command and its own arguments."""
-    cmd: Any = get_command(app)
+    cmd: Any = _root()
     rest, path = list(args), list[str]()
     while hasattr(cmd, "list_commands"):  # a group (typer vendors its own click)
         assert rest, f"no subcommand after {path}"

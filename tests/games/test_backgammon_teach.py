@@ -29,7 +29,7 @@ def test_same_seed_same_decisions_whatever_the_workers() -> None:
 
 
 def test_taught_rule_base_reads_as_rules_and_prefers_gnubgs_plays() -> None:
-    decisions = _last(20, 2)
+    decisions = _last(10, 1)  # 2 workers: the test above
     text = teach(decisions)
     rb, problems = parse_rulebase(text, "taught.yaml")
     assert rb is not None, problems
