@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import shlex
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -25,6 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
+
+from benchmarks import children  # noqa: E402
+
 SCRATCH = "runs/figures"
 
 
@@ -190,7 +193,7 @@ def run(entry: Entry) -> int:
         print(f"[{entry.name} {k}/{len(entry.commands)}] $ {command}", flush=True)
         start = time.perf_counter()
         try:
-            status = subprocess.run(argv_of(command), cwd=ROOT, check=False).returncode
+            status = children.run(argv_of(command), cwd=ROOT).returncode
         except FileNotFoundError as e:
             print(f"error: {entry.name}: {e.filename}: not found ({entry.cost})",
                   file=sys.stderr, flush=True)
@@ -238,4 +241,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with children.stopping("the entries that finished are written; the one running starts "
+                           "from its beginning when run again"):
+        sys.exit(main())

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
@@ -34,9 +35,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+
+from benchmarks import children
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.play.store import History
 from fuzzeval.resources import rulebase_dir
+from fuzzeval.stats import mean_interval
 
 
 def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
@@ -77,12 +82,8 @@ def play(key: str, player: str, opponent: str, deals: int,
            "--seed", str(args.seed), "--db", str(args.db_dir / f"{key}.sqlite"), "--json"]
     print(f"{key}: {' '.join(cmd[2:])}", file=sys.stderr, flush=True)
     start = time.perf_counter()
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as match:
-        try:
-            out, _ = match.communicate()
-        except KeyboardInterrupt:  # the match had the same Ctrl-C: let it save and stop
-            match.communicate(timeout=60)
-            raise
+    match = children.start(cmd, stdout=subprocess.PIPE, text=True)
+    out, _ = children.wait(match)  # stopped, the match is stopped too and saves
     if match.returncode:
         raise SystemExit(f"error: {key}: fuzzeval match exited {match.returncode}")
     summary: dict[str, Any] = json.loads(out)
@@ -105,11 +106,17 @@ def per_deal(db: Path) -> npt.NDArray[np.float64]:
 def paired(a: Path, b: Path) -> tuple[int, float, float]:
     """Deals both rows played, and the mean difference a - b over them with its 95 %
     half-width: the same deals, so the card luck they share cancels."""
-    x, y = per_deal(a), per_deal(b)
+    return difference(per_deal(a), per_deal(b))
+
+
+def difference(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
+               ) -> tuple[int, float, float]:
+    """Over the deals both played (the first of each), the mean of x - y and its 95 %
+    half-width (as every match's interval: Student's t below 30 deals)."""
     n = min(len(x), len(y))
-    d = x[:n] - y[:n]
-    half = 1.96 * d.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-    return n, float(d.mean()), float(half)
+    d = (x[:n] - y[:n]).tolist()
+    lo, hi = mean_interval(d)
+    return n, math.fsum(d) / n if n else 0.0, (hi - lo) / 2
 
 
 def main() -> None:
@@ -164,9 +171,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    try:
+    with children.stopping("every row's match is stored; run the same command to resume"):
         main()
-    except KeyboardInterrupt:
-        print("interrupted: every row's match is stored; run the same command to resume",
-              file=sys.stderr)
-        raise SystemExit(130) from None

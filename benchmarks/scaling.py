@@ -36,6 +36,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
+
+from benchmarks import children  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -94,11 +97,11 @@ def _env() -> dict[str, str]:
 
 def _start(args: argparse.Namespace, games: int, workers: int, db: Path,
            seed: int) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", CHILD, args.game, args.player,
-                             args.opponent, str(games), str(workers), str(db), str(seed),
-                             args.variant],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            env=_env())
+    return children.start([sys.executable, "-c", CHILD, args.game, args.player,
+                           args.opponent, str(games), str(workers), str(db), str(seed),
+                           args.variant],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                          env=_env())
 
 
 def _go(procs: list[subprocess.Popen[str]]) -> None:
@@ -115,7 +118,7 @@ def _go(procs: list[subprocess.Popen[str]]) -> None:
 
 
 def _result(proc: subprocess.Popen[str]) -> dict[str, float]:
-    out, _ = proc.communicate()
+    out, _ = children.wait(proc)
     if proc.returncode:
         raise SystemExit(f"a measurement failed (exit {proc.returncode})")
     result: dict[str, float] = json.loads(out)
@@ -197,4 +200,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with children.stopping("the rows printed are measured; nothing else is kept"):
+        raise SystemExit(main())

@@ -129,6 +129,19 @@ def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
         "heuristic"]
 
 
+def test_the_players_benchmark_pairs_the_deals_both_rows_played() -> None:
+    """Worked by hand: differences 1, 2, 3 (the fourth deal only one row played), mean 2,
+    sd 1, t(0.975, 2) = 4.3027: half-width 4.3027 / sqrt(3) = 2.4841."""
+    import numpy as np
+
+    from benchmarks.hearts_players import difference
+
+    n, mean, half = difference(np.array([7.0, 8.0, 9.0, 5.0]), np.array([6.0, 6.0, 6.0]))
+    assert (n, mean) == (3, 2.0)
+    assert half == pytest.approx(4.302652729749462 / 3 ** 0.5, abs=1e-12)
+    assert difference(np.array([4.0]), np.array([1.0])) == (1, 3.0, 0.0)
+
+
 def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
     """benchmarks/hearts_players.py at the smallest sizes (figures unchecked), on four of
     its rows (a subprocess each; the others run the same code, their players pinned by the
@@ -164,13 +177,19 @@ def _default_sigint() -> None:
 
 @pytest.mark.skipif("MUTANT_UNDER_TEST" in os.environ,
                     reason="a benchmark (not mutated) in a process of its own")
-def test_ctrl_c_on_the_players_benchmark_stops_in_one_line(tmp_path: Path) -> None:
-    """Ctrl-C reaches the script and its match (one process group): the match saves and
-    stops (its running mark given back), the script says so in one line, exit 130, no
-    traceback (there was one, and the match was killed before it could stop)."""
-    import signal
+@pytest.mark.parametrize(("to_group", "signum", "code", "word"), [
+    (True, 2, 130, "interrupted"),  # Ctrl-C at the terminal: the whole process group
+    (False, 15, 143, "terminated"),  # kill PID: the script alone (its match was left running)
+])
+def test_a_stopped_players_benchmark_stops_its_match_and_says_so_in_one_line(
+        tmp_path: Path, to_group: bool, signum: int, code: int, word: str) -> None:
+    """Ctrl-C, or SIGTERM to the script alone: the match gets the signal once, saves and
+    stops (its running mark given back), no process is left, the script says so in one
+    line, no traceback (there was one, and the match was killed before it could stop)."""
     import sqlite3
     import time
+
+    import psutil
 
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(
@@ -189,12 +208,23 @@ def test_ctrl_c_on_the_players_benchmark_stops_in_one_line(tmp_path: Path) -> No
         except sqlite3.Error:  # not made yet
             pass
     assert games > 0 and proc.poll() is None
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+    match = psutil.Process(proc.pid).children(recursive=True)
+    assert match
+    if to_group:
+        os.killpg(proc.pid, signum)
+    else:
+        os.kill(proc.pid, signum)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        left = [p for p in match if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        for p in left:
+            p.kill()
+    assert not left
+    assert proc.returncode == code, err
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == (
-        "interrupted: every row's match is stored; run the same command to resume")
+        f"{word}: every row's match is stored; run the same command to resume")
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT COUNT(*) FROM running").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= games
