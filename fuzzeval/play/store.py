@@ -43,9 +43,9 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from fuzzeval.errors import FuzzevalError, NotFound
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff
@@ -57,6 +57,9 @@ from fuzzeval.play.match import (
     run_finished,
 )
 from fuzzeval.play.rows import GameRows, encode_game, unpack_choices
+
+if TYPE_CHECKING:  # pandas is imported where a table is read: a match needs none
+    import pandas as pd
 
 APPLICATION = "fuzzeval history"
 #: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
@@ -399,6 +402,8 @@ class History:
 
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
+        import pandas as pd
+
         return pd.read_sql_query(
             "SELECT m.id, m.game, m.player, m.opponent, m.options, m.seed, m.games, "
             "COUNT(g.idx) AS finished, m.created FROM matches m "
@@ -563,6 +568,8 @@ def require_for_resume(path: Path) -> None:
 
 def read_games(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     """Every stored game (optionally of one match), one row each, seat 0's view."""
+    import pandas as pd
+
     with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
         return pd.read_sql_query(
@@ -577,6 +584,8 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     choice_index, options, the context keys (cribbage: hand, crib, score, opponent_score),
     unit_points, unit_points_opponent, unit_won, game_won, then one column per feature.
     """
+    import pandas as pd
+
     with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE d.match_id = ?", (match_id,)) if match_id is not None \
             else ("", ())
