@@ -1,73 +1,104 @@
 """A benchmark's child processes stop with it, once, and have the time to save.
 
 A benchmark that runs hours of matches in child processes must not leave them running
-when it is stopped. Each child runs in a session of its own, so a Ctrl-C at the terminal
-or a signal to the benchmark's process group reaches the benchmark alone; the benchmark
-passes it on to each child still running, once (a second signal would cut short the save
-the first one started), and waits for the child to save and exit. On Linux a child also
-gets SIGTERM when the benchmark dies without a word (SIGKILL).
+when it stops. Each child runs in a session of its own, so a Ctrl-C at the terminal or a
+signal to the benchmark's process group reaches the benchmark alone; the benchmark then
+sends every child still running one SIGTERM (a second signal would cut short the save the
+first one started; SIGTERM, not SIGINT, so that a plain Python child stops without a
+traceback, and a fuzzeval command saves as it does on Ctrl-C) and waits for them all to
+exit. On Linux a child also gets SIGTERM when the benchmark dies without a word (SIGKILL).
+POSIX only. The children leave the terminal's job control: Ctrl-Z pauses the script only.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from fuzzeval.errors import Terminated
 
-#: how long a stopped child may take to save and exit before it is killed
+#: how long stopped children may take to save and exit before they are killed
 GRACE_S = 60.0
-_PR_SET_PDEATHSIG = 1
+#: the signals that stop a benchmark, blocked while a child starts
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _started: list[subprocess.Popen[Any]] = []
+_killed: list[subprocess.Popen[Any]] = []
 
 
-def _die_with(parent: int) -> None:
-    """In the child before it runs: SIGTERM when ``parent`` dies (Linux), or at once if it
-    died already."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:
-            os.kill(os.getpid(), signal.SIGTERM)
+def _prctl() -> Callable[[int, int], int] | None:
+    """Linux's prctl, found now: the child between fork and exec must not look it up."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl: Callable[[int, int], int] = ctypes.CDLL(None, use_errno=True).prctl
+    return prctl
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
+def _prepare(parent: int) -> None:
+    """In the child before it runs: the stop signals as a fresh process has them, and
+    (Linux) SIGTERM when ``parent`` dies, or at once if it died already."""
+    for sig in STOPS:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
+    if _PRCTL is not None and _PRCTL(_PR_SET_PDEATHSIG, signal.SIGTERM) == 0 \
+            and os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def start(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
-    """``subprocess.Popen(argv, **popen)``, as a child of its own that stops with this
-    process."""
+    """``subprocess.Popen(argv, **popen)`` as a child of its own that stops with this
+    process (a stop that comes while it starts waits until it is known)."""
     parent = os.getpid()
-    proc: subprocess.Popen[Any] = subprocess.Popen(
-        list(argv), start_new_session=True, preexec_fn=lambda: _die_with(parent), **popen)
-    _started.append(proc)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        proc: subprocess.Popen[Any] = subprocess.Popen(
+            list(argv), start_new_session=True, preexec_fn=lambda: _prepare(parent), **popen)
+        _started[:] = [p for p in _started if p.poll() is None] + [proc]
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     return proc
 
 
-def _stop(proc: subprocess.Popen[Any], sig: int) -> None:
-    """Pass ``sig`` on to ``proc`` if it still runs; GRACE_S for it to exit, then kill."""
-    if proc.poll() is not None:
-        return
-    proc.send_signal(sig)
-    try:
-        proc.communicate(timeout=GRACE_S)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+def stop_all() -> None:
+    """SIGTERM to every child still running, then GRACE_S for them all to exit; those
+    still running then are killed (and counted in ``_killed``)."""
+    running = [p for p in _started if p.poll() is None]
+    for proc in running:
+        proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + GRACE_S
+    for proc in running:
+        try:
+            proc.communicate(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            _killed.append(proc)
 
 
-def wait(proc: subprocess.Popen[Any], stdin: Any = None) -> tuple[Any, Any]:
-    """``proc.communicate(stdin)``; stopped meanwhile (Ctrl-C, SIGTERM), ``proc`` gets the
-    same signal and its time to save before the stop goes on."""
+def _quiet() -> None:
+    """No second stop while the children save: further stop signals are ignored."""
+    for sig in STOPS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def wait(proc: subprocess.Popen[Any], input_: Any = None) -> tuple[Any, Any]:
+    """``proc.communicate(input_)``; stopped meanwhile (Ctrl-C, SIGTERM), every child is
+    stopped (``stop_all``) before the stop goes on."""
     try:
-        return proc.communicate(stdin)
-    except KeyboardInterrupt as exc:
+        return proc.communicate(input_)
+    except KeyboardInterrupt:
         _quiet()
-        _stop(proc, signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT)
+        stop_all()
         raise
 
 
@@ -87,24 +118,26 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated()
 
 
-def _quiet() -> None:
-    """No second stop while the children save: further Ctrl-C and SIGTERM are ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-
-
 @contextlib.contextmanager
-def stopping(saved: str) -> Iterator[None]:
-    """A benchmark's main: SIGTERM stops it as Ctrl-C does; stopped, every child still
-    running gets the signal and its time to save, and the benchmark says in one line what
-    is saved (``saved``) and exits 130 (Ctrl-C) or 143 (SIGTERM)."""
+def stopping(kept: str) -> Iterator[None]:
+    """A benchmark's main. SIGTERM and SIGHUP stop it as Ctrl-C does; stopped, its
+    children are stopped (``stop_all``) and it says in one line what is kept (``kept``),
+    exit 130 (Ctrl-C) or 143. Ended any other way, no child is left running either."""
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
     try:
         yield
     except KeyboardInterrupt as exc:
         _quiet()
+        stop_all()
         terminated = isinstance(exc, Terminated)
-        for proc in _started:
-            _stop(proc, signal.SIGTERM if terminated else signal.SIGINT)
-        print(f"{'terminated' if terminated else 'interrupted'}: {saved}", file=sys.stderr)
+        n = len(_killed)
+        also = f" ({n} child process{'es' if n > 1 else ''} did not stop within " \
+            f"{GRACE_S:.0f} s and {'were' if n > 1 else 'was'} killed)" if n else ""
+        print(f"{'terminated' if terminated else 'interrupted'}: {kept}{also}",
+              file=sys.stderr)
         raise SystemExit(143 if terminated else 130) from None
+    finally:
+        if any(p.poll() is None for p in _started):
+            _quiet()
+            stop_all()

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
+if str(ROOT) not in sys.path:  # run as a script: the root on the path, for benchmarks.*
+    sys.path.insert(0, str(ROOT))
 
 from benchmarks import children  # noqa: E402
 
@@ -241,6 +242,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    with children.stopping("the entries that finished are written; the one running starts "
-                           "from its beginning when run again"):
+    with children.stopping("the entries that finished have made their figures; the same "
+                           "command makes every entry it names again, from its start"):
         sys.exit(main())

@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import children
 from fuzzeval.games.hearts.game import GAME
@@ -112,11 +113,14 @@ def paired(a: Path, b: Path) -> tuple[int, float, float]:
 def difference(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
                ) -> tuple[int, float, float]:
     """Over the deals both played (the first of each), the mean of x - y and its 95 %
-    half-width (as every match's interval: Student's t below 30 deals)."""
+    half-width (as every match's interval: Student's t below 30 deals); with fewer than
+    two deals there is no spread to measure: nan."""
     n = min(len(x), len(y))
     d = (x[:n] - y[:n]).tolist()
+    if n < 2:
+        return n, d[0] if d else math.nan, math.nan
     lo, hi = mean_interval(d)
-    return n, math.fsum(d) / n if n else 0.0, (hi - lo) / 2
+    return n, math.fsum(d) / n, (hi - lo) / 2
 
 
 def main() -> None:

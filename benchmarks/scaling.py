@@ -36,7 +36,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
+if str(ROOT) not in sys.path:  # run as a script: the root on the path, for benchmarks.*
+    sys.path.insert(0, str(ROOT))
 
 from benchmarks import children  # noqa: E402
 

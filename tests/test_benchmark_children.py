@@ -1,8 +1,10 @@
-"""A benchmark's children stop with it (benchmarks/children.py): each gets the signal once,
-saves, and no process is left; the benchmark says in one line what is kept."""
+"""A benchmark's children stop with it (benchmarks/children.py): each gets one SIGTERM,
+all at once and before the benchmark's own clean-up, has its time to save, and no process
+is left; the benchmark says in one line what is kept."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -10,43 +12,65 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: a child that writes each signal it gets, one a line, and stops at the first
+#: a child that writes each signal it gets, one a line, with whether the folder its
+#: benchmark made still exists, and stops at the first
 CHILD = r"""
-import signal, sys, time
-out = open(sys.argv[1], "a")
+import os, signal, sys, time
+log, folder = open(sys.argv[1], "a"), sys.argv[2]
 def got(signum, frame):
-    out.write(f"{signum}\n"); out.flush(); time.sleep(0.5); sys.exit(0)
+    log.write(f"{signum} {os.path.isdir(folder)}\n"); log.flush(); time.sleep(0.5); sys.exit(0)
 signal.signal(signal.SIGINT, got)
 signal.signal(signal.SIGTERM, got)
-out.write("ready\n"); out.flush()
+log.write("ready\n"); log.flush()
 time.sleep(60)
 """
 
-#: a benchmark running that child
+#: a benchmark running ``sys.argv[4]`` such children in a folder it removes at its end,
+#: waiting on the first (as benchmarks/scaling.py does)
 PARENT = r"""
-import sys
+import sys, tempfile
 sys.path.insert(0, sys.argv[2])
 from benchmarks import children
-with children.stopping("what is kept"):
-    children.run([sys.executable, "-c", sys.argv[3], sys.argv[1]])
+with children.stopping("what is kept"), tempfile.TemporaryDirectory() as folder:
+    procs = [children.start([sys.executable, "-c", sys.argv[3], sys.argv[1], folder])
+             for _ in range(int(sys.argv[4]))]
+    children.wait(procs[0])
 """
 
 
-def _start(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
+@contextlib.contextmanager
+def benchmark(tmp_path: Path, kids: int = 1) -> tuple[subprocess.Popen[str], Path,
+                                                       list[psutil.Process]]:
+    """The benchmark started, its children ready; at the end none of them is left."""
     log = tmp_path / "signals.txt"
-    proc = subprocess.Popen([sys.executable, "-c", PARENT, str(log), str(ROOT), CHILD],
+    proc = subprocess.Popen([sys.executable, "-c", PARENT, str(log), str(ROOT), CHILD,
+                             str(kids)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 30
-    while not (log.exists() and log.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert log.read_text() == "ready\n"
-    return proc, log
+    everyone = [psutil.Process(proc.pid)]
+    try:
+        deadline = time.monotonic() + 30
+        while (not log.exists() or log.read_text().count("ready") < kids) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert log.read_text() == "ready\n" * kids
+        everyone += everyone[0].children()
+        yield proc, log, everyone
+    finally:
+        left = []
+        for p in everyone:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    left.append(p.pid)
+                    p.kill()
+        proc.communicate()
+        assert not left, f"left running: {left}"
 
 
 @pytest.mark.parametrize(("to_group", "signum", "code", "word"), [
@@ -54,23 +78,34 @@ def _start(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
     (False, signal.SIGINT, 130, "interrupted"),
     (True, signal.SIGTERM, 143, "terminated"),
     (False, signal.SIGTERM, 143, "terminated"),  # kill PID: the benchmark alone
+    (False, signal.SIGHUP, 143, "terminated"),  # its terminal closed
 ])
-def test_the_child_gets_the_signal_once_and_the_benchmark_says_so(
+def test_the_child_gets_one_sigterm_and_the_benchmark_says_so(
         tmp_path: Path, to_group: bool, signum: int, code: int, word: str) -> None:
-    proc, log = _start(tmp_path)
-    (os.killpg if to_group else os.kill)(proc.pid, signum)
-    _, err = proc.communicate(timeout=30)
+    with benchmark(tmp_path) as (proc, log, _):
+        (os.killpg if to_group else os.kill)(proc.pid, signum)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert err == f"{word}: what is kept\n"
-    assert log.read_text() == f"ready\n{int(signum)}\n"  # once, and it had its time
+    assert log.read_text() == "ready\n15 True\n"  # once, and it had its time
+
+
+def test_every_child_is_stopped_at_once_before_the_benchmark_cleans_up(
+        tmp_path: Path) -> None:
+    with benchmark(tmp_path, kids=3) as (proc, log, _):
+        os.kill(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert (proc.returncode, err) == (130, "interrupted: what is kept\n")
+    assert log.read_text() == "ready\n" * 3 + "15 True\n" * 3  # its folder still there
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
 def test_a_killed_benchmark_s_child_gets_sigterm(tmp_path: Path) -> None:
-    proc, log = _start(tmp_path)
-    proc.kill()
-    proc.wait()
-    deadline = time.monotonic() + 10
-    while log.read_text() == "ready\n" and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert log.read_text() == f"ready\n{int(signal.SIGTERM)}\n"
+    with benchmark(tmp_path) as (proc, log, _):
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while log.read_text() == "ready\n" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.7)  # its save
+    assert log.read_text() == "ready\n15 True\n"

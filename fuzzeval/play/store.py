@@ -756,9 +756,10 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
         finally:
             # A stop can fall between a batch's commit and its clearing: store only the
             # games the database lacks, so none goes in twice.
-            stored = history.finished(match.id)
-            waiting[:] = [rows for rows in waiting if rows.game[0] not in stored]
-            flush()
+            if waiting:
+                stored = history.finished(match.id)
+                waiting[:] = [rows for rows in waiting if rows.index not in stored]
+                flush()
     return match, len(done)
 
 
