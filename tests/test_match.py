@@ -20,7 +20,7 @@ from fuzzeval.play.match import (
     run_games,
     summarize,
 )
-from fuzzeval.stats import wilson
+from fuzzeval.stats import T95, mean_interval, wilson
 
 SPEC = MatchSpec("cribbage", PlayerSpec("greedy", (("pegging", "basic"),)), PlayerSpec("random"),
                  games=16, seed=11)
@@ -75,6 +75,25 @@ def test_player_specs_round_trip_and_reject_bad_text() -> None:
 def test_wilson_interval_matches_scipy(k: int, n: int) -> None:
     ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_the_t_quantiles_are_scipys_and_the_mean_interval_uses_them() -> None:
+    from scipy.stats import t
+
+    assert tuple(float(t.ppf(0.975, df)) for df in range(1, 29)) == T95
+    assert T95[0] == pytest.approx(12.706, abs=5e-4)  # the printed tables
+    assert T95[27] == pytest.approx(2.048, abs=5e-4)
+    # three values 1, 2, 3: mean 2, sd 1, t(0.975, 2) / sqrt(3) either side
+    lo, hi = mean_interval([1.0, 2.0, 3.0])
+    assert (lo, hi) == pytest.approx((2 - 4.302652729749462 / 3 ** 0.5,
+                                      2 + 4.302652729749462 / 3 ** 0.5), abs=1e-12)
+    # 29 values still take t (28 degrees of freedom); 30 take the normal quantile
+    assert mean_interval([0.0, 2.0] * 14 + [1.0]) == pytest.approx(
+        (1 - 2.0484071417952454 * (28 / 28) ** 0.5 / 29 ** 0.5,
+         1 + 2.0484071417952454 / 29 ** 0.5), abs=1e-12)
+    assert mean_interval([0.0, 2.0] * 15) == pytest.approx(
+        (1 - 1.959963984540054 * (30 / 29) ** 0.5 / 30 ** 0.5,
+         1 + 1.959963984540054 * (30 / 29) ** 0.5 / 30 ** 0.5), abs=1e-12)
 
 
 def test_summary_of_hand_made_outcomes() -> None:
