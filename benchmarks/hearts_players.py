@@ -13,12 +13,11 @@ against heuristic (the cheap reference), heuristic against itself (an even playe
 ``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
 same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
 rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is shipped,
-``td`` against heuristic and ISMCTS, and ``sampling`` with ``td`` playouts against
-heuristic (issue 29) too: played out to the end of the hand, and stopped at the seat's
+``td`` and ``sampling`` with ``td`` playouts against heuristic and ISMCTS (issue 29)
+too, its playouts to the end of the hand, and against heuristic also stopped at the seat's
 next decision and valued there by ``td`` (``horizon=1``, seed 003's search to the end of
-the trick). Prints the
-mean points per hand of the player under test with its 95 % interval (over duplicate
-blocks).
+the trick). Prints the mean points per hand of the player under test with its 95 %
+interval (over duplicate blocks).
 """
 
 from __future__ import annotations
@@ -64,6 +63,8 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
         out.insert(6, ("samplingtd1-heuristic", f"{sampling},rollout=td,horizon=1",
                        "heuristic", args.sampling_deals))
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
+        out.append(("samplingtd-ismcts", f"{sampling},rollout=td", ismcts,
+                    args.sampling_ismcts_deals))
     return out
 
 
@@ -165,6 +166,7 @@ def main() -> None:
                           ("samplingtd1-heuristic", "td-heuristic", "heuristic"),
                           ("td-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("td-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("samplingtd-ismcts", "td-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS")):

@@ -116,7 +116,8 @@ def test_the_players_benchmark_lists_every_row_in_order() -> None:
         ("heuristic-ismcts", "heuristic", "ismcts:simulations=7", 12),
         ("sampling-ismcts", "sampling:trials=3", "ismcts:simulations=7", 13),
         ("fuzzy-ismcts", "fuzzy", "ismcts:simulations=7", 12),
-        ("td-ismcts", "td", "ismcts:simulations=7", 12)]
+        ("td-ismcts", "td", "ismcts:simulations=7", 12),
+        ("samplingtd-ismcts", "sampling:trials=3,rollout=td", "ismcts:simulations=7", 13)]
 
 
 def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
