@@ -71,8 +71,11 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
                                      "'leading,leading' names a feature twice"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
-    (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of hearts "
-                                   "decision (kinds: pass, play)"),
+    (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of decision "
+                                   "hearts logs (kinds: pass, play)"),
+    (["--monte-carlo", "pass", "--option", "rules=seed003"],
+     "error: --monte-carlo pass: not a kind of decision hearts logs with --option "
+     "rules=seed003 (kinds: play)"),
     (["--monte-carlo", "pass", "--monte-carlo", "pass"],
      "error: --monte-carlo pass: given twice; give each kind once"),
     (["--option", "rules=nope"], "error: hearts --option: rules must be one of standard, "
@@ -277,7 +280,8 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
     result = runner.invoke(app, [*SMALL, *_files(tmp_path), "--split", "leading"])
     assert result.exit_code == 0, result.output
     rb = load_rulebase(tmp_path / "l.yaml")
-    assert rb.made_by.endswith("--sample-games 4 --scale 100 --split leading`")
+    assert rb.made_by.endswith("--sample-games 4 --scale 100 --split leading "
+                               "--measure-every 1 --measure-games 8`")
     assert "--block 8 --update 1" in rb.made_by  # no --average: the last block's
     again = runner.invoke(app, [*SMALL, *_files(tmp_path), "--split", "leading",
                                 "--average", "2"])
@@ -336,3 +340,88 @@ def test_passes_learned_from_the_hands_points_are_another_learn(tmp_path: Path) 
     s = LearnSettings("hearts", monte_carlo=("pass",))
     assert LearnSettings.from_json(s.to_json()) == s
     assert "monte_carlo" not in LearnSettings("hearts").to_json()
+
+
+def test_made_by_is_the_command_that_makes_the_same_base_again(tmp_path: Path) -> None:
+    """Its numbers are never rounded (0.12345678 was written 0.123457, and that command
+    learned another base), and the learning curve's settings are in it, so the same
+    command into the same database goes on with the stored learn (it was refused)."""
+    import shlex
+
+    args = [*SMALL, *_files(tmp_path), "--alpha", "0.12345678", "--lambda", "0.987654321",
+            "--min-share", "0.00123456789"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    made_by = load_rulebase(tmp_path / "l.yaml").made_by
+    assert "--lambda 0.987654321 --alpha 0.12345678 " in made_by
+    assert "--min-share 0.00123456789 " in made_by
+    assert made_by.endswith(" --measure-every 1 --measure-games 8`")
+    words = shlex.split(made_by.removeprefix("learned by `").removesuffix("`"))
+    assert words[:3] == ["fuzzeval", "learn", "hearts"]
+    again = runner.invoke(app, [*words[1:], "-w", "1", *_files(tmp_path)])
+    assert again.exit_code == 0, again.output
+    assert "already holds learn 1 with these settings, all 16 games" in again.stderr
+    other = tmp_path / "fresh"
+    other.mkdir()
+    fresh = runner.invoke(app, [*words[1:], "-w", "1", *_files(other)])
+    assert fresh.exit_code == 0, fresh.output
+    assert (other / "l.yaml").read_text() == (tmp_path / "l.yaml").read_text()
+
+
+def test_fewer_games_than_stored_write_the_base_as_it_was_then(tmp_path: Path) -> None:
+    """-n 8 after a 16-game learn: the conclusions after its first block, as a learn of 8
+    games writes them (it wrote the 16-game base, saying 8 games)."""
+    assert runner.invoke(app, [*SMALL, *_files(tmp_path)]).exit_code == 0
+    sixteen = (tmp_path / "l.yaml").read_text()
+    short = [*SMALL[:2], "-n", "8", *SMALL[4:]]
+    cut = runner.invoke(app, [*short, *_files(tmp_path), "--json"])
+    assert cut.exit_code == 0, cut.output
+    assert "all 8 games" in cut.stderr
+    got = json.loads(cut.stdout)
+    assert (got["games"], got["blocks"], len(got["curve"])) == (8, 1, 1)
+    other = tmp_path / "eight"
+    other.mkdir()
+    assert runner.invoke(app, [*short, *_files(other)]).exit_code == 0
+    assert (tmp_path / "l.yaml").read_text() == (other / "l.yaml").read_text() != sixteen
+    assert "--games 8 " in load_rulebase(tmp_path / "l.yaml").made_by
+
+
+def test_another_learn_is_refused_before_its_start_is_sampled(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fuzzeval.learn.learning as learning
+
+    assert runner.invoke(app, [*SMALL, *_files(tmp_path)]).exit_code == 0
+
+    def never(*args: object, **kwargs: object) -> str:
+        raise AssertionError("sampled the start of a learn the database refuses")
+
+    monkeypatch.setattr(learning, "start_source", never)
+    refused = runner.invoke(app, [*SMALL, *_files(tmp_path), "--seed", "2"])
+    assert refused.exit_code == 1, refused.output
+    assert refused.stderr == (f"error: {tmp_path / 'l.sqlite'} holds learn 1, with other "
+                              "settings or another start: one learn to a database; give "
+                              "another --db\n")
+
+
+def test_rulebase_top_of_a_weighted_average_base_ranks_what_rules_pull_toward(
+        tmp_path: Path) -> None:
+    """Each rule pulls the grade toward its conclusion, as hard as its weight: the
+    highest values, then the lowest (it showed value x weight, and no lowest at all
+    where every value is 0 or more)."""
+    path = tmp_path / "pull.yaml"
+    path.write_text(TOP.replace("weighted_sum", "weighted_average"))
+    result = runner.invoke(app, ["rulebase", "top", str(path), "-n", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    # values a 4.5, b -2, c 13, d 0, e -7.25 on rules 1-6 (rule 4: c, weight 0.5)
+    assert json.loads(result.stdout) == {
+        "rulebase": "worth", "unit": "points per hand",
+        "most": [{"rule": 3, "toward": 13.0, "weight": 1.0,
+                  "if": "lead is ours and queen is here"},
+                 {"rule": 4, "toward": 13.0, "weight": 0.5, "if": "queen is away"}],
+        "least": [{"rule": 6, "toward": -7.25, "weight": 1.0,
+                   "if": "lead is theirs and queen is here"},
+                  {"rule": 2, "toward": -2.0, "weight": 1.0, "if": "lead is theirs"}]}
+    table = runner.invoke(app, ["rulebase", "top", str(path), "-n", "1"], env={"COLUMNS": "80"})
+    lines = [line.strip() for line in table.stdout.splitlines() if line.strip()]
+    assert lines[0] == "worth: 1 rule pulling points (points per hand) the highest"
+    assert "3   +13.000        1   lead is ours and queen is here" in lines

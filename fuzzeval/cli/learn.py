@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -29,6 +30,7 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.learn.learning import Block, Learn, LearnSettings
     from fuzzeval.play.game import Game
+    from fuzzeval.play.spec import Options
     from fuzzeval.play.store import History
 
 
@@ -122,6 +124,7 @@ def learn(
         LearnSettings,
         check_start,
         learned_yaml,
+        refuse_another_learn,
         run_learning,
         running_key,
         source_digest,
@@ -162,7 +165,7 @@ def learn(
         game = load_game(game_name)
         options = parse_options(option or [], game.name)
         check_game_options(game, options)
-        kinds = _kinds(game, monte_carlo or [])
+        kinds = _kinds(game, monte_carlo or [], options)
         if rulebase is None and not getattr(game, "features", None):
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
         if split:
@@ -207,6 +210,8 @@ def learn(
             with History(path) as history:
                 history.check_free(running_key(settings, source or ""), RUNNING)
                 stored = _stored(history, settings, source)
+                if stored is None:  # refused before the start is sampled, not after
+                    refuse_another_learn(history)
                 if stored is not None:
                     source = stored.source
                     if not resume:
@@ -229,6 +234,8 @@ def learn(
             with History(path) as history:
                 done = run_learning(history, game, settings, source, games, pool, resume,
                                     on_block=step)
+                # a longer learn stored: its base as it was after --games games
+                done = dataclasses.replace(done, blocks=done.blocks[:games // block])
                 text = learned_yaml(history, done, _made_by(settings, done.games, rulebase,
                                                             average), average)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -276,8 +283,8 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
     words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
              *(["--average", str(average)] if average > 1 else []), "--update", str(s.update),
              *(["--halving", str(s.halving)] if s.halving else []),
-             "--lambda", f"{s.lam:g}", "--alpha", f"{s.alpha:g}", "--opponent", s.opponent,
-             "--seed", str(s.seed)]
+             "--lambda", _number(s.lam), "--alpha", _number(s.alpha), "--opponent",
+             s.opponent, "--seed", str(s.seed)]
     for kind in s.monte_carlo:
         words += ["--monte-carlo", kind]
     for key, value in s.options:
@@ -285,11 +292,20 @@ def _made_by(settings: LearnSettings, games: int, start: str | None, average: in
     if start is not None:
         words += ["--rulebase", start]
     else:
-        words += ["--order", str(s.order), "--min-share", f"{s.min_share:g}",
-                  "--triple-share", f"{s.triple_share:g}", "--sample-games",
-                  str(s.sample_games), "--scale", f"{s.scale:g}",
+        words += ["--order", str(s.order), "--min-share", _number(s.min_share),
+                  "--triple-share", _number(s.triple_share), "--sample-games",
+                  str(s.sample_games), "--scale", _number(s.scale),
                   *(["--split", s.split] if s.split else [])]
+    # the learning curve's settings are the stored learn's too: the same command goes on
+    words += ["--measure-every", str(s.measure_every), "--measure-games", str(s.measure_games),
+              *(["--measure-opponent", s.measure_opponent] if s.measure_opponent else [])]
     return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
+
+
+def _number(x: float) -> str:
+    """A number as short as it is written (0.3, 100), never rounded (0.12345678 stays)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
 
 
 def _option_text(value: object) -> str:
@@ -297,13 +313,17 @@ def _option_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _kinds(game: Game, given: list[str]) -> tuple[str, ...]:
-    """The --monte-carlo kinds, sorted: each a kind of the game's decisions, once."""
-    known = sorted(game.logged_kinds)
+def _kinds(game: Game, given: list[str], options: Options) -> tuple[str, ...]:
+    """The --monte-carlo kinds, sorted: each a kind of decision the game logs with these
+    options (a game's ``kinds_logged(**options)`` where it has one), once."""
+    kinds_logged = getattr(game, "kinds_logged", None)
+    known = sorted(game.logged_kinds if kinds_logged is None else kinds_logged(**dict(options)))
+    with_options = " with " + " ".join(f"--option {k}={_option_text(v)}" for k, v in options) \
+        if options else ""
     for kind in given:
         if kind not in known:
-            raise _usage(f"--monte-carlo {kind}: not a kind of {game.name} decision "
-                         f"(kinds: {', '.join(known)})")
+            raise _usage(f"--monte-carlo {kind}: not a kind of decision {game.name} logs"
+                         f"{with_options} (kinds: {', '.join(known)})")
         if given.count(kind) > 1:
             raise _usage(f"--monte-carlo {kind}: given twice; give each kind once")
     return tuple(sorted(given))

@@ -131,7 +131,7 @@ def top(
 ) -> None:
     """The rules with the largest conclusions each way, in words (seed 003's Tables 1-2).
 
-    For a rule base whose conclusions are single values, such as a learned one: with weighted_sum, what a rule adds when it fires fully (its conclusion times its weight); with weighted_average, the value it pulls the grade toward. Most first, then least.
+    For a rule base whose conclusions are single values, such as a learned one: with weighted_sum, what a rule adds when it fires fully (its conclusion times its weight), the most it adds, then the least (below 0); with weighted_average, the value it pulls the grade toward (as hard as its weight), the highest, then the lowest.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.rulebase import render
 
@@ -143,28 +143,45 @@ def top(
                           f"({rb.defuzzifier}); top ranks single-valued conclusions",
                           markup=False, highlight=False)
         raise typer.Exit(2)
-    ranked = sorted(((value[r.output_term] * r.weight, i) for i, r in enumerate(rb.rules)),
-                    key=lambda vi: (-vi[0], vi[1]))
-    most = [vi for vi in ranked[:n] if vi[0] > 0]
-    least = [vi for vi in reversed(ranked[-n:]) if vi[0] < 0]
     unit = rb.output.description or rb.output.name
+    what = rb.output.name + (f" ({unit})" if unit != rb.output.name else "")
+    if rb.defuzzifier == "weighted_sum":  # a rule adds its conclusion times its weight
+        ranked = sorted(((value[r.output_term] * r.weight, i) for i, r in enumerate(rb.rules)),
+                        key=lambda vi: (-vi[0], vi[1]))
+        most = [vi for vi in ranked[:n] if vi[0] > 0]
+        least = [vi for vi in reversed(ranked[-n:]) if vi[0] < 0]
+        key = heading = "adds"
+        titles = (f"adding the most to {what}", f"adding the least to {what}")
+    else:  # weighted_average: a rule pulls the grade toward its conclusion
+        ranked = sorted(((value[r.output_term], i) for i, r in enumerate(rb.rules)),
+                        key=lambda vi: (-vi[0], vi[1]))
+        most = ranked[:n]
+        least = sorted(ranked[n:], key=lambda vi: vi)[:n]  # the lowest, ties in rule order
+        key = heading = "toward"
+        titles = (f"pulling {what} the highest", f"pulling {what} the lowest")
+    pulls = rb.defuzzifier != "weighted_sum"  # then how hard is each rule's weight
+
+    def row(v: float, i: int) -> dict[str, object]:
+        return {"rule": i + 1, key: v, **({"weight": rb.rules[i].weight} if pulls else {}),
+                "if": render(rb.rules[i].condition)}
+
     if json_out:
         print_json({"rulebase": rb.name, "unit": unit,
-                    "most": [{"rule": i + 1, "adds": v, "if": render(rb.rules[i].condition)}
-                             for v, i in most],
-                    "least": [{"rule": i + 1, "adds": v, "if": render(rb.rules[i].condition)}
-                              for v, i in least]})
+                    "most": [row(v, i) for v, i in most],
+                    "least": [row(v, i) for v, i in least]})
         return
-    for title, rows in (("the most", most), ("the least", least)):
+    for title, rows in zip(titles, (most, least), strict=True):
         table = Table(title=f"{rb.name}: {len(rows)} rule{'' if len(rows) == 1 else 's'} "
-                            f"adding {title} to "
-                            f"{rb.output.name} ({unit})",
-                      title_justify="left", box=box.SIMPLE_HEAD)
+                            f"{title}", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("rule", justify="right")
-        table.add_column("adds", justify="right")
+        table.add_column(heading, justify="right")
+        if pulls:
+            table.add_column("weight", justify="right")
         table.add_column("when", overflow="fold")
         for v, i in rows:
-            table.add_row(str(i + 1), f"{v:+.3f}", render(rb.rules[i].condition))
+            table.add_row(str(i + 1), f"{v:+.3f}",
+                          *([f"{rb.rules[i].weight:g}"] if pulls else []),
+                          render(rb.rules[i].condition))
         console.print(table)
 
 

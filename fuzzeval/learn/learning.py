@@ -470,9 +470,11 @@ def load_learn(history: History, learn_id: int | None = None) -> Learn:
 
 
 def last_weights(history: History, learn: Learn, rb: RuleBase) -> FloatArray:
-    """The conclusions after the last committed block (the start's before any)."""
-    row = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? ORDER "
-                               "BY block DESC LIMIT 1", (learn.id,)).fetchone()
+    """The conclusions after the last of ``learn``'s blocks (the start's before any): a
+    learn cut to its first blocks gives the conclusions it had then."""
+    row = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? AND "
+                               "block < ? ORDER BY block DESC LIMIT 1",
+                               (learn.id, len(learn.blocks))).fetchone()
     if row is None:
         return conclusions(rb)
     return np.frombuffer(row[0], dtype="<f8").copy()
@@ -527,11 +529,7 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
     with history.running(running_key(settings, source), RUNNING):
         learn_id = find_learn(history, settings, source)
         if learn_id is None:
-            other = history.conn.execute("SELECT id FROM learns LIMIT 1").fetchone()
-            if other is not None:
-                raise HistoryError(f"{history.path} holds learn {other[0]}, with other "
-                                   "settings or another start: one learn to a database; "
-                                   "give another --db")
+            refuse_another_learn(history)
             if resume:
                 raise HistoryError(f"{history.path}: no learn to resume; run without "
                                    "--resume to start one")
@@ -562,8 +560,16 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
         return load_learn(history, learn_id)
 
 
+def refuse_another_learn(history: History) -> None:
+    """One learn to a database: a new learn where one is stored is refused."""
+    other = history.conn.execute("SELECT id FROM learns LIMIT 1").fetchone()
+    if other is not None:
+        raise HistoryError(f"{history.path} holds learn {other[0]}, with other settings or "
+                           "another start: one learn to a database; give another --db")
+
+
 def averaged_weights(history: History, learn: Learn, rb: RuleBase, blocks: int) -> FloatArray:
-    """The mean of the conclusions after each of the last ``blocks`` committed blocks
+    """The mean of the conclusions after each of the last ``blocks`` of ``learn``'s blocks
     (Polyak-Ruppert averaging): a constant step keeps the conclusions moving with each
     game's luck around what they have learned, and their mean over many blocks is that,
     without the last blocks' luck. One block: ``last_weights``."""
@@ -571,8 +577,9 @@ def averaged_weights(history: History, learn: Learn, rb: RuleBase, blocks: int) 
         raise ValueError(f"average over at least 1 block (got {blocks})")
     if blocks == 1:
         return last_weights(history, learn, rb)
-    rows = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? ORDER "
-                                "BY block DESC LIMIT ?", (learn.id, blocks)).fetchall()
+    rows = history.conn.execute("SELECT weights FROM learn_blocks WHERE learn_id = ? AND "
+                                "block < ? ORDER BY block DESC LIMIT ?",
+                                (learn.id, len(learn.blocks), blocks)).fetchall()
     if len(rows) < blocks:
         raise ValueError(f"learn {learn.id} has {len(rows)} blocks, fewer than the "
                          f"{blocks} to average")

@@ -94,6 +94,12 @@ class HeartsGame:
     def prepare(self) -> None:
         pass
 
+    def kinds_logged(self, **options: Any) -> frozenset[str]:
+        """The kinds of decision a game with these options logs: seed 003's variant has
+        no passing, so no passes (what ``fuzzeval learn --monte-carlo`` may name)."""
+        opts = _options(options.get("rules", "standard"), options.get("target", 0))
+        return self.logged_kinds if opts.passing else frozenset({"play"})
+
     @property
     def hidden_information(self) -> Any:
         from fuzzeval.games.hearts.sampling import HIDDEN
