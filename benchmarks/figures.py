@@ -145,7 +145,7 @@ ENTRIES: tuple[Entry, ...] = (
           "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
           ("python benchmarks/hearts_players.py --only heuristic-heuristic,td-heuristic,"
-           "td-ismcts,samplingtd1-heuristic",
+           "td-ismcts,samplingtd1-heuristic,samplingtd-ismcts",
            "python benchmarks/hearts_players.py --only samplingtd-heuristic "
            "--sampling-deals 2000",
            "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
