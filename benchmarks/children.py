@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from fuzzeval.errors import Terminated
 
@@ -141,3 +141,12 @@ def stopping(kept: str) -> Iterator[None]:
         if any(p.poll() is None for p in _started):
             _quiet()
             stop_all()
+
+
+def run_main(main: Callable[[], object],
+             kept: str = "the measurement stopped before its end; run it again") -> NoReturn:
+    """A benchmark's entry point: ``main()`` under ``stopping(kept)`` (Ctrl-C or SIGTERM
+    is one line, not a traceback), its whole-number result the exit status."""
+    with stopping(kept):
+        status = main()
+    raise SystemExit(status if isinstance(status, int) else 0)

@@ -91,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        print("interrupted: nothing is stored; run it again", file=sys.stderr)
-        raise SystemExit(130) from None
+    from pathlib import Path
+
+    if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.children import run_main
+
+    run_main(main, "nothing is stored; run it again")

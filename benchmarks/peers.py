@@ -822,4 +822,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    from pathlib import Path
+
+    if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.children import run_main
+
+    run_main(main)

@@ -109,3 +109,33 @@ def test_a_killed_benchmark_s_child_gets_sigterm(tmp_path: Path) -> None:
             time.sleep(0.05)
         time.sleep(0.7)  # its save
     assert log.read_text() == "ready\n15 True\n"
+
+
+def test_every_benchmark_script_stops_in_one_line() -> None:
+    """Each script's entry point runs under ``children.stopping`` (``run_main`` or its
+    own): Ctrl-C and SIGTERM are one line and exit 130 / 143, never a traceback."""
+    scripts = [p for p in sorted((ROOT / "benchmarks").glob("*.py"))
+               if 'if __name__ == "__main__":' in p.read_text()]
+    assert len(scripts) >= 18
+    bare = [p.name for p in scripts
+            if not any(call in p.read_text().split('if __name__ == "__main__":')[1]
+                       for call in ("run_main(main", "children.stopping("))]
+    assert bare == []
+
+
+def test_ctrl_c_on_a_benchmark_is_one_line(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-u", str(ROOT / "benchmarks" / "engine.py"),
+                             "--quick"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("15 inputs")  # measuring now
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert err == "interrupted: the measurement stopped before its end; run it again\n"
