@@ -146,7 +146,12 @@ def stopping(kept: str) -> Iterator[None]:
 def run_main(main: Callable[[], object],
              kept: str = "the measurement stopped before its end; run it again") -> NoReturn:
     """A benchmark's entry point: ``main()`` under ``stopping(kept)`` (Ctrl-C or SIGTERM
-    is one line, not a traceback), its whole-number result the exit status."""
-    with stopping(kept):
-        status = main()
+    is one line, not a traceback), its whole-number result the exit status; a reader that
+    goes away (``| head``) ends it quietly, exit 1, as it ends a fuzzeval command."""
+    try:
+        with stopping(kept):
+            status = main()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing at exit
+        raise SystemExit(1) from None
     raise SystemExit(status if isinstance(status, int) else 0)

@@ -242,6 +242,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    with children.stopping("the entries that finished have made their figures; the same "
-                           "command makes every entry it names again, from its start"):
-        sys.exit(main())
+    children.run_main(main, "the entries that finished have made their figures; the same "
+                            "command makes every entry it names again, from its start")

@@ -177,5 +177,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with children.stopping("every row's match is stored; run the same command to resume"):
-        main()
+    children.run_main(main, "every row's match is stored; run the same command to resume")

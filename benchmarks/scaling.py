@@ -201,5 +201,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    with children.stopping("the rows printed are measured; nothing else is kept"):
-        raise SystemExit(main())
+    children.run_main(main, "the rows printed are measured; nothing else is kept")

@@ -119,7 +119,7 @@ def test_every_benchmark_script_stops_in_one_line() -> None:
     assert len(scripts) >= 18
     bare = [p.name for p in scripts
             if not any(call in p.read_text().split('if __name__ == "__main__":')[1]
-                       for call in ("run_main(main", "children.stopping("))]
+                       for call in ("run_main(main", "children.run_main(main"))]
     assert bare == []
 
 
@@ -139,3 +139,14 @@ def test_ctrl_c_on_a_benchmark_is_one_line(tmp_path: Path) -> None:
             proc.wait()
     assert proc.returncode == 130, err
     assert err == "interrupted: the measurement stopped before its end; run it again\n"
+
+
+def test_a_benchmark_whose_reader_goes_away_ends_quietly() -> None:
+    """``python -m benchmarks.figures --list | head -1``: a BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.figures", "--list"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # gone before the list is written, as head is after its lines
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert (proc.returncode, err) == (1, "")
