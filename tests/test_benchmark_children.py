@@ -23,7 +23,7 @@ CHILD = r"""
 import os, signal, sys, time
 log, folder = open(sys.argv[1], "a"), sys.argv[2]
 def got(signum, frame):
-    log.write(f"{signum} {os.path.isdir(folder)}\n"); log.flush(); time.sleep(0.5); sys.exit(0)
+    log.write(f"{signum} {os.path.isdir(folder)}\n"); log.flush(); time.sleep(0.2); sys.exit(0)
 signal.signal(signal.SIGINT, got)
 signal.signal(signal.SIGTERM, got)
 log.write("ready\n"); log.flush()
@@ -107,7 +107,7 @@ def test_a_killed_benchmark_s_child_gets_sigterm(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while log.read_text() == "ready\n" and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(0.7)  # its save
+        time.sleep(0.4)  # its save
     assert log.read_text() == "ready\n15 True\n"
 
 

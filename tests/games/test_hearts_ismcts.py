@@ -145,27 +145,24 @@ def test_the_players_benchmark_pairs_the_deals_both_rows_played() -> None:
 
 
 def test_the_players_benchmark_prints_its_table(tmp_path: Path) -> None:
-    """benchmarks/hearts_players.py at the smallest sizes (figures unchecked), on four of
+    """benchmarks/hearts_players.py at the smallest sizes (figures unchecked), on two of
     its rows (a subprocess each; the others run the same code, their players pinned by the
     tests of rows() and shown() above): a row per match, named as the table names them,
-    and the paired differences of the rows played."""
+    and the paired difference of the rows played."""
     root = Path(__file__).resolve().parents[2]
-    only = "heuristic-heuristic,td-heuristic,heuristic-ismcts,sampling-ismcts"
     done = subprocess.run(
         [sys.executable, str(root / "benchmarks" / "hearts_players.py"), "--deals", "1",
-         "--sampling-deals", "1", "--ismcts-deals", "2", "--sampling-ismcts-deals", "1",
-         "--trials", "2", "--simulations", "4", "--workers", "1", "--db-dir",
-         str(tmp_path), "--only", only], capture_output=True, text=True, check=False,
+         "--workers", "1", "--db-dir", str(tmp_path), "--only",
+         "heuristic-heuristic,td-heuristic"], capture_output=True, text=True, check=False,
         timeout=300)
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
     assert [(r.split("|")[1].strip(), r.split("|")[2].strip(), r.split("|")[3].strip())
-            for r in rows[1:]] == [
-        ("heuristic", "heuristic", "1"), ("td", "heuristic", "1"),
-        ("heuristic", "ismcts:simulations=4", "2"), ("sampling", "ismcts:simulations=4", "1")]
-    paired = [line.split(":")[0] for line in done.stdout.splitlines() if "paired" in line]
-    assert paired == ["td - heuristic against heuristic, paired over 1 deals",
-                      "sampling - heuristic against ISMCTS, paired over 1 deals"]
+            for r in rows[1:]] == [("heuristic", "heuristic", "1"), ("td", "heuristic", "1")]
+    paired = [line for line in done.stdout.splitlines() if "paired" in line]
+    assert [line.split(":")[0] for line in paired] == [
+        "td - heuristic against heuristic, paired over 1 deals"]
+    assert paired[0].endswith("+- nan")  # one deal: no spread to measure
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
 
 
