@@ -233,10 +233,12 @@ def test_resume_through_an_executor_plays_the_missing_games_once(tmp_path: Path)
 def test_a_resume_sizes_its_tasks_by_the_games_it_still_has_to_play(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stored: games 0, 20 and 21 of a match of 22; resumed as a match of 20, 19 games are
-    left (1..19). The first eight go one a task; then each task takes ceil(left / 8) of
-    them (a task time no game reaches makes that the binding limit, however busy the
-    machine): 11 left -> 2, 9 left -> 2, then single games."""
+    left (1..19). With two tasks in flight for each of the executor's 4 workers (a window
+    of 8), the first eight go one a task; then each task takes ceil(left / 8) of them (a
+    task time no game reaches makes that the binding limit, however busy the machine):
+    11 left -> 2, 9 left -> 2, then single games."""
     monkeypatch.setattr("fuzzeval.play.match.TASK_SECONDS", 1e9)
+    monkeypatch.setattr("fuzzeval.play.match.TASKS_PER_WORKER", 2)
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(22), "", "{}")
         for i in (0, 20, 21):

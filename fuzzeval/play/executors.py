@@ -19,8 +19,8 @@ from fuzzeval.errors import FuzzevalError
 from fuzzeval.play.match import ignore_interrupts
 
 #: the pool's result pipe is widened to this (Linux: up to /proc/sys/fs/pipe-max-size,
-#: 1 MiB by default), so a worker's result (about 110 KB for 0.2 s of backgammon games)
-#: is written at once, not in 64 KiB turns with the parent's reading thread
+#: 1 MiB by default), so a worker's result (about 220 KB for a task's 0.4 s of backgammon
+#: games) is written at once, not in 64 KiB turns with the parent's reading thread
 RESULT_PIPE_BYTES = 1 << 20
 
 

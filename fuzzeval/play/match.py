@@ -290,8 +290,13 @@ def _as_is(record: GameRecord) -> Any:
 # A task should last about this long: long enough that a worker's round trip (a fraction
 # of a millisecond of the parent's time) is noise, short enough that the progress bar moves
 # and a crash re-plays little.
-TASK_SECONDS = 0.2
+TASK_SECONDS = 0.4
 MAX_BLOCK = 64
+#: tasks in flight for each of an executor's workers: one playing and two waiting, so the
+#: parent's pauses (its inserts) leave no worker without a task. On 16 cores, 16 workers
+#: waited between tasks 17.6 % of a match with 0.2 s tasks two a worker, 8.8 % with 0.4 s
+#: tasks three a worker: 78.3 % -> 84.2 % of 16 independent processes (docs/benchmarks.md)
+TASKS_PER_WORKER = 3
 
 
 def capacity(executor: Executor) -> int:
@@ -328,9 +333,9 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
     number of games); ``count``, when known, is how many it holds. Without an executor the
     games run here, in order. With one, games go out in blocks sized from the time the
     games so far took (about ``TASK_SECONDS`` a task; quick games travel many to a task),
-    and at most ``window`` tasks are in flight (default: two for each of the executor's
-    workers, one playing and one waiting, so every worker is kept busy). Blocking changes
-    nothing in the results: each game draws only on its own seed.
+    and at most ``window`` tasks are in flight (default: ``TASKS_PER_WORKER`` for each of
+    the executor's workers, one playing and the others waiting, so every worker is kept
+    busy). Blocking changes nothing in the results: each game draws only on its own seed.
     """
     if executor is None:
         for i in indices:
@@ -338,7 +343,7 @@ def run_finished(game: Game, spec: MatchSpec, indices: Iterable[int],
         return
     pending = iter(indices)
     left = count
-    window = window or 2 * capacity(executor)
+    window = window or TASKS_PER_WORKER * capacity(executor)
     block, played, seconds = 1, 0, 0.0
     running: set[Future[tuple[list[T], float]]] = set()
     exhausted = False
