@@ -16,8 +16,9 @@ rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is s
 ``td`` and ``sampling`` with ``td`` playouts against heuristic and ISMCTS (issue 29)
 too, its playouts to the end of the hand, and against heuristic also stopped at the seat's
 next decision and valued there by ``td`` (``horizon=1``, seed 003's search to the end of
-the trick). Prints the mean points per hand of the player under test with its 95 %
-interval (over duplicate blocks).
+the trick), and with ``td`` playing only its own seat in the playouts and ``heuristic``
+the three others (``others=heuristic``: the table as it is). Prints the mean points per
+hand of the player under test with its 95 % interval (over duplicate blocks).
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
                        args.sampling_deals))
         out.insert(6, ("samplingtd1-heuristic", f"{sampling},rollout=td,horizon=1",
                        "heuristic", args.sampling_deals))
+        out.insert(7, ("samplingtdh-heuristic", f"{sampling},rollout=td,others=heuristic",
+                       "heuristic", args.sampling_deals))
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
         out.append(("samplingtd-ismcts", f"{sampling},rollout=td", ismcts,
                     args.sampling_ismcts_deals))
@@ -72,6 +75,7 @@ def shown(player: str, trials: int) -> str:
     """A row's player as the table names it (the trials are in the table's heading)."""
     sampling = f"sampling:trials={trials}"
     return {f"{sampling},rollout=td,horizon=1": "sampling(td, 1)",
+            f"{sampling},rollout=td,others=heuristic": "sampling(td/heur)",
             f"{sampling},rollout=td": "sampling(td)", sampling: "sampling"}.get(player, player)
 
 
@@ -147,7 +151,8 @@ def main() -> None:
           "per hand,\nfewer is better, 95 % interval over deals; even: 6.5, 13 more a "
           f"moon shot;\nsampling: trials={args.trials}; sampling(td): with td playing its "
           "playouts;\nsampling(td, 1): the playouts stopped at the next decision, valued "
-          "by td\n")
+          "by td;\nsampling(td/heur): td plays its own seat in the playouts, heuristic "
+          "the others\n")
     print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
           f"{'95 % interval':<14} |")
     print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
@@ -164,6 +169,8 @@ def main() -> None:
                           ("sampling-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("samplingtd-heuristic", "td-heuristic", "heuristic"),
                           ("samplingtd1-heuristic", "td-heuristic", "heuristic"),
+                          ("samplingtdh-heuristic", "td-heuristic", "heuristic"),
+                          ("samplingtdh-heuristic", "sampling-heuristic", "heuristic"),
                           ("td-heuristic", "fuzzy-heuristic", "heuristic"),
                           ("td-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("samplingtd-ismcts", "td-ismcts", "ISMCTS"),

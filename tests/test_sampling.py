@@ -215,6 +215,46 @@ def test_a_playout_stops_short_at_the_seats_next_decision() -> None:
         leaf_value(ToyGame(), Guess())
 
 
+class Counted(MaxPlayer):
+    """Takes the largest number, counting its decisions by the seat that made them."""
+
+    def __init__(self) -> None:
+        self.seats: list[int] = []
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        self.seats.append(int(candidates.record["turn"]) % 3)  # first = 0: turn k is seat k % 3
+        return super().choose(candidates, rng)
+
+
+class Least(Counted):
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        super().choose(candidates, rng)
+        return int(np.argmin(candidates.feature_rows(range(len(candidates)))[:, 0]))
+
+
+def test_the_other_seats_play_out_by_others() -> None:
+    """From turn 0, seat 0 picks, seats 1 and 2 pick, seat 0 again (turn 3), then 1 and 2:
+    a playout asks the deciding seat's policy once and ``others`` four times. Seat 0 takes
+    its pick and then the largest of turn 3's offers; what the others take is theirs."""
+    game = ToyTable()
+    root = TableState(turn=0, first=0, offers=(3, 9, 5), rounds=((0, 0, 0),))
+    own, others = Counted(), Least()
+    values = playout_simulator(game, TableHooks(root), game.candidates(root),
+                               (own, own, own), others=others)(2, np.random.default_rng(7))
+    assert own.seats == [0] * 6 and others.seats == [1, 2, 1, 2] * 6
+    assert np.all(values - values[:, :1] == [0, -6, -2])
+    # the player with others never takes a game's compiled simulator (every seat alike)
+
+    class Compiled(TableHooks):
+        def simulator(self, candidates: Candidates, policies: Any) -> Any:
+            return lambda n, rng: np.tile([0.0, 1.0, 0.0], (n, 1))
+    player = SamplingPlayer(game, Compiled(root), (own, own, own),  # type: ignore[arg-type]
+                            SamplingSettings(trials=5, stop="none"), others=others)
+    assert player.decide(game.candidates(root), np.random.default_rng(2))[0] == 0
+    assert dataclasses.replace(player, others=None).decide(
+        game.candidates(root), np.random.default_rng(2))[0] == 1
+
+
 def test_a_game_without_hooks_is_named() -> None:
     with pytest.raises(ValueError, match="toy has no hidden-information hooks"):
         require_hooks(ToyGame())
@@ -267,7 +307,9 @@ def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
     ({"trials": 10**12}, "trials must be a whole number from 1 to 100,000 [(]got 10{12}[)]"),
     ({"stop": "soon"}, "stop must be one of"),
     ({"rollout": "sampling"}, r"rollout must be one of random, rulebase, td [(]got .sampling.[)]"),
-    ({"depth": 2}, "does not take options"),
+    ({"depth": 2}, r"does not take options \['depth'\] \(options: horizon, others, rollout, "
+                   r"stop, trials\)"),
+    ({"others": "nobody"}, r"others must be one of random, rulebase, td [(]got .nobody.[)]"),
 ])
 def test_the_game_agnostic_player_refuses_bad_options(options: dict[str, Any],
                                                       message: str) -> None:

@@ -211,10 +211,11 @@ def leaf_value(game: Game, estimator: ValueEstimator) -> Leaf:
 
 def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidates,
                       policies: Sequence[Player], horizon: int = 0,
-                      leaf: Leaf | None = None) -> Simulator:
+                      leaf: Leaf | None = None, others: Player | None = None) -> Simulator:
     """A simulator for any game with the three hooks: each trial determinizes once, then
     plays every candidate out with the seats' ``policies`` (index = seat), each candidate
-    from the same copy of the trial's random stream (common random numbers). With a
+    from the same copy of the trial's random stream (common random numbers); with
+    ``others``, every seat but the deciding one plays ``others`` instead. With a
     ``horizon`` and a ``leaf``, a playout stops when the deciding seat is to move for the
     ``horizon``-th time after this decision and is worth ``leaf(state, seat)`` there."""
     k = len(candidates)
@@ -242,8 +243,9 @@ def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidat
                         if turns == horizon:
                             value = leaf(state, seat)
                             break
-                    state = game.apply(state, policies[mover].choose(
-                        game.candidates(state), chance), chance)
+                    policy = policies[mover] if others is None or mover == seat else others
+                    state = game.apply(state, policy.choose(game.candidates(state), chance),
+                                       chance)
                 out[t, c] = hooks.value(root, state, seat) if value is None else value
         return out
 
@@ -267,7 +269,8 @@ SAMPLING = "sampling"
 @dataclass(frozen=True)
 class SamplingPlayer:
     """Seed 001's player for any game with hidden-information hooks: every decision is
-    simulated, playouts by the ``rollout`` players (index = seat), the best mean chosen."""
+    simulated, playouts by the ``rollout`` players (index = seat; with ``others``, the
+    deciding seat's, and ``others`` for every other seat), the best mean chosen."""
 
     game: Game
     hooks: HiddenInformation
@@ -275,17 +278,19 @@ class SamplingPlayer:
     settings: SamplingSettings
     horizon: int = 0  # 0: playouts run to the end; else they stop short (module doc)
     leaf: Leaf | None = None
+    others: Player | None = None  # None: every seat plays its ``rollout``
 
     def simulator(self, candidates: Candidates) -> Simulator:
         """The game's compiled simulator of these playouts where it has one (playouts to
-        the end only), else the playouts in Python."""
+        the end, every seat by its ``rollout``), else the playouts in Python."""
         compiled = getattr(self.hooks, "simulator", None)
-        fast: Simulator | None = (compiled(candidates, self.rollout)
-                                  if compiled is not None and not self.horizon else None)
+        fast: Simulator | None = (
+            compiled(candidates, self.rollout)
+            if compiled is not None and not self.horizon and self.others is None else None)
         if fast is not None:
             return fast
         return playout_simulator(self.game, self.hooks, candidates, self.rollout,
-                                 self.horizon, self.leaf)
+                                 self.horizon, self.leaf, self.others)
 
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, dict[str, str | int | float]]:
@@ -298,26 +303,31 @@ class SamplingPlayer:
 
 
 def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
-                    stop: Any = "obvious", horizon: Any = 0, **unknown: Any
-                    ) -> SamplingPlayer:
+                    stop: Any = "obvious", horizon: Any = 0, others: Any = "",
+                    **unknown: Any) -> SamplingPlayer:
     """The game-agnostic sampling player: ``rollout`` names the player every seat plays
     the simulations with, the game's own or a game-agnostic one other than ``sampling``
     (``td``: the game's learned base), default the game's ``sampling_rollout`` where it
     names one, as hold'em names its fuzzy triple, else its reference opponent;
-    ``trials`` the most a decision gets, ``stop`` the stop rule, ``horizon`` where a
-    playout stops short (0: at the end; the rollout must estimate values, as ``td``
-    does). A ValueError names a bad option."""
+    ``others``, where given, the player the other seats play them with (its own seat by
+    ``rollout``: the opponents modelled as the players at the table); ``trials`` the most
+    a decision gets, ``stop`` the stop rule, ``horizon`` where a playout stops short (0:
+    at the end; the rollout must estimate values, as ``td`` does). A ValueError names a
+    bad option."""
     from fuzzeval.play.match import make_player
     from fuzzeval.play.registry import player_plugin_names
 
     hooks = require_hooks(game)
     if unknown:
         raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
-                         "(options: horizon, rollout, stop, trials)")
+                         "(options: horizon, others, rollout, stop, trials)")
     name = str(rollout).strip() or getattr(game, "sampling_rollout", game.default_opponent)
     known = [*game.player_names, *(n for n in player_plugin_names() if n != SAMPLING)]
     if name not in known:
         raise ValueError(f"rollout must be one of {', '.join(known)} (got {rollout!r})")
+    other = str(others).strip()
+    if other and other not in known:
+        raise ValueError(f"others must be one of {', '.join(known)} (got {others!r})")
     if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
         raise ValueError(f"trials must be a whole number from 1 to {MAX_TRIALS:,} "
                          f"(got {trials!r})")
@@ -335,4 +345,5 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                              "playout that stops short needs one that does (td)")
         leaf = leaf_value(game, policy)  # type: ignore[arg-type]
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
-    return SamplingPlayer(game, hooks, (policy,) * game.seats, settings, horizon, leaf)
+    return SamplingPlayer(game, hooks, (policy,) * game.seats, settings, horizon, leaf,
+                          make_player(game, other) if other else None)

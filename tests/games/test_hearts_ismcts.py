@@ -113,6 +113,8 @@ def test_the_players_benchmark_lists_every_row_in_order() -> None:
         ("td-heuristic", "td", "heuristic", 10),
         ("samplingtd-heuristic", "sampling:trials=3,rollout=td", "heuristic", 11),
         ("samplingtd1-heuristic", "sampling:trials=3,rollout=td,horizon=1", "heuristic", 11),
+        ("samplingtdh-heuristic", "sampling:trials=3,rollout=td,others=heuristic",
+         "heuristic", 11),
         ("heuristic-ismcts", "heuristic", "ismcts:simulations=7", 12),
         ("sampling-ismcts", "sampling:trials=3", "ismcts:simulations=7", 13),
         ("fuzzy-ismcts", "fuzzy", "ismcts:simulations=7", 12),
@@ -125,9 +127,10 @@ def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
 
     assert [shown(p, 3) for p in ("sampling:trials=3,rollout=td,horizon=1",
                                   "sampling:trials=3,rollout=td", "sampling:trials=3",
+                                  "sampling:trials=3,rollout=td,others=heuristic",
                                   "sampling:trials=30", "td", "heuristic")] == [
-        "sampling(td, 1)", "sampling(td)", "sampling", "sampling:trials=30", "td",
-        "heuristic"]
+        "sampling(td, 1)", "sampling(td)", "sampling", "sampling(td/heur)",
+        "sampling:trials=30", "td", "heuristic"]
 
 
 def test_the_players_benchmark_pairs_the_deals_both_rows_played() -> None:
