@@ -302,6 +302,24 @@ def test_the_game_agnostic_player_simulates_any_game_with_hooks() -> None:
     assert wins >= 17
 
 
+class MaxToy(VisibleToy):
+    """The toy game with hooks and one more player, ``max``."""
+
+    player_names = (*VisibleToy.player_names, "max")
+
+    def make_player(self, name: str, **options: Any) -> Any:
+        return MaxPlayer() if name == "max" else super().make_player(name, **options)
+
+
+def test_the_game_agnostic_player_takes_the_other_seats_player_by_name() -> None:
+    from fuzzeval.play.match import make_player
+
+    player = make_player(MaxToy(), "sampling", rollout="random", others="max", trials=5)
+    assert isinstance(player.others, MaxPlayer)
+    assert all(isinstance(p, RandomPlayer) for p in player.rollout)
+    assert make_player(MaxToy(), "sampling", rollout="max").others is None
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ({"trials": 0}, "trials must be a whole number from 1 to 100,000"),
     ({"trials": 10**12}, "trials must be a whole number from 1 to 100,000 [(]got 10{12}[)]"),
