@@ -4,12 +4,13 @@
                                  [-p fuzzy] [--opponent pubeval] [--repeat 1]
                                  [--variant as-is,task=0.2+window=2]
 
-For each worker count N, two measurements in the same run, each in fresh processes:
+For each worker count N, measured in the same run, each in fresh processes:
 
-- **the runner**: one match of N x ``--games`` games with ``--workers N`` through
-  ``run_match`` (history writes included), timed by the wall clock; the parent's CPU and
-  its workers' CPU are read from ``getrusage``, so the parent's share is what the one
-  writer costs (target: <= 5 % at 2 workers, backgammon refined vs pubeval);
+- **the runner** (one for each ``--variant``): one match of N x ``--games`` games with
+  ``--workers N`` through ``run_match`` (history writes included), timed by the wall
+  clock; the parent's CPU and its workers' CPU are read from ``getrusage``, so the
+  parent's share is what the one writer costs (target: <= 5 % at 2 workers, backgammon
+  refined vs pubeval);
 - **the baseline**: N independent 1-worker matches of ``--games`` games each, started
   together, each into its own database: what N cores do with no parent to share.
 
@@ -21,11 +22,12 @@ wall time (below 100 %: workers waited); ``pool``: seconds to start and stop an 
 of N workers, a fixed cost inside the runner's time.
 
 Where the runner's workers waited: each task's games and each result's sending are timed
-in the workers on the one monotonic clock, so a worker's time splits into ``tasks``,
-``before`` its first, ``between`` tasks (of it ``sending`` its result; the rest waiting
-for the next task) and ``after`` its last; ``no task`` is how often the pool's queue of
-tasks was empty (sampled every 20 ms), ``insert`` the parent's time inserting games. Last,
-the CPU a game, the runner's (parent included) and the baseline's.
+in the (forked) workers on the one monotonic clock, so a worker's time splits into
+``tasks``, ``before`` its first, ``between`` tasks (of it ``sending`` its result; the
+rest waiting for the next task and reading it) and ``after`` its last; ``no task`` is
+how often the pool's queue of tasks was empty (sampled every 20 ms), ``insert`` the
+parent's time in its inserts (not its commits). Last, the CPU a game, the runner's
+(parent included) and the baseline's.
 
 ``--variant a,b,...`` measures several runners against the same baselines: ``as-is``, or
 changes joined by ``+`` (``task=0.2+window=2``: the runner's task length and tasks in
@@ -84,7 +86,8 @@ for part in variant.split("+"):  # the runner as it is, or changed for a compari
         raise SystemExit(f"unknown variant {part!r}")
 # where the workers' time goes: each task's games and each result's sending, start and end
 # on the one monotonic clock, a line each in a file a worker
-trace = tempfile.mkdtemp()
+trace = db + ".trace"  # beside the database, in the run's own folder
+os.makedirs(trace)
 def _log(kind, start, _fd=[]):
     if not _fd:
         _fd.append(os.open(os.path.join(trace, str(os.getpid())),
@@ -146,10 +149,15 @@ own = resource.getrusage(resource.RUSAGE_SELF)
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
 cpu = lambda a, b: (b.ru_utime - a.ru_utime) + (b.ru_stime - a.ru_stime)
 logs = [[line.split() for line in open(os.path.join(trace, f))] for f in os.listdir(trace)]
+if int(workers) > 1 and not any(k == "t" for w in logs for k, _, _ in w):
+    raise SystemExit("no worker traced its tasks: the pool's workers must be forked")
 spans = lambda w, kind: sorted((float(a) - t0, float(b) - t0) for k, a, b in w if k == kind)
 print(json.dumps({"wall": t1 - t0, "parent": cpu(own0, own), "workers": cpu(kids0, kids),
                   "pool": pool_s, "tasks": [spans(w, "t") for w in logs if spans(w, "t")],
-                  "sending": sum(b - a for w in logs for a, b in spans(w, "s")),
+                  # sending between a worker's first task and its last, as ``between``
+                  "sending": sum(b - a for w in logs if spans(w, "t")
+                                 for a, b in spans(w, "s")
+                                 if spans(w, "t")[0][1] <= a < spans(w, "t")[-1][0]),
                   "inserting": inserting[0],
                   "empty": sum(samples) / len(samples) if samples else float("nan")}))
 """
@@ -240,7 +248,7 @@ def measure(args: argparse.Namespace, n: int, tmp: Path,
     tmp.mkdir()
     alone = baseline(args, n, tmp)
     out = {}
-    for variant in variants:
+    for variant in variants:  # (the caller turns their order from one repeat to the next)
         r = runner(args, n, tmp, variant)
         games = n * args.games
         rate = games / r["wall"]
@@ -276,8 +284,11 @@ def check_variant(variant: str) -> str | None:
             return f"{part!r}: write " + (key if kind is None else f"{key}=NUMBER")
         if eq and kind is not None:
             try:
-                if kind(value) <= 0 and key != "nice-workers":
-                    return f"{part!r}: the number must be positive"
+                number = kind(value)
+                if not math.isfinite(number) or number < 0 or \
+                        (number == 0 and key != "nice-workers"):
+                    return f"{part!r}: the number must be finite and " + (
+                        "not negative" if key == "nice-workers" else "positive")
             except ValueError:
                 return f"{part!r}: {value!r} is not a number of its kind"
     return None
@@ -307,11 +318,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.workers.split(",")]
     variants = args.variant.split(",")
+    if len(set(variants)) < len(variants):
+        parser.error(f"--variant: {args.variant!r} names a variant twice")
     for variant in variants:
         if (why := check_variant(variant)) is not None:
             parser.error(f"--variant: {why}")
     print(f"{args.game}: {args.player} vs {args.opponent}, {args.games} games a worker, "
           f"{os.cpu_count()} cores, median of {args.repeat}")
+    # a name too long for its column is shown as v1, v2, ... and spelled out here
+    label = {v: v if len(v) <= 14 else f"v{k + 1}" for k, v in enumerate(variants)}
+    for variant, short in label.items():
+        if short != variant:
+            print(f"{short}: {variant}")
     print(f"{'N':>2} {'variant':<14} {'games/s':>7} {'alone':>6} {'effic.':>6} "
           f"{'range':>13} {'by end':>6} {'share':>5} {'busy':>4} {'pool':>4}")
     rows = []
@@ -321,27 +339,31 @@ def main(argv: list[str] | None = None) -> int:
         # a kernel that the warm-up's one game did not need.
         runner(args, 1, tmp)
         for i, n in enumerate(counts):
-            runs = [measure(args, n, tmp / f"{i}_{k}", variants) for k in range(args.repeat)]
+            # each repeat starts with another variant: none is always the last measured
+            runs = [measure(args, n, tmp / f"{i}_{k}",
+                            variants[k % len(variants):] + variants[:k % len(variants)])
+                    for k in range(args.repeat)]
             for variant in variants:
                 mine = [run[variant] for run in runs]
                 eff = sorted(m["eff"] for m in mine)
                 m = {key: statistics.median(x[key] for x in mine) for key in mine[0]}
                 rows.append((n, variant, m))
-                print(f"{n:>2} {variant[:14]:<14} {m['rate']:>7.1f} {m['alone']:>6.0f} "
+                print(f"{n:>2} {label[variant]:<14} {m['rate']:>7.1f} {m['alone']:>6.0f} "
                       f"{m['eff']:>6.1%} {eff[0]:>6.1%}-{eff[-1]:<6.1%} "
                       f"{m['by_end']:>6.1%} {_pct(m['share'], 5)} {m['busy']:>4.0%} "
                       f"{m['pool']:>4.2f}", flush=True)
-    print("\nwhere the workers' time went, shares of the match's wall time (sending: of\n"
-          "between tasks); how often the pool had no task waiting; the parent inserting")
+    print("\nwhere the workers' time went, shares of the match's wall time (sending: the\n"
+          "part of between spent sending results); how often the pool had no task\n"
+          "waiting; the parent inserting")
     print(f"{'N':>2} {'variant':<14} {'wall s':>6} {'tasks':>6} {'before':>6} "
           f"{'between':>7} {'sending':>7} {'after':>6} {'no task':>7} {'insert':>6}")
     for n, variant, m in rows:
-        print(f"{n:>2} {variant[:14]:<14} {m['wall']:>6.2f} {_pct(m['in'], 6)} "
+        print(f"{n:>2} {label[variant]:<14} {m['wall']:>6.2f} {_pct(m['in'], 6)} "
               f"{_pct(m['before'], 6)} {_pct(m['between'], 7)} {_pct(m['sending'], 7)} "
               f"{_pct(m['after'], 6)} {_pct(m['empty'], 7)} {_pct(m['inserting'], 6)}")
     print("\nCPU a game, ms: the runner's (parent included) and the independent ones'")
     for n, variant, m in rows:
-        print(f"{n:>2} {variant[:14]:<14} {m['cpu'] * 1e3:>6.2f} {m['cpu_alone'] * 1e3:>6.2f}")
+        print(f"{n:>2} {label[variant]:<14} {m['cpu'] * 1e3:>6.2f} {m['cpu_alone'] * 1e3:>6.2f}")
     return 0
 
 

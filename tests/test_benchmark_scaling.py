@@ -36,7 +36,11 @@ def test_a_share_reads_as_a_percentage_or_a_dash() -> None:
                "window, nice-workers, commit)"),
     ("task", "'task': write task=NUMBER"), ("as-is=1", "'as-is=1': write as-is"),
     ("window=2.5", "'window=2.5': '2.5' is not a number of its kind"),
-    ("task=0", "'task=0': the number must be positive"),
+    ("task=0", "'task=0': the number must be finite and positive"),
+    ("task=inf", "'task=inf': the number must be finite and positive"),
+    ("commit=nan", "'commit=nan': the number must be finite and positive"),
+    ("nice-workers=-1", "'nice-workers=-1': the number must be finite and not negative"),
+    ("nice-workers=0", None),
 ])
 def test_a_variant_is_checked_before_anything_runs(variant: str, why: str | None) -> None:
     assert check_variant(variant) == why
@@ -51,3 +55,12 @@ def test_an_unknown_variant_is_refused_in_one_line() -> None:
                                                  "(known: as-is, narrow-pipe, fast-switch, "
                                                  "task, window, nice-workers, commit)")
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_a_variant_named_twice_is_refused_in_one_line() -> None:
+    """Both would write one database: the second would find its match played."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks/scaling.py"), "--variant",
+                           "as-is,window=2,as-is"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1].endswith(
+        "--variant: 'as-is,window=2,as-is' names a variant twice")

@@ -232,6 +232,13 @@ class Least(Counted):
         return int(np.argmin(candidates.feature_rows(range(len(candidates)))[:, 0]))
 
 
+class Theirs(TableHooks):
+    """Worth what the other seats took: only their players decide it."""
+
+    def value(self, root: TableState, state: TableState, seat: int) -> float:
+        return float(sum(sum(r) - r[seat] for r in state.rounds))
+
+
 def test_the_other_seats_play_out_by_others() -> None:
     """From turn 0, seat 0 picks, seats 1 and 2 pick, seat 0 again (turn 3), then 1 and 2:
     a playout asks the deciding seat's policy once and ``others`` four times. Seat 0 takes
@@ -243,16 +250,28 @@ def test_the_other_seats_play_out_by_others() -> None:
                                (own, own, own), others=others)(2, np.random.default_rng(7))
     assert own.seats == [0] * 6 and others.seats == [1, 2, 1, 2] * 6
     assert np.all(values - values[:, :1] == [0, -6, -2])
-    # the player with others never takes a game's compiled simulator (every seat alike)
+    # Seat 1 deciding at turn 1: then seats 2 and 0 (others), itself (own), seat 2 (others)
+    late = TableState(turn=1, first=0, offers=(3, 9, 5), rounds=((4, 0, 0),))
+    own, others = Counted(), Least()
+    least = playout_simulator(game, Theirs(late), game.candidates(late), (own, own, own),
+                              others=others)(20, np.random.default_rng(7))
+    assert own.seats == [1] * 60 and others.seats == [2, 0, 2] * 60
+    # the others take the least on offer, not the most: what they took is never more
+    most = playout_simulator(game, Theirs(late), game.candidates(late),
+                             (own, own, own))(20, np.random.default_rng(7))
+    assert np.all(least <= most) and np.any(least < most)
+    assert np.all(least == least[:, :1])  # the others' picks do not depend on seat 1's
 
-    class Compiled(TableHooks):
+    class Compiled(Theirs):  # the player with others never takes a compiled simulator
         def simulator(self, candidates: Candidates, policies: Any) -> Any:
             return lambda n, rng: np.tile([0.0, 1.0, 0.0], (n, 1))
-    player = SamplingPlayer(game, Compiled(root), (own, own, own),  # type: ignore[arg-type]
+    own, others = Counted(), Least()
+    player = SamplingPlayer(game, Compiled(late), (own, own, own),  # type: ignore[arg-type]
                             SamplingSettings(trials=5, stop="none"), others=others)
-    assert player.decide(game.candidates(root), np.random.default_rng(2))[0] == 0
+    player.decide(game.candidates(late), np.random.default_rng(2))
+    assert set(own.seats) == {1} and set(others.seats) == {0, 2}
     assert dataclasses.replace(player, others=None).decide(
-        game.candidates(root), np.random.default_rng(2))[0] == 1
+        game.candidates(late), np.random.default_rng(2))[0] == 1
 
 
 def test_a_game_without_hooks_is_named() -> None:
@@ -318,6 +337,7 @@ def test_the_game_agnostic_player_takes_the_other_seats_player_by_name() -> None
     assert isinstance(player.others, MaxPlayer)
     assert all(isinstance(p, RandomPlayer) for p in player.rollout)
     assert make_player(MaxToy(), "sampling", rollout="max").others is None
+    assert make_player(MaxToy(), "sampling", rollout="max", others="max").others is None
 
 
 @pytest.mark.parametrize(("options", "message"), [

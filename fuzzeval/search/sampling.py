@@ -306,14 +306,15 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
                     stop: Any = "obvious", horizon: Any = 0, others: Any = "",
                     **unknown: Any) -> SamplingPlayer:
     """The game-agnostic sampling player: ``rollout`` names the player every seat plays
-    the simulations with, the game's own or a game-agnostic one other than ``sampling``
-    (``td``: the game's learned base), default the game's ``sampling_rollout`` where it
-    names one, as hold'em names its fuzzy triple, else its reference opponent;
-    ``others``, where given, the player the other seats play them with (its own seat by
-    ``rollout``: the opponents modelled as the players at the table); ``trials`` the most
-    a decision gets, ``stop`` the stop rule, ``horizon`` where a playout stops short (0:
-    at the end; the rollout must estimate values, as ``td`` does). A ValueError names a
-    bad option."""
+    the simulations with (only the deciding seat where ``others`` is given), the game's
+    own or a game-agnostic one other than ``sampling`` (``td``: the game's learned base),
+    default the game's ``sampling_rollout`` where it names one, as hold'em names its fuzzy
+    triple, else its reference opponent; ``others`` the player every other seat plays them
+    with (the opponents modelled as the players at the table; the same name as
+    ``rollout``: as without it); ``trials`` the most a decision gets, ``stop`` the stop
+    rule, ``horizon`` where a playout stops short (0: at the end; the rollout must
+    estimate values, as ``td`` does, and values the leaf whoever plays the other seats).
+    A ValueError names a bad option."""
     from fuzzeval.play.match import make_player
     from fuzzeval.play.registry import player_plugin_names
 
@@ -326,6 +327,8 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
     if name not in known:
         raise ValueError(f"rollout must be one of {', '.join(known)} (got {rollout!r})")
     other = str(others).strip()
+    if other == name:  # every seat alike: one player, and a game's compiled playouts
+        other = ""
     if other and other not in known:
         raise ValueError(f"others must be one of {', '.join(known)} (got {others!r})")
     if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
