@@ -57,7 +57,7 @@ if str(ROOT) not in sys.path:  # run as a script: the root on the path, for benc
 from benchmarks import children  # noqa: E402
 
 CHILD = r"""
-import json, os, resource, sys, tempfile, threading, time
+import json, os, resource, sys, threading, time
 import concurrent.futures.process as P
 import fuzzeval.play.executors as E
 import fuzzeval.play.match as M
