@@ -212,7 +212,7 @@ def learn(
                 stored = _stored(history, settings, source)
                 if stored is None:  # refused before the start is sampled, not after
                     refuse_another_learn(history)
-                if stored is not None:
+                else:
                     source = stored.source
                     if not resume:
                         say_stored(path, f"learn {stored.id}", stored.games, games, "game",
