@@ -200,3 +200,65 @@ def test_match_play_and_game_commands_refuse_a_file_of_another_kind(
     _refused(["cribbage", "train-es", "-n", "1", "-o", "t.npz"], "--output t.npz",
              "not a numpy archive")
     assert (tmp_path / "h.png").read_bytes() == db
+
+
+# --- a database's journal files and history export ----------------------------------------
+
+def test_a_journal_file_of_a_database_is_never_an_output(tmp_path: Path) -> None:
+    db, other = tmp_path / "h.sqlite", tmp_path / "other.sqlite"
+    _history(db)
+    _history(other)
+    for end in ("-wal", "-shm", "-journal"):
+        # of the command's own database, whether or not the journal exists yet
+        with pytest.raises(UsageError, match=rf"^--plot .*h.sqlite{end}: a journal file of "
+                           r"--db .*h.sqlite; writing it would corrupt that database"):
+            check_outputs([Output("--db", db, "database"),
+                           Output("--plot", Path(f"{db}{end}"), "picture")])
+        # of an input
+        with pytest.raises(UsageError, match=rf"^-o .*h.sqlite{end}: a journal file of DB "):
+            check_outputs([Output("-o", Path(f"{db}{end}"), "table")], [Input("DB", db)])
+        # of any other existing database
+        with pytest.raises(UsageError, match=rf"^-o .*other.sqlite{end}: the journal file of "
+                           r"the SQLite database .*other.sqlite; writing it would corrupt"):
+            check_outputs([Output("-o", Path(f"{other}{end}"), "table")])
+    # a hard link to an existing journal, under another name
+    wal = Path(f"{db}-wal")
+    wal.write_bytes(b"x")
+    os.link(wal, tmp_path / "notes.txt")
+    with pytest.raises(UsageError, match=r"notes.txt: a journal file of DB"):
+        check_outputs([Output("-o", tmp_path / "notes.txt", "table")], [Input("DB", db)])
+    # a name that merely ends alike, beside no database, is an ordinary output
+    check_outputs([Output("-o", tmp_path / "draft-journal", "table")])
+
+
+def test_history_export_never_replaces_a_database(tmp_path: Path) -> None:
+    db, other = tmp_path / "h.sqlite", tmp_path / "other.sqlite"
+    before, other_before = _history(db), _history(other)
+    os.link(db, tmp_path / "hard.jsonl")
+    line = _refused(["history", "export", str(db), "-o", str(tmp_path / "hard.jsonl")])
+    assert line == (f"error: --output {tmp_path / 'hard.jsonl'}: the same file as DB {db}, "
+                    "which this command reads; give another name")
+    line = _refused(["history", "export", str(db), "-o", str(other)])
+    assert line == (f"error: --output {other}: an existing file that is an SQLite database, "
+                    "not a text file; it is not replaced: give another name or remove it")
+    line = _refused(["history", "export", str(db), "-o", f"{db}-wal"])
+    assert line.startswith(f"error: --output {db}-wal: a journal file of DB {db}")
+    line = _refused(["history", "export", str(db), "-o", str(tmp_path)])
+    assert line == f"error: --output {tmp_path}: a folder, not a file name; give a file in it"
+    assert db.read_bytes() == before and other.read_bytes() == other_before
+    assert not Path(f"{db}-wal").exists()
+
+
+def test_rulebase_import_and_export_write_what_other_outputs_do(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "tipping.fll"
+        res = runner.invoke(app, ["rulebase", "export", "tipping", "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        assert out.stat().st_mode & 0o777 == 0o644
+        back = tmp_path / "back.yaml"
+        res = runner.invoke(app, ["rulebase", "import", str(out), "-o", str(back)])
+        assert res.exit_code == 0, res.output
+        assert back.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)

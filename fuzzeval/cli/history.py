@@ -70,6 +70,7 @@ def export(
     import json
     from functools import partial
 
+    from fuzzeval.cli.outputs import Input, Output, check_outputs
     from fuzzeval.errors import NotFound, UsageError
     from fuzzeval.play.export import export_games, line_format, line_formats
     from fuzzeval.play.registry import load_game
@@ -81,8 +82,8 @@ def export(
                              f"({', '.join(known)})")
         if not db.is_file():
             raise NotFound(f"{db}: no such history database")
-        if out is not None and out.resolve() == db.resolve():
-            raise UsageError(f"-o {out}: that is the history database being exported")
+        if out is not None:
+            check_outputs([Output("--output", out, "table")], [Input("DB", db)])
         with History(db, readonly=True) as history:
             ids = ([match_id] if match_id is not None else
                    [int(i) for i in history.matches()["id"]])

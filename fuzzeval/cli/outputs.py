@@ -1,6 +1,7 @@
 """Where a command writes, checked before any work: never over what it reads (its rule
-base, its database, another output of its own), never over a file of another kind, and
-never somewhere it will find out only at the end that it cannot write."""
+base, its database, another output of its own), never over a file of another kind or a
+database's journal, and never somewhere it will find out only at the end that it cannot
+write."""
 
 from __future__ import annotations
 
@@ -59,6 +60,25 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+#: the files SQLite keeps beside a database while it writes: writing one corrupts it
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def companions(path: Path) -> tuple[Path, ...]:
+    """A database's journal files (``runs/x.sqlite-wal`` ...), whether or not they exist."""
+    return tuple(path.with_name(path.name + end) for end in COMPANIONS)
+
+
+def companion_of(path: Path) -> Path | None:
+    """The existing SQLite database whose journal file ``path`` names, or None."""
+    for end in COMPANIONS:
+        if path.name.endswith(end) and len(path.name) > len(end):
+            base = path.with_name(path.name[:-len(end)])
+            if base.is_file() and file_kind(base) == "database":
+                return base
+    return None
+
+
 def file_kind(path: Path) -> Kind | None:
     """What an existing file holds, from its first bytes: a database, a picture (PNG, PDF,
     SVG), a numpy archive, or text (a rule base or a table); None for a missing or empty
@@ -92,9 +112,10 @@ def _describe(found: Kind) -> str:
 
 def check_outputs(outputs: Sequence[Output], inputs: Sequence[Input] = ()) -> None:
     """Refuse, as a usage error naming the option and the path, an output that is a folder,
-    one of the inputs, another output, or an existing file of another kind (a database
-    where a picture or a rule base would go); then, as a failure, one in a place that
-    cannot be written. Nothing is made or changed."""
+    one of the inputs or a journal file of one, another output, a journal file of any
+    existing database, or an existing file of another kind (a database where a picture or
+    a rule base would go); then, as a failure, one in a place that cannot be written.
+    Nothing is made or changed."""
     for k, out in enumerate(outputs):
         named = f"{out.option} {out.path}"
         if out.path.is_dir():
@@ -103,6 +124,16 @@ def check_outputs(outputs: Sequence[Output], inputs: Sequence[Input] = ()) -> No
             if same_file(out.path, given.path):
                 raise UsageError(f"{named}: the same file as {given.option} {given.path}, "
                                  f"which this command reads; {out.another()}")
+        others = [(i.option, i.path) for i in inputs] + [
+            (o.option, o.path) for o in outputs if o is not out]
+        for option, path in others:
+            if any(same_file(out.path, c) for c in companions(path)):
+                raise UsageError(f"{named}: a journal file of {option} {path}; "
+                                 f"writing it would corrupt that database: "
+                                 f"{out.another()}")
+        if (base := companion_of(out.path)) is not None:
+            raise UsageError(f"{named}: the journal file of the SQLite database {base}; "
+                             f"writing it would corrupt that database: {out.another()}")
         for other in outputs[:k]:
             if same_file(out.path, other.path):
                 raise UsageError(f"{named}: the same file as {other.option} {other.path}; "

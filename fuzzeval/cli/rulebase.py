@@ -194,13 +194,18 @@ def schema() -> None:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write the whole text or nothing: a temporary file beside it, then renamed."""
+    """Write the whole text or nothing: a temporary file beside it, then renamed. The
+    file gets the mode any other output gets (0644 under the usual umask), not the
+    temporary file's 0600."""
     import os
     import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
