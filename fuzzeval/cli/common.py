@@ -18,6 +18,7 @@ from rich.table import Table
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
 from fuzzeval.play.registry import game_names
+from fuzzeval.play.spec import SEED_MAX as SEED_MAX
 from fuzzeval.resources import find_rulebase
 
 if TYPE_CHECKING:
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
     from fuzzeval.learn.measure import Comparison
     from fuzzeval.rulebase import RuleBase
 
-#: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works
-SEED_MAX = 2**63 - 1
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
 #: the GAME argument's help, naming the games installed (entry points, read once)

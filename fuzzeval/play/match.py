@@ -31,6 +31,7 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff, Player
+from fuzzeval.play.spec import SEED_MAX, check_int, check_options, check_player, shown
 from fuzzeval.play.spec import Options as Options
 from fuzzeval.play.spec import OptionValue as OptionValue
 from fuzzeval.play.spec import PlayerSpec as PlayerSpec
@@ -54,6 +55,44 @@ class MatchSpec:
     seats: tuple[PlayerSpec, ...] = ()
     #: each deal played once with every seat moving first (games in blocks of ``seats``)
     duplicate: bool = False
+
+    def __post_init__(self) -> None:
+        """Refuse, before anything is played or stored, what ``fuzzeval match`` refuses (at
+        least one game, a seed from 0 to ``SEED_MAX``) and what is not of its type: a
+        TypeError names the field and the type it needs, a UsageError what is valid."""
+        game: object = self.game
+        if not isinstance(game, str):
+            raise TypeError(f"MatchSpec game must be a str (the game's name), not "
+                            f"{shown(game)}")
+        if not game.strip():
+            raise UsageError(f"MatchSpec game must name a game (got {game!r})")
+        check_player("MatchSpec player", self.player)
+        check_player("MatchSpec opponent", self.opponent)
+        check_int("MatchSpec", "games", self.games, 1)
+        check_int("MatchSpec", "seed", self.seed, 0, SEED_MAX)
+        check_options("MatchSpec", self.options)
+        self._check_seats()
+        duplicate: object = self.duplicate
+        if not isinstance(duplicate, bool):
+            raise TypeError(f"MatchSpec duplicate must be a bool, not {shown(duplicate)}")
+
+    def _check_seats(self) -> None:
+        """Seats, where named, are two or more players, seat 0 the ``player`` and seat 1
+        the ``opponent``: the history stores and finds the match under those two."""
+        seats: object = self.seats
+        if not isinstance(seats, tuple):
+            raise TypeError(f"MatchSpec seats must be a tuple of PlayerSpec, not "
+                            f"{shown(seats)}")
+        for i, who in enumerate(seats):
+            check_player(f"MatchSpec seats[{i}]", who)
+        if len(seats) == 1:
+            raise UsageError("MatchSpec seats names 1 player: name every seat's player (2 "
+                             "or more), or none to seat player and opponent")
+        for i, field_name, who in ((0, "player", self.player), (1, "opponent", self.opponent)):
+            if seats and seats[i] != who:
+                raise UsageError(f"MatchSpec seats[{i}] is {str(seats[i])!r} but {field_name} "
+                                 f"is {str(who)!r}: seat 0 is the player and seat 1 the "
+                                 f"opponent, as the match is stored")
 
     def lineup(self, seats: int) -> tuple[PlayerSpec, ...]:
         """The player of each seat of a game with ``seats`` seats."""
@@ -240,7 +279,12 @@ def _exit_with_parent(parent: int, every: float = 0.2) -> None:
 
 def check_players(game: Game, spec: MatchSpec) -> None:
     """Build both players and a first game here, so a bad name or option (of a player or of
-    the game) fails before any file is made or worker started."""
+    the game) fails before any file is made or worker started; a spec of another game
+    fails first (its games would be stored under that game's name)."""
+    if spec.game != game.name:
+        raise UsageError(f"MatchSpec game {spec.game!r} is not the game passed "
+                         f"({game.name!r}): give game={game.name!r}, or pass "
+                         f"load_game({spec.game!r})")
     lineup = spec.lineup(game.seats)
     if spec.duplicate and spec.games % game.seats:
         raise UsageError(f"--duplicate plays {game.name} in blocks of {game.seats} games "

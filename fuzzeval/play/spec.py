@@ -11,6 +11,45 @@ from fuzzeval.errors import UsageError
 
 OptionValue = str | int | float | bool
 Options = tuple[tuple[str, OptionValue], ...]
+#: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works
+SEED_MAX = 2**63 - 1
+
+
+def shown(value: object) -> str:
+    """A value as a refusal shows it: its type and repr (``str '10'``, ``float 1.5``)."""
+    return f"{type(value).__name__} {value!r}"
+
+
+def check_int(owner: str, name: str, value: object, low: int, high: int | None = None) -> None:
+    """A library caller's whole-number argument, refused as the command line refuses it:
+    TypeError for another type (a bool, '10', 1.5), UsageError outside [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{owner} {name} must be an int, not {shown(value)}")
+    if value < low or (high is not None and value > high):
+        valid = f">= {low}" if high is None else f"from {low} to {high}"
+        raise UsageError(f"{owner} {name} must be a whole number {valid} (got {value})")
+
+
+def check_options(owner: str, options: object) -> None:
+    """Options as ``parse_options`` makes them: a tuple of (key, value) pairs, each key a
+    non-empty str given once (a second would silently win), each value a str, int, float
+    or bool. TypeError for another shape, UsageError for a blank or repeated key."""
+    if not isinstance(options, tuple):
+        raise TypeError(f"{owner} options must be a tuple of (key, value) pairs, not "
+                        f"{shown(options)}")
+    seen: set[str] = set()
+    for i, pair in enumerate(options):
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+                and isinstance(pair[1], str | int | float)):
+            raise TypeError(f"{owner} options[{i}] must be a (str, str | int | float | bool) "
+                            f"pair, not {shown(pair)}")
+        key = pair[0]
+        if not key.strip():
+            raise UsageError(f"{owner} options[{i}]: an option's key must not be blank "
+                             f"(got {key!r})")
+        if key in seen:
+            raise UsageError(f"{owner} option {key!r} given twice; give each option once")
+        seen.add(key)
 
 
 def parse_value(text: str) -> OptionValue:
@@ -53,6 +92,16 @@ class PlayerSpec:
     name: str
     options: Options = ()
 
+    def __post_init__(self) -> None:
+        """Refuse what would not read back as written (``str`` then ``parse``)."""
+        name: object = self.name
+        if not isinstance(name, str):
+            raise TypeError(f"PlayerSpec name must be a str, not {shown(name)}")
+        if not name or name != name.strip() or ":" in name:
+            raise UsageError(f"PlayerSpec name must be a player's name, without ':' or "
+                             f"spaces around it (got {name!r})")
+        check_options(f"PlayerSpec {name!r}", self.options)
+
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
         name, _, rest = text.partition(":")
@@ -65,6 +114,14 @@ class PlayerSpec:
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{k}={show_value(v)}" for k, v in self.options)
+
+
+def check_player(what: str, value: object) -> None:
+    """A TypeError naming ``what`` unless ``value`` is a PlayerSpec (a name passed as it
+    is, 'fuzzy', would otherwise fail far from here)."""
+    if not isinstance(value, PlayerSpec):
+        raise TypeError(f"{what} must be a PlayerSpec (PlayerSpec.parse('NAME:key=value') "
+                        f"reads one), not {shown(value)}")
 
 
 def show_value(value: OptionValue) -> str:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fuzzeval.errors import FuzzevalError, NotFound
+from fuzzeval.errors import FuzzevalError, NotFound, UsageError
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff
 from fuzzeval.play.match import (
     GameRecord,
@@ -515,8 +515,12 @@ class History:
         options = tuple((str(k), v) for k, v in json.loads(row[4]))
         seats = () if row[8] is None else tuple(PlayerSpec.parse(p)
                                                  for p in json.loads(row[8]))
-        spec = MatchSpec(row[1], PlayerSpec.parse(row[2]), PlayerSpec.parse(row[3]), row[6],
-                         row[5], options, seats, bool(row[9]))
+        try:
+            spec = MatchSpec(row[1], PlayerSpec.parse(row[2]), PlayerSpec.parse(row[3]),
+                             row[6], row[5], options, seats, bool(row[9]))
+        except (UsageError, TypeError) as exc:  # e.g. a seed an older fuzzeval let in
+            raise HistoryError(f"{self.path}: match {row[0]} cannot be read back: "
+                               f"{exc}") from None
         return StoredMatch(row[0], spec, row[7], row[6])
 
     def game_choices(self, match_id: int, index: int) -> tuple[int, tuple[int, ...] | None]:
@@ -717,6 +721,8 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
     it lacks (none when it is complete: then it plays nothing), so running the same match
     twice neither repeats nor mixes games. Otherwise a new match starts; with ``resume`` that
     is an error instead. Returns the stored match and how many games were already there.
+    A spec of another game than ``game``, or a player or option that cannot be built, is
+    refused before the history is touched.
     """
     check_players(game, spec)
     prints = fingerprint(spec, game)
