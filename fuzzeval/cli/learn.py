@@ -14,6 +14,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    DaskOpt,
     WorkersOpt,
     console,
     err_console,
@@ -109,8 +110,7 @@ def learn(
     plot: Annotated[Path | None, typer.Option(
         help="Learning curve picture; default plots/GAME_learn_curve.png.")] = None,
     workers: WorkersOpt = 2,
-    dask: Annotated[str | None, typer.Option(
-        help="Run the games on a running Dask cluster (scheduler address).")] = None,
+    dask: DaskOpt = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the stored learn of these settings.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,

@@ -12,6 +12,7 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     OPPONENT_O,
     SEED_MAX,
+    DaskOpt,
     WorkersOpt,
     console,
     err_console,
@@ -57,9 +58,7 @@ def match(
         help="Match seed; game i (from 0, as stored) uses SeedSequence(seed).spawn(n)\\[i].")]
     = 1,
     workers: WorkersOpt = 2,
-    dask: Annotated[str | None, typer.Option(
-        help="Run the games on this Dask scheduler "
-             "(extra: pip install 'fuzzeval\\[dask]').")] = None,
+    dask: DaskOpt = None,
     db: Annotated[Path | None, typer.Option(
         help="History database (SQLite); default runs/GAME.sqlite.")] = None,
     resume: Annotated[bool, typer.Option(

@@ -13,6 +13,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    DaskOpt,
     WorkersOpt,
     console,
     err_console,
@@ -74,8 +75,7 @@ def tune(
     out: Annotated[Path | None, typer.Option(
         "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
     workers: WorkersOpt = 2,
-    dask: Annotated[str | None, typer.Option(
-        help="Evaluate on a running Dask cluster (scheduler address).")] = None,
+    dask: DaskOpt = None,
     resume: Annotated[bool, typer.Option(
         "--resume", help="Finish the stored tuning with these settings.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
