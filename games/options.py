@@ -7,6 +7,7 @@ values. Every check names the option, what was given and what is valid, in one l
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -88,6 +89,23 @@ def as_fraction(what: str, value: Any) -> float:
             number = None
     if number is None or not 0.0 <= number <= 1.0:  # NaN fails both comparisons
         raise ValueError(f"{what} must be a number from 0 to 1 (got {shown(value)})")
+    return number
+
+
+def as_positive(what: str, value: Any) -> float:
+    """A finite number above 0 (``inf`` and ``nan`` are numbers to Python, not to an
+    option)."""
+    number: float | None = None
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+            value, (bool, np.bool_)):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if number is None or not 0.0 < number < math.inf:  # NaN fails both comparisons
+        raise ValueError(f"{what} must be a finite number above 0 (got {shown(value)})")
     return number
 
 

@@ -135,6 +135,31 @@ def test_every_workers_option_is_w_defaults_to_2_and_refuses_0() -> None:
                              "report", "tournament", "tune"]
 
 
+# --- a number option is a finite number ------------------------------------------------
+
+
+def test_every_number_option_refuses_inf_and_nan_in_one_line() -> None:
+    """Click reads ``inf``, ``nan`` and ``1e400`` as floats; no option means them (a learn
+    with ``--alpha inf`` wrote a base whose conclusions were all 0)."""
+    found = []
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if type(param.type).__name__ not in ("FloatParamType", "FloatRange"):
+                continue
+            option = max(param.opts, key=len)
+            found.append(f"{' '.join(path)} {option}")
+            for value in ("inf", "-inf", "nan", "1e400"):
+                res = runner.invoke(app, [*path, option, value])
+                assert res.exit_code == 2, (path, option, res.output)
+                assert res.output == (f"error: Invalid value for '{option}': {value!r} is not "
+                                      f"a finite number (see fuzzeval {' '.join(path)} "
+                                      "--help)\n"), res.output
+    assert sorted(found) == [
+        "calibrate --rate", "cribbage train-es --p", "holdem act --temperature",
+        "learn --alpha", "learn --lambda", "learn --min-share", "learn --scale",
+        "learn --triple-share", "rulebase import --default", "tune --sigma"]
+
+
 # --- --seed ---------------------------------------------------------------------------
 
 
@@ -713,3 +738,21 @@ def test_the_docs_give_whose_crib_to_every_discard() -> None:
     shown = [c for c in commands() if c.args[:2] == ("cribbage", "discard")]
     assert len(shown) >= 5
     assert [str(c) for c in shown if "--crib" not in c.args] == []
+
+
+@pytest.mark.parametrize(("game", "player", "message"), [
+    ("holdem", "fuzzy:temperature=inf",
+     "error: holdem player 'fuzzy:temperature=inf': temperature must be a finite number "
+     "above 0 (got inf)"),
+    ("holdem", "fuzzy:temperature=nan",
+     "error: holdem player 'fuzzy:temperature=nan': temperature must be a finite number "
+     "above 0 (got nan)"),
+    ("hearts", "ismcts:uct_c=nan",
+     "error: hearts player 'ismcts:uct_c=nan': uct_c must be a finite number >= 0 (got nan)"),
+])
+def test_a_player_option_that_is_no_finite_number_is_refused_before_a_match(
+        tmp_path: Path, game: str, player: str, message: str) -> None:
+    db = tmp_path / "m.sqlite"
+    res = runner.invoke(app, ["match", game, "-p", player, "-n", "2", "--db", str(db)])
+    assert res.exit_code == 2 and res.output == message + "\n", res.output
+    assert not db.exists()

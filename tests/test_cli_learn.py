@@ -53,7 +53,14 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
 
 @pytest.mark.parametrize(("extra", "message"), [
     (["--lambda", "1.5"], "error: --lambda must be in [0, 1] (got 1.5)"),
-    (["--alpha", "0"], "error: --alpha must be above 0 (got 0)"),
+    (["--alpha", "0"], "error: --alpha must be in (0, 1]: a step of 1 moves a value all the "
+                       "way to its target, more overshoots it (got 0)"),
+    (["--alpha", "1.5"], "error: --alpha must be in (0, 1]: a step of 1 moves a value all "
+                         "the way to its target, more overshoots it (got 1.5)"),
+    (["--alpha", "inf"], "error: Invalid value for '--alpha': 'inf' is not a finite number "
+                         "(see fuzzeval learn --help)"),
+    (["--scale", "1e400"], "error: Invalid value for '--scale': '1e400' is not a finite "
+                           "number (see fuzzeval learn --help)"),
     (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
     (["--update", "3"], "error: --block 8 is not a whole number of updates of --update 3"),
     (["--update", "0"], "error: --update must be at least 1 (got 0)"),

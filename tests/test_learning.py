@@ -117,7 +117,10 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
 
 def test_bad_settings_are_refused() -> None:
     for bad, message in (({"lam": 1.5}, r"λ must be in \[0, 1\]"),
-                         ({"alpha": 0.0}, "step size must be above 0"),
+                         ({"alpha": 0.0}, r"step size must be in \(0, 1\]"),
+                         ({"alpha": 1.01}, r"step size must be in \(0, 1\]: a step of 1 "),
+                         ({"alpha": float("nan")}, r"step size must be in \(0, 1\]"),
+                         ({"scale": float("inf")}, "the scale is a finite number above 0"),
                          ({"block": 0}, "at least 1 game"),
                          ({"halving": -5}, "halving is 0 [(]a constant step[)] or more"),
                          ({"block": 10, "update": 4}, "a whole number of updates")):

@@ -73,10 +73,11 @@ def test_tuning_refuses_a_zero_step_and_seeds_with_1_by_default() -> None:
 
     from fuzzeval.learn.tune import TuneSettings, popsize_of
 
-    for sigma in (0.0, -0.1, 1.5):
-        with pytest.raises(ValueError, match=r"sigma must be in \(0, 1\]"):
+    for sigma in (0.0, -0.1, 1.5, 1e-300, 0.000999, float("nan")):
+        with pytest.raises(ValueError, match=r"sigma must be in \[0.001, 1\]"):
             TuneSettings("cribbage", 10, 1, sigma0=sigma)
     assert TuneSettings("cribbage", 10, 1, sigma0=1.0).sigma0 == 1.0
+    assert TuneSettings("cribbage", 10, 1, sigma0=0.001).sigma0 == 0.001
     command = typer.main.get_command(app)
     tune = command.get_command(command.context_class(command), "tune")  # type: ignore[attr-defined]
     assert {p.name: p.default for p in tune.params}["seed"] == 1

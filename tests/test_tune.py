@@ -226,7 +226,10 @@ def test_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -
         (["tune", "cribbage", "--rulebase", str(fixed), "--points-only", *db],
          "has nothing to tune"),
         (["tune", "cribbage", "--budget", "3", *db], "less than the start and one generation"),
-        (["tune", "cribbage", "--sigma", "0", *db], "--sigma must be in (0, 1]"),
+        (["tune", "cribbage", "--sigma", "0", *db],
+         "--sigma must be in [0.001, 1], a share of each point's range (got 0)"),
+        (["tune", "cribbage", "--sigma", "1e-300", *db],
+         "--sigma must be in [0.001, 1], a share of each point's range (got 1e-300)"),
     ]
     for args, message in cases:
         res = runner.invoke(app, args)
@@ -376,3 +379,21 @@ def test_the_cribbage_measure_keeps_its_exact_values_in_the_cache_folder(tmp_pat
 
     measure = GAME.rulebase_measure(("kept_points",), 4, 1, None, tmp_path)
     assert measure is not None and len(list(tmp_path.iterdir())) >= 1
+
+
+def test_a_search_that_stops_by_itself_says_why_in_words() -> None:
+    import cma
+
+    from fuzzeval.learn.tune import stop_words
+
+    def one_generation(sigma: float) -> cma.CMAEvolutionStrategy:
+        es = cma.CMAEvolutionStrategy([0.5, 0.5, 0.5], sigma, {"verbose": -9, "seed": 1,
+                                                               "bounds": [0, 1]})
+        xs = es.ask()
+        es.tell(xs, [sum(x) for x in xs])
+        return es
+
+    words = stop_words(one_generation(1e-300))
+    assert "its steps fell below 1e-11 of a point's range" in words
+    assert "its steps no longer moved some points" in words
+    assert stop_words(one_generation(0.1)) == ()

@@ -57,6 +57,7 @@ class _OneLineErrors(TyperGroup):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
+        _finite_floats(self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args,
                                 **extra)
@@ -80,6 +81,37 @@ class _OneLineErrors(TyperGroup):
             err_console.print(f"error: {text}{hint}", markup=False, highlight=False)
             sys.exit(code)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _finite_floats(command: Any) -> None:
+    """Every number option of every command refuses ``inf`` and ``nan``, which Click's float
+    reads as numbers and which no option means: one usage error, as for ``x``."""
+    for param in command.params:
+        kind = param.type
+        if any(c.__name__ == "FloatParamType" for c in type(kind).__mro__) and \
+                not getattr(kind, "finite", False):
+            param.type = _finite(kind)
+    for sub in getattr(command, "commands", {}).values():
+        _finite_floats(sub)
+
+
+def _finite(kind: Any) -> Any:
+    """A copy of a Click float type (its range and help kept) that refuses non-finite
+    values."""
+    import copy
+    import math
+
+    checked = copy.copy(kind)
+
+    def convert(value: Any, param: Any, ctx: Any) -> Any:
+        number = kind.convert(value, param, ctx)
+        if not math.isfinite(number):
+            checked.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+    checked.convert = convert
+    checked.finite = True
+    return checked
 
 
 def _print_version(value: bool) -> None:

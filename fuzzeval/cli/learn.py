@@ -145,9 +145,11 @@ def learn(
             raise _usage(f"{name} must be at least {low} (got {value})")
     if not 0 <= lam <= 1:
         raise _usage(f"--lambda must be in [0, 1] (got {lam:g})")
-    for name, number in (("--alpha", alpha), ("--scale", scale)):
-        if not number > 0:
-            raise _usage(f"{name} must be above 0 (got {number:g})")
+    if not 0 < alpha <= 1:
+        raise _usage(f"--alpha must be in (0, 1]: a step of 1 moves a value all the way to "
+                     f"its target, more overshoots it (got {alpha:g})")
+    if not scale > 0:
+        raise _usage(f"--scale must be above 0 (got {scale:g})")
     for name, share in (("--min-share", min_share), ("--triple-share", triple_share)):
         if not 0 < share < 1:
             raise _usage(f"{name} must be in (0, 1) (got {share:g})")

@@ -89,6 +89,7 @@ def tune(
     from fuzzeval.learn.measure import compare
     from fuzzeval.learn.tune import (
         RUNNING,
+        SIGMA_MIN,
         Space,
         TuneSettings,
         find_tuning,
@@ -97,6 +98,7 @@ def tune(
         popsize_of,
         run_tuning,
         running_key,
+        stopped_by,
         tuned_name,
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
@@ -117,8 +119,9 @@ def tune(
                              ("--popsize", popsize, 0)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")
-    if not 0 < sigma <= 1:
-        raise _usage(f"--sigma must be in (0, 1] (got {sigma})")
+    if not SIGMA_MIN <= sigma <= 1:
+        raise _usage(f"--sigma must be in [{SIGMA_MIN:g}, 1], a share of each point's range "
+                     f"(got {sigma:g})")
     if popsize == 1:
         raise _usage("--popsize must be 0 (CMA-ES's default) or at least 2 (got 1)")
     with user_errors():
@@ -193,6 +196,7 @@ def tune(
             with History(path) as history:
                 tuning = run_tuning(history, space, measure, settings, source, budget,
                                     pool, resume, on_generation=step)
+                why = stopped_by(history, tuning.id)
             tuned = replace(space.at(tuning.best_x(space)), name=tuned_name(start.name),
                             made_by=made_by(settings, rulebase or game.default_rulebase,
                                             budget, tuning.evaluations))
@@ -207,7 +211,7 @@ def tune(
         print_json({"tuning_id": tuning.id, "db": str(path), "rulebase": start.name,
                     "tuned": str(target), "evaluations": tuning.evaluations,
                     "generations": len(tuning.generations), "training_best": best,
-                    "searched": [p.label for p in space.params],
+                    "searched": [p.label for p in space.params], "stopped_by": list(why),
                     "held_out": [c.to_dict() for c in comparisons]})
         return
     table = Table(title=f"{game.name}: tuning {start.name} with CMA-ES on {deals:,} deals "
@@ -217,6 +221,10 @@ def tune(
         table.add_column(col, justify="right")
     table.add_row(str(len(tuning.generations)), f"{tuning.evaluations:,}", f"{best:.4f}")
     console.print(table)
+    if why:
+        console.print(f"CMA-ES stopped by itself after {len(tuning.generations)} "
+                      f"generations, before the budget: {'; '.join(why)}", markup=False,
+                      highlight=False)
     if comparisons:
         console.print(measures_table(f"{start.name} before and after tuning, on {held_out:,} "
                                      "held-out deals", comparisons, "start", "tuned"))

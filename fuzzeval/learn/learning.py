@@ -94,8 +94,10 @@ class LearnSettings:
     def __post_init__(self) -> None:
         if not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"λ must be in [0, 1] (got {self.lam})")
-        if not self.alpha > 0:
-            raise ValueError(f"the step size must be above 0 (got {self.alpha})")
+        if not 0 < self.alpha <= 1:  # NaN fails too
+            raise ValueError(f"the step size must be in (0, 1]: a step of 1 moves a value "
+                             f"all the way to its target, more overshoots it "
+                             f"(got {self.alpha})")
         if self.block < 1 or self.update < 1:
             raise ValueError(f"a block and an update have at least 1 game (got "
                              f"{self.block}, {self.update})")
@@ -107,8 +109,8 @@ class LearnSettings:
                              f"({self.update} games)")
         if self.measure_every < 0 or self.measure_games < 1:
             raise ValueError("measure every 0 or more blocks, on at least 1 game")
-        if self.sample_games < 1 or not self.scale > 0:
-            raise ValueError("sample at least 1 game; the scale is above 0")
+        if self.sample_games < 1 or not 0 < self.scale < math.inf:
+            raise ValueError("sample at least 1 game; the scale is a finite number above 0")
 
     def step_size(self, index: int) -> float:
         """The step size of game ``index``: ``alpha``, divided by 1 + index / ``halving``

@@ -30,6 +30,7 @@ it maximises is OpenSpiel's return, 26 minus the points the seat scores.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +81,8 @@ def ismcts_player(**options: Any) -> IsmctsPlayer:
         raise ValueError(f"player 'ismcts' does not take options {unknown} "
                          f"(options: {', '.join(OPTIONS)})")
     uct = options.get("uct_c", 2.0)
-    if isinstance(uct, bool) or not isinstance(uct, (int, float)) or uct < 0:
-        raise ValueError(f"uct_c must be a number >= 0 (got {uct!r})")
+    if isinstance(uct, bool) or not isinstance(uct, (int, float)) or \
+            not math.isfinite(uct) or uct < 0:
+        raise ValueError(f"uct_c must be a finite number >= 0 (got {uct!r})")
     return IsmctsPlayer(_whole("simulations", options.get("simulations", 200), 2),
                         float(uct), _whole("rollouts", options.get("rollouts", 1), 1))

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from fuzzeval.engine import Evaluator
 from fuzzeval.games.holdem.features import FEATURE_NAMES, decision_features
 from fuzzeval.games.holdem.players import Decision, draw
+from fuzzeval.games.options import as_positive
 from fuzzeval.loading import load_rulebase
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
@@ -72,9 +73,7 @@ def fuzzy_player(rulebase: str | Path = "holdem", temperature: float | str = TEM
                  ) -> FuzzyPlayer:
     """The fuzzy player of a rule base (a path or a shipped name) whose inputs are hold'em
     features."""
-    t = float(temperature)
-    if not t > 0:
-        raise ValueError(f"temperature must be above 0 (got {temperature!r})")
+    t = as_positive("temperature", temperature)
     rb = load_rulebase(find_rulebase(str(rulebase)))
     return FuzzyPlayer(compile_for_features(rb, FEATURE_NAMES, "holdem"), t)
 
