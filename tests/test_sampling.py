@@ -4,6 +4,7 @@ the trial loop, and playouts with common random numbers on the toy game."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import numpy as np
@@ -168,6 +169,78 @@ class Guess(MaxPlayer):
 
     def estimate(self, candidates: Candidates) -> float:
         return 100.0
+
+
+def test_a_value_that_is_no_finite_number_names_its_candidate_and_trial() -> None:
+    calls: list[int] = []
+
+    def late_inf(n: int, rng: np.random.Generator) -> np.ndarray:
+        calls.append(n)
+        block = np.zeros((n, 3))
+        if len(calls) == 2:
+            block[2, 1] = np.inf  # the second batch's third: trial 53 of the simulation
+        return block
+    with pytest.raises(ValueError, match="^" + re.escape(
+            "the simulator: a playout of candidate 1 was worth inf (trial 53); every "
+            "playout must be worth a finite number") + "$"):
+        simulate(late_inf, 3, SamplingSettings(stop="none"), np.random.default_rng(0))
+    assert calls == [50, 50]  # refused at once, not after every trial
+
+
+class ViewTable(PaidTable):
+    """The paid table with the hooks (reading the view: it hides nothing) and two rollouts
+    whose estimates are no number, ``nan``, and infinity, ``inf``."""
+
+    player_names = (*PaidTable.player_names, "nan", "inf")
+    hidden_information = None  # set below
+
+    def candidates(self, state: TableState) -> Candidates:
+        c = super().candidates(state)
+        return Candidates(c.kind, c.labels, c.features, c.feature_names, record=c.record,
+                          view=state)
+
+    def make_player(self, name: str, **options: Any) -> Any:
+        return Hopeless(float(name)) if name in ("nan", "inf") else \
+            super().make_player(name, **options)
+
+
+class TableViewHooks(TableHooks):
+    def __init__(self) -> None:
+        pass
+
+    def determinize(self, view: object, rng: np.random.Generator) -> TableState:
+        assert isinstance(view, TableState)
+        return view
+
+
+ViewTable.hidden_information = TableViewHooks()  # type: ignore[assignment]
+
+
+class Hopeless(MaxPlayer):
+    """Takes the largest number, and expects ``value`` more from any decision."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def estimate(self, candidates: Candidates) -> float:
+        return self.value
+
+
+@pytest.mark.parametrize(("rollout", "worth"), [("nan", "nan"), ("inf", "-inf")])
+def test_a_rollout_worth_no_finite_number_is_refused_not_chosen_from(rollout: str,
+                                                                      worth: str) -> None:
+    # Without the check every mean was NaN (or -inf) and the player took candidate 0.
+    from fuzzeval.play.match import make_player
+
+    game = ViewTable()
+    player = make_player(game, "sampling", rollout=rollout, horizon=1, trials=5,
+                         stop="none")
+    root = TableState(turn=0, first=0, offers=(3, 9, 5), rounds=((0, 0, 0),))
+    # Less is better at the table: a playout is worth minus (3 taken + the estimate).
+    message = (f"sampling (rollout {rollout!r}): a playout of candidate 0 ('3') was worth "
+               f"{worth} (trial 1); every playout must be worth a finite number")
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        player.decide(game.candidates(root), np.random.default_rng(2))  # type: ignore[attr-defined]
 
 
 def test_a_playout_stops_short_at_the_seats_next_decision() -> None:

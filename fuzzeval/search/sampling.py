@@ -126,9 +126,12 @@ def obvious(values: FloatArray, rule: StopRule) -> bool:
 
 
 def simulate(simulator: Simulator, k: int, settings: SamplingSettings,
-             rng: np.random.Generator) -> SamplingResult:
+             rng: np.random.Generator, source: str = "the simulator",
+             labels: Sequence[str] = ()) -> SamplingResult:
     """Run trials in batches until ``settings.trials`` or the stop rule says one of the
-    ``k`` candidates is obviously best. A single candidate needs no trial."""
+    ``k`` candidates is obviously best. A single candidate needs no trial. A value that is
+    not a finite number is a ValueError naming ``source`` (what made the playouts) and the
+    candidate (by its label, where ``labels`` are given)."""
     if k < 1:
         raise ValueError("no candidates to simulate")
     if k == 1:
@@ -141,6 +144,7 @@ def simulate(simulator: Simulator, k: int, settings: SamplingSettings,
         if block.shape != (n, k):
             raise ValueError(f"the simulator gave an array of shape {block.shape}, "
                              f"not {(n, k)}")
+        require_finite(block, done, source, labels)
         blocks.append(block)
         done += n
         if (settings.min_trials <= done < settings.trials
@@ -150,6 +154,18 @@ def simulate(simulator: Simulator, k: int, settings: SamplingSettings,
     values = np.concatenate(blocks)
     sds = values.std(axis=0, ddof=1) if done > 1 else np.zeros(k)
     return SamplingResult(values.mean(axis=0), sds, done, stopped)
+
+
+def require_finite(block: FloatArray, done: int, source: str, labels: Sequence[str]) -> None:
+    """Refuse a NaN or infinite playout value: the means would be NaN, and the argmax of
+    NaNs silently chooses the first candidate. ``done`` trials came before ``block``."""
+    bad = np.argwhere(~np.isfinite(block))
+    if len(bad):
+        trial, j = int(bad[0][0]), int(bad[0][1])
+        label = f" ({labels[j]!r})" if labels else ""
+        raise ValueError(f"{source}: a playout of candidate {j}{label} was worth "
+                         f"{float(block[trial, j])} (trial {done + trial + 1}); every playout "
+                         "must be worth a finite number")
 
 
 def softmax_choice(grades: FloatArray, temperature: float, rng: np.random.Generator) -> int:
@@ -279,6 +295,7 @@ class SamplingPlayer:
     horizon: int = 0  # 0: playouts run to the end; else they stop short (module doc)
     leaf: Leaf | None = None
     others: Player | None = None  # None: every seat plays its ``rollout``
+    rollout_name: str = ""  # what a refusal calls the rollout (``sampling_player``'s name)
 
     def simulator(self, candidates: Candidates) -> Simulator:
         """The game's compiled simulator of these playouts where it has one (playouts to
@@ -295,7 +312,10 @@ class SamplingPlayer:
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, dict[str, str | int | float]]:
         simulator = self.simulator(candidates)
-        result = simulate(simulator, len(candidates), self.settings, rng)
+        source = f"sampling (rollout {self.rollout_name!r})" if self.rollout_name else \
+            "sampling"
+        result = simulate(simulator, len(candidates), self.settings, rng, source,
+                          candidates.labels)
         return result.best, result.record()
 
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
@@ -349,4 +369,4 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
         leaf = leaf_value(game, policy)  # type: ignore[arg-type]
     settings = SamplingSettings(trials=trials, stop=stop, min_trials=min(50, trials))
     return SamplingPlayer(game, hooks, (policy,) * game.seats, settings, horizon, leaf,
-                          make_player(game, other) if other else None)
+                          make_player(game, other) if other else None, name)
