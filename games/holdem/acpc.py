@@ -6,11 +6,13 @@ e.g. ``STATE:3:rc/crc/c/rc:AsKd|2c2h/3c4c5c/6d/7h:-50|50:alice|bob``, where the 
 written round by round (``/`` between rounds; ``f``, ``c``, ``r``), the cards are each
 position's hole cards (``|`` between them) and then the board by round, as far as it was
 dealt; the chips are what each position won and the names who sat there, position 0 (the
-big blind) first. The ACPC dealer's logs end with ``SCORE:<chips>:<names>``, the totals.
+big blind) first. The ACPC dealer numbers a match's hands 0, 1, 2, ... and ends its log
+with ``SCORE:<chips>:<names>``, the totals.
 
-``format_line`` writes a hand; ``read_log`` reads a log, checks every action and the
-chips against the rules, and adds up each player's chips; a line that does not read is
-reported with its number and the next is read.
+``format_line`` writes a hand; ``read_log`` reads a log (UTF-8 text), checks every action
+and the chips against the rules, that the hands run 0, 1, 2, ... with none missing or
+repeated and that two players play them, and adds up each player's chips; a line that does
+not read is reported with its number and the next is read.
 """
 
 from __future__ import annotations
@@ -139,16 +141,27 @@ def _deal(text: str, betting: Betting) -> Deal:
     return Deal((pairs[0], pairs[1]), tuple(board))
 
 
-def parse_line(line: str) -> Hand:
-    """One ``STATE`` line, checked: every action legal, the hand finished, the cards
-    distinct and the chips those the rules give. NotationError names the bad field."""
+def _number(text: str) -> int:
+    """The hand number field of a ``STATE`` line."""
+    if not (text.isascii() and text.isdigit()):
+        raise NotationError(text, "a hand number is a whole number >= 0")
+    return int(text)
+
+
+def _fields(line: str) -> list[str]:
+    """The six fields of a ``STATE`` line."""
     fields = line.strip().split(":")
     if fields[0] != "STATE" or len(fields) != 6:
         raise NotationError(line.strip()[:40], "not an ACPC log line "
                                                "(STATE:hand:betting:cards:chips:names)")
-    _, number_text, betting_text, cards_text, chips_text, names_text = fields
-    if not (number_text.isascii() and number_text.isdigit()):
-        raise NotationError(number_text, "a hand number is a whole number >= 0")
+    return fields
+
+
+def parse_line(line: str) -> Hand:
+    """One ``STATE`` line, checked: every action legal, the hand finished, the cards
+    distinct and the chips those the rules give. NotationError names the bad field."""
+    _, number_text, betting_text, cards_text, chips_text, names_text = _fields(line)
+    number = _number(number_text)
     betting = rules.parse_betting(betting_text)
     if not betting.over:
         raise NotationError(betting_text, "the hand is not finished: "
@@ -158,7 +171,7 @@ def parse_line(line: str) -> Hand:
     won = rules.chips(deal, betting)
     if chips != (float(won[0]), float(won[1])):
         raise NotationError(chips_text, f"the rules give {won[0]}|{won[1]}")
-    return Hand(int(number_text), betting, deal, won, _names(names_text))
+    return Hand(number, betting, deal, won, _names(names_text))
 
 
 @dataclass
@@ -171,6 +184,12 @@ class Totals:
     count: int = 0  # hands read
 
     def add(self, hand: Hand) -> None:
+        """Count a hand in; a NotationError if it brings a third player (heads-up)."""
+        players = {*self.hands, *hand.names}
+        if len(players) > 2:
+            raise NotationError("|".join(hand.names),
+                                "a third player: a heads-up log has two, and the hands "
+                                f"above name {' and '.join(self.hands)}")
         self.count += 1
         for name, won in zip(hand.names, hand.chips, strict=True):
             self.hands[name] = self.hands.get(name, 0) + 1
@@ -190,19 +209,57 @@ def _score(line: str, totals: Totals) -> None:
                                            f"{totals.chips.get(name, 0)}")
 
 
-def read_log(lines: Iterable[str], path: str) -> Totals:
+@dataclass
+class _Order:
+    """The hand numbers read so far, each with its line: the dealer numbers a match's hands
+    0, 1, 2, ..., so a gap is a hand dropped and a repeat a hand written twice."""
+
+    lines: dict[int, int] = field(default_factory=dict)
+    last: int = -1
+
+    def check(self, hand: int, line: int) -> None:
+        """Note hand ``hand`` on ``line``; a NotationError if it is not the next one."""
+        if hand in self.lines:
+            raise NotationError(str(hand), f"hand {hand} again: line {self.lines[hand]} is "
+                                           f"hand {hand} too")
+        self.lines[hand] = line
+        expected, self.last = self.last + 1, hand
+        if hand > expected:
+            missing = (f"hand {expected} is" if hand == expected + 1 else
+                       f"hands {expected} to {hand - 1} are")
+            raise NotationError(str(hand), f"{missing} missing: an ACPC log numbers its "
+                                           "hands 0, 1, 2, ... with none left out")
+        if hand < expected:
+            raise NotationError(str(hand), f"hand {hand} after hand {expected - 1}: an ACPC "
+                                           "log numbers its hands 0, 1, 2, ... in order")
+
+
+def _text(line: str | bytes) -> str:
+    """A line as text; a UnicodeDecodeError names the first byte that is not UTF-8."""
+    return line if isinstance(line, str) else line.decode("utf-8")
+
+
+def read_log(lines: Iterable[str | bytes], path: str) -> Totals:
     """Every hand of a log, checked; a bad line is one ``PATH:LINE: ...`` error in
-    ``errors`` and reading goes on. Blank lines and ``#`` comments are skipped."""
+    ``errors`` and reading goes on. Blank lines and ``#`` comments are skipped. Lines
+    given as bytes must be UTF-8: a byte that is not is the line's error, never replaced
+    (a name with it would count as another player)."""
     totals = Totals()
+    order = _Order()
     for number, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
         try:
+            text = _text(line).strip()
+            if not text or text.startswith("#"):
+                continue
             if text.startswith("SCORE:"):
                 _score(text, totals)
             else:
+                order.check(_number(_fields(text)[1]), number)  # a bad hand keeps its place
                 totals.add(parse_line(text))
         except NotationError as error:
             totals.errors.append(f"{path}:{number}: {error}")
+        except UnicodeDecodeError as error:
+            totals.errors.append(f"{path}:{number}: byte {error.start + 1} of the line, "
+                                 f"0x{error.object[error.start]:02x}, is not UTF-8: an "
+                                 "ACPC log is UTF-8 text")
     return totals

@@ -5,9 +5,10 @@ the fuzzy player's rule base, shows the probability triple it draws from, and wi
 ``--explain`` the memberships and rules behind an action's grade.
 
 ``replay FILE`` reads an ACPC hand log (this project's ``history export --format acpc``
-or anyone's), checks every hand against the rules and prints each player's totals. A bad
-line is one ``error: FILE:LINE: ...`` line on stderr and the next line is read; the exit
-status is then 2.
+or anyone's), checks every hand against the rules, that the hands run 0, 1, 2, ... with
+none missing or repeated, that two players play them and that the file is UTF-8, and prints
+each player's totals. A bad line is one ``error: FILE:LINE: ...`` line on stderr, it is not
+counted and the next line is read; the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def replay(
     if not file.is_file():
         _fail(f"{file}: no such file")
         raise typer.Exit(2)
-    with file.open(encoding="utf-8", errors="replace") as lines:
+    with file.open("rb") as lines:  # decoded line by line: a byte not UTF-8 is an error
         totals = read_log(lines, str(file))
     for line in totals.errors:
         _fail(line)

@@ -23,6 +23,11 @@ SHOWDOWN = "STATE:3:rc/crc/cc/rc:AsKd|2c2h/3c8c9h/Jd/Qs:-50|50:alice|bob"
 FOLD = "STATE:4:rrf:AsKd|2c2h:20|-20:bob|alice"
 
 
+def numbered(line: str, hand: int) -> str:
+    """The line as hand ``hand`` of a log (a log's hands run 0, 1, 2, ...)."""
+    return f"STATE:{hand}:{line.split(':', 2)[2]}"
+
+
 def test_a_hand_is_written_as_the_dealer_logs_it() -> None:
     d = deal("AsKd|2c2h/3c8c9h/Jd/Qs")
     assert format_line(3, d, parse_betting("rc/crc/cc/rc"), ("alice", "bob")) == SHOWDOWN
@@ -79,18 +84,19 @@ def test_bad_lines_name_the_token(line: str, token: str, why: str) -> None:
 
 
 def test_a_log_adds_up_each_player_and_checks_its_score_line() -> None:
-    totals = read_log([SHOWDOWN, "", "# a comment", FOLD, "SCORE:-70|70:alice|bob"], "x")
+    totals = read_log([numbered(SHOWDOWN, 0), "", "# a comment", numbered(FOLD, 1),
+                       "SCORE:-70|70:alice|bob"], "x")
     assert totals.errors == [] and totals.count == 2
     assert totals.chips == {"alice": -70, "bob": 70} and totals.hands == {"alice": 2,
                                                                          "bob": 2}
-    wrong = read_log([SHOWDOWN, "SCORE:-50|40:alice|bob"], "x")
+    wrong = read_log([numbered(SHOWDOWN, 0), "SCORE:-50|40:alice|bob"], "x")
     assert wrong.errors == ["x:2: '-50|40': the hands above give bob 50"]
 
 
 def test_replay_reports_each_bad_line_and_goes_on(tmp_path: Path) -> None:
     log = tmp_path / "match.log"
-    log.write_text("\n".join([SHOWDOWN, "STATE:5:rrrr:AsKd|2c2h:0|0:alice|bob", FOLD,
-                              "hello", "SCORE:-70|70:alice|bob"]) + "\n")
+    log.write_text("\n".join([numbered(SHOWDOWN, 0), "STATE:1:rrrr:AsKd|2c2h:0|0:alice|bob",
+                              numbered(FOLD, 2), "hello", "SCORE:-70|70:alice|bob"]) + "\n")
     result = runner.invoke(app, ["holdem", "replay", str(log)])
     assert result.exit_code == 2
     errors = result.stderr.splitlines()
@@ -102,12 +108,65 @@ def test_replay_reports_each_bad_line_and_goes_on(tmp_path: Path) -> None:
                          "(STATE:hand:betting:cards:chips:names)")
     assert "alice" in result.stdout and "-70" in result.stdout and "2 hands" in result.stdout
     good = tmp_path / "good.log"
-    good.write_text(f"{SHOWDOWN}\n{FOLD}\n")
+    good.write_text(f"{numbered(SHOWDOWN, 0)}\n{numbered(FOLD, 1)}\n")
     out = runner.invoke(app, ["holdem", "replay", str(good), "--json"])
     assert out.exit_code == 0, out.output
     rows = {p["player"]: p for p in json.loads(out.stdout)["players"]}
     assert rows["bob"] == {"player": "bob", "hands": 2, "chips": 70,
                            "small_bets_per_hand": 3.5}
+
+
+def replay(tmp_path: Path, lines: list[bytes]) -> tuple[int, list[str], dict[str, int], Path]:
+    """``holdem replay --json`` of a log of these lines: exit status, error lines, each
+    player's hands counted, the log's path."""
+    log = tmp_path / "match.log"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    result = runner.invoke(app, ["holdem", "replay", str(log), "--json"])
+    hands = {p["player"]: p["hands"] for p in json.loads(result.stdout)["players"]}
+    return result.exit_code, result.stderr.splitlines(), hands, log
+
+
+def test_replay_refuses_a_dropped_hand_naming_it(tmp_path: Path) -> None:
+    # The ACPC dealer numbers a match's hands 0, 1, 2, ...: a gap is a hand dropped.
+    hand = [numbered(SHOWDOWN, n).encode() for n in range(4)]
+    code, errors, _, log = replay(tmp_path, [hand[0], hand[2], hand[1]])
+    assert code == 2 and errors == [
+        f"error: {log}:2: '2': hand 1 is missing: an ACPC log numbers its hands 0, 1, 2, "
+        "... with none left out",
+        f"error: {log}:3: '1': hand 1 after hand 2: an ACPC log numbers its hands 0, 1, 2, "
+        "... in order"]
+    code, errors, _, log = replay(tmp_path, [hand[3]])
+    assert code == 2 and errors == [
+        f"error: {log}:1: '3': hands 0 to 2 are missing: an ACPC log numbers its hands 0, "
+        "1, 2, ... with none left out"]
+
+
+def test_replay_refuses_a_repeated_hand_naming_both_lines(tmp_path: Path) -> None:
+    code, errors, hands, log = replay(tmp_path, [numbered(SHOWDOWN, 0).encode(),
+                                                 numbered(FOLD, 1).encode(),
+                                                 numbered(FOLD, 1).encode()])
+    assert code == 2 and errors == [f"error: {log}:3: '1': hand 1 again: line 2 is hand 1 too"]
+    assert hands == {"alice": 2, "bob": 2}  # the repeat is not counted
+
+
+def test_replay_refuses_a_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    # "b\xe9b" is Latin-1 for bób: read as UTF-8 with replacement it was a third player.
+    latin1 = numbered(FOLD, 1).replace("bob", "b\xe9b").encode("latin-1")
+    code, errors, hands, log = replay(tmp_path, [numbered(SHOWDOWN, 0).encode(), latin1])
+    # STATE:1:rrf:AsKd|2c2h:20|-20:b is 30 bytes: the 31st is 0xe9
+    assert code == 2 and errors == [f"error: {log}:2: byte 31 of the line, 0xe9, is not "
+                                    "UTF-8: an ACPC log is UTF-8 text"]
+    assert hands == {"alice": 1, "bob": 1}
+
+
+def test_replay_refuses_a_third_player_naming_the_names(tmp_path: Path) -> None:
+    code, errors, hands, log = replay(tmp_path, [
+        numbered(SHOWDOWN, 0).encode(),  # alice|bob
+        numbered(FOLD, 1).replace("bob|alice", "carol|alice").encode()])
+    assert code == 2 and errors == [
+        f"error: {log}:2: 'carol|alice': a third player: a heads-up log has two, and the "
+        "hands above name alice and bob"]
+    assert hands == {"alice": 1, "bob": 1}
 
 
 def test_replay_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
