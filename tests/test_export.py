@@ -136,7 +136,8 @@ def test_games_stored_before_their_choices_export_their_logged_decisions(
 def test_bad_export_options_are_one_line(tmp_path: Path) -> None:
     db = _history(tmp_path)
     for args, message in ((["--format", "csv"], "--format 'csv': jsonl or json"),
-                          (["-o", str(db)], "that is the history database"),
+                          (["-o", str(db)], f"error: --output {db}: the same file as DB "
+                                            f"{db}, which this command reads"),
                           (["--match", "9"], "no match 9")):
         result = CliRunner().invoke(app, ["history", "export", str(db), *args])
         assert result.exit_code in (1, 2) and message in result.output, result.output

@@ -213,7 +213,7 @@ def test_an_empty_or_foreign_database_is_one_line(tmp_path: Path) -> None:
     empty = tmp_path / "e.sqlite"
     empty.write_bytes(b"")
     code, out = _show(str(empty))
-    assert code == 2 and out == f"error: {empty}: no match stored (not a fuzzeval history)\n"
+    assert code == 1 and out == f"error: {empty}: an empty file, not a fuzzeval history\n"
     sqlite3.connect(tmp_path / "f.sqlite").execute("CREATE TABLE t (x)").connection.close()
     code, out = _show(str(tmp_path / "f.sqlite"), "--game", "0")  # another program's: exit 1
     assert code == 1 and out.startswith(f"error: {tmp_path / 'f.sqlite'}: an SQLite database, "
@@ -335,3 +335,61 @@ def test_a_replay_refuses_an_option_past_the_last_and_a_move_after_the_end(
     with pytest.raises(ReplayError, match=rf"^the game ended after move {n}, but {n + 1} moves "
                                           "are stored$"):
         list(replay(CRIBBAGE, 11, 0, first, (*choices, 0), {}))
+
+
+# --- one reader, one set of refusals: show, export and the Python API ------------------
+
+def _every_reader(db: Path) -> list[tuple[int, str]]:
+    """What show, export (to standard output and to a file) and read_games say of ``db``."""
+    from fuzzeval.play.store import read_decisions, read_games
+
+    out: list[tuple[int, str]] = []
+    for args in (["show", str(db)], ["export", str(db)],
+                 ["export", str(db), "-o", str(db.with_suffix(".jsonl"))]):
+        res = runner.invoke(app, ["history", *args])
+        out.append((res.exit_code, res.output))
+    for read in (read_games, read_decisions):
+        try:
+            read(db)
+        except Exception as exc:
+            out.append((type(exc).__name__ == "HistoryError", f"error: {exc}\n"))
+    return out
+
+
+def test_every_reader_refuses_a_damaged_empty_or_matchless_history_alike(
+        tmp_path: Path) -> None:
+    """show and export on a dropped column gave a traceback, export on an empty file
+    printed pandas' raw SQL, export on a tuning's database printed nothing (exit 0)."""
+    dropped = tmp_path / "dropped.sqlite"
+    shutil.copy(Path(__file__).parent / "data" / "history_v3.sqlite", dropped)
+    with sqlite3.connect(dropped) as conn:
+        conn.execute("ALTER TABLE games DROP COLUMN moves")
+    conn.close()
+    line = (f"error: {dropped}: damaged history: table 'games' has lost column(s) moves; "
+            "nothing was read\n")
+    assert _every_reader(dropped) == [(1, line)] * 3 + [(True, line)] * 2
+
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    line = f"error: {empty}: an empty file, not a fuzzeval history\n"
+    assert _every_reader(empty) == [(1, line)] * 3 + [(True, line)] * 2
+
+    tuning = tmp_path / "tuning.sqlite"
+    History(tuning).close()  # what tune leaves: every table, no match
+    line = f"error: {tuning}: no match stored\n"
+    assert _every_reader(tuning)[:3] == [(2, line)] * 3
+    assert not tuning.with_suffix(".jsonl").exists() and not empty.with_suffix(".jsonl").exists()
+
+
+def test_a_query_sqlite_cannot_answer_is_the_projects_error_naming_the_file(
+        tmp_path: Path) -> None:
+    import pytest
+
+    from fuzzeval.play.store import HistoryError
+
+    db = tmp_path / "h.sqlite"
+    History(db).close()
+    with History(db, readonly=True) as history, \
+            pytest.raises(HistoryError, match=rf"^{re.escape(str(db))}: cannot be read as a "
+                          r"fuzzeval history \(SQLite: no such column: absent\)$"):
+        history.table("SELECT absent FROM games")

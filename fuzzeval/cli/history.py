@@ -87,6 +87,8 @@ def export(
         with History(db, readonly=True) as history:
             ids = ([match_id] if match_id is not None else
                    [int(i) for i in history.matches()["id"]])
+            if not ids:  # as show says it: a tuning's or an empty history's database
+                raise NotFound(f"{db}: no match stored")
             lines = []
             for mid in ids:
                 match = history.stored_match(mid)

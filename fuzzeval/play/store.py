@@ -229,10 +229,12 @@ def _seats_json(spec: MatchSpec) -> str | None:
 class History:
     """An open history database. Use as a context manager, or call ``close``.
 
-    Opened for writing, an existing file is checked first (SQLite's ``quick_check``, then
-    every fuzzeval table and column), and refused, before anything is written, when it is
-    damaged. ``readonly`` opens an existing file read-only: no table is created, no WAL
-    switched on, so a history on a read-only disk can still be read and plotted.
+    An existing file is checked first, for reading as for writing (SQLite's
+    ``quick_check``, then every fuzzeval table and column), and refused in one line when it
+    is not a fuzzeval history or is damaged: every reader (show, export, plots, the Python
+    API) gets the same refusals. ``readonly`` opens an existing file read-only: no table is
+    created, no WAL switched on, so a history on a read-only disk can still be read and
+    plotted; an empty file is no history to read.
     """
 
     def __init__(self, path: Path | str, readonly: bool = False) -> None:
@@ -254,10 +256,13 @@ class History:
     def _check_and_create(self) -> None:
         tables = {r[0] for r in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables and self.readonly:
+            raise HistoryError(f"{self.path}: an empty file, not a fuzzeval history")
         if tables and "fuzzeval_meta" not in tables:
             raise HistoryError(
                 f"{self.path}: an SQLite database, but not a fuzzeval history "
-                f"(tables: {', '.join(sorted(tables))}); choose another --db")
+                f"(tables: {', '.join(sorted(tables))})"
+                + ("" if self.readonly else "; choose another --db"))
         if "fuzzeval_meta" in tables:
             meta = dict(self.conn.execute("SELECT key, value FROM fuzzeval_meta").fetchall())
             if meta.get("application") != APPLICATION:
@@ -265,8 +270,7 @@ class History:
             if int(meta.get("version", "0")) > VERSION:
                 raise HistoryError(f"{self.path}: written by a newer fuzzeval "
                                    f"(history version {meta['version']} > {VERSION})")
-            if not self.readonly:
-                self._check_intact(tables)
+            self._check_intact(tables)
         if self.readonly:
             return
         self.conn.execute("PRAGMA journal_mode=WAL")
@@ -295,23 +299,24 @@ class History:
                 (str(VERSION), VERSION))
 
     def _check_intact(self, tables: set[str]) -> None:
-        """Refuse a damaged history before writing into it."""
+        """Refuse a damaged history before reading or writing it."""
+        done = "nothing was read" if self.readonly else "nothing was written"
         found = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
         if found != ["ok"]:
             raise HistoryError(f"{self.path}: the database is damaged (SQLite: "
-                               f"{'; '.join(found)}); nothing was written. Restore it from a "
-                               "copy or choose another --db")
+                               f"{'; '.join(found)}); {done}. Restore it from a copy"
+                               + ("" if self.readonly else " or choose another --db"))
         for table, parent in _NEEDS.items():
             if table not in tables and parent in tables:
                 raise HistoryError(f"{self.path}: damaged history: table {table!r} is "
-                                   f"missing while {parent!r} is there; nothing was written")
+                                   f"missing while {parent!r} is there; {done}")
         for table, columns in _columns().items():
             if table in tables:
                 have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
                 lost = [c for c in columns if c not in have]
                 if lost:
                     raise HistoryError(f"{self.path}: damaged history: table {table!r} has "
-                                       f"lost column(s) {', '.join(lost)}; nothing was written")
+                                       f"lost column(s) {', '.join(lost)}; {done}")
 
     def close(self) -> None:
         self.conn.close()
@@ -402,12 +407,22 @@ class History:
 
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
-        import pandas as pd
-
-        return pd.read_sql_query(
+        return self.table(
             "SELECT m.id, m.game, m.player, m.opponent, m.options, m.seed, m.games, "
             "COUNT(g.idx) AS finished, m.created FROM matches m "
-            "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id", self.conn)
+            "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id")
+
+    def table(self, query: str, params: tuple[object, ...] = ()) -> pd.DataFrame:
+        """A query's rows as a table; a history SQLite cannot read is this project's error
+        naming the file, not pandas' (which quotes the whole query)."""
+        import pandas as pd
+
+        try:
+            return pd.read_sql_query(query, self.conn, params=params)
+        except (pd.errors.DatabaseError, sqlite3.DatabaseError) as exc:
+            cause = exc.__cause__ or exc
+            raise HistoryError(f"{self.path}: cannot be read as a fuzzeval history "
+                               f"(SQLite: {cause})") from None
 
     def finished(self, match_id: int) -> set[int]:
         return {r[0] for r in self.conn.execute(
@@ -572,13 +587,11 @@ def require_for_resume(path: Path) -> None:
 
 def read_games(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     """Every stored game (optionally of one match), one row each, seat 0's view."""
-    import pandas as pd
-
     with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE match_id = ?", (match_id,)) if match_id is not None else ("", ())
-        return pd.read_sql_query(
+        return h.table(
             f"SELECT match_id, idx AS game, first, winner, score0, score1, result, points, "
-            f"units, moves FROM games {where} ORDER BY match_id, idx", h.conn, params=args)
+            f"units, moves FROM games {where} ORDER BY match_id, idx", args)
 
 
 def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
@@ -593,13 +606,13 @@ def read_decisions(db: Path | str, match_id: int | None = None) -> pd.DataFrame:
     with open_history(_require(db), readonly=True) as h:
         where, args = ("WHERE d.match_id = ?", (match_id,)) if match_id is not None \
             else ("", ())
-        raw = pd.read_sql_query(
+        raw = h.table(
             f"SELECT d.match_id, d.game_idx AS game, d.seq, d.seat, {_player(h.conn)} AS player, "
             f"d.unit, d.kind, d.choice, d.choice_index, d.options, d.context, d.features, "
             f"d.unit_points, d.unit_points_opponent, d.unit_won, d.game_won, "
             f"{_feature_set_column(h.conn, 'd.')} AS feature_set FROM decisions d JOIN "
             f"matches m ON m.id = d.match_id {where} ORDER BY d.match_id, d.game_idx, d.seq",
-            h.conn, params=args)
+            args)
         decode = FeatureReader(h.conn, h.path)
         values = [decode(f, None if pd.isna(s) else int(s))  # NULLs make the column float
                   for f, s in zip(raw.pop("features"), raw.pop("feature_set"), strict=True)]
