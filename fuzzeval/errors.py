@@ -17,6 +17,11 @@ class UsageError(FuzzevalError):
     game, player or option, a bad option value): exit status 2, like a bad flag."""
 
 
+class MissingExtra(UsageError):
+    """A player or option needs an optional extra that is not installed: a usage error
+    (exit 2), told in one line with the ``pip install`` that adds it, before any work."""
+
+
 class GameDidNotEnd(FuzzevalError):
     """A game ran past its rules' turn limit (players that never finish it, say a learner's
     early self-play): one line naming the game, not a traceback."""

@@ -165,6 +165,18 @@ def test_calibrate_cli_writes_the_rule_base_the_drift_and_resumes(tmp_path: Path
     assert missing.exit_code != 0 and "no such database" in missing.output
 
 
+def test_calibrate_refuses_an_opponent_it_cannot_build_before_any_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opponent (and the game options) are built before the database, as in match and
+    tournament: an unknown one left runs/cribbage_calibration.sqlite behind."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["calibrate", "cribbage", "--opponent", "nosuch"])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == ("error: cribbage player 'nosuch': unknown cribbage player 'nosuch' "
+                          "(players: random, greedy, es, fuzzy, exhaustive, sampling)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
     """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",

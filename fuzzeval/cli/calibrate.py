@@ -14,6 +14,7 @@ from fuzzeval.cli.common import (
     HELD_OUT_DEALS,
     OPPONENT_O,
     SEED_MAX,
+    DaskOpt,
     WorkersOpt,
     console,
     err_console,
@@ -59,6 +60,7 @@ def calibrate(
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_calibration.sqlite.")] = None,
     workers: WorkersOpt = 2,
+    dask: DaskOpt = None,
     win_unit: Annotated[str, typer.Option(
         help="Winning decisions are those of won games (the paper), or of won deals.")]
     = "game",
@@ -102,7 +104,13 @@ def calibrate(
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import check_rulebase_player, parse_options
+    from fuzzeval.play.match import (
+        MatchSpec,
+        PlayerSpec,
+        check_players,
+        check_rulebase_player,
+        parse_options,
+    )
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume, stored_games
     from fuzzeval.plots import image_path, plot_drift
@@ -127,6 +135,8 @@ def calibrate(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,
             "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
             (), parse_options(option or [], game.name))
+        against = PlayerSpec.parse(settings.opponent)  # it and the options: before any file
+        check_players(game, MatchSpec(game.name, against, against, 1, seed, settings.options))
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
         check_outputs([Output("--db", path, "database"),
                        *([Output("--plot", image_path(plot), "picture")] if plot else []),
@@ -135,7 +145,8 @@ def calibrate(
                       [Input("--rulebase", source_path)])
         if resume:
             require_for_resume(path)
-        with History(path) as history:
+        # the executor first: an unreachable cluster fails before a database is made
+        with executor_for(workers, dask) as pool, History(path) as history:
             history.check_free(running_key(settings, source), RUNNING)  # before any work
             stored = find_calibration(history, settings, source)
             done = 0 if stored is None else len(load_calibration(history, stored).finished_rounds)
@@ -162,15 +173,14 @@ def calibrate(
                     moved = sum(1 for m in r.moves if m.shift != 0)
                     bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
                                       f"({lo:.1%}–{hi:.1%}), {moved} points moved")
-            with stopped(path, lambda: _saved(history)), bar, executor_for(workers) as pool:
+            with stopped(path, lambda: _saved(history)), bar:
                 cal = run_calibration(history, game, settings, source, rounds, pool,
                                       resume, on_round_start=start,
                                       on_game=ended,
                                       on_round=finished)
             cal = load_calibration(history, cal.id)
             with stopped(path, lambda: _saved(history)), \
-                    progress_bar("held-out deals: exact values", as_json, eta=False) as bar2, \
-                    executor_for(workers) as pool:
+                    progress_bar("held-out deals: exact values", as_json, eta=False) as bar2:
                 task2 = bar2.add_task("deals", total=2 * deals)
                 held_out = held_out_measures(game, cal, deals, None, pool,
                                              path.resolve().parent / "cache",

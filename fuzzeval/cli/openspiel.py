@@ -12,7 +12,6 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     SEED_MAX,
     console,
-    err_console,
     help_when_bare,
     print_json,
     progress_bar,
@@ -57,13 +56,12 @@ def play(
     return (OpenSpiel's returns) with its 95 % interval, and how often it ended alone with
     the table's best return.
     """
-    try:
-        from fuzzeval.openspiel import check_series, play_series
-    except ImportError:
-        err_console.print("error: OpenSpiel is not installed: pip install "
-                          "'fuzzeval[openspiel]'", markup=False, highlight=False)
-        raise typer.Exit(1) from None
+    from fuzzeval.extras import OPENSPIEL
+
     with user_errors():
+        OPENSPIEL.require("fuzzeval openspiel play")
+        from fuzzeval.openspiel import check_series, play_series
+
         loaded = check_series(game, bot, against, simulations)  # before the progress bar
         progress = progress_bar(disable=as_json or games < 20)
         task = progress.add_task(f"{game}: {bot} against {against}", total=games)

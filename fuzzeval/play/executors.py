@@ -1,7 +1,8 @@
 """Where games run: here, in local worker processes, or on a Dask cluster.
 
 All three give the same results (game seeds do not depend on who plays them). Dask is an
-optional extra (``fuzzeval[dask]``); its client offers a ``concurrent.futures`` executor.
+optional extra (``fuzzeval[dask]``, ``fuzzeval.extras.DASK``); its client offers a
+``concurrent.futures`` executor.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.extras import DASK
 from fuzzeval.play.match import ignore_interrupts
 
 #: the pool's result pipe is widened to this (Linux: up to /proc/sys/fs/pipe-max-size,
@@ -106,12 +108,12 @@ def check_scheduler(address: str, timeout: float) -> None:
 @contextmanager
 def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor | None]:
     """None (play here) for one worker, a process pool for more, or a Dask executor."""
-    if dask:
-        try:
-            from distributed import Client
-        except ImportError as exc:
-            raise FuzzevalError(
-                "--dask needs the optional extra: pip install 'fuzzeval[dask]'") from exc
+    if dask is not None:
+        if not dask.strip():  # not a silent run here instead
+            raise UsageError("--dask needs the scheduler's address, e.g. tcp://host:8786")
+        DASK.require("--dask")
+        from distributed import Client
+
         timeout = dask_timeout()
         check_scheduler(dask, timeout)
         try:

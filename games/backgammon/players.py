@@ -15,7 +15,8 @@ import numpy.typing as npt
 
 from fuzzeval import load_rulebase
 from fuzzeval.engine import Evaluator
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, MissingExtra
+from fuzzeval.extras import GNUBG
 from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from fuzzeval.games.backgammon.lookahead import LookaheadGrades
@@ -57,11 +58,7 @@ class GnubgGrades:
     """GNU Backgammon 0-ply: the equity of each resulting position for the mover."""
 
     def __post_init__(self) -> None:
-        try:
-            import gnubg  # noqa: F401
-        except ImportError as exc:
-            raise ValueError("the gnubg player needs the optional extra: pip install "
-                             "'fuzzeval[gnubg]'") from exc
+        GNUBG.require("backgammon player 'gnubg'")
 
     def __call__(self, view: MoveView) -> FloatArray:
         import gnubg
@@ -234,6 +231,8 @@ def make_player(name: str, **options: Any) -> BackgammonPlayer:
     check_keys(f"player {name!r} does not take options", options, PLAYER_OPTIONS[name])
     try:
         return PLAYERS[name](**options)
+    except MissingExtra:  # its own line, naming the extra
+        raise
     except (OSError, FuzzevalError) as exc:
         raise ValueError(str(exc)) from None
 

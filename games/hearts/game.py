@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.extras import OPENSPIEL
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import card_str, cards_of
 from fuzzeval.games.hearts.features import FEATURE_NAMES, FEATURES, FloatArray, candidate_features
@@ -170,7 +171,8 @@ class HeartsGame:
         return float(state.hand.taken[seat]) if state.hand.options.target == 0 else 0.0
 
     def make_player(self, name: str, **options: Any) -> Player:
-        if name == "ismcts":
+        if name == "ismcts":  # OpenSpiel's bot: refused here without it, not in a game
+            OPENSPIEL.require("hearts player 'ismcts'")
             from fuzzeval.games.hearts.ismcts import ismcts_player
 
             return ismcts_player(**options)
