@@ -706,7 +706,7 @@ def test_peg_works_out_whose_crib_from_the_play() -> None:
     led = Seat("KC 3D 7S", count="6C 5C 4D", mine="5C", starter="KH")
     assert peg_view(led).my_crib is True
     assert peg_view(Seat("KC 3D 7S 2H", starter="KH")).my_crib is False
-    assert peg_view(Seat("KC 3D 7S", earlier="5C 6C", count="4D", mine="5C",
+    assert peg_view(Seat("KC 3D 7S", count="5C 6C", mine="5C",
                          starter="KH")).my_crib is False  # I led 5C
     view = ["cribbage", "peg", "KC", "3D", "7S", "--count", "6C 5C 4D", "--mine", "5C",
             "--starter", "KH", "--thrown", "9C 9D", "-p", "sampling:trials=30", "--json"]

@@ -20,7 +20,13 @@ from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
 from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging import POLICIES, PegView
 from fuzzeval.games.cribbage.players import CribbagePlayer
-from fuzzeval.games.cribbage.sampling import SamplingPegging, opponent_cards
+from fuzzeval.games.cribbage.sampling import (
+    Play,
+    SamplingPegging,
+    opponent_cards,
+    opponent_laid,
+    read_play,
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,51 @@ def crib_of_play(played: tuple[int, ...], mine: tuple[int, ...]) -> str:
     first card, so the crib is mine when the first card laid is theirs; with nothing laid
     yet it is my turn to lead, so the crib is theirs."""
     return "mine" if played and played[0] not in mine else "theirs"
+
+
+def _cards(cards: tuple[int, ...]) -> str:
+    """Cards as the options take them, to name them in an error."""
+    return " ".join(card_str(c) for c in cards)
+
+
+def _check_count(play: Play, count: tuple[int, ...]) -> None:
+    """--count must be the count the cards laid make: a count runs until 31 or until
+    neither seat can lay, so a card that fits on --earlier's last count goes on with it."""
+    if count and play.count_cards != count:
+        valid = (f"give --count {_cards(play.count_cards)!r} and the cards before with "
+                 "--earlier" if play.count_cards else "give them with --earlier, none with "
+                                                      "--count")
+        raise ValueError(f"--count {_cards(count)}: the cards laid make a count of "
+                         f"{sum(value(c) for c in play.count_cards)}, not "
+                         f"{sum(value(c) for c in count)}, since a count runs until 31 or "
+                         f"until neither seat can lay: {valid}")
+
+
+def _check_gos(play: Play, hand: tuple[int, ...], kept: tuple[int, ...],
+               earlier: tuple[int, ...], count: tuple[int, ...]) -> None:
+    """No seat says go holding a card that fits: at each go the play shows, the cards that
+    seat still holds or lays later must all be worth more than the room left to 31."""
+    played = (*earlier, *count)
+    for go in play.gos:
+        later = tuple(c for c in played[go.at:] if (c in kept) == (go.seat == 0))
+        fits = [c for c in ((*hand, *later) if go.seat == 0 else later)
+                if value(c) <= 31 - go.count]
+        if not fits:
+            continue
+        rule = f"a seat says go only when nothing it holds is worth {31 - go.count} or less"
+        if go.at == len(played):  # my go, the one that ended --earlier's last count
+            raise ValueError(f"--count is empty, so --earlier's last count, {go.count}, ended "
+                             f"with both saying go, yet I hold {card_str(fits[0])}, which "
+                             f"fits: {rule}; give that count's cards with --count")
+        card, before = played[go.at], played[go.at - 1]
+        why = (f"{card_str(card)} does not fit on it" if go.count + value(card) > 31 else
+               f"{card_str(before)} then {card_str(card)}, both "
+               f"{'mine' if go.seat == 1 else 'theirs'}")
+        where = (f"--earlier {_cards(earlier)}" if go.at < len(earlier) else
+                 f"--count {_cards(count)}")
+        raise ValueError(f"{where}: {'I' if go.seat == 0 else 'the opponent'} said go on "
+                         f"{go.count} ({why}), yet held {card_str(fits[0])}, which fits: "
+                         f"{rule}")
 
 
 def peg_view(seat: Seat) -> PegView:
@@ -69,6 +120,11 @@ def peg_view(seat: Seat) -> PegView:
     total = sum(value(c) for c in count)
     if total > 31:
         raise ValueError(f"the count would be {total}, over 31")
+    kept = tuple(sorted((*hand, *mine)))
+    opponent_laid(played, kept)  # five cards of theirs: said before the gos they imply
+    play = read_play(played, kept, count)
+    _check_count(play, count)
+    _check_gos(play, hand, kept, earlier, count)
     crib = crib_of_play(played, mine)
     if seat.crib is not None and seat.crib not in ("mine", "theirs"):
         raise ValueError(f"--crib must be mine or theirs (got {seat.crib!r})")
@@ -82,8 +138,8 @@ def peg_view(seat: Seat) -> PegView:
     options = tuple(c for c in hand if total + value(c) <= 31)
     if not options:
         raise ValueError(f"no card in hand fits under 31 (count {total}): that is a go")
-    view = PegView(options, hand, tuple(sorted((*hand, *mine))), count, played, starter,
-                   crib == "mine", thrown, seat.scores)
+    view = PegView(options, hand, kept, count, played, starter, crib == "mine", thrown,
+                   seat.scores)
     opponent_cards(view)  # every player, not only the simulating one: a view that can happen
     return view
 

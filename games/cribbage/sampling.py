@@ -18,6 +18,7 @@ as the check of the compiled playouts.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,41 +69,74 @@ def value_table(scores: tuple[int, int] | IntArray) -> FloatArray:
     return win_table() if endgame(scores) else NO_TABLE
 
 
+@dataclass(frozen=True)
+class Go:
+    """A seat that could not lay on ``count`` (it said go, or held no card): every card it
+    held then, ``at`` cards into the deal's play, was worth more than ``31 - count``."""
+
+    seat: int  # 0 the seat deciding, 1 the opponent
+    count: int
+    at: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """The cards laid this deal as the rules read them: the count still going and the gos."""
+
+    count_cards: tuple[int, ...]
+    gos: tuple[Go, ...]
+
+
+def read_play(played: Sequence[int], kept: Collection[int],
+              count_cards: Sequence[int]) -> Play:
+    """The play up to my turn by the rules: a count runs until 31 or until neither seat can
+    lay (the next card does not fit on it); after a card the other seat lays unless it
+    cannot, and after a count the seat that did not lay last leads unless it cannot. A card
+    is mine when in ``kept``; ``count_cards`` empty says the count still going has just
+    ended (neither could lay) and I lead."""
+    gos: list[Go] = []
+    count, start, last = 0, 0, -1  # last: who laid the last card, 0 me, 1 the opponent
+    for at, card in enumerate(played):
+        who = 0 if card in kept else 1
+        if count + value(card) > 31:  # nobody could lay on the old count
+            gos += [Go(0, count, at), Go(1, count, at)]
+            count, start = 0, at
+        if who == last:  # the same seat twice running: the other could not lay
+            gos.append(Go(1 - who, count, at))
+        count += value(card)
+        last = who
+        if count == 31:
+            count, start = 0, at + 1
+    if not count_cards and count > 0:  # a go has just ended that count: I lead anew
+        gos += [Go(0, count, len(played)), Go(1, count, len(played))]
+        count, start = 0, len(played)
+    if last == 0:  # my turn after my own card: the opponent cannot lay
+        gos.append(Go(1, count, len(played)))
+    return Play(tuple(played[start:]), tuple(gos))
+
+
 def opponent_go_room(view: PegView) -> int:
     """The most room to 31 at which the opponent could not lay a card this deal (every
     card it still holds is worth more), or -1 when it has never said go."""
-    mine = set(view.kept)
-    room = -1
-    count = 0
-    previous = -1  # who laid the last card of the current count: 0 me, 1 the opponent
-    for card in view.played:
-        who = 0 if card in mine else 1
-        v = value(card)
-        if count + v > 31:  # nobody could lay on the old count: both had only bigger cards
-            room = max(room, 31 - count)
-            count, previous = 0, -1
-        elif previous == who == 0:  # I laid twice running: the opponent had said go
-            room = max(room, 31 - count)
-        count += v
-        previous = who
-        if count == 31:
-            count, previous = 0, -1
-    if previous == 0:  # my turn again after my own card: the opponent says go now
-        room = max(room, 31 - count)
-    if not view.count_cards and count > 0:  # a go has just ended that count: I lead anew
-        room = max(room, 31 - count)
-    return room
+    play = read_play(view.played, view.kept, view.count_cards)
+    return max((31 - go.count for go in play.gos if go.seat == 1), default=-1)
+
+
+def opponent_laid(played: Sequence[int], kept: Collection[int]) -> list[int]:
+    """The cards the opponent laid; a ValueError unless I keep four and it laid at most
+    four (more once wrote past an array in the kernel)."""
+    opp_laid = [c for c in played if c not in kept]
+    if len(kept) != 4 or len(opp_laid) > 4:
+        raise ValueError(f"a seat keeps four cards and lays at most four (here {len(kept)} "
+                         f"kept, {len(opp_laid)} laid by the opponent)")
+    return opp_laid
 
 
 def opponent_cards(view: PegView) -> tuple[list[int], IntArray, IntArray]:
     """The cards the opponent laid, the cards unseen and which of those (their places in
     it) agree with its gos; a ValueError when no deal gives this view: a player advising
     on it, simulating or not, would advise on a game that cannot happen."""
-    mine = set(view.kept)
-    opp_laid = [c for c in view.played if c not in mine]
-    if len(view.kept) != 4 or len(opp_laid) > 4:
-        raise ValueError(f"a seat keeps four cards and lays at most four (here {len(view.kept)} "
-                         f"kept, {len(opp_laid)} laid by the opponent)")
+    opp_laid = opponent_laid(view.played, view.kept)
     known = {*view.kept, *view.thrown, view.starter, *view.played}
     pool = np.array([c for c in range(52) if c not in known], dtype=np.int64)
     room = opponent_go_room(view)

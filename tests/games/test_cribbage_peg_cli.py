@@ -56,6 +56,51 @@ def test_views_that_do_not_add_up_are_refused(extra: list[str], message: str) ->
     assert message in result.output and result.output.count("\n") == 1
 
 
+def refusal(args: list[str]) -> tuple[int, str]:
+    """``cribbage peg`` of a view: its exit status and its output, one line expected."""
+    result = runner.invoke(app, ["cribbage", "peg", *args])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # They led KS, I laid QS (20), they laid 5H (25): with --count empty the count of 25
+    # was over, yet my ace fits on it.
+    (["AC", "3D", "7S", "--earlier", "KS QS 5H", "--mine", "QS", "--starter", "KH"],
+     "--count is empty, so --earlier's last count, 25, ended with both saying go, yet I "
+     "hold AC, which fits: a seat says go only when nothing it holds is worth 6 or less; "
+     "give that count's cards with --count"),
+    # They laid 6C and then 4D: I said go on 6, yet every card in my hand fits.
+    (["KC", "3D", "7S", "2H", "--count", "6C 4D", "--starter", "KH"],
+     "--count 6C 4D: I said go on 6 (6C then 4D, both theirs), yet held KC, which fits: a "
+     "seat says go only when nothing it holds is worth 25 or less"),
+    # They led KS, I laid QS, they 9H (29); my JC does not fit, so both said go on 29 and I
+    # led JC: their 2D, laid after, would have fitted on 29.
+    (["KC", "QC", "--earlier", "KS QS 9H", "--count", "JC 2D", "--mine", "QS JC",
+      "--starter", "KH"],
+     "--count JC 2D: the opponent said go on 29 (JC does not fit on it), yet held 2D, which "
+     "fits: a seat says go only when nothing it holds is worth 2 or less"),
+])
+def test_a_go_by_a_seat_holding_a_card_that_fits_is_refused(args: list[str],
+                                                             message: str) -> None:
+    assert refusal(args) == (2, f"error: {message}\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    # 6C 5C make 11 and 4D fits on it: the count goes on, 15, not a new count of 4.
+    (["KC", "3D", "7S", "--earlier", "6C 5C", "--count", "4D", "--mine", "5C",
+      "--starter", "KH"],
+     "--count 4D: the cards laid make a count of 15, not 4, since a count runs until 31 or "
+     "until neither seat can lay: give --count '6C 5C 4D' and the cards before with "
+     "--earlier"),
+    # 10 + 10 + 10 + 1 = 31 ends the count: the next starts at 0.
+    (["KC", "3D", "7S", "--count", "TS QC JD AH", "--mine", "QC", "--starter", "KH"],
+     "--count TS QC JD AH: the cards laid make a count of 0, not 31, since a count runs "
+     "until 31 or until neither seat can lay: give them with --earlier, none with --count"),
+])
+def test_a_count_the_cards_laid_do_not_make_is_refused(args: list[str], message: str) -> None:
+    assert refusal(args) == (2, f"error: {message}\n")
+
+
 def test_sampling_needs_the_thrown_cards() -> None:
     view = [a for a in VIEW if a not in ("--thrown", "9C 9D")]
     result = runner.invoke(app, [*view, "-p", "sampling"])

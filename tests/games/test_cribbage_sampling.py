@@ -41,9 +41,12 @@ def test_the_opponents_gos_are_read_from_the_play() -> None:
     # No go yet: they answered every card.
     assert S.opponent_go_room(peg_view("KS 5C 6C 3H", "KS 9H", "KS 9H", "5C 6C 3H")) == -1
     # Two of my cards running earlier in the count: at 24 they said go (room 7); later,
-    # after 31 and a fresh count, nothing more is known.
-    v = peg_view("KS 5C 2C 3H", "KS 9H 5C 2C", "", "3H", thrown="4C 4D")
+    # after my 31, they lead a fresh count and nothing more is known.
+    v = peg_view("KS 5C 7C 3H", "KS 9H 5C 7C 4H", "4H", "3H", thrown="4C 4D")
     assert S.opponent_go_room(v) == 7
+    # After my 31 it is my turn again: they lead the next count unless they hold nothing.
+    v = peg_view("KS 5C 7C 3H", "KS 9H 5C 7C", "", "3H", thrown="4C 4D")
+    assert S.opponent_go_room(v) == 31
     # K Q J = 30, then their 5 starts a new count: neither could lay at 30 (room 1).
     v = peg_view("KS JS 6C 3H", "KS QH JS 5D", "5D", "6C 3H")
     assert S.opponent_go_room(v) == 1
