@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -181,3 +183,73 @@ def test_csv_unclosed_quote_is_refused(tmp_path: Path) -> None:
     src.write_text('quality,service\n1,"2\n')
     code, out, err = run("evaluate", "tipping", "--csv", str(src))
     assert code == 2 and out == "" and f"{src}:" in one_error_line(err)
+
+
+# --- a plain table is graded in bulk, to the same bytes as the exact reader --------------
+
+_CELL = st.one_of(
+    st.floats(allow_nan=False, width=64).map(repr),
+    st.integers(-10, 20).map(str),
+    st.sampled_from(["", " 5", "5 ", "1_0", "nan", "NaN", "inf", "-inf", "x", "1e400",
+                     "\u0661", "\u00a0"]),
+    st.text(alphabet=st.sampled_from(list('ab ,"\r\n\x00é5.')), max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells=st.lists(st.tuples(_CELL, _CELL, _CELL), min_size=0, max_size=6),
+       blanks=st.sets(st.integers(0, 6), max_size=2), end=st.sampled_from(["\n", "", "\r\n"]),
+       order=st.sampled_from(["quality,service,note", "note,service,quality"]))
+def test_the_bulk_path_grades_to_the_exact_readers_bytes_or_leaves_it_to_it(
+        tmp_path_factory: pytest.TempPathFactory, cells: list[tuple[str, str, str]],
+        blanks: set[int], end: str, order: str) -> None:
+    """The bulk path (plain tables) gives what Python's csv reader and writer give, byte
+    for byte, or declines the table; a problem is then named by the exact reader."""
+    import io
+
+    from fuzzeval.cli import evaluate as cmd
+    from fuzzeval.cli.plain_csv import grade_plain
+    from fuzzeval.engine import compile_rulebase
+
+    folder = tmp_path_factory.mktemp("plain")
+    lines = [order] + [",".join(row) for row in cells]
+    for k in sorted(blanks, reverse=True):
+        lines.insert(min(k + 1, len(lines)), "")
+    path = folder / "t.csv"
+    path.write_bytes((end.join(lines) + end).encode("utf-8", "surrogatepass"))
+    ev = compile_rulebase(cmd.open_rulebase("tipping"))
+    exact = io.StringIO()
+    try:
+        exact_rows: int | str = cmd._grade_exact(path, ev, exact)
+    except Exception as problem:
+        exact_rows = str(problem)
+    bulk = io.StringIO()
+    try:
+        rows = grade_plain(path, ev, bulk, lambda line, header: cmd._check_header(
+            path, line, header, ev))
+    except Exception as problem:
+        assert str(problem) == exact_rows
+        return
+    if rows is not None:
+        assert rows == exact_rows and bulk.getvalue() == exact.getvalue()
+
+
+def test_a_plain_table_of_several_blocks_is_graded_in_bulk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from fuzzeval.cli import evaluate as cmd
+    from fuzzeval.cli import plain_csv
+    from fuzzeval.engine import compile_rulebase
+
+    monkeypatch.setattr(plain_csv, "BLOCK_CHARS", 64)  # lines cut across blocks
+    path = tmp_path / "t.csv"
+    rows = [f"{i},{i % 11}.25,{(7 * i) % 11}.5,row {i}" for i in range(300)]
+    path.write_text("id,quality,service,note\n" + "\n".join(rows))  # no last line end
+    ev = compile_rulebase(cmd.open_rulebase("tipping"))
+    bulk, exact = io.StringIO(), io.StringIO()
+    assert plain_csv.grade_plain(path, ev, bulk, lambda line, header: None) == 300
+    assert cmd._grade_exact(path, ev, exact) == 300
+    assert bulk.getvalue() == exact.getvalue()
+    # each line keeps its cells and gets its own row's grade (the engine's, not the file's)
+    grade = float(ev.grade(np.array([[10.25, 4.5]]))[0])  # row 10: quality 10.25, service 4.5
+    assert bulk.getvalue().splitlines()[11] == f"10,10.25,4.5,row 10,{grade!r}"

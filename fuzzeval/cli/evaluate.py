@@ -9,7 +9,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from rich.table import Table
@@ -254,6 +254,21 @@ def _read_chunks(path: Path, ev: Evaluator, size: int
         yield header, rows, np.array(x, dtype=np.float64).reshape(len(x), len(cols))
 
 
+def _grade_exact(path: Path, ev: Evaluator, spool: TextIO) -> int:
+    """Grade any table into the spool with Python's CSV reader and writer, or name its
+    first problem; the rows graded."""
+    graded = -1  # rows; -1: not even the header written yet
+    writer = csv.writer(spool, lineterminator="\n")
+    for header, rows, x in _read_chunks(path, ev, CHUNK_ROWS):
+        if graded < 0:
+            writer.writerow([*header, ev.rulebase.output.name])
+            graded = 0
+        grades = ev.grade(x).tolist() if rows else []
+        writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades, strict=True))
+        graded += len(rows)
+    return graded
+
+
 def _fields(n: int) -> str:
     return f"{n} field" if n == 1 else f"{n} fields"
 
@@ -282,19 +297,18 @@ def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
     if not path.is_file():
         raise NotFound(f"--csv {path}: " + ("a folder, not a CSV file" if path.is_dir()
                                              else "no such file"))
-    graded = -1  # rows; -1: not even the header written yet
+    from fuzzeval.cli.plain_csv import grade_plain
+
     with tempfile.TemporaryDirectory(prefix="fuzzeval-") as folder:
-        spool = Path(folder) / "graded.csv"  # (written, then read: a file open for both
-        with spool.open("w", newline="", encoding="utf-8") as f:  # resets its decoder
-            writer = csv.writer(f, lineterminator="\n")  # at every write)
-            for header, rows, x in _read_chunks(path, ev, CHUNK_ROWS):
-                if graded < 0:
-                    writer.writerow([*header, ev.rulebase.output.name])
-                    graded = 0
-                grades = ev.grade(x).tolist() if rows else []
-                writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades,
-                                                                           strict=True))
-                graded += len(rows)
+        # written, then read: a file open for both resets its decoder at every write
+        spool = Path(folder) / "graded.csv"
+        with spool.open("w", newline="", encoding="utf-8") as f:
+            graded = grade_plain(path, ev, f, lambda line, cells: _check_header(
+                path, line, cells, ev))
+            if graded is None:  # not a plain table, or a line to name: read it exactly
+                f.seek(0)
+                f.truncate()
+                graded = _grade_exact(path, ev, f)
         with spool.open(newline="", encoding="utf-8") as f:
             if output is None:
                 shutil.copyfileobj(f, sys.stdout)
