@@ -22,6 +22,11 @@ COMMANDS = {
     "match": ["match", "backgammon", "-p", "random", "--opponent", "random", "-n", "4"],
     "tune": ["tune", "cribbage", "--training-deals", "100", "--held-out-deals", "20",
              "--budget", "60"],
+    "learn": ["learn", "hearts", "--games", "100", "--sample-games", "5", "--measure-every",
+              "0"],
+    "calibrate": ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "1",
+                  "--games-per-round", "2"],
+    "tournament": ["tournament", "backgammon", "-p", "random", "-p", "pubeval", "-n", "2"],
 }
 
 
@@ -121,7 +126,7 @@ def test_a_plain_http_server_is_refused_within_the_timeout(
     assert took < TIMEOUT_S + 15  # the handshake's limit, plus starting Python
 
 
-@pytest.mark.parametrize("command", ["match", "tune"])
+@pytest.mark.parametrize("command", list(COMMANDS))
 def test_a_closed_port_is_refused_within_the_timeout(
         command: str, closed_port: str, tmp_path: Path) -> None:
     done, took = _run(command, closed_port, tmp_path)
@@ -129,6 +134,26 @@ def test_a_closed_port_is_refused_within_the_timeout(
     _assert_one_line_and_no_file(done, closed_port, tmp_path, "Connection refused",
                                  "Timed out trying to connect")
     assert took < TIMEOUT_S + 15
+
+
+def test_evaluate_calibration_refuses_a_closed_port_before_writing_its_database(
+        closed_port: str, tmp_path: Path) -> None:
+    made = tmp_path / "made"
+    made.mkdir()
+    done = subprocess.run([sys.executable, "-m", "fuzzeval", *COMMANDS["calibrate"],
+                           "--held-out-deals", "0", "-w", "1", "--db", "c.sqlite"],
+                          cwd=made, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    before = (made / "c.sqlite").read_bytes()
+    files = sorted(made.rglob("*"))
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": f"{TIMEOUT_S}s"}
+    done = subprocess.run([sys.executable, "-m", "fuzzeval", "evaluate-calibration", "-n", "2",
+                           "c.sqlite", "--dask", closed_port], cwd=made, env=env,
+                          capture_output=True, text=True, timeout=60)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1, done.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"error: --dask {closed_port}: "), lines
+    assert (made / "c.sqlite").read_bytes() == before and sorted(made.rglob("*")) == files
 
 
 def test_a_service_answering_garbage_is_one_line_not_a_numpy_traceback(

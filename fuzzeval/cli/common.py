@@ -37,9 +37,9 @@ WorkersOpt = Annotated[int, typer.Option(
 #: every command that plays many games: --dask ADDRESS, the same spelling and help; the
 #: executor is fuzzeval.play.executors.executor_for(workers, dask) in each
 DaskOpt = Annotated[str | None, typer.Option(
-    "--dask", metavar="ADDRESS", help="Run on this Dask scheduler's workers instead of "
-                                      "local processes, e.g. tcp://host:8786 (extra: pip "
-                                      "install 'fuzzeval\\[dask]').")]
+    "--dask", metavar="ADDRESS", help="Run the games on this Dask scheduler's workers "
+                                      "instead of local processes, e.g. tcp://host:8786 "
+                                      "(extra: pip install 'fuzzeval\\[dask]').")]
 #: match and calibrate: -o was the opponent; -o is the output file everywhere else
 OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
 #: every deals count that is not the deals a command plays says which deals it counts

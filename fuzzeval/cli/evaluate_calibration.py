@@ -12,6 +12,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     HELD_OUT_DEALS,
     SEED_MAX,
+    DaskOpt,
     WorkersOpt,
     console,
     print_json,
@@ -41,6 +42,7 @@ def evaluate_calibration(
     calibration: Annotated[int | None, typer.Option(
         help="Which calibration in the database (default: the latest).")] = None,
     workers: WorkersOpt = 2,
+    dask: DaskOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Does calibration help? The initial and calibrated rule bases on held-out games.
@@ -59,12 +61,13 @@ def evaluate_calibration(
     with user_errors():
         if not db.is_file():
             raise NotFound(f"{db}: no such database")
-        with History(db) as history:
+        # the executor first: an unreachable cluster fails before the database is written
+        with executor_for(workers, dask) as pool, History(db) as history:
             cal = load_calibration(history, calibration)
             game = load_game(cal.settings.game)
             with stopped(db, lambda: _games(history),
                          "run the same command to finish it"), \
-                    progress_bar("held-out games", as_json) as bar, executor_for(workers) as pool:
+                    progress_bar("held-out games", as_json) as bar:
                 task = bar.add_task("games", total=2 * games)
                 result = evaluate(history, game, cal, games, seed, pool, deals,
                                   db.resolve().parent / "cache",

@@ -13,6 +13,7 @@ from rich.text import Text
 from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
+    DaskOpt,
     OldPlayersOpt,
     WorkersOpt,
     console,
@@ -46,6 +47,7 @@ def tournament(
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
     workers: WorkersOpt = 2,
+    dask: DaskOpt = None,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_tournament.sqlite.")] = None,
     option: Annotated[list[str] | None, typer.Option(
@@ -89,8 +91,9 @@ def tournament(
                               "" if plot else "--plot")])
         pairs = len(pairings(len(names), game.seats))
         total = games * pairs
-        with History(path) as history, progress_bar(disable=as_json) as bar, \
-                executor_for(workers) as pool:
+        # the executor first: an unreachable cluster fails before a database is made
+        with executor_for(workers, dask) as pool, History(path) as history, \
+                progress_bar(disable=as_json) as bar:
             # games stored by an earlier run count as done: the bar and its time left are
             # for the games still to play
             stored = sum(stored_games(history, game, spec) for spec in
