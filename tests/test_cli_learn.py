@@ -33,7 +33,7 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     assert got["learned"] == str(tmp_path / "l.yaml")
     assert (tmp_path / "curve.png").stat().st_size > 10_000
     rb = load_rulebase(tmp_path / "l.yaml")
-    assert rb.defuzzifier == "weighted_sum" and rb.name == "hearts_td"
+    assert rb.defuzzifier == "weighted_sum" and rb.name == "hearts_td_l"  # l.sqlite's
     assert rb.made_by.startswith("learned by `fuzzeval learn hearts --games 16 --block 8 "
                                  "--update 1 --lambda 0.75 --alpha 0.1 --opponent self "
                                  "--seed 1 "
@@ -49,6 +49,35 @@ def test_a_learn_writes_its_base_and_curve_and_runs_again_or_further(tmp_path: P
     assert more.exit_code == 0, more.output
     assert "16 of 24 games: learning only the 8 it lacks" in more.stderr
     assert json.loads(more.stdout)["curve"][:2] == got["curve"]
+
+
+def test_a_learned_base_is_named_for_its_run_and_explains_itself_so(tmp_path: Path) -> None:
+    """A learned base was named as the start it came from, hearts_td, the shipped base's
+    name: two bases explained themselves under one name. It is named for its run, the
+    start's name then its database's stem (one learn a database)."""
+    learned = tmp_path / "mine.learned.yaml"
+    done = runner.invoke(app, [*SMALL[:3], "8", "--block", "8", "--measure-every", "0",
+                               "--sample-games", "4", "--order", "1", "-w", "1",
+                               "--db", str(tmp_path / "mine.sqlite")])
+    assert done.exit_code == 0, done.output
+    rb = load_rulebase(learned)
+    assert rb.name == "hearts_td_mine"
+    shown = runner.invoke(app, ["rulebase", "show", str(learned)])
+    assert shown.exit_code == 0 and shown.stdout.split()[0] == "hearts_td_mine"
+    inputs = [f"--input={v.name}={v.lo:g}" for v in rb.inputs]
+    explained = runner.invoke(app, ["evaluate", str(learned), *inputs, "--explain"])
+    assert explained.exit_code == 0, explained.output
+    assert explained.stdout.startswith("rule base hearts_td_mine: learned by `fuzzeval "
+                                       "learn hearts --games 8 --block 8 ")
+
+
+def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
+    from fuzzeval.learn.learning import learned_name
+
+    assert learned_name("hearts_td", "hearts_learn") == "hearts_td_hearts_learn"
+    assert learned_name("backgammon_td", "bg") == "backgammon_td_bg"
+    assert learned_name("hearts_td_bg", "bg") == "hearts_td_bg"  # learned again, kept
+    assert learned_name("hearts_td", "hearts_td") == "hearts_td"  # benchmarks/figures.py's
 
 
 @pytest.mark.parametrize(("extra", "message"), [

@@ -173,6 +173,14 @@ def conclusions(rb: RuleBase) -> FloatArray:
     return np.array([peak[r.output_term] for r in rb.rules], dtype=np.float64)
 
 
+def learned_name(start: str, run: str) -> str:
+    """The learned base's name: the start's, then the run's, the stem of its database (one
+    learn a database): ``hearts_td_hearts_learn``, so that a learned base never explains
+    itself under the name of the shipped one it started as. Kept when it already ends with
+    the run (``hearts_td`` learned into ``hearts_td.sqlite``), as ``NAME_tuned`` is."""
+    return start if start == run or start.endswith(f"_{run}") else f"{start}_{run}"
+
+
 def learned_rulebase(rb: RuleBase, weights: FloatArray, made_by: str) -> RuleBase:
     """``rb`` with rule k concluding ``weights[k]`` on its own term (kept in the range)."""
     lo, hi = rb.output.lo, rb.output.hi
@@ -592,7 +600,8 @@ def averaged_weights(history: History, learn: Learn, rb: RuleBase, blocks: int) 
 
 def learned_yaml(history: History, learn: Learn, made_by: str, average: int = 1) -> str:
     """The learned rule base as YAML: the start with each conclusion learned (the mean of
-    the last ``average`` blocks' conclusions)."""
+    the last ``average`` blocks' conclusions), named for its run (``learned_name``)."""
     rb = load_rulebase_text(learn.source)
-    return rulebase_to_yaml(learned_rulebase(rb, averaged_weights(history, learn, rb, average),
-                                             made_by))
+    learned = learned_rulebase(rb, averaged_weights(history, learn, rb, average), made_by)
+    return rulebase_to_yaml(dataclasses.replace(
+        learned, name=learned_name(rb.name, history.path.stem)))
