@@ -1,6 +1,6 @@
-"""``calibrate``, ``tournament`` and ``evaluate-calibration --dask ADDRESS`` run their games
-on the cluster's workers and store what the local run stores with the same seed (as
-``match``, ``tune`` and ``learn`` do: tests/test_audit_dask_match.py, tests/test_tune.py)."""
+"""``calibrate``, ``tournament``, ``evaluate-calibration`` and ``learn --dask ADDRESS`` run
+their games on the cluster's workers and store what the local run stores with the same
+seed (as ``match`` and ``tune`` do: tests/test_audit_dask_match.py, tests/test_tune.py)."""
 
 from __future__ import annotations
 
@@ -95,3 +95,17 @@ def test_evaluate_calibration_on_dask_stores_the_local_evaluation(
     assert _ran(cluster, "play_block") > games and _ran(cluster, "exact_ev_chunk") > chunks
     assert remote == local
     assert _stored(tmp_path / "dask" / "c.sqlite") == _stored(tmp_path / "local" / "c.sqlite")
+
+
+def test_learn_on_dask_learns_the_local_conclusions(cluster: Any, tmp_path: Path) -> None:
+    common = ["learn", "hearts", "--games", "20", "--block", "10", "--update", "5",
+              "--sample-games", "10", "--measure-every", "0", "--order", "1", "--seed", "3",
+              "--json"]
+    local = _invoke([*common, "--db", str(tmp_path / "local" / "l.sqlite")])
+    before = _ran(cluster, "learn_games")
+    remote = _invoke([*common, "--db", str(tmp_path / "dask" / "l.sqlite"), "--dask",
+                      cluster.scheduler_address])
+    assert _ran(cluster, "learn_games") > before
+    texts = [Path(run["learned"]).read_text().replace(str(Path(run["learned"]).parent), "DB")
+             for run in (local, remote)]
+    assert texts[0] == texts[1] and " then value is r" in texts[0]
