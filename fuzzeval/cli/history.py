@@ -61,19 +61,16 @@ def export(
         "--match", min=1, help="Match id (default: every match).")] = None,
     fmt: Annotated[str, typer.Option(
         "--format", help="jsonl (one JSON object a game, a line each), json (one array), "
-                         "or a game's own log format (holdem: acpc, a line a hand).")]
+                         "or a game's own log format (holdem: acpc, a line a hand, numbered "
+                         "on through the matches exported).")]
     = "jsonl",
     out: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Output file (default: standard output).")] = None,
 ) -> None:
     """Every stored game as JSON: seats, every chance event and decision, payoffs."""
-    import json
-    from functools import partial
-
     from fuzzeval.cli.outputs import Input, Output, check_outputs
     from fuzzeval.errors import NotFound, UsageError
-    from fuzzeval.play.export import export_games, line_format, line_formats
-    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.export import export_lines, line_formats
     from fuzzeval.play.store import History
 
     with user_errors():
@@ -89,13 +86,7 @@ def export(
                    [int(i) for i in history.matches()["id"]])
             if not ids:  # as show says it: a tuning's or an empty history's database
                 raise NotFound(f"{db}: no match stored")
-            lines = []
-            for mid in ids:
-                match = history.stored_match(mid)
-                game = load_game(match.spec.game)
-                write = (partial(json.dumps, separators=(",", ":"))
-                         if fmt in ("jsonl", "json") else line_format(game, fmt))
-                lines += [write(g) for g in export_games(history, game, match)]
+            lines = export_lines(history, ids, fmt)
         text = "[" + ",\n".join(lines) + "]\n" if fmt == "json" else \
             "\n".join(lines) + "\n" if lines else ""
         if out is None:

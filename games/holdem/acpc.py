@@ -27,6 +27,7 @@ from fuzzeval.errors import NotationError
 from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.cards import parse_card, parse_cards
 from fuzzeval.games.holdem.rules import BOARD_SIZE, Betting, Deal
+from fuzzeval.play.export import LineFormat
 
 #: a player's name in a log: no field or position separators, no spaces
 _UNSAFE = re.compile(r"[:|\s]+")
@@ -59,9 +60,10 @@ def format_line(number: int, deal: Deal, betting: Betting, names: tuple[str, str
             f"{log_name(names[0])}|{log_name(names[1])}")
 
 
-def record_line(record: Mapping[str, Any]) -> str:
-    """The ACPC line of a hand exported by ``fuzzeval history export`` (its events): the
-    hand number is the game's index; two seats with one name get ``-seat0``/``-seat1``."""
+def record_line(record: Mapping[str, Any], number: int) -> str:
+    """The ACPC line of a hand exported by ``fuzzeval history export`` (its events) as hand
+    ``number`` of the log (the exporter numbers a log's hands on through its matches); two
+    seats with one name get ``-seat0``/``-seat1``."""
     events = record.get("events")
     if not events:
         raise ValueError(f"game {record.get('index')} has no events to log")
@@ -83,13 +85,18 @@ def record_line(record: Mapping[str, Any]) -> str:
         seats = [f"{s}-seat{k}" for k, s in enumerate(seats)]
     by_position = {p: s for s, p in seat_position.items()}
     deal = Deal((holes[0], holes[1]), tuple(board))
-    line = format_line(int(record["index"]), deal, b,
+    line = format_line(number, deal, b,
                        (seats[by_position[0]], seats[by_position[1]]))
     won = rules.chips(deal, b)
     stored = record.get("scores")
     if stored is not None and [won[seat_position[s]] for s in (0, 1)] != list(stored):
         raise ValueError(f"game {record['index']} replays to chips {won}, stored {stored}")
     return line
+
+
+#: ``fuzzeval history export --format acpc``: a hand a line; ``#`` lines are comments, as in
+#: the ACPC dealer's logs
+LOG_FORMAT = LineFormat(record_line, "# ")
 
 
 def _chips(text: str) -> tuple[float, float]:

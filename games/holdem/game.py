@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.games.holdem import rules
-from fuzzeval.games.holdem.acpc import record_line
+from fuzzeval.games.holdem.acpc import LOG_FORMAT
 from fuzzeval.games.holdem.cards import DECK, card_str, cards_str
 from fuzzeval.games.holdem.features import FEATURE_NAMES, FEATURES, decision_features
 from fuzzeval.games.holdem.players import PLAYERS, Decision, PolicyPlayer
 from fuzzeval.games.options import check_keys
+from fuzzeval.play.export import LineFormat
 from fuzzeval.play.game import Candidates, FloatArray, Outcome, Payoff, Player
 
 #: the words for each ACPC action, facing a bet or not
@@ -73,8 +74,7 @@ class HoldemGame:
     #: the features of its candidates (``games/holdem/features.py``)
     features = FEATURES
     #: ``fuzzeval history export --format acpc``: a hand a line, as the ACPC dealer logs it
-    export_formats: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType(
-        {"acpc": record_line})
+    export_formats: Mapping[str, LineFormat] = MappingProxyType({"acpc": LOG_FORMAT})
 
     def prepare(self) -> None:
         pass

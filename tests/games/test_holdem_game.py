@@ -141,6 +141,39 @@ def test_call_against_random_end_to_end_and_its_acpc_log(tmp_path: Path) -> None
     assert players["random"]["hands"] == 200
 
 
+def test_an_acpc_log_of_several_matches_numbers_its_hands_on_and_says_so(
+        tmp_path: Path) -> None:
+    """Each match's hands were numbered from 0: a log of two matches repeated its hand
+    numbers, and nothing in it said it held two. Now the second match's hands follow the
+    first's, and comment lines at the top name the matches."""
+    db = tmp_path / "two.sqlite"
+    _match(db, "-p", "call", "--opponent", "random", "--duplicate", "-n", "4")
+    _match(db, "-p", "call", "--opponent", "random", "--duplicate", "-n", "2", "--seed", "2")
+    log = tmp_path / "two.log"
+    exported = runner.invoke(app, ["history", "export", str(db), "--format", "acpc",
+                                   "-o", str(log)])
+    assert exported.exit_code == 0, exported.output
+    lines = log.read_text().splitlines()
+    assert lines[:3] == [
+        f"# 2 matches of {db}, numbered on through the file:",
+        "# match 1 (holdem, call against random, seed 1): 0 to 3, its games 0 to 3",
+        "# match 2 (holdem, call against random, seed 2): 4 to 5, its games 0 to 1"]
+    assert [line.split(":")[1] for line in lines[3:]] == ["0", "1", "2", "3", "4", "5"]
+    alone = runner.invoke(app, ["history", "export", str(db), "--format", "acpc",
+                                "--match", "2"]).stdout.splitlines()  # no comment: one match
+    assert [line.split(":", 2)[2] for line in alone] == \
+        [line.split(":", 2)[2] for line in lines[7:]]
+    assert [line.split(":")[1] for line in alone] == ["0", "1"]
+    replayed = runner.invoke(app, ["holdem", "replay", str(log), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert {p["player"]: p["hands"] for p in json.loads(replayed.stdout)["players"]} == \
+        {"call": 6, "random": 6}
+    games = [json.loads(line) for line in runner.invoke(
+        app, ["history", "export", str(db)]).stdout.splitlines()]  # each names its match
+    assert [(g["match"], g["index"], g["seed"]) for g in games] == [
+        (1, 0, 1), (1, 1, 1), (1, 2, 1), (1, 3, 1), (2, 0, 2), (2, 1, 2)]
+
+
 def test_an_unknown_export_format_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     _match(db, "-p", "call", "--opponent", "random", "-n", "2")
