@@ -212,26 +212,29 @@ def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """tune ran for minutes without a word; now it estimates from its first generations
     (any run counts as long here). 27 numbers: 13 rule bases a generation, so a budget of
-    79 is the start and 6 generations: the first is not timed, 4 are, 1 is left."""
+    131 is the start and 10 generations: the first is not timed; after 5 more, the later
+    half of them (after the second) are 2 timed, and 4 are left."""
     from fuzzeval.play.estimate import Stopwatch
 
     monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
 
     class Unsettled(Stopwatch):
-        """No settling time: the estimate comes after 4 timed generations, however quick
-        (a subclass, not new ``__defaults__``, which mutmut's trampolines do not have)."""
+        """No settling time and 1 game enough: the estimate comes as soon as the later half
+        and quarter of the timed generations differ, however quick (a subclass, not new
+        ``__defaults__``, which mutmut's trampolines do not have)."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **{**kwargs, "settle": 0.0})
+            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
 
     monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
     db = str(tmp_path / "t.sqlite")
-    done = runner.invoke(app, ["tune", "cribbage", "--budget", "79", "--training-deals", "20",
-                               "--held-out-deals", "0", "--workers", "1", "--db", db])
+    done = runner.invoke(app, ["tune", "cribbage", "--budget", "131", "--training-deals",
+                               "20", "--held-out-deals", "0", "--workers", "1", "--db", db])
     assert done.exit_code == 0, done.output
     (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
     assert line.startswith("estimate: about ")
-    assert line.endswith(" for the 1 generations still to play (from 4 timed)")
+    assert line.endswith(" for the 4 generations still to play (from 2 timed)")
 
 
 # --- 3. progress counts the games stored as done -----------------------------------------
@@ -317,3 +320,27 @@ def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
     assert done.exit_code == 0, done.output
     bar = next(b for b in recorded if len(b.starts) > 1)
     assert bar.starts == [(0, 2), (1, 2)] and bar.ends() == [(2, 2)]
+
+
+def test_calibrate_says_its_held_out_deals_follow_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate's estimate left out its held-out deals, a phase of its own: it now says
+    they follow (they are timed by their own bar as they start)."""
+    from fuzzeval.play.estimate import Stopwatch
+
+    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
+
+    class Unsettled(Stopwatch):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
+
+    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
+    done = runner.invoke(app, ["calibrate", "cribbage", "--rounds", "1", "--games-per-round",
+                               "10", "--held-out-deals", "10", "--workers", "1", "--db",
+                               str(tmp_path / "c.sqlite")])
+    assert done.exit_code == 0, done.output
+    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
+    # 10 games: the first untimed, 5 more, the later half of them 2: 4 left
+    assert line.endswith(" for the 4 games still to play (from 2 timed), then 10 held-out "
+                         "deals (timed as they start)"), line

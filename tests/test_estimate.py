@@ -4,6 +4,7 @@ test). Expected values are worked by hand in each test."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,11 +50,14 @@ def test_the_stopwatch_skips_the_first_game_and_says_once() -> None:
     watch = Stopwatch(100, said.append, clock=clock)
     clock.now = 10.0  # the first game also started the workers: not timed
     watch.tick()
-    for _ in range(4):  # then 1 s a game
+    for _ in range(8):  # then 1 s a game: at 18 s the later half of 8 games is 3 games
         clock.now += 1
         watch.tick()
-    # 4 games in 4 s (past the 3 s to settle): 95 games left at 1 s = 95 s; 14 + 95 > 60
-    assert said == ["estimate: about 2 min for the 95 games still to play (from 4 timed)"]
+    assert said == []
+    clock.now += 1  # 19 s: 9 games; the later half, after the game of 15 s, is 4 games in
+    watch.tick()  # 4 s, the later quarter (after 17 s) 2 in 2 s: steady at 1 s a game
+    # 100 - 1 - 9 = 90 games left at 1 s: 90 s, shown in minutes from 90 s on
+    assert said == ["estimate: about 2 min for the 90 games still to play (from 4 timed)"]
     for _ in range(10):
         clock.now += 1
         watch.tick()
@@ -63,24 +67,54 @@ def test_the_stopwatch_skips_the_first_game_and_says_once() -> None:
 def test_the_stopwatch_is_quiet_for_a_run_of_under_a_minute() -> None:
     clock, said = FakeClock(), list[str]()
     watch = Stopwatch(50, said.append, clock=clock)
-    for _ in range(50):  # decided at 5 s: 4 games timed, 45 left at 1 s; 5 + 45 < 60
+    for _ in range(50):  # decided at 14 s: 36 games left at 1 s; 14 + 36 < 60
         clock.now += 1
         watch.tick()
-    assert said == []
+    assert said == [] and watch.decided
 
 
 def test_the_stopwatch_waits_for_batches_to_settle() -> None:
     """Quick games come back in batches: ten ending at once are not a rate of zero."""
     clock, said = FakeClock(), list[str]()
     watch = Stopwatch(1000, said.append, clock=clock)
-    clock.now = 1.0
-    for _ in range(11):  # the first, then ten at the same moment
-        watch.tick()
+    watch.tick()  # the first, at 0 s
+    for batch in range(1, 4):  # then ten every 2 s, at 2, 4 and 6 s
+        clock.now = 2.0 * batch
+        for _ in range(10):
+            watch.tick()
+    # at 6 s the later half of the games starts in the batch of 4 s: 2 s, under the 3 s
+    # to settle
     assert said == [] and not watch.decided
-    clock.now = 5.0  # one more, 4 s after the first: 11 games in 4 s
+    clock.now = 8.0
     watch.tick()
-    # 1000 - 1 - 11 = 988 games left at 4/11 s = 359.3 s: about 6 min
-    assert said == ["estimate: about 6 min for the 988 games still to play (from 11 timed)"]
+    # 31 games: the later half after game 15 (4 s), 15 games in 4 s; the later quarter
+    # after game 23 (6 s), 7 in 2 s: 0.267 and 0.286 s a game, steady.
+    # 1000 - 1 - 31 = 968 games left at 4/15 s = 258 s: about 4 min
+    assert said == ["estimate: about 4 min for the 968 games still to play (from 15 timed)"]
+
+
+def test_a_cold_start_is_not_the_runs_speed() -> None:
+    """The first games of a cold start compile kernels in every worker: five games at 5 s,
+    then 1 s a game. The estimate is made from the warm games, within a fifth of the true
+    time left (made from the first games it said 82 min for about 16)."""
+    clock, said = FakeClock(), list[str]()
+    watch = Stopwatch(1000, said.append, clock=clock)
+    clock.now = 10.0
+    watch.tick()
+    ends = [10.0 + 5 * k for k in range(1, 6)] + [35.0 + k for k in range(1, 995)]
+    played = 0
+    for end in ends:
+        clock.now = end
+        watch.tick()
+        played += 1
+        if said:
+            break
+    left = 1000 - 1 - played
+    match = re.fullmatch(r"estimate: about (\d+) min for the ([\d,]+) games still to "
+                         r"play \(from \d+ timed\)", said[0])
+    assert match is not None, said
+    assert int(match[2].replace(",", "")) == left
+    assert 0.8 * left <= 60 * int(match[1]) <= 1.2 * left, (match[1], left)
 
 
 def test_a_tournament_estimates_each_pairing_at_its_own_rate(tmp_path: Path) -> None:

@@ -155,8 +155,10 @@ def calibrate(
             bar = progress_bar(disable=as_json)
             task = bar.add_task("calibration", total=games_per_round)
             # as the bar: the estimate of a long calibration, not with --json
+            then = (f", then {deals:,} held-out deals (timed as they start)"
+                    if deals and getattr(game, "rulebase_measure", None) else "")
             watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
-                              lambda line: err_console.print(line, markup=False,
+                              lambda line: err_console.print(line + then, markup=False,
                                                              highlight=False))
 
             def ended(_record: GameRows) -> None:
@@ -180,7 +182,7 @@ def calibrate(
                                       on_round=finished)
             cal = load_calibration(history, cal.id)
             with stopped(path, lambda: _saved(history)), \
-                    progress_bar("held-out deals: exact values", as_json, eta=False) as bar2:
+                    progress_bar("held-out deals: exact values", as_json) as bar2:
                 task2 = bar2.add_task("deals", total=2 * deals)
                 held_out = held_out_measures(game, cal, deals, None, pool,
                                              path.resolve().parent / "cache",

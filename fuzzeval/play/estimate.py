@@ -59,14 +59,22 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+#: the most the rates of the later half and the later quarter of the games so far may
+#: differ (as a ratio) for the run's speed to count as settled
+STEADY = 1.5
+
+
 class Stopwatch:
     """Times the games of a run as they end and says, once, how long the rest will take
     when the whole run is expected to exceed ``LONG``; call ``tick`` as each game ends.
 
     The first game is not timed: it also pays for starting the workers and making the
-    players. The estimate then waits for ``at_least`` games and ``settle`` seconds, so
-    that quick games, which come back from the workers in batches, are averaged over
-    several batches."""
+    players. Nor is a warm-up after it: the first games of a cold start also compile
+    kernels and fill caches in every worker (a cold Hearts match was once estimated at 4
+    minutes from them, and took 9 s). The rate is that of the later half of the games
+    ended so far, once they are ``at_least`` over ``settle`` seconds (quick games come
+    back from the workers in batches) and their rate agrees with the later quarter's
+    within ``STEADY``: a run still speeding up is timed again later."""
 
     def __init__(self, left: int, say: Callable[[str], None], unit: str = "game",
                  at_least: int = 4, settle: float = 3.0, clock: Clock = time.monotonic) -> None:
@@ -74,7 +82,7 @@ class Stopwatch:
         self.at_least, self.settle, self.clock = at_least, settle, clock
         self.start = clock()
         self.first: float | None = None  # when the first game ended
-        self.timed = 0
+        self.ends: list[float] = []  # when each later game ended
         self.decided = left <= 1
 
     def tick(self) -> None:
@@ -84,11 +92,20 @@ class Stopwatch:
         if self.first is None:
             self.first = now
             return
-        self.timed += 1
-        left = self.left - 1 - self.timed
-        if left > 0 and (self.timed < self.at_least or now - self.first < self.settle):
+        self.ends.append(now)
+        n = len(self.ends)
+        left = self.left - 1 - n
+        if left <= 0:
+            self.decided = True
+            return
+        half, quarter = n // 2, (3 * n) // 4  # the later games start after these
+        games, seconds = n - 1 - half, now - self.ends[half]
+        if games < self.at_least or seconds < self.settle or now == self.ends[quarter]:
+            return
+        rates = (seconds / games, (now - self.ends[quarter]) / (n - 1 - quarter))
+        if max(rates) > STEADY * min(rates):
             return
         self.decided = True
-        guess = estimate([Part(self.timed, now - self.first, left)])
-        if guess is not None and left > 0 and now - self.start + guess.seconds > LONG:
+        guess = estimate([Part(games, seconds, left)])
+        if guess is not None and now - self.start + guess.seconds > LONG:
             self.say(guess.line(self.unit))
