@@ -88,8 +88,8 @@ def load(game: Any) -> Any:
             params = pyspiel.game_parameters_from_string(game)
     except pyspiel.SpielError as exc:
         raise UsageError(f"OpenSpiel game {game!r}: {str(exc).splitlines()[0]}") from None
-    name = params.pop("name")
-    if name not in pyspiel.registered_names():
+    name = params.pop("name", "")
+    if not name or name not in pyspiel.registered_names():
         raise UsageError(f"OpenSpiel has no game {name!r} (OpenSpiel games with a fuzzeval "
                          f"player: {', '.join(bridged_games()) or 'none installed'})")
     default_game = pyspiel.load_game(name)

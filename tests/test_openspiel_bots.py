@@ -428,6 +428,8 @@ def test_openspiel_play_refuses_an_unsupported_game_in_one_line() -> None:
             ("nosuchgame", "OpenSpiel has no game 'nosuchgame' (OpenSpiel games with a "
                            "fuzzeval player: backgammon, cribbage, hearts, "
                            "universal_poker)"),
+            ("", "OpenSpiel has no game '' (OpenSpiel games with a fuzzeval player: "
+                 "backgammon, cribbage, hearts, universal_poker)"),  # was 'error: name'
             ("hearts(foo=1)", "OpenSpiel game 'hearts' has no parameter 'foo' (parameters: "
                               "avoid_all_tricks_bonus, can_lead_any_club, "),
             ("hearts(jd_bonus=3)", "OpenSpiel game 'hearts': parameter jd_bonus=3 is not a "
