@@ -383,7 +383,8 @@ class History:
     def _refuse(self, who: str | None, what: str) -> None:
         if who is not None:
             raise HistoryError(f"{self.path}: {what} by another process ({who}); let it "
-                               "finish or stop it, then run again with --resume")
+                               "finish or stop it, then run the same command again (it goes on from "
+                               "what is stored)")
 
     @contextmanager
     def _hold(self, table: str, column: str, value: int | str, what: str) -> Iterator[None]:
@@ -412,7 +413,7 @@ class History:
             "COUNT(g.idx) AS finished, m.created FROM matches m "
             "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id")
 
-    def table(self, query: str, params: tuple[object, ...] = ()) -> pd.DataFrame:
+    def table(self, query: str, params: tuple[int, ...] = ()) -> pd.DataFrame:
         """A query's rows as a table; a history SQLite cannot read is this project's error
         naming the file, not pandas' (which quotes the whole query)."""
         import pandas as pd

@@ -78,7 +78,8 @@ def test_the_bot_passes_for_every_seat_from_a_position_fixed_by_its_generator() 
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"simulations": 1}, "simulations must be a whole number >= 2"),
-    ({"uct_c": "high"}, "uct_c must be a number >= 0"),
+    ({"uct_c": "high"}, "uct_c must be a finite number >= 0"),
+    ({"uct_c": float("nan")}, "uct_c must be a finite number >= 0"),
     ({"sims": 5}, "does not take options ['sims']"),
 ])
 def test_bad_ismcts_options_are_refused(options: dict[str, object], message: str) -> None:
