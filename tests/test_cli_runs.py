@@ -87,14 +87,17 @@ def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
     longer = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db])
     assert longer.exit_code == 0 and json.loads(longer.stdout)["resumed_games"] == 3
     assert "3 of 5 games: playing only the 2 it lacks" in longer.stderr
-    # --resume says nothing more and plays nothing more
+    # --resume plays nothing more, and says what it resumes, as loud as a plain run
     resumed = runner.invoke(app, [*MATCH[:-2], "5", "--json", "--db", db, "--resume"])
-    assert resumed.exit_code == 0 and resumed.stderr == ""
+    assert resumed.exit_code == 0
+    assert resumed.stderr == f"{db}: resuming match 1, all 5 games: shown without playing again\n"
     assert json.loads(resumed.stdout)["resumed_games"] == 5
+    further = runner.invoke(app, [*MATCH[:-2], "6", "--json", "--db", db, "--resume"])
+    assert further.stderr == f"{db}: resuming match 1, 5 of 6 games: playing only the 1 it lacks\n"
     # another seed is another match
     assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
     with History(db) as h:
-        assert h.matches()["finished"].tolist() == [5, 3]
+        assert h.matches()["finished"].tolist() == [6, 3]
 
 
 def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:

@@ -150,8 +150,9 @@ def calibrate(
             history.check_free(running_key(settings, source), RUNNING)  # before any work
             stored = find_calibration(history, settings, source)
             done = 0 if stored is None else len(load_calibration(history, stored).finished_rounds)
-            if stored is not None and not resume:
-                say_stored(path, f"calibration {stored}", min(done, rounds), rounds, "round")
+            if stored is not None:
+                say_stored(path, f"calibration {stored}", min(done, rounds), rounds, "round",
+                           resuming=resume)
             bar = progress_bar(disable=as_json)
             task = bar.add_task("calibration", total=games_per_round)
             # as the bar: the estimate of a long calibration, not with --json

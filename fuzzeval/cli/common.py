@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from fuzzeval.learn.measure import Comparison
+    from fuzzeval.play.game import Game, Player
     from fuzzeval.rulebase import RuleBase
 
 console = Console()
@@ -87,6 +88,30 @@ def columns_that_fit(columns: Sequence[str], width: int, always: Collection[str]
         else:
             hidden.append(col)
     return shown, hidden
+
+
+def named_player(game: Game, text: str, **extra: Any) -> Player:
+    """The player written ``text`` (``NAME[:key=value,...]``, options ``extra`` added), as a
+    match makes it: every player the game has, the game-agnostic ones included; a
+    ValueError, TypeError or FuzzevalError says what is wrong."""
+    from fuzzeval.play.match import make_player
+    from fuzzeval.play.spec import PlayerSpec
+
+    spec = PlayerSpec.parse(text)
+    return make_player(game, spec.name, **dict(spec.options), **extra)
+
+
+def player_option(game: Game, text: str, option: str = "--player", **extra: Any) -> Player:
+    """``named_player`` for a command's option: what is wrong is a usage error (exit 2) in
+    one line naming the option (a missing optional extra as every command says it)."""
+    from fuzzeval.errors import MissingExtra
+
+    try:
+        return named_player(game, text, **extra)
+    except MissingExtra as exc:
+        raise usage_error(str(exc)) from None
+    except (FuzzevalError, ValueError, TypeError) as exc:
+        raise usage_error(f"{option} {text}: {exc}") from None
 
 
 def usage_error(message: str) -> typer.Exit:
@@ -196,17 +221,20 @@ def open_rulebase(spec: str) -> RuleBase:
 
 
 def say_stored(path: Path, what: str, done: int, wanted: int, unit: str,
-               doing: str = "playing") -> None:
+               doing: str = "playing", resuming: bool = False) -> None:
     """One line on stderr when a run's database already holds it with the same settings:
     the run continues it (the same command twice repeats no game and is no error), and
-    the line says which it did and how to start another instead."""
+    the line says which it did and how to start another instead; with --resume
+    (``resuming``), what it resumes, as loud as a plain run again."""
     kind = what.split()[0]
     if done < wanted:
         did = f"{done:,} of {wanted:,} {unit}s: {doing} only the {wanted - done:,} it lacks"
     else:
         did = f"all {wanted:,} {unit}s: shown without {doing} again"
-    err_console.print(f"{path} already holds {what} with these settings, {did} (for a new "
-                      f"{kind}, change --seed or --db)", markup=False, highlight=False)
+    line = (f"{path}: resuming {what}, {did}" if resuming else
+            f"{path} already holds {what} with these settings, {did} (for a new {kind}, "
+            "change --seed or --db)")
+    err_console.print(line, markup=False, highlight=False)
 
 
 def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:

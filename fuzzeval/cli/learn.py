@@ -216,9 +216,8 @@ def learn(
                     refuse_another_learn(history)
                 else:
                     source = stored.source
-                    if not resume:
-                        say_stored(path, f"learn {stored.id}", stored.games, games, "game",
-                                   "learning")
+                    say_stored(path, f"learn {stored.id}", stored.games, games, "game",
+                               "learning", resuming=resume)
         if source is None:
             with progress_bar(disable=as_json) as bar:
                 bar.add_task(f"sampling decisions: {sample_games} games", total=None)

@@ -96,8 +96,7 @@ def match(
             require_for_resume(path)
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
-            if not resume:
-                _say_if_stored(history, game, spec)
+            _say_if_stored(history, game, spec, resume)
             progress = progress_bar(disable=as_json)
             already = stored_games(history, game, spec)
             task = progress.add_task(spec.describe(), total=games,
@@ -149,7 +148,7 @@ def _say(line: str) -> None:
     err_console.print(line, markup=False, highlight=False)
 
 
-def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
+def _say_if_stored(history: History, game: Game, spec: MatchSpec, resume: bool) -> None:
     """The same match (players, the files they read, options, seed) already stored: say that
     this run continues it (run_match's rule) rather than playing its games a second time."""
     from fuzzeval.play.store import resumable
@@ -157,7 +156,8 @@ def _say_if_stored(history: History, game: Game, spec: MatchSpec) -> None:
     stored = resumable(history, game, spec)
     if stored is not None:
         done = sum(1 for i in history.finished(stored.id) if i < spec.games)
-        say_stored(history.path, f"match {stored.id}", done, spec.games, "game")
+        say_stored(history.path, f"match {stored.id}", done, spec.games, "game",
+                   resuming=resume)
     elif (changed := history.find_match(spec)) is not None:
         err_console.print(f"{history.path}: a file a player reads (a rule base or a table) "
                           f"has changed since match {changed.id} was stored with these "

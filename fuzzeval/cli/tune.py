@@ -167,9 +167,9 @@ def tune(
                 stored = find_tuning(history, settings, source)
                 if stored is not None:
                     done = load_tuning(history, stored).evaluations
-                    if not resume:  # the start and whole generations: what budget allows
-                        say_stored(path, f"tuning {stored}", done,
-                                   1 + lam * ((budget - 1) // lam), "evaluation", "running")
+                    # the start and whole generations: what budget allows
+                    say_stored(path, f"tuning {stored}", done, 1 + lam * ((budget - 1) // lam),
+                               "evaluation", "running", resuming=resume)
         cache = path.resolve().parent / "cache"
         bar = progress_bar(disable=as_json)
         # the executor first: an unreachable cluster fails before a database is made; then

@@ -383,8 +383,8 @@ class History:
     def _refuse(self, who: str | None, what: str) -> None:
         if who is not None:
             raise HistoryError(f"{self.path}: {what} by another process ({who}); let it "
-                               "finish or stop it, then run the same command again (it goes on from "
-                               "what is stored)")
+                               "finish or stop it, then run the same command again (it goes "
+                               "on from what is stored)")
 
     @contextmanager
     def _hold(self, table: str, column: str, value: int | str, what: str) -> Iterator[None]:
