@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from fuzzeval import kernels, numpy_kernels
 from fuzzeval.defuzzify import CentroidPlan, plan_centroid
+from fuzzeval.errors import expect
 from fuzzeval.kernels import COPY, MAX, MIN, NOT
 from fuzzeval.membership import FloatArray, membership, side_slopes
 from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
@@ -126,7 +127,7 @@ class Evaluator:
 
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
         """Firing strength of every rule (n, rules), rules in file order, weights applied."""
-        xs = self._check(x)
+        xs = self._check(x, "strengths(x)")
         if numpy_kernels.use_numpy(xs.shape[0], self._size):
             self._raise_nan(xs, numpy_kernels.first_nan(xs))
             return numpy_kernels.strengths(xs, *self._program(), self.rule_rows)
@@ -147,10 +148,13 @@ class Evaluator:
                     + (f"; missing {', '.join(missing)}" if missing else "")
                     + (f"; unknown {', '.join(extra)}" if extra else "")
                 )
+            for n in self.input_names:
+                expect(x[n], (int, float, np.integer, np.floating), f"explain(x): input {n!r}",
+                       wanted="a number")
             row = np.array([[float(x[n]) for n in self.input_names]])
         else:
-            row = np.asarray(x, dtype=np.float64).reshape(1, -1)
-        row = self._check(row)
+            row = self._numbers(x, "explain(x)").reshape(1, -1)
+        row = self._check(row, "explain(x)")
         grade = float(self.grade(row)[0])
         strengths = self.strengths(row)[0]
         used = np.clip(row[0], self.lo, self.hi)
@@ -193,8 +197,17 @@ class Evaluator:
         return (self.term_col, self.term_par, self.program, self.n_registers,
                 len(self.term_keys), self.weights)
 
-    def _check(self, x: npt.ArrayLike) -> FloatArray:
-        xs = np.asarray(x, dtype=np.float64)
+    def _numbers(self, x: npt.ArrayLike, where: str) -> FloatArray:
+        """``x`` as floats, or a TypeError naming the argument and what it takes."""
+        try:
+            return np.asarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{where}: expected numbers, an array of shape (n, "
+                            f"{self.n_inputs}) with columns {', '.join(self.input_names)} "
+                            f"(got {type(x).__name__} {x!r:.40})") from None
+
+    def _check(self, x: npt.ArrayLike, where: str = "grade(x)") -> FloatArray:
+        xs = self._numbers(x, where)
         if xs.ndim != 2 or xs.shape[1] != self.n_inputs:
             raise ValueError(
                 f"expected an array of shape (n, {self.n_inputs}) with columns "
@@ -258,6 +271,8 @@ def _terms_read(cond: Condition) -> Iterator[tuple[str, str]]:
 
 def compile_rulebase(rb: RuleBase) -> Evaluator:
     """Compile once, grade many times."""
+    expect(rb, RuleBase, "compile_rulebase(rb)",
+           "read one first: compile_rulebase(load_rulebase('tipping'))")
     read = {k for rule in rb.rules for k in _terms_read(rule.condition)}
     term_keys = tuple((v.name, t.name) for v in rb.inputs for t in v.terms
                       if (v.name, t.name) in read)  # terms no rule reads cost nothing

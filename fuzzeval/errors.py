@@ -77,3 +77,18 @@ class NotFound(UsageError, FileNotFoundError):
 
 class GameNotFound(UsageError):
     """No installed game plug-in has this name."""
+
+
+def expect(value: object, kinds: type | tuple[type, ...], where: str, hint: str = "",
+           wanted: str = "") -> None:
+    """A value of a wrong type given to the Python API is a TypeError naming the argument
+    (``where``: ``compile_rulebase(rb)``) and what it takes (``wanted``, else the types'
+    names), not an AttributeError from deep inside."""
+    if isinstance(value, kinds):
+        return
+    wanted = wanted or " or ".join(
+        k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,)))
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    raise TypeError(f"{where}: expected {wanted}, got {type(value).__name__} {shown}"
+                    + (f"; {hint}" if hint else ""))

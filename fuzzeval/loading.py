@@ -21,7 +21,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning
+from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning, expect
 from fuzzeval.resources import rulebase_path
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule base from YAML text; returns it (None if any error) and every problem found."""
+    expect(text, str, "parse_rulebase(text)", "give the YAML text; load_rulebase reads a file")
+    expect(path, str, "parse_rulebase(path)")
     return _parsed(text, path, keep=False)
 
 
@@ -226,6 +228,7 @@ def read_rulebase_text(path: str | os.PathLike[str]) -> str:
 
 def check_rulebase(path: str | os.PathLike[str]) -> tuple[RuleBase | None, list[Problem]]:
     """Read a rule-base file; every problem (errors and warnings), never an exception."""
+    expect(path, (str, os.PathLike), "check_rulebase(path)")
     p = Path(path)
     text, problem = _read_text(p)
     if text is None:
@@ -238,6 +241,8 @@ def load_rulebase(source: str | os.PathLike[str]) -> RuleBase:
     directory; a path always wins, as on the command line: ``rulebase_path``).
     RuleBaseError lists every error, warnings go to ``warnings``; an unknown name raises
     NotFound listing the shipped ones."""
+    expect(source, (str, os.PathLike), "load_rulebase(source)",
+           "give a path or a shipped rule base's name")
     return _loaded(*check_rulebase(rulebase_path(source)))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from fuzzeval.errors import expect
 from fuzzeval.rulebase import RuleBase, Term, Variable
 
 
@@ -66,6 +67,7 @@ def _variable_data(var: Variable, is_output: bool) -> dict[str, Any]:
 
 def rulebase_to_yaml(rb: RuleBase) -> str:
     """YAML text with a stable key order; ``parse_rulebase`` of it gives ``rb`` back."""
+    expect(rb, RuleBase, "rulebase_to_yaml(rb)")
     data: dict[str, Any] = {"name": rb.name}
     if rb.description:
         data["description"] = rb.description
@@ -95,4 +97,6 @@ def rulebase_to_yaml(rb: RuleBase) -> str:
 
 
 def dump_rulebase(rb: RuleBase, path: str | os.PathLike[str]) -> None:
+    expect(rb, RuleBase, "dump_rulebase(rb)")
+    expect(path, (str, os.PathLike), "dump_rulebase(path)")
     Path(path).write_text(rulebase_to_yaml(rb), encoding="utf-8")

@@ -55,3 +55,44 @@ def test_importing_a_game_package_does_not_load_its_tables() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert eval(out) == ["fuzzeval.games.backgammon", "fuzzeval.games.cribbage"]
+
+
+def _tipping() -> object:
+    import fuzzeval
+
+    return fuzzeval.compile_rulebase(fuzzeval.load_rulebase("tipping"))
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda f, ev: f.compile_rulebase("tipping"),
+     "compile_rulebase(rb): expected RuleBase, got str 'tipping'; read one first: "
+     "compile_rulebase(load_rulebase('tipping'))"),
+    (lambda f, ev: f.load_rulebase(123),
+     "load_rulebase(source): expected str or PathLike, got int 123; give a path or a shipped "
+     "rule base's name"),
+    (lambda f, ev: f.parse_rulebase(b"name: x"),
+     "parse_rulebase(text): expected str, got bytes b'name: x'; give the YAML text; "
+     "load_rulebase reads a file"),
+    (lambda f, ev: f.check_rulebase(None),
+     "check_rulebase(path): expected str or PathLike, got NoneType None"),
+    (lambda f, ev: f.dump_rulebase("tipping", "x.yaml"),
+     "dump_rulebase(rb): expected RuleBase, got str 'tipping'"),
+    (lambda f, ev: f.rulebase_to_yaml(ev),
+     "rulebase_to_yaml(rb): expected RuleBase, got Evaluator "),
+    (lambda f, ev: ev.grade({"quality": 1}),
+     "grade(x): expected numbers, an array of shape (n, 2) with columns quality, service "
+     "(got dict {'quality': 1})"),
+    (lambda f, ev: ev.strengths("6.5,9.8"),
+     "strengths(x): expected numbers, an array of shape (n, 2) with columns quality, service "
+     "(got str '6.5,9.8')"),
+    (lambda f, ev: ev.explain({"quality": "6.5", "service": 9.8}),
+     "explain(x): input 'quality': expected a number, got str '6.5'"),
+])
+def test_a_wrong_type_is_a_type_error_naming_the_argument(call: object, message: str) -> None:
+    """An AttributeError from deep inside ('str' object has no attribute 'rules') named
+    nothing the caller wrote."""
+    import fuzzeval
+
+    with pytest.raises(TypeError) as caught:
+        call(fuzzeval, _tipping())  # type: ignore[operator]
+    assert str(caught.value).startswith(message), str(caught.value)
