@@ -36,6 +36,9 @@ THROWS: tuple[tuple[int, int], ...] = tuple(combinations(range(6), 2))
 KEEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(i for i in range(6) if i not in t) for t in THROWS
 )
+_THROW_AT = np.array(THROWS)  # (15, 2) positions in the hand
+_KEEP_AT = np.array(KEEPS)  # (15, 4)
+_THROW_AT.flags.writeable = _KEEP_AT.flags.writeable = False
 
 
 @cache
@@ -92,8 +95,7 @@ def hand_scores_by_starter(hand: IntArray) -> IntArray:
     ranks, suits = hand // 4, hand % 4
     unknown = unseen(hand)
     u_rank, u_suit = unknown // 4, unknown % 4
-    keep = np.array(KEEPS)  # (15, 4) positions in the hand
-    kr, ks = ranks[keep], suits[keep]
+    kr, ks = ranks[_KEEP_AT], suits[_KEEP_AT]
     base = (((kr[:, 0] * 13 + kr[:, 1]) * 13 + kr[:, 2]) * 13 + kr[:, 3]) * 13
     scores: IntArray = rank_table()[base[:, None] + u_rank[None, :]].astype(np.intp)
     flush_suit = np.where((ks == ks[:, :1]).all(axis=1), ks[:, 0], -1)
@@ -142,15 +144,15 @@ def evaluate_discards(
     keys = np.flatnonzero(key_n > 0.5)
     kw = key_w[keys]
     k_s = keys // 676  # starter position in ``unknown``; keys come sorted by it
-    k_flush = keys % 2
-    kidx = ((keys // 52) % 13 * 13 + (keys // 4) % 13) * 13 + u_rank[k_s]
+    key = keys - 676 * k_s  # (opponent ranks r1 * 13 + r2) * 4 + 2 * nobs + flush
+    k_flush = key & 1
+    kidx = (key >> 2) * 13 + u_rank[k_s]  # (opponent ranks, starter rank) in rank_table
 
-    throw = np.array(THROWS)
-    tr, ts = ranks[throw], suits[throw]  # (15, 2)
-    tbase = (tr[:, 0] * 13 + tr[:, 1]) * 169 * 13
-    crib_scores = table[tbase[:, None] + kidx[None, :]].astype(np.intp)  # (15, K)
-    crib_scores += (keys // 2) % 2  # the opponent's jack of the starter's suit
-    with_flush = crib_scores + 5 * k_flush  # if the throw is suited in the starter's suit
+    tr, ts = ranks[_THROW_AT], suits[_THROW_AT]  # (15, 2)
+    # the crib's points stay int8 (as in rank_table): an eighth of intp's memory traffic
+    by_pair = table.reshape(169, 13**3)[tr[:, 0] * 13 + tr[:, 1]]  # (15, 13^3)
+    crib_scores = np.take(by_pair, kidx, axis=1)  # (15, K)
+    crib_scores += ((key >> 1) & 1).astype(np.int8)  # the opponent's jack of the starter's suit
 
     starts = np.flatnonzero(np.r_[True, k_s[1:] != k_s[:-1]])
     seg = k_s[starts]  # the starter of each segment
@@ -160,14 +162,24 @@ def evaluate_discards(
     for j in range(2):
         throw_nobs[np.arange(15), ts[:, j]] += tr[:, j] == JACK
     bonus = throw_nobs[:, u_suit[seg]]  # (15, S): our jack of the starter's suit
-    cmax = np.where(flush_here, np.maximum.reduceat(with_flush, starts, axis=1),
-                    np.maximum.reduceat(crib_scores, starts, axis=1)) + bonus
-    cmin = np.where(flush_here, np.minimum.reduceat(with_flush, starts, axis=1),
-                    np.minimum.reduceat(crib_scores, starts, axis=1)) + bonus
+    cmax = np.maximum.reduceat(crib_scores, starts, axis=1).astype(np.intp)
+    cmin = np.minimum.reduceat(crib_scores, starts, axis=1).astype(np.intp)
+    suited = np.flatnonzero(throw_suit >= 0)  # only a suited throw can make a crib flush
+    if len(suited):
+        with_flush = crib_scores[suited] + (5 * k_flush).astype(np.int8)
+        here = flush_here[suited]
+        cmax[suited] = np.where(here, np.maximum.reduceat(with_flush, starts, axis=1),
+                                cmax[suited])
+        cmin[suited] = np.where(here, np.minimum.reduceat(with_flush, starts, axis=1),
+                                cmin[suited])
+    cmax += bonus
+    cmin += bonus
     seg_w = np.add.reduceat(kw, starts)
     flush_w = np.add.reduceat(kw * k_flush, starts)
     total = seg_w.sum()
-    crib_mean = (crib_scores @ kw + bonus @ seg_w + 5 * (flush_here * flush_w).sum(axis=1)) / total
+    # cast first: numpy's mixed int8 @ float64 is slower, and gives the same doubles
+    crib_mean = (crib_scores.astype(np.float64) @ kw + bonus @ seg_w
+                 + 5 * (flush_here * flush_w).sum(axis=1)) / total
     hs = hand_scores[:, seg]
     if crib == "mine":
         net_max, net_min = (hs + cmax).max(axis=1), (hs + cmin).min(axis=1)
@@ -197,25 +209,29 @@ def discard_table(
     crib: CribOwner = "mine",
     weights: Weighting = "uniform",
 ) -> pd.DataFrame:
-    """All 15 throws, best first: hand, crib and net statistics, exact."""
+    """All 15 throws, best first: hand, crib and net statistics, exact.
+
+    The rows are put in order before the frame is made (ties in THROWS order, as pandas'
+    stable descending sort puts them): one frame built, where sorting one took as long.
+    """
     import pandas as pd
 
     if crib not in ("mine", "theirs"):
         raise ValueError(f"crib must be 'mine' or 'theirs' (got {crib!r})")
     cards = parse_cards(cards6, 6)
     stats = evaluate_discards(cards, crib, opponent_weights(weights, crib == "mine"))
+    order = np.argsort(-stats.ev, kind="stable")
     rows = {
-        "discard": [cards_str([cards[i] for i in t]) for t in THROWS],
-        "keep": [cards_str([cards[i] for i in k]) for k in KEEPS],
-        "hand_mean": stats.hand_mean,
-        "crib_mean": stats.crib_mean,
-        "ev": stats.ev,
-        "hand_min": stats.hand_min,
-        "hand_max": stats.hand_max,
-        "crib_min": stats.crib_min,
-        "crib_max": stats.crib_max,
-        "net_min": stats.net_min,
-        "net_max": stats.net_max,
+        "discard": [cards_str([cards[i] for i in THROWS[t]]) for t in order],
+        "keep": [cards_str([cards[i] for i in KEEPS[t]]) for t in order],
+        "hand_mean": stats.hand_mean[order],
+        "crib_mean": stats.crib_mean[order],
+        "ev": stats.ev[order],
+        "hand_min": stats.hand_min[order],
+        "hand_max": stats.hand_max[order],
+        "crib_min": stats.crib_min[order],
+        "crib_max": stats.crib_max[order],
+        "net_min": stats.net_min[order],
+        "net_max": stats.net_max[order],
     }
-    table = pd.DataFrame(rows)
-    return table.sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+    return pd.DataFrame(rows, copy=False)
