@@ -41,8 +41,29 @@ def _human_game(db: Path) -> None:
 
 
 def _show(*args: str) -> tuple[int, str]:
+    """Exit code and output, each line wrapped at 80 columns joined again (what is said is
+    pinned here; the 80 columns by their own test)."""
+    code, out = _shown(*args)
+    return code, "".join(line + "\n" for line in _joined(out.splitlines()))
+
+
+def _shown(*args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["history", "show", *args])
     return result.exit_code, result.output
+
+
+def _joined(lines: list[str]) -> list[str]:
+    """Lines with their continuations (two spaces further in than their words) joined."""
+    out: list[str] = []
+    for line in lines:
+        if out:
+            numbered = re.match(r" *\d+\. ", out[-1])
+            words = numbered.end() if numbered else len(out[-1]) - len(out[-1].lstrip())
+            if line.startswith(" " * (words + 2)) and line[words + 2:words + 3] != " ":
+                out[-1] += " " + line.strip()
+                continue
+        out.append(line)
+    return out
 
 
 # --- a plain scorer, from the rules ------------------------------------------------------
@@ -393,3 +414,22 @@ def test_a_query_sqlite_cannot_answer_is_the_projects_error_naming_the_file(
             pytest.raises(HistoryError, match=rf"^{re.escape(str(db))}: cannot be read as a "
                           r"fuzzeval history \(SQLite: no such column: absent\)$"):
         history.table("SELECT absent FROM games")
+
+
+def test_a_hearts_game_is_told_in_80_columns_losing_no_word(tmp_path: Path) -> None:
+    """Four seats' names made lines of 104 to 140 characters."""
+    db = tmp_path / "h.sqlite"
+    made = runner.invoke(app, ["match", "hearts", "-p", "heuristic", "--opponent", "random",
+                               "-n", "1", "--db", str(db)])
+    assert made.exit_code == 0, made.output
+    code, out = _shown(str(db), "--game", "0")
+    lines = out.splitlines()
+    assert code == 0 and max(map(len, lines)) <= 80, max(lines, key=len)
+    header = ("match 1, game 0: hearts, heuristic (seat 0), random (seat 1), random (seat 2), "
+              "random (seat 3), seed 1")
+    assert lines[0] + " " + lines[1].strip() == header and lines[1].startswith("  random")
+    # a line's next lines are two further in than its words: none is level with a line
+    assert _joined(lines)[0] == header
+    wrapped = [line for line in _joined(lines) if len(line) > 80]
+    assert wrapped and all(re.match(r"match |final | *\d+\. | {6}\S", line)
+                           for line in wrapped), wrapped

@@ -32,7 +32,16 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 
 
 def say(text: str) -> None:
-    console.print(text, markup=False, highlight=False, soft_wrap=True)
+    """A line of the story, wrapped at 80 columns, its next lines two spaces further in
+    than its words (after a move's number): never level with a line of their own."""
+    import re
+    import textwrap
+
+    numbered = re.match(r" *\d+\. ", text)
+    indent = " " * (2 + (numbered.end() if numbered else len(text) - len(text.lstrip())))
+    for line in textwrap.wrap(text, width=80, subsequent_indent=indent,
+                              break_long_words=False, break_on_hyphens=False) or [""]:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
