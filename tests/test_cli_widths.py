@@ -75,3 +75,23 @@ def test_every_table_fits_80_columns(name: str, tmp_path: Path,
     assert done.returncode == 0, done.stderr
     assert "─" in done.stdout or "━" in done.stdout  # a table was printed
     assert _widest(done.stdout) <= WIDTH, done.stdout
+
+
+def test_a_match_table_keeps_long_names_whole_and_its_margins_signed(tmp_path: Path) -> None:
+    """A long player's name was cut ('fuzzy:rulebase=cribbage_l…'), a margin that rounds to
+    zero read -0.0, and hold'em's margin in chips stood under a row in small bets."""
+    from fuzzeval.cli.match import _signed
+
+    long = "fuzzy:rulebase=cribbage_linguistic_tuned"
+    done = _run(["match", "cribbage", "-p", long, "--opponent", "random", "-n", "2",
+                 "--db", str(tmp_path / "m.sqlite")], tmp_path)
+    assert done.returncode == 0, done.stderr
+    header = [line for line in done.stdout.splitlines() if line.startswith("┃")]
+    cells = ["".join(line.split("┃")[2].strip() for line in header)]
+    assert cells == [long] and _widest(done.stdout) <= WIDTH
+    assert [_signed(x) for x in (-0.04, 0.0, -0.0, 0.04, -1.25, 6.5)] == [
+        "+0.0", "+0.0", "+0.0", "+0.0", "-1.2", "+6.5"]
+    held = _run(["match", "holdem", "-p", "call", "--opponent", "random", "-n", "2",
+                 "--db", str(tmp_path / "h.sqlite")], tmp_path)
+    assert held.returncode == 0 and "small bets per hand" in held.stdout
+    assert "margin" not in held.stdout

@@ -171,6 +171,11 @@ def _saved(history: History, spec: MatchSpec) -> str:
     return f"{saved} of {spec.games} games"
 
 
+def _signed(x: float) -> str:
+    """+1.5, -1.5, and +0.0 for anything that rounds to zero (never -0.0)."""
+    return f"{round(x, 1) + 0.0:+.1f}"
+
+
 def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, before: int,
                    seats: tuple[str, ...]) -> None:
     """One column per seat (seat 0 is the player under test): what each was paid per game,
@@ -181,7 +186,8 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
                  title_justify="left")
     head.add_column("")
     for k, who in enumerate(seats):
-        head.add_column(who if len(seats) == 2 else f"{k}: {who}", justify="right")
+        head.add_column(who if len(seats) == 2 else f"{k}: {who}", justify="right",
+                        overflow="fold")  # a long player's name on two lines, not cut
     rest = [""] * (len(seats) - 1)
     head.add_row(f"{s.unit} (95% interval)", f"{s.mean:.3f} ({lo:.3f} to {hi:.3f})", *rest)
     if len(seats) > 2:
@@ -197,8 +203,8 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
             head.add_row(f"  won by {kind}",
                          *(str(side.results.get(kind, 0)) for side in s.sides))
         head.add_row("game points", *(str(side.game_points) for side in s.sides))
-    if s.mean_margin is not None:
-        head.add_row("mean final margin", f"{s.mean_margin:+.1f}", f"{-s.mean_margin:+.1f}")
+    if s.mean_margin is not None and s.win_rate is not None:  # final scores of games won
+        head.add_row("mean final margin", _signed(s.mean_margin), _signed(-s.mean_margin))
     for name in s.sides[0].per_unit:
         head.add_row(f"{name} per {unit}", *(f"{side.per_unit[name]:.2f}" for side in s.sides))
     console.print(head)
