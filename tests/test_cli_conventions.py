@@ -179,7 +179,7 @@ def test_every_seed_defaults_to_1_and_takes_any_stored_seed() -> None:
     assert found == {"calibrate": 1, "evaluate-calibration": None, "match": 1,
                      "tournament": 1, "tune": 1, "learn": 1, "play": None,
                      "openspiel play": 1, "cribbage train-es": 1, "cribbage report": 1,
-                     "cribbage pegging": 1, "hearts play": 1}
+                     "cribbage pegging": 1, "hearts card": 1, "holdem act": 1}
 
 
 # --- --crib says whose crib; score's switch is --as-crib, train-es's --with-crib ----------

@@ -36,7 +36,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 # Commands quick enough to run in the suite (each well under a second).
 QUICK = {("evaluate",), ("rulebase",), ("cribbage", "score"), ("cribbage", "discard"),
-         ("backgammon", "moves"), ("plot", "membership"), ("hearts", "play")}
+         ("backgammon", "moves"), ("plot", "membership"), ("hearts", "card")}
 # Spellings that still work with a deprecation line (docs/cli.md): the docs use the new ones.
 DEPRECATED = {("match", "-o"), ("calibrate", "-o"), ("tune", "--out"),
               ("cribbage score", "--crib"), ("cribbage train-es", "--crib"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.cli.common import named_player
 from fuzzeval.errors import NotationError
 from fuzzeval.games.backgammon.board import START, Position
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
@@ -23,7 +25,7 @@ from fuzzeval.games.cribbage.pegging import PegView
 from fuzzeval.games.cribbage.play import CribbagePlay, peg_reason
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.scoring import score_pegging
-from fuzzeval.play.game import Candidates
+from fuzzeval.play.game import Advice, Candidates
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.store import History, read_games
 
@@ -40,6 +42,12 @@ class FirstOption:
         if len(candidates) > 1:  # one option is taken without asking
             self.typed.append(candidates.labels[0])
         return 0
+
+
+def _advice(game: object, play: object, candidates: Candidates) -> list[Advice]:
+    """What the interface's advisors would choose, as ``?`` asks them."""
+    return [play.advise(candidates, named_player(game, name), name)  # type: ignore[attr-defined]
+            for name in play.advisors]  # type: ignore[attr-defined]
 
 
 # --- reading what a person types --------------------------------------------------------
@@ -166,7 +174,7 @@ def test_the_exhaustive_advice_is_the_best_exact_ev() -> None:
     stats = evaluate_discards(hand, "mine", opponent_weights("uniform", True))
     from fuzzeval.games.cribbage.discard import THROWS
 
-    advice = CribbagePlay().advise(_discard("2D 4H 5S 8C 8D QS"))
+    advice = _advice(CRIBBAGE, CribbagePlay(), _discard("2D 4H 5S 8C 8D QS"))
     assert [a.advisor.split()[0] for a in advice] == ["fuzzy", "exhaustive"]
     a, b = THROWS[int(np.argmax(stats.ev))]
     assert advice[1].choice == f"{_str(hand[a])} {_str(hand[b])}"
@@ -223,17 +231,52 @@ def test_advice_names_its_rule_base_and_the_rules_that_moved_the_grade(tmp_path:
     assert max(map(len, advice)) <= 80
 
 
-def test_the_session_in_docs_play_is_what_play_prints(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/play.md's transcript went stale when the tuned base was re-made (its grades
-    were the old base's); it is now checked against a run with the same typed input."""
-    text = (Path(__file__).resolve().parents[1] / "docs" / "play.md").read_text()
-    shown = text.split("```text\n", 1)[1].split("```", 1)[0]
-    monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["play", "cribbage", "--opponent", "sampling", "--seed", "7"],
-                           input="9X 9S\n?\n2C 7S\n9H\nKH\n9S\nquit\n")
-    assert result.exit_code == 0
-    assert [line.rstrip() for line in result.output.splitlines()] == shown.splitlines()
+def test_the_transcripts_in_docs_play_are_what_play_prints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/play.md's cribbage transcript went stale when the tuned base was re-made (its
+    grades were the old base's); every game's transcript is now made by one script,
+    docs/examples/play_transcripts.py, and checked here against a run of it."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "play_transcripts", root / "docs" / "examples" / "play_transcripts.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, script)  # its dataclass looks itself up
+    spec.loader.exec_module(script)
+    shown = script.shown((root / "docs" / "play.md").read_text())
+    assert sorted(shown) == ["backgammon", "cribbage", "hearts", "holdem"]
+    for session in script.SESSIONS:
+        assert script.transcript(session) == shown[session.name], session.name
+
+
+def test_help_says_what_can_be_typed_not_an_unknown_rank(tmp_path: Path) -> None:
+    """`help` at a cribbage prompt was read as cards: "error: 'HEL': unknown rank"."""
+    code, out = _play(tmp_path, "help\nquit\n", "cribbage", "--opponent", "greedy", "--seed",
+                      "7")
+    assert code == 0 and "unknown rank" not in out
+    said = " ".join(out[out.index("type your choice"):out.index("quit stops.")].split())
+    assert said == ("type your choice: throw two cards to the crib (e.g. AS 2C); the options "
+                    "now: AS 2C, AS 7S, AS 9H, AS 9S, AS TC, 2C 7S, 2C 9H, 2C 9S, 2C TC, 7S "
+                    "9H, 7S 9S, 7S TC, 9H 9S, 9H TC, 9S TC. ? shows what fuzzy:pegging=fuzzy "
+                    "and exhaustive would choose and why; ? NAME asks another player "
+                    "(random, greedy, es, fuzzy, exhaustive, sampling; NAME:key=value,... as "
+                    "in match);")
+
+
+def test_a_named_advisor_is_asked_and_a_bad_one_is_one_line(tmp_path: Path) -> None:
+    code, out = _play(tmp_path, "? greedy\n? nobody\nquit\n", "cribbage", "--opponent",
+                      "greedy", "--seed", "7", "--advisor", "exhaustive")
+    assert code == 0, out
+    # greedy keeps the best expected hand: 2C 9H 9S TC and AS 9H 9S TC tie at 4.52 (the
+    # exact table in docs/play.md says so too), and the first throw of the two is taken
+    assert ("greedy would choose AS 7S: the best expected hand over the 46 starters (the "
+            "crib ignored)") in " ".join(out.split())
+    assert ("error: ? nobody: unknown cribbage player 'nobody' (players: random, greedy, "
+            "es, fuzzy, exhaustive, sampling); try again (help for what to type)") in out
+    code, out = _play(tmp_path, "", "cribbage", "--advisor", "nobody")
+    assert code == 2 and out.startswith("error: --advisor nobody: unknown cribbage player")
 
 
 def test_play_against_is_a_deprecated_spelling_of_opponent(tmp_path: Path) -> None:
@@ -290,8 +333,8 @@ def test_backgammon_advice_makes_the_book_opening_points(dice: tuple[int, int],
     """The openings every backgammon book gives: both advisors make the point."""
     from fuzzeval.games.backgammon.game import State
 
-    advice = BackgammonPlay().advise(BACKGAMMON.candidates(State(START, 0, dice)))
-    assert [(a.advisor, a.choice, a.rows[0][1]) for a in advice] == [
+    advice = _advice(BACKGAMMON, BackgammonPlay(), BACKGAMMON.candidates(State(START, 0, dice)))
+    assert [(a.advisor, a.choice, a.rows[0][0]) for a in advice] == [
         ("fuzzy (backgammon_refined)", book, book), ("pubeval", book, book)]
     assert advice[0].explanation is not None and advice[1].explanation is None
 
@@ -310,3 +353,30 @@ def test_backgammon_at_the_terminal_shows_the_board_and_advice(tmp_path: Path) -
     assert "fuzzy (backgammon_refined) would choose" in out and "pubeval would choose" in out
     assert re.search(r"^why .*: ", out, re.M)
     assert "error: '6/2 6/2 6/2': not a legal play of 62" in out  # three checkers, two dice
+
+
+def test_a_whole_hearts_hand_at_the_terminal_is_stored_as_it_was_told(tmp_path: Path) -> None:
+    """`fuzzeval play hearts` refused to start ("hearts has no play interface"). A hand
+    typed card by card, three heuristic players in the other seats, is stored as played,
+    and the cards the transcript says you passed and laid are those the history keeps."""
+    from fuzzeval.games.hearts.game import GAME as HEARTS
+    from fuzzeval.play.replay import replay
+
+    me = FirstOption()
+    expected = play_game(HEARTS, (me, *(make_player(HEARTS, "heuristic") for _ in range(3))),
+                         3, 0)
+    code, out = _play(tmp_path, "\n".join(me.typed) + "\n", "hearts", "--seed", "3")
+    assert code == 0, out
+    with History(tmp_path / "p.sqlite", readonly=True) as h:
+        match = h.stored_match(None)
+        first, choices = h.game_choices(match.id, 0)
+        (stored,) = h.outcomes(match.id)
+    assert choices == expected.choices and stored == expected.outcome
+    names = ("you", "heuristic (seat 1)", "heuristic (seat 2)", "heuristic (seat 3)")
+    assert ("final score: " + ", ".join(f"{n} {s}" for n, s in zip(names, stored.scores,
+                                                                   strict=True))) in out
+    told = [card for m in re.finditer(r"^you (?:passed (\S\S \S\S \S\S) to|laid (\S\S)$)",
+                                      out, re.M)
+            for card in (m.group(1) or m.group(2)).split()]
+    assert told == [m.label for m in replay(HEARTS, 3, 0, first, choices) if m.seat == 0]
+    assert len(told) == 16  # three passed, thirteen laid

@@ -1,8 +1,9 @@
 """``fuzzeval play GAME``: a person against any player, at the terminal, into the history.
 
 The person is a player like any other (seat 0, stored as ``human``): it shows what the
-game's play interface says the seat sees, reads a choice among the candidates, and on
-``?`` prints what the game's advisors would do and why. Games are played by the match
+game's play interface says the seat sees, reads a choice among the candidates, on ``?``
+prints what the advisors (the game's, those named by ``--advisor``, or ``? NAME``'s
+player) would do and why, and on ``help`` what can be typed. Games are played by the match
 runner with the match's seeding and stored as a match, so ``fuzzeval history show``
 replays them like any other.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sys
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,6 +23,8 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
     console,
+    named_player,
+    player_option,
     renamed,
     usage_error,
     user_errors,
@@ -61,11 +64,15 @@ def ask(prompt: str) -> str:
 @dataclass
 class HumanPlayer:
     """A Player whose choices a person types, shown and read through the game's
-    ``PlayInterface``. One option is taken without asking."""
+    ``PlayInterface``. One option is taken without asking. ``advisors`` are the players
+    ``?`` asks (``? NAME`` asks another), each made once."""
 
+    game: Game
     interface: PlayInterface
-    names: tuple[str, str]
+    names: tuple[str, ...]
+    advisors: tuple[str, ...]
     seat: int = 0
+    made: dict[str, Player] = field(default_factory=dict)
 
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         if len(candidates) == 1:
@@ -79,15 +86,46 @@ class HumanPlayer:
             text = ask(prompt).strip()
             if not text:
                 continue
-            if text == "?":
-                show_advice(self.interface.advise(candidates))
+            if text.lower() == HELP:
+                say_folded(self.help(candidates))
+                continue
+            if text.startswith("?"):
+                named = text[1:].strip()
+                try:
+                    show_advice([self.advice(candidates, name)
+                                 for name in ((named,) if named else self.advisors)])
+                except (FuzzevalError, ValueError, TypeError) as exc:
+                    say(f"error: ? {named}: {exc}; try again (help for what to type)")
                 continue
             if text.lower() in QUIT:
                 raise Quit
             try:
                 return self.interface.parse(text, candidates)
             except (FuzzevalError, ValueError) as exc:
-                say(f"error: {exc}; try again (? for advice, quit to stop)")
+                say(f"error: {exc}; try again (? for advice, help for what to type, quit to "
+                    "stop)")
+
+    def advice(self, candidates: Candidates, name: str) -> Advice:
+        """What the player written ``name`` would choose here (made the first time)."""
+        if name not in self.made:
+            self.made[name] = named_player(self.game, name)
+        return self.interface.advise(candidates, self.made[name], name)
+
+    def help(self, candidates: Candidates) -> str:
+        """What can be typed at this prompt."""
+        from fuzzeval.play.registry import all_player_names
+
+        labels = list(candidates.labels)
+        shown = ", ".join(labels[:HELP_OPTIONS]) + (
+            f", ... ({len(labels)} in all)" if len(labels) > HELP_OPTIONS else "")
+        return (f"type your choice: {self.interface.prompt(candidates)}; the options now: "
+                f"{shown}. ? shows what {' and '.join(self.advisors)} would choose and "
+                f"why; ? NAME asks another player ({', '.join(all_player_names(self.game))};"
+                " NAME:key=value,... as in match); quit stops.")
+
+
+HELP = "help"
+HELP_OPTIONS = 15  # options listed by help
 
 
 WHY_RULES = 6  # the rules shown behind a rule base's choice: those that moved its grade most
@@ -115,12 +153,13 @@ def show_advice(advice: list[Advice]) -> None:
         say_folded(f"{a.advisor} would choose {a.choice}: {a.note}")
         if a.explanation is not None:
             say_folded(f"  {a.explanation[0].rulebase.origin}")
-        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
-        for col in a.columns:
-            table.add_column(col, no_wrap=True)
-        for row in a.rows:
-            table.add_row(*row)
-        console.print(table)
+        if a.columns:
+            table = Table(box=box.SIMPLE_HEAD, padding=(0, 1))
+            for col in a.columns:
+                table.add_column(col, no_wrap=True)
+            for row in a.rows:
+                table.add_row(*row)
+            console.print(table)
         if a.explanation is not None:
             evaluator, exp = a.explanation
             rb = evaluator.rulebase
@@ -149,9 +188,13 @@ def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     opponent_spec: Annotated[str | None, typer.Option(
         "--opponent", help="Opponent: NAME or NAME:key=value,... as in match (default: the "
-                           "game's reference opponent).")] = None,
+                           "game's reference opponent); it plays every other seat.")] = None,
     against: Annotated[str | None, typer.Option(
         "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
+    advisor: Annotated[list[str] | None, typer.Option(
+        "--advisor", help="A player ? asks (NAME or NAME:key=value,... as in match); give "
+                          "it once per player (default: the game's fuzzy player and a "
+                          "reference).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1,
     seed: Annotated[int | None, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals or dice (default: a random one, "
@@ -163,9 +206,10 @@ def play(
 ) -> None:
     """Play against a player at the terminal; every finished game is stored.
 
-    Type ? at any prompt for what the fuzzy and reference advisors would do and why, quit
-    to stop. You sit in seat 0 and move (deal) first in the even games. Replay a stored
-    game with fuzzeval history show.
+    Type ? at any prompt for what the advisors would do and why, ? NAME for another
+    player's advice, help for what can be typed, quit to stop. You sit in seat 0 and move
+    (deal) first in the first game, the next seat in the next. Replay a stored game with
+    fuzzeval history show.
     """
     import secrets
 
@@ -184,9 +228,14 @@ def play(
                                 "--against is deprecated; use --opponent")
         who = PlayerSpec.parse(opponent_spec or game.default_opponent)
         try:
-            opponent = make_player(game, who.name, **dict(who.options))
+            opponents = [make_player(game, who.name, **dict(who.options))
+                         for _ in range(game.seats - 1)]
         except (ValueError, TypeError) as exc:
             raise usage_error(f"--opponent {who}: {exc}") from None
+        advisors = tuple(a.strip() for a in advisor) if advisor else interface.advisors
+        human = HumanPlayer(game, interface, _names(game, str(who)), advisors)
+        for name in advisors:
+            human.made[name] = player_option(game, name, "--advisor")
         options = parse_options(option or [], game.name)
         seed = secrets.randbelow(2**31) if seed is None else seed
         spec = MatchSpec(game.name, PlayerSpec(HUMAN), who, games, seed, options)
@@ -196,7 +245,15 @@ def play(
         with History(path) as history:
             match = history.create_match(spec, game.unit_name, fingerprint(spec, game))
             with history.playing(match):
-                _session(game, interface, opponent, spec, history, match, path)
+                _session(game, human, opponents, spec, history, match, path)
+
+
+def _names(game: Game, opponent: str) -> tuple[str, ...]:
+    """The seats' names at the terminal: you, then the opponent, with its seat at a larger
+    table (as ``fuzzeval history show`` names them)."""
+    if game.seats == 2:
+        return (YOU, opponent)
+    return (YOU, *(f"{opponent} (seat {k})" for k in range(1, game.seats)))
 
 
 def _check_options(game: Game, options: Options) -> None:
@@ -208,19 +265,19 @@ def _check_options(game: Game, options: Options) -> None:
         raise usage_error(f"{game.name} --option: {exc}") from None
 
 
-def _session(game: Game, interface: PlayInterface, opponent: Player, spec: MatchSpec,
+def _session(game: Game, human: HumanPlayer, opponents: Sequence[Player], spec: MatchSpec,
              history: History, match: StoredMatch, path: Path) -> None:
     """The games one after another, each stored as it ends; a stop keeps those."""
     from fuzzeval.cli.common import stop_code
     from fuzzeval.play.match import play_game
     from fuzzeval.play.replay import initial_state
 
-    names = (YOU, str(spec.opponent))
-    human = HumanPlayer(interface, names)
+    interface, names = human.interface, human.names
     paid, unpaid = 0.0, 0  # what seat 0 was paid; games paid without a winner
     game.prepare()
-    say(f"{game.name}: you against {spec.opponent}, seed {spec.seed}; type ? at a prompt "
-        "for advice, quit to stop")
+    seats = "" if game.seats == 2 else f" at seats 1 to {game.seats - 1}"
+    say(f"{game.name}: you against {spec.opponent}{seats}, seed {spec.seed}; type ? at a "
+        "prompt for advice, help for what to type, quit to stop")
     won = 0
     index = 0
 
@@ -230,22 +287,24 @@ def _session(game: Game, interface: PlayInterface, opponent: Player, spec: Match
 
     try:
         for index in range(spec.games):
-            first = index % 2
+            first = index % game.seats
             say()
             say(f"game {index + 1} of {spec.games}")
             for line in interface.start(initial_state(game, spec.seed, index, first,
                                                       dict(spec.options)), names):
                 say(line)
-            record = play_game(game, (human, opponent), spec.seed, index,
-                               dict(spec.options), on_move=show_move)
+            record = play_game(game, (human, *opponents), spec.seed, index, dict(spec.options),
+                               on_move=show_move)
             history.save_game(match, record)
             o = record.outcome
             won += o.winner == 0
             paid += o.payoffs[0]
-            final = f"final score: you {o.scores[0]}, {spec.opponent} {o.scores[1]}"
+            final = "final score: " + ", ".join(f"{n} {s}" for n, s in zip(names, o.scores,
+                                                                           strict=True))
             if o.winner is None:  # a game paid without a winner (hold'em: chips)
                 unpaid += 1
-                say(f"{final}; you were paid {o.payoffs[0]:+g} ({game.payoff.unit})")
+                better = "" if game.payoff.higher_is_better else "; fewer is better"
+                say(f"{final}; you were paid {o.payoffs[0]:+g} ({game.payoff.unit}{better})")
                 continue
             points = "1 point" if o.points == 1 else f"{o.points} points"
             say(f"{_winner(names, o)} won ({o.result}, {points}); {final}")

@@ -235,15 +235,18 @@ class PlayInterface(Protocol):
     optional method): the human player and ``fuzzeval play`` see only this and the
     candidates, and ``fuzzeval history show`` replays a stored game through ``narrate``.
 
-    ``names`` are the two seats' names as shown; ``viewer`` is the seat whose eyes the text
-    is for (None: everything, for a replay of a stored game).
+    ``names`` are the seats' names as shown, seat 0 first; ``viewer`` is the seat whose
+    eyes the text is for (None: everything, for a replay of a stored game). ``advisors``
+    are the players ``?`` asks when the person names none (``NAME[:key=value,...]``).
     """
 
-    def start(self, state: Any, names: tuple[str, str]) -> list[str]:
+    advisors: tuple[str, ...]
+
+    def start(self, state: Any, names: tuple[str, ...]) -> list[str]:
         """What there is to say when a game begins (who deals or moves first)."""
         ...
 
-    def situation(self, candidates: Candidates, names: tuple[str, str], seat: int
+    def situation(self, candidates: Candidates, names: tuple[str, ...], seat: int
                   ) -> list[str]:
         """What the seat deciding sees (its hand, the count, the board, the scores)."""
         ...
@@ -257,12 +260,13 @@ class PlayInterface(Protocol):
         one line what is wrong and what would do."""
         ...
 
-    def narrate(self, before: Any, choice: int, after: Any, names: tuple[str, str],
+    def narrate(self, before: Any, choice: int, after: Any, names: tuple[str, ...],
                 viewer: int | None) -> list[str]:
         """What happened in one move: the choice, and the chance and scoring that followed
         it (hidden cards stay hidden from ``viewer``)."""
         ...
 
-    def advise(self, candidates: Candidates) -> list[Advice]:
-        """What the game's advisors would choose here, and why."""
+    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+        """What ``player`` (written ``name``, as made by ``make_player``) would choose
+        here, and why (``fuzzeval.play.advice`` judges a player the game does not know)."""
         ...

@@ -46,6 +46,20 @@ def player_plugin_names() -> list[str]:
     return sorted(ep.name for ep in entry_points(group=PLAYERS_GROUP))
 
 
+#: what a game-agnostic player needs of a game: the attribute of the game plug-in it reads
+#: (``sampling``: the hidden-information hooks; ``td``: the features of the candidates)
+PLUGIN_NEEDS = {"sampling": "hidden_information", "td": "features"}
+
+
+def all_player_names(game: Game) -> tuple[str, ...]:
+    """Every player of ``game`` that ``fuzzeval match`` makes by name: the game's own, then
+    each game-agnostic player installed that can play it (``td`` may still need its
+    option, ``td:rulebase=FILE``, where no learned base is shipped for the game)."""
+    own = tuple(game.player_names)
+    return own + tuple(n for n in player_plugin_names() if n not in own
+                       and getattr(game, PLUGIN_NEEDS.get(n, "name"), None))
+
+
 def player_factory(name: str) -> Callable[..., Any] | None:
     """The game-agnostic player called ``name`` (its factory), or None."""
     for ep in entry_points(group=PLAYERS_GROUP):

@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, print_json
+from fuzzeval.cli.common import help_when_bare, player_option, print_json
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
@@ -30,27 +30,30 @@ def moves(
     dice: Annotated[str, typer.Option(help="The roll, e.g. 31.")],
     player: Annotated[str, typer.Option(
         "--player", "-p", help="Player: pubeval, fuzzy (fuzzy:rulebase=NAME|PATH), gnubg, "
-                               "random.")]
+                               "random or td (td:rulebase=NAME|PATH); NAME:key=value,... as "
+                               "in match.")]
     = "pubeval",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
-                          "best play.")]
+        "--explain", help="Why: a rule base's memberships and rule strengths of the best "
+                          "play (fuzzy, td), or how the player chose.")]
     = False,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Every legal play for the roll, best first by the player's grade (none once a side
     has borne off all fifteen: the game is over)."""
     # imported when the command runs: the players import the engine
+    import numpy as np
+
     from fuzzeval.cli.evaluate import print_explanation
     from fuzzeval.games.backgammon.board import (
         check_not_finished,
         from_position_id,
         position_id,
     )
-    from fuzzeval.games.backgammon.features import position_features
-    from fuzzeval.games.backgammon.moves import legal_moves, parse_dice
-    from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView, make_player
-    from fuzzeval.play.spec import PlayerSpec
+    from fuzzeval.games.backgammon.game import GAME, State
+    from fuzzeval.games.backgammon.moves import parse_dice
+    from fuzzeval.games.backgammon.play import judgement
+    from fuzzeval.games.backgammon.players import MoveView
 
     try:
         start = from_position_id(position)
@@ -59,43 +62,42 @@ def moves(
         except ValueError as exc:
             raise ValueError(f"position {position.strip()!r}: {exc}") from None
         roll = parse_dice(dice)
-        spec = PlayerSpec.parse(player)
-        options: dict[str, Any] = dict(spec.options)
-        who = make_player(spec.name, **options)
     except (FuzzevalError, ValueError) as exc:
         raise _fail(str(exc)) from None
-    plays = legal_moves(start, roll)
-    view = MoveView(start, roll, tuple(p for _, p in plays))
-    grades = who.grades(view)
-    order = sorted(range(len(plays)), key=lambda i: -grades[i])
-    rows = [{"play": plays[i][0], "grade": float(grades[i]),
-             "position_id": position_id(plays[i][1].flip())} for i in order]
+    who = player_option(GAME, player)
+    candidates = GAME.candidates(State(start, 0, roll))
+    view = candidates.view
+    assert isinstance(view, MoveView)
+    j = judgement(who, candidates, np.random.default_rng(1))
+    order = j.order or (j.choice,)
+    rows = [{"play": candidates.labels[i], **({"grade": j.values[i][0]} if j.values else {}),
+             "position_id": position_id(view.options[i].flip())} for i in order]
     data: dict[str, Any] = {"position_id": position_id(start), "dice": f"{roll[0]}{roll[1]}",
-                            "player": str(spec), "plays": rows}
-    fuzzy = who.grader if isinstance(who.grader, FuzzyGrades) else None
-    if explain and fuzzy is None:
-        raise _fail("--explain needs a fuzzy player")
-    best = plays[order[0]][1]
-    explanation = None
-    if fuzzy is not None and explain:
-        feats = position_features([best], fuzzy.rulebase.input_names)[0]
-        explanation = fuzzy.evaluator.explain(feats)
-        data["explanation"] = explanation.to_dict()
+                            "player": player.strip(), "plays": rows}
+    if explain and j.explanation is not None:
+        data["explanation"] = j.explanation[1].to_dict()
+    if explain:
+        data["how"] = j.how
     if json_out:
         print_json(data)
         return
-    table = Table(title=f"{data['position_id']}, roll {data['dice']}: {len(plays)} plays "
+    table = Table(title=f"{data['position_id']}, roll {data['dice']}: {len(candidates)} plays "
                         f"ranked by {data['player']} (the resulting position's ID is from "
-                        "the opponent's side, to move next)",
+                        "the opponent's side, to move next)" if j.values else
+                        f"{data['position_id']}, roll {data['dice']}: {data['player']} "
+                        f"plays {rows[0]['play']}",
                   title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("#", "play", "grade", "position ID after"):
-        table.add_column(col, justify="right" if col in ("#", "grade") else "left")
+        if col != "grade" or j.values:
+            table.add_column(col, justify="right" if col in ("#", "grade") else "left")
     for k, row in enumerate(rows, 1):
-        table.add_row(str(k), str(row["play"]), f"{row['grade']:.5g}", str(row["position_id"]),
+        grade = (f"{row['grade']:.5g}",) if j.values else ()
+        table.add_row(str(k), str(row["play"]), *grade, str(row["position_id"]),
                       style="bold" if k == 1 else None)
-    if fuzzy is not None:
-        console.print(fuzzy.rulebase.origin, markup=False, highlight=False)
+    if j.explanation is not None:
+        console.print(j.explanation[0].rulebase.origin, markup=False, highlight=False)
     console.print(table)
-    if fuzzy is not None and explanation is not None:
-        console.print(f"why {rows[0]['play']}:")
-        print_explanation(fuzzy.evaluator, explanation)
+    if explain:
+        console.print(f"why {rows[0]['play']}: {j.how}", highlight=False)
+        if j.explanation is not None:
+            print_explanation(*j.explanation)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from functools import cached_property
 
 import numpy as np
 
@@ -18,13 +17,10 @@ from fuzzeval.errors import NotationError
 from fuzzeval.games.backgammon.board import BAR, Position, position_id
 from fuzzeval.games.backgammon.features import position_features
 from fuzzeval.games.backgammon.game import RESULTS, State
-from fuzzeval.games.backgammon.players import (
-    BackgammonPlayer,
-    FuzzyGrades,
-    MoveView,
-    make_player,
-)
-from fuzzeval.play.game import Advice, Candidates
+from fuzzeval.games.backgammon.players import BackgammonPlayer, FuzzyGrades, MoveView
+from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
+from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.spec import PlayerSpec
 
 TOP = 8  # rows of an advisor's ranking
 _TOKEN = re.compile(r"^((?:bar|b|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+)(?:\((\d)\))?$")
@@ -135,32 +131,32 @@ class BackgammonPlay:
         pips = (mover, other) if seat == 0 else (other, mover)
         return [f"{line} (pips {names[0]} {pips[0]}, {names[1]} {pips[1]})"]
 
-    @cached_property
-    def _fuzzy(self) -> BackgammonPlayer:
-        return make_player("fuzzy")
+    advisors = ("fuzzy", "pubeval")
 
-    @cached_property
-    def _pubeval(self) -> BackgammonPlayer:
-        return make_player("pubeval")
+    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+        j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
+        grader = getattr(player, "grader", None)
+        if isinstance(grader, FuzzyGrades):
+            name = f"{PlayerSpec.parse(name).name} ({grader.rulebase.name})"
+        return advice(name, j, candidates.labels, "play", TOP)
 
-    def advise(self, candidates: Candidates) -> list[Advice]:
-        view = candidates.view
-        assert isinstance(view, MoveView)
-        out = []
-        for player in (self._fuzzy, self._pubeval):
-            grades = np.asarray(player.grades(view), dtype=np.float64)
-            order = np.argsort(-grades, kind="stable")
-            rows = tuple((str(k), candidates.labels[int(i)], f"{grades[i]:.4g}")
-                         for k, i in enumerate(order[:TOP], 1))
-            grader = player.grader
-            explanation = None
-            name = player.name
-            if isinstance(grader, FuzzyGrades):
-                best = view.options[int(order[0])]
-                feats = position_features([best], grader.rulebase.input_names)[0]
-                explanation = (grader.evaluator, grader.evaluator.explain(feats))
-                name = f"fuzzy ({grader.rulebase.name})"
-            more = f"; {len(order) - TOP} more" if len(order) > TOP else ""
-            out.append(Advice(name, candidates.labels[int(order[0])], ("#", "play", "grade"),
-                              rows, f"each resulting position graded{more}", explanation))
-        return out
+
+def judgement(player: Player, candidates: Candidates, rng: np.random.Generator) -> Judgement:
+    """What ``player`` would play: a backgammon player's grade of each resulting position,
+    the best taken (a rule base: the rules behind it); any other player as
+    ``fuzzeval.play.advice`` judges it."""
+    if not isinstance(player, BackgammonPlayer):  # a player of every game (td)
+        return judge(player, candidates, rng)
+    view = candidates.view
+    assert isinstance(view, MoveView)
+    grades = np.asarray(player.grades(view), dtype=np.float64)
+    order = tuple(int(i) for i in np.argsort(-grades, kind="stable"))
+    grader = player.grader
+    explanation = None
+    how = "the best grade of the position each play leads to"
+    if isinstance(grader, FuzzyGrades):
+        feats = position_features([view.options[order[0]]], grader.rulebase.input_names)[0]
+        explanation = (grader.evaluator, grader.evaluator.explain(feats))
+        how += f", by the rule base {grader.rulebase.name}"
+    return Judgement(order[0], how, ("grade",), tuple((float(g),) for g in grades), order,
+                     explanation)

@@ -7,6 +7,7 @@ the ES player the value of each card, the greedy player the expected hand.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -18,7 +19,14 @@ from fuzzeval.games.cribbage.cards import card_str, parse_cards
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner
 from fuzzeval.games.cribbage.features import discard_features
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
+from fuzzeval.games.cribbage.grade_table import GradeTable
+from fuzzeval.games.cribbage.players import (
+    CribbagePlayer,
+    DiscardView,
+    ExhaustiveDiscard,
+    player_from_spec,
+)
+from fuzzeval.play.advice import NO_VALUES, how_simulated
 from fuzzeval.play.spec import PlayerSpec
 
 if TYPE_CHECKING:
@@ -47,6 +55,36 @@ def _all_labels(hand: tuple[int, ...]) -> list[tuple[str, str]]:
 
 
 Hand = tuple[int, ...]
+#: how a discard strategy without a rule base or a simulation judges a throw
+DISCARD_HOW = {"exhaustive": "the best exact EV: the hand and the crib averaged over every "
+                             "starter and opponent throw",
+               "greedy": "the best expected hand over the 46 starters (the crib ignored)",
+               "es": "the evolved table's value of each card; the two lowest are thrown"}
+#: how a pegging policy without a rule base or a simulation judges a card
+PEG_HOW = {"greedy": "the most points now less the points the reply is expected to score "
+                     "(net_points)",
+           "basic": "a fifteen if it can, a lead from a pair, else the first card; it shows "
+                    "no values"}
+
+
+def discard_how(player: CribbagePlayer, out: dict[str, Any]) -> str:
+    """How ``player`` chose the throw of ``out`` (``advice_many``'s), in one line."""
+    if "sampling" in out:
+        return how_simulated(out["sampling"], "deals")
+    if "rulebase" in out:
+        return "the rule base's grade of each throw"
+    if isinstance(player.discarder, ExhaustiveDiscard):
+        return DISCARD_HOW["exhaustive"]
+    return DISCARD_HOW.get(player.name, NO_VALUES)
+
+
+def peg_how(player: CribbagePlayer, data: dict[str, Any]) -> str:
+    """How ``player`` chose the card of ``data`` (``peg_advice``'s), in one line."""
+    if "sampling" in data:
+        return how_simulated(data["sampling"], "deals")
+    if "rulebase" in data:
+        return "the pegging rule base's grade of each card"
+    return PEG_HOW.get(player.pegging, NO_VALUES)
 
 
 def player_advice(tokens: list[str], crib: CribOwner, player: str, explain: bool = False,
@@ -62,6 +100,43 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
     """``player_advice`` for many hands (sorted card ids) with one built player: the fuzzy
     and ES players judge them all in one call (grades do not depend on how many are graded
     together), the others one at a time, as in a game."""
+    outs, fuzzy, labels = _advice(player, spec, hands, crib, explain, seed)
+    if fuzzy is not None:
+        for out, rows in zip(outs, fuzzy.rows(labels), strict=True):
+            out["table"] = rows
+    return outs
+
+
+def advice_lines(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
+                 crib: CribOwner) -> list[str] | None:
+    """``advice_many``'s answers (without explanations) as lines of JSON, the bytes
+    ``json.dumps`` writes of them, the fuzzy player's tables written from its arrays
+    (``GradeTable.json``: a batch's cost); None for another player, or for a table holding
+    a number that JSON cannot write."""
+    if not isinstance(player.discarder, FuzzyDiscard):
+        return None
+    outs, fuzzy, labels = _advice(player, spec, hands, crib)
+    texts = None if fuzzy is None else fuzzy.json(labels)
+    if texts is None:
+        return None
+    return [_json_with(out, "table", f"[{text}]") for out, text in zip(outs, texts, strict=True)]
+
+
+def _json_with(data: dict[str, Any], key: str, text: str) -> str:
+    """``json.dumps(data)``, with ``text`` written as the JSON of ``data[key]``."""
+    keys = list(data)
+    at = keys.index(key)
+    before, after = (json.dumps({k: data[k] for k in part}, allow_nan=False)[1:-1]
+                     for part in (keys[:at], keys[at + 1:]))
+    middle = f"{json.dumps(key)}: {text}"
+    return "{" + ", ".join(part for part in (before, middle, after) if part) + "}"
+
+
+def _advice(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand], crib: CribOwner,
+            explain: bool = False, seed: int = 0
+            ) -> tuple[list[dict[str, Any]], GradeTable | None, list[list[tuple[str, str]]]]:
+    """``advice_many``'s answers, the fuzzy player's "table" left to its GradeTable (the
+    rows, or their JSON), and each hand's (thrown, kept) labels."""
     mine = crib == "mine"
     n = len(hands)
     arr = np.array(hands, dtype=np.intp).reshape(n, 6)
@@ -72,19 +147,15 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
     labels = [_all_labels(hand) for hand in hands]
     discarder = player.discarder
     choices: list[int]
+    fuzzy: GradeTable | None = None
     if isinstance(discarder, FuzzyDiscard):
         rb = discarder.rulebase
-        names = rb.input_names
-        grades, feats = discarder.judge(arr, mines)
-        orders = np.argsort(-grades, axis=1, kind="stable")
-        choices = [int(o[0]) for o in orders]
-        keys = ("discard", "keep", "grade", *names)
-        rounded = np.round(grades, 6).tolist(), np.round(feats, 6).tolist()
-        for lab, out, g, f, order in zip(labels, outs, *rounded, orders.tolist(), strict=True):
+        fuzzy = GradeTable.of(*discarder.judge(arr, mines), rb.input_names)
+        choices = fuzzy.choices
+        for out in outs:
             out["rulebase"] = rb.name
             out["made_by"] = rb.made_by
-            out["table"] = [dict(zip(keys, (*lab[t], g[t], *f[t]), strict=True))
-                            for t in order]
+            out["table"] = None  # in its place: advice_many's rows or advice_lines' JSON
         if explain:
             for hand, out, choice in zip(hands, outs, choices, strict=True):
                 out["explanation"] = discarder.explain(hand, mine, choice).to_dict()
@@ -120,4 +191,4 @@ def advice_many(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand],
         throw, keep = lab[choice]
         out["discard"] = throw.split()
         out["keep"] = keep.split()
-    return outs
+    return outs, fuzzy, labels

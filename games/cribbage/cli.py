@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -71,8 +71,9 @@ def _fail(message: str) -> typer.Exit:
 
 
 Handle = Callable[[list[str]], dict[str, Any]]
-#: many lines' tokens -> per line its object, or the error that line raised
-HandleMany = Callable[[list[list[str]]], list[dict[str, Any] | FuzzevalError | ValueError]]
+#: many lines' tokens -> per line its object (or its JSON line), or the error it raised
+Answer = dict[str, Any] | str | FuzzevalError | ValueError
+HandleMany = Callable[[list[list[str]]], list[Answer]]
 BATCH_CHUNK = 4096  # lines judged together by a HandleMany
 
 
@@ -86,12 +87,12 @@ def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
         raise _fail(f"{path}: {exc.strerror}") from None
     pending: list[tuple[int, str, list[str]]] = []
 
-    def write(number: int, line: str, out: dict[str, Any] | FuzzevalError | ValueError) -> None:
+    def write(number: int, line: str, out: Answer) -> None:
         nonlocal failed
         if isinstance(out, (FuzzevalError, ValueError)):
             out = {"line": number, "input": line.strip(), "error": str(out)}
             failed = True
-        sys.stdout.write(json_line(out) + "\n")
+        sys.stdout.write((out if isinstance(out, str) else json_line(out)) + "\n")
 
     def flush() -> None:
         if many is not None and pending:
@@ -273,6 +274,11 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
             style="bold" if i == 0 else None,
         )
     console.print(table)
+    if explain:
+        from fuzzeval.games.cribbage.advice import DISCARD_HOW
+
+        console.print(f"why {data['table'][0]['discard']}: {DISCARD_HOW['exhaustive']}",
+                      highlight=False)
 
 
 def _print_origin(rb: object) -> None:
@@ -298,7 +304,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     def one(tokens: list[str]) -> dict[str, Any]:
         return advice_many(built, spec, [_six(tokens)], crib, explain)[0]
 
-    def many(lines: list[list[str]]) -> list[dict[str, Any] | FuzzevalError | ValueError]:
+    def many(lines: list[list[str]]) -> list[Answer]:
         return _advice_lines(built, spec, lines, crib, explain)
 
     data = _one_or_batch(cards, batch, json_out, one, many)
@@ -331,9 +337,13 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
                       "hand and crib, or, from 61 points on, my chance of winning after the "
                       "whole deal simulated", highlight=False)
         return
+    if explain and "explanation" not in data:
+        from fuzzeval.games.cribbage.advice import discard_how
+
+        console.print(f"why {' '.join(data['discard'])}: {discard_how(built, data)}",
+                      highlight=False)
+        return
     if explain:
-        if "explanation" not in data:
-            raise _fail("--explain needs a fuzzy or sampling player")
         from fuzzeval.cli.evaluate import print_explanation
         from fuzzeval.games.cribbage.cards import parse_cards
         from fuzzeval.games.cribbage.discard import THROWS
@@ -349,9 +359,9 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
 
 def _simulated(sim: dict[str, Any]) -> str:
     """How a simulated choice was made: its trials and whether the stop rule fired."""
-    early = (f"stopped early by the {sim['stop']} rule" if sim["stopped"]
-             else f"ran every trial (stop rule: {sim['stop']})")
-    return f"the highest mean over {sim['trials']} simulated deals, {early}"
+    from fuzzeval.play.advice import how_simulated
+
+    return how_simulated(sim, "deals")
 
 
 def _six(tokens: list[str]) -> tuple[int, ...]:
@@ -361,10 +371,10 @@ def _six(tokens: list[str]) -> tuple[int, ...]:
 
 
 def _advice_lines(player: CribbagePlayer, spec: PlayerSpec, lines: list[list[str]],
-                  crib: CribOwner, explain: bool
-                  ) -> list[dict[str, Any] | FuzzevalError | ValueError]:
-    """``advice_many`` for the good lines of a batch, at once; a bad line gets its error."""
-    from fuzzeval.games.cribbage.advice import advice_many
+                  crib: CribOwner, explain: bool) -> list[Answer]:
+    """``advice_many`` for the good lines of a batch, at once (its JSON lines where
+    ``advice_lines`` writes them); a bad line gets its error."""
+    from fuzzeval.games.cribbage.advice import advice_lines, advice_many
 
     parsed: list[tuple[int, ...] | FuzzevalError | ValueError] = []
     for tokens in lines:
@@ -373,8 +383,12 @@ def _advice_lines(player: CribbagePlayer, spec: PlayerSpec, lines: list[list[str
         except (FuzzevalError, ValueError) as exc:
             parsed.append(exc)
     hands = [p for p in parsed if isinstance(p, tuple)]
-    answers = iter(advice_many(player, spec, hands, crib, explain) if hands else [])
-    return [next(answers) if isinstance(p, tuple) else p for p in parsed]
+    answers: Sequence[Answer] = []
+    if hands:
+        answers = ((None if explain else advice_lines(player, spec, hands, crib))
+                   or advice_many(player, spec, hands, crib, explain))
+    each = iter(answers)
+    return [next(each) if isinstance(p, tuple) else p for p in parsed]
 
 
 def _score_json(tokens: list[str], starter: str | None, crib: bool) -> dict[str, Any]:
@@ -695,11 +709,7 @@ def peg(
     except (FuzzevalError, ValueError) as exc:
         raise _fail(f"--player {player}: {exc}") from None
     from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
-    from fuzzeval.games.cribbage.sampling import SamplingPegging
 
-    if explain and not isinstance(built.policy, (FuzzyPegging, SamplingPegging)):
-        raise _fail("--explain needs the pegging rule base (pegging=fuzzy) or a sampling "
-                    "player")
     seat = Seat(" ".join(hand or []), count, earlier, mine, starter, crib, thrown,
                 (score, opponent_score))
     try:
@@ -734,7 +744,11 @@ def peg(
                       "from 61 points on, my chance of winning after it", highlight=False)
         return
     policy = built.policy
-    assert isinstance(policy, FuzzyPegging)
+    if not isinstance(policy, FuzzyPegging):
+        from fuzzeval.games.cribbage.advice import peg_how
+
+        console.print(f"why {data['lay']}: {peg_how(built, data)}", highlight=False)
+        return
     from fuzzeval.cli.evaluate import print_explanation
 
     console.print(f"why {data['lay']}:")

@@ -8,7 +8,6 @@ speaks it) and the running scores checked against the rules' own.
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -17,8 +16,9 @@ from fuzzeval.errors import NotationError
 from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import JACK, card_str, cards_str, parse_cards, value
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner, evaluate_discards
+from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
 from fuzzeval.games.cribbage.pegging import PegView
-from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, player_from_spec
+from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, ExhaustiveDiscard
 from fuzzeval.games.cribbage.rules import HEELS, PEG, WIN, State
 from fuzzeval.games.cribbage.scoring import (
     peg_points,
@@ -26,8 +26,9 @@ from fuzzeval.games.cribbage.scoring import (
     show_points,
     spoken_count,
 )
-from fuzzeval.games.cribbage.weights import opponent_weights
-from fuzzeval.play.game import Advice, Candidates
+from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
+from fuzzeval.play.advice import ADVICE_SEED, advice, judge
+from fuzzeval.play.game import Advice, Candidates, Player
 
 #: the advisors behind '?': the rule bases (the fuzzy player's discard base, the pegging
 #: base) and the exhaustive player (exact discard EVs, greedy pegging)
@@ -205,75 +206,96 @@ class CribbagePlay:
         return lines
 
     # --- advice ----------------------------------------------------------------------------
-    @cached_property
-    def _fuzzy(self) -> CribbagePlayer:
-        return player_from_spec(FUZZY)
+    advisors = (FUZZY, EXHAUSTIVE)
 
-    @cached_property
-    def _exhaustive(self) -> CribbagePlayer:
-        return player_from_spec(EXHAUSTIVE)
-
-    def advise(self, candidates: Candidates) -> list[Advice]:
+    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
         view = candidates.view
+        if not isinstance(player, CribbagePlayer):  # a player of every game
+            rng = np.random.default_rng(ADVICE_SEED)
+            return advice(name, judge(player, candidates, rng), candidates.labels)
         if isinstance(view, DiscardView):
-            return [self._fuzzy_discard(view), _exhaustive_discard(view)]
+            return _discard_advice(view, player, name)
         assert isinstance(view, PegView)
-        return [self._fuzzy_peg(view), self._greedy_peg(view)]
+        return _peg_advice(candidates, view, player, name)
 
-    def _fuzzy_discard(self, view: DiscardView) -> Advice:
-        from fuzzeval.games.cribbage.advice import advice_many
-        from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-        from fuzzeval.play.spec import PlayerSpec
 
-        fz = self._fuzzy.discarder
-        assert isinstance(fz, FuzzyDiscard)
-        crib: CribOwner = "mine" if view.my_crib else "theirs"
-        out = advice_many(self._fuzzy, PlayerSpec("fuzzy"), [view.hand], crib)[0]
+def _discard_advice(view: DiscardView, player: CribbagePlayer, name: str) -> Advice:
+    """A cribbage player's throw: the rule base's grades and why, the exact EVs, a
+    simulation's means, or what else the player weighs (``advice_many``'s table)."""
+    from fuzzeval.games.cribbage.advice import advice_many, discard_how
+    from fuzzeval.play.spec import PlayerSpec
+
+    crib: CribOwner = "mine" if view.my_crib else "theirs"
+    fz = player.discarder
+    if isinstance(fz, ExhaustiveDiscard):
+        return _exhaustive_discard(view, fz.weights, name)
+    spec = PlayerSpec.parse(name)
+    out = advice_many(player, spec, [view.hand], crib, seed=ADVICE_SEED)[0]
+    rows = out.get("table", [])
+    if isinstance(fz, FuzzyDiscard):
         choice = rules.throw_index(view.hand, parse_cards(out["discard"]))
         return Advice(
-            f"fuzzy ({out['rulebase']})", " ".join(out["discard"]),
+            f"{spec.name} ({out['rulebase']})", " ".join(out["discard"]),
             ("throw", "keep", "grade"),
-            tuple((r["discard"], r["keep"], f"{r['grade']:.3f}") for r in out["table"][:TOP]),
+            tuple((r["discard"], r["keep"], f"{r['grade']:.3f}") for r in rows[:TOP]),
             "the rule base's grade of each throw",
             (fz.evaluator, fz.explain(view.hand, view.my_crib, choice)))
+    return _table_advice(name, " ".join(out["discard"]), rows, discard_how(player, out))
 
-    def _fuzzy_peg(self, view: PegView) -> Advice:
-        from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
-        from fuzzeval.games.cribbage.peg_advice import peg_advice, peg_view
 
-        seat = _seat(view)
-        data = peg_advice(self._fuzzy, FUZZY, seat)
-        policy = self._fuzzy.policy
-        assert isinstance(policy, FuzzyPegging)
+def _table_advice(name: str, choice: str, rows: list[dict[str, Any]], note: str) -> Advice:
+    """Advice from a table of dicts (an advice command's rows), its first rows shown."""
+    columns = tuple(rows[0]) if rows else ()
+    return Advice(name, choice, columns,
+                  tuple(tuple(f"{r[c]:.3f}" if isinstance(r[c], float) else str(r[c])
+                              for c in columns) for r in rows[:TOP]), note)
+
+
+def _peg_advice(candidates: Candidates, view: PegView, player: CribbagePlayer,
+                name: str) -> Advice:
+    """A cribbage player's card in the play: the pegging rule base's grades and why,
+    greedy pegging's points, a simulation's means, or the choice alone."""
+    from fuzzeval.games.cribbage.advice import peg_how
+    from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
+    from fuzzeval.games.cribbage.peg_advice import peg_advice, peg_view
+    from fuzzeval.games.cribbage.sampling import SamplingPegging
+    from fuzzeval.play.spec import PlayerSpec
+
+    policy = player.policy
+    if not isinstance(policy, (FuzzyPegging, SamplingPegging)) and player.pegging != "greedy":
+        rng = np.random.default_rng(ADVICE_SEED)
+        return advice(name, judge(player, candidates, rng), candidates.labels, "card")
+    seat = _seat(view)
+    data = peg_advice(player, name, seat, ADVICE_SEED)
+    rows = data["table"]
+    if isinstance(policy, FuzzyPegging):
         return Advice(
-            f"fuzzy ({data['rulebase']})", data["lay"], ("card", "grade", "net points"),
+            f"{PlayerSpec.parse(name).name} ({data['rulebase']})", data["lay"],
+            ("card", "grade", "net points"),
             tuple((r["card"], f"{r['grade']:.3f}", f"{r['net_points']:.2f}")
-                  for r in data["table"][:TOP]),
+                  for r in rows[:TOP]),
             "the pegging rule base's grade of each card",
             (policy.evaluator, policy.explain(peg_view(seat), data["options"].index(
                 data["lay"]))))
-
-    def _greedy_peg(self, view: PegView) -> Advice:
-        from fuzzeval.games.cribbage.peg_advice import peg_advice
-
-        data = peg_advice(self._exhaustive, EXHAUSTIVE, _seat(view))
-        return Advice(
-            "exhaustive (greedy pegging)", data["lay"],
-            ("card", "points now", "reply risk", "net points"),
-            tuple((r["card"], f"{r['points_now']:.0f}", f"{r['reply_risk']:.2f}",
-                   f"{r['net_points']:.2f}") for r in data["table"][:TOP]),
-            "points now less the points the reply is expected to score")
+    if isinstance(policy, SamplingPegging):
+        return _table_advice(name, data["lay"], rows, peg_how(player, data))
+    return Advice(
+        f"{name} (greedy pegging)", data["lay"],
+        ("card", "points now", "reply risk", "net points"),
+        tuple((r["card"], f"{r['points_now']:.0f}", f"{r['reply_risk']:.2f}",
+               f"{r['net_points']:.2f}") for r in rows[:TOP]),
+        peg_how(player, data))
 
 
-def _exhaustive_discard(view: DiscardView) -> Advice:
+def _exhaustive_discard(view: DiscardView, weights: Weighting, name: str) -> Advice:
     crib: CribOwner = "mine" if view.my_crib else "theirs"
-    stats = evaluate_discards(view.hand, crib, opponent_weights("uniform", view.my_crib))
+    stats = evaluate_discards(view.hand, crib, opponent_weights(weights, view.my_crib))
     order = np.argsort(-stats.ev, kind="stable")[:TOP]
     rows = tuple((cards_str([view.hand[i] for i in THROWS[t]]),
                   cards_str([view.hand[i] for i in KEEPS[t]]), f"{stats.hand_mean[t]:.2f}",
                   f"{stats.crib_mean[t]:.2f}", f"{stats.ev[t]:.2f}") for t in order)
     sign = "+" if view.my_crib else "-"
-    return Advice("exhaustive", rows[0][0], ("throw", "keep", "hand", "crib", "EV"), rows,
+    return Advice(name, rows[0][0], ("throw", "keep", "hand", "crib", "EV"), rows,
                   f"exact averages over every starter and opponent throw; EV = hand {sign} "
                   "crib")
 

@@ -1,11 +1,13 @@
 """One Hearts decision from what a seat can see, and a named player's answer with its
-reasons, as plain data (for ``fuzzeval hearts play`` and its ``--json``).
+reasons, as plain data (for ``fuzzeval hearts card`` and its ``--json``).
 
 The seat asking is seat 0; left, across and right are seats 1, 2 and 3 (the order of
 play). A position is the hand, the cards on the trick (the lead first), the cards laid in
 the tricks before (complete tricks), the voids shown, the points each seat has taken, and
-the rules; or, with a pass direction, the pass of a 13-card hand. Each inconsistency is
-refused with a ``NotationError`` naming the token.
+the rules; or, with a pass direction, the pass of a 13-card hand. Who laid each card laid
+earlier and who won each trick follow from the cards, read backwards from the seat that
+leads the current trick; the voids the tricks show are added to those given. Each
+inconsistency is refused with a ``NotationError`` naming the token.
 """
 
 from __future__ import annotations
@@ -118,52 +120,84 @@ def position(hand: Sequence[str] | str, trick: str = "", earlier: str = "",
     broken = (not options.must_break_hearts
               or bool(laid_mask & POINTS_MASK))  # a heart or the QS laid breaks them
     leader = -len(on_trick) % 4
-    laid = tuple((-1, c) for c in before) + tuple(((leader + i) % 4, c)
-                                                 for i, c in enumerate(on_trick))
+    leaders, winners = trick_seats(before, leader)
+    laid = tuple(((lead + i) % 4, c) for k, lead in enumerate(leaders)
+                 for i, c in enumerate(before[4 * k:4 * k + 4])) + tuple(
+        ((leader + i) % 4, c) for i, c in enumerate(on_trick))
     hands = (mask_of(mine), 0, 0, 0)
     return rules.State(options, 0, rules.NO_PASS, hands, hands, ((), (), (), ()), "play", 0,
-                       leader, tuple(on_trick), laid_mask, laid, (0,) * done, void_bits,
-                       counts, broken)
+                       leader, tuple(on_trick), laid_mask, laid, winners,
+                       _shown_voids(laid, void_bits), counts, broken)
+
+
+def trick_seats(before: Sequence[int], leader: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Who led and who won each whole trick of ``before``, read backwards from the seat
+    that leads after them (``leader``): a trick's winner leads the next, and its cards say
+    where in the trick the winner sat."""
+    leaders: list[int] = []
+    winners: list[int] = []
+    won = leader
+    for k in range(len(before) // 4 - 1, -1, -1):
+        trick = tuple(before[4 * k:4 * k + 4])
+        winners.append(won)
+        won = (won - rules.trick_winner(0, trick)) % 4  # its leader, the winner before
+        leaders.append(won)
+    return tuple(reversed(leaders)), tuple(reversed(winners))
+
+
+def _shown_voids(laid: Sequence[tuple[int, int]], given: rules.Four) -> rules.Four:
+    """The voids given, and those the tricks show: a seat that did not follow suit."""
+    voids = list(given)
+    for i, (seat, card) in enumerate(laid):
+        led = laid[i - i % 4][1] & 3
+        if card & 3 != led:
+            voids[seat] |= 1 << led
+    return voids[0], voids[1], voids[2], voids[3]
 
 
 def advise(state: rules.State, player: Any, name: str, explain: bool = False,
            seed: int = 0) -> dict[str, Any]:
-    """The choice of ``player`` (a ``hearts.players`` policy, or the fuzzy player) in
-    ``state``: the card to lay, or the three to pass (chosen one at a time, as in a
-    game), with the fuzzy player's grades and explanation of the first choice."""
+    """The choice of ``player`` (any Hearts player, as ``make_player`` makes it) in
+    ``state``: the card to lay, or the three to pass (chosen one at a time, as in a game),
+    with what it weighed for the first (the fuzzy player: its grades and their inputs) and,
+    asked, the explanation of the first choice."""
     from fuzzeval.games.hearts.fuzzy import FuzzyHearts
+    from fuzzeval.games.hearts.game import GAME, State
+    from fuzzeval.games.hearts.play import judgement
 
     rng = np.random.default_rng(seed)
-    v = view(state)
+    candidates = GAME.candidates(State(state))
     cards = rules.legal(state)
     out: dict[str, Any] = {"hand": cards_str(cards_of(state.hands[0])),
                            "kind": state.phase, "player": name,
                            "legal": [card_str(c) for c in cards]}
+    j = judgement(player, candidates, rng)
+    out["how"] = j.how
     if isinstance(player, FuzzyHearts):
         rb = player.rulebase
-        grades, feats = player.judge(v, cards)
-        order = np.argsort(-grades, kind="stable")
+        feats = player.judge(view(state), cards)[1]
         out["rulebase"] = rb.name
         out["made_by"] = rb.made_by
-        out["table"] = [{"card": card_str(cards[i]), rb.output.name: round(float(grades[i]), 6),
+        out["table"] = [{"card": card_str(cards[i]), rb.output.name: round(j.values[i][0], 6),
                          **{n: round(float(x), 6) for n, x in
                             zip(rb.input_names, feats[i].tolist(), strict=True)}}
-                        for i in order]
-    choice = player(v, cards, rng) if len(cards) > 1 else 0
-    if explain and isinstance(player, FuzzyHearts):
-        out["explanation"] = player.explain(v, cards, choice).to_dict()
+                        for i in j.order]
+    elif j.columns:
+        out["table"] = [{"card": card_str(cards[i]),
+                         **{c: round(v, 6) for c, v in zip(j.columns, j.values[i], strict=True)}}
+                        for i in j.order]
+    if explain and j.explanation is not None:
+        out["explanation"] = j.explanation[1].to_dict()
     if state.phase == "pass":
-        chosen = [cards[choice]]
+        chosen = [cards[j.choice]]
         while len(chosen) < rules.PASS_COUNT:
             state = rules.apply(state, chosen[-1])
-            v = view(state)
-            left = rules.legal(state)
-            chosen.append(left[player(v, left, rng)])
+            left = GAME.candidates(State(state))
+            chosen.append(rules.legal(state)[player.choose(left, rng)])
         out["pass"] = [card_str(c) for c in chosen]
         out["direction"] = rules.DIRECTION_NAMES[state.direction]
     else:
-        out["play"] = card_str(cards[choice])
+        out["play"] = card_str(cards[j.choice])
         out["hearts_broken"] = state.broken
         out["trick"] = [card_str(c) for c in state.trick]
     return out
-

@@ -1,4 +1,4 @@
-"""``fuzzeval hearts play``: advice for one Hearts decision, and why.
+"""``fuzzeval hearts card``: advice for one Hearts decision, and why.
 
 Errors in cards, tricks, voids or points give one line naming the token and exit code 2.
 """
@@ -12,14 +12,19 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import SEED_MAX, columns_that_fit, help_when_bare, print_json
+from fuzzeval.cli.common import (
+    SEED_MAX,
+    columns_that_fit,
+    help_when_bare,
+    player_option,
+    print_json,
+)
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Hearts: advice for one decision.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
-PLAYERS = ("fuzzy", "heuristic", "random")
 
 
 def _fail(message: str) -> typer.Exit:
@@ -28,14 +33,16 @@ def _fail(message: str) -> typer.Exit:
 
 
 @app.command()
-def play(
+def card(
     hand: Annotated[list[str], typer.Argument(help="My cards, e.g. QS KS 2H 5C ...")],
     trick: Annotated[str, typer.Option(
         help="Cards on the current trick, the lead first, e.g. 5S,KS.")] = "",
     earlier: Annotated[str, typer.Option(
-        help="Cards laid earlier this hand (whole tricks), e.g. 2C,AC,5C,9C.")] = "",
+        help="Cards laid earlier this hand (whole tricks, each lead first), e.g. "
+             "2C,AC,5C,9C.")] = "",
     voids: Annotated[str, typer.Option(
-        help="Voids shown: SEAT:SUITS, seats left, across, right, e.g. left:S,across:HD.")]
+        help="Voids shown: SEAT:SUITS, seats left, across, right, e.g. left:S,across:HD "
+             "(those the tricks show are read from them).")]
     = "",
     taken: Annotated[str | None, typer.Option(
         help="Points taken this hand by me,left,across,right, e.g. 0,13,0,0 (default: "
@@ -46,51 +53,38 @@ def play(
     rules_name: Annotated[str, typer.Option(
         "--rules", help="Hearts rules: standard or seed003.")] = "standard",
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Player: fuzzy, heuristic or random; NAME:key=value,... for "
-                               "options, e.g. fuzzy:rulebase=my.yaml")] = "fuzzy",
+        "--player", "-p", help="Player: fuzzy, heuristic, random, ismcts, sampling or td; "
+                               "NAME:key=value,... as in match, e.g. fuzzy:rulebase=my.yaml"
+                               ", sampling:trials=200")] = "fuzzy",
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Why: the fuzzy player's memberships and rule strengths of the "
-                          "chosen card.")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the random player.", min=0,
-                                      max=SEED_MAX)] = 1,
+        "--explain", help="Why: a rule base's memberships and rule strengths of the chosen "
+                          "card (fuzzy, td), or how the player chose.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of a player that draws (random, sampling, "
+                                           "ismcts).", min=0, max=SEED_MAX)] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
     = False,
 ) -> None:
     """Which card to lay (or, with --pass, which three to pass), and why.
 
-    I am seat 0; left plays after me. The fuzzy player shows its grade of each
-    legal card, and with --explain the rules behind its choice.
-    """
+    I am seat 0; left plays after me. The fuzzy player shows its grade of each legal card, another player what it weighed (td: its values; sampling: each card's mean), and with --explain the rules behind the choice, or how it was made.
+    """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.games.hearts.advice import advise, position
-    from fuzzeval.games.hearts.fuzzy import FuzzyHearts
     from fuzzeval.games.hearts.game import GAME
     from fuzzeval.play.spec import PlayerSpec
 
-    try:
-        spec = PlayerSpec.parse(player)
-    except FuzzevalError as exc:
-        raise _fail(f"--player {player}: {exc}") from None
-    if spec.name not in PLAYERS:
-        raise _fail(f"--player {player}: players are {', '.join(PLAYERS)}")
-    try:
-        built: Any = GAME.make_player(spec.name, **dict(spec.options))
-    except (ValueError, TypeError, FuzzevalError) as exc:
-        raise _fail(f"--player {player}: {exc}") from None
-    policy = built if isinstance(built, FuzzyHearts) else built.policy
+    built = player_option(GAME, player)
     try:
         state = position(hand, trick, earlier, voids, taken, pass_to, rules_name)
-    except FuzzevalError as exc:
+        data = advise(state, built, str(PlayerSpec.parse(player)), explain, seed)
+    except (ValueError, FuzzevalError) as exc:
         raise _fail(str(exc)) from None
-    if explain and not isinstance(policy, FuzzyHearts):
-        raise _fail("--explain needs the fuzzy player")
-    data = advise(state, policy, str(spec), explain, seed)
     if json_out:
         print_json(data)
         return
-    _show(data, policy)
+    _show(data, built, explain)
 
 
-def _show(data: dict[str, Any], policy: Any) -> None:
+def _show(data: dict[str, Any], player: Any, explain: bool) -> None:
     from fuzzeval.games.hearts.fuzzy import FuzzyHearts
 
     if "pass" in data:
@@ -100,16 +94,36 @@ def _show(data: dict[str, Any], policy: Any) -> None:
         trick = " ".join(data["trick"]) or "none (I lead)"
         console.print(f"{data['hand']}, trick {trick}, player {data['player']}: play "
                       f"[bold]{data['play']}[/bold]", highlight=False)
-    if not isinstance(policy, FuzzyHearts):
+    evaluator = getattr(player, "evaluator", None)
+    if evaluator is not None:
+        console.print(evaluator.rulebase.origin, markup=False, highlight=False)
+    rows = data.get("table", [])
+    if rows:
+        _table(rows, always=2 if isinstance(player, FuzzyHearts) else len(rows[0]))
+    if not explain:
         return
-    console.print(policy.rulebase.origin, markup=False, highlight=False)
-    rows = data["table"]
-    inputs = list(rows[0])[2:]
-    # the inputs that tell the cards apart, while they fit 80 columns (fewer on a narrower
-    # terminal), each name whole
+    first = data["pass"][0] if "pass" in data else data["play"]
+    if "explanation" not in data:
+        console.print(f"why {first}: {data['how']}", highlight=False)
+        return
+    from fuzzeval.cli.evaluate import print_explanation
+
+    assert evaluator is not None  # an explanation is a rule base's
+    console.print(f"why {first}:" if isinstance(player, FuzzyHearts) else
+                  f"why {first}: {data['how']}", highlight=False)
+    exp = evaluator.explain([data["explanation"]["inputs"][n]
+                             for n in evaluator.rulebase.input_names])
+    print_explanation(evaluator, exp)
+
+
+def _table(rows: list[dict[str, Any]], always: int) -> None:
+    """The table of cards, best first: its first ``always`` columns, then the inputs that
+    tell the cards apart, while they fit 80 columns (fewer on a narrower terminal), each
+    name whole."""
+    names = list(rows[0])
     width = min(80, console.width)
-    varying = [n for n in inputs if len({row[n] for row in rows}) > 1]
-    shown, _ = columns_that_fit(list(rows[0])[:2] + varying, width, always=list(rows[0])[:2])
+    varying = [n for n in names[always:] if len({row[n] for row in rows}) > 1]
+    shown, _ = columns_that_fit(names[:always] + varying, width, always=names[:always])
     table = Table(box=box.SIMPLE_HEAD)
     for col in shown:
         table.add_column(col, justify="left" if col == "card" else "right", no_wrap=True)
@@ -117,14 +131,6 @@ def _show(data: dict[str, Any], policy: Any) -> None:
         table.add_row(*(f"{row[c]:.3g}" if isinstance(row[c], float) else str(row[c])
                         for c in shown), style="bold" if i == 0 else None)
     console.print(table)
-    if len(shown) - 2 < len(inputs):
-        console.print(f"{len(inputs) - len(shown) + 2} more inputs in --json (alike for "
+    if len(shown) < len(names):
+        console.print(f"{len(names) - len(shown)} more inputs in --json (alike for "
                       f"every card, or past {width} columns)", highlight=False)
-    if "explanation" in data:
-        from fuzzeval.cli.evaluate import print_explanation
-
-        first = data["pass"][0] if "pass" in data else data["play"]
-        console.print(f"why {first}:")
-        exp = policy.evaluator.explain([data["explanation"]["inputs"][n]
-                                        for n in policy.rulebase.input_names])
-        print_explanation(policy.evaluator, exp)

@@ -170,6 +170,13 @@ class HeartsGame:
         counts as paid on the way); a longer game pays at its end."""
         return float(state.hand.taken[seat]) if state.hand.options.target == 0 else 0.0
 
+    def play_interface(self) -> Any:
+        """How a person plays Hearts at a terminal (``fuzzeval play``), and how a stored
+        game is told (``fuzzeval history show``)."""
+        from fuzzeval.games.hearts.play import HeartsPlay
+
+        return HeartsPlay()
+
     def make_player(self, name: str, **options: Any) -> Player:
         if name == "ismcts":  # OpenSpiel's bot: refused here without it, not in a game
             OPENSPIEL.require("hearts player 'ismcts'")

@@ -13,15 +13,23 @@ counted and the next line is read; the exit status is then 2.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, print_json
+from fuzzeval.cli.common import SEED_MAX, help_when_bare, player_option, print_json
+from fuzzeval.games.holdem.players import Decision
+from fuzzeval.games.holdem.rules import ROUND_NAMES
+
+if TYPE_CHECKING:
+    from fuzzeval.games.holdem.fuzzy import FuzzyPlayer
+    from fuzzeval.play.advice import Judgement
+    from fuzzeval.play.game import Candidates
 
 app = typer.Typer(help="Heads-up limit hold'em: advice for a spot, and ACPC hand logs.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -78,74 +86,179 @@ _NAMES = {"f": "fold", "c": "call", "r": "raise"}
 
 @app.command()
 def act(
+    ctx: typer.Context,
     hole: Annotated[str, typer.Option(help="My hole cards, e.g. AsKd.")],
     board: Annotated[str, typer.Option(help="The board so far, e.g. 2c3d4h (none "
                                             "preflop).")] = "",
     betting: Annotated[str, typer.Option(
         help="The betting so far, the ACPC way: f, c, r, rounds split by /, e.g. crc/ "
              "(empty: the button's first action).")] = "",
+    player: Annotated[str, typer.Option(
+        "--player", "-p", help="Player: fuzzy (the ProbTriple), sampling, td:rulebase=FILE, "
+                               "random, call, raise or acpc-example; NAME:key=value,... as "
+                               "in match, e.g. sampling:trials=200")] = "fuzzy",
     rulebase: Annotated[str, typer.Option(
-        help="Rule base to grade the actions with (path or shipped name).")] = "holdem",
+        help="The fuzzy player's rule base (path or shipped name).")] = "holdem",
     temperature: Annotated[float, typer.Option(
-        help="Softmax temperature of the triple.")] = 0.1,
+        help="The fuzzy player's softmax temperature of the triple.")] = 0.1,
     action: Annotated[str | None, typer.Option(
-        help="The action to explain (f, c or r; default: the likeliest).")] = None,
+        help="The action to explain (f, c or r; default: the likeliest; the fuzzy "
+             "player).")] = None,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Why: the memberships and rule strengths of an action's grade.")]
-    = False,
+        "--explain", help="Why: the memberships and rule strengths of an action's grade "
+                          "(a rule base), or how the player chose.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of a player that draws (the triple, "
+                                           "random, sampling).", min=0, max=SEED_MAX)] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
     = False,
 ) -> None:
-    """Grade each legal action of a spot and show the triple (fold, call, raise).
+    """Grade each legal action of a spot and show the triple (fold, call, raise), or what
+    another player would do.
 
     The player to act is the one the betting says (the button first preflop, the big blind first after the flop). Its features (effective hand strength, pot odds, bets) are shown with the grades.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    import numpy as np
+
     from fuzzeval.errors import FuzzevalError
-    from fuzzeval.games.holdem.features import FEATURE_NAMES, decision_features
-    from fuzzeval.games.holdem.fuzzy import fuzzy_player, triple
-    from fuzzeval.games.holdem.rules import ROUND_NAMES
+    from fuzzeval.games.holdem.fuzzy import FuzzyPlayer
+    from fuzzeval.games.holdem.game import GAME, decision_candidates
+    from fuzzeval.games.holdem.play import judgement
     from fuzzeval.games.holdem.spot import action_index, read_spot
+    from fuzzeval.play.spec import PlayerSpec
 
     try:
+        spec = PlayerSpec.parse(player)
+    except FuzzevalError as exc:
+        _fail(f"--player {player}: {exc}")
+        raise typer.Exit(2) from None
+    extra: dict[str, Any] = {}
+    for name, value in (("rulebase", rulebase), ("temperature", temperature)):
+        source = ctx.get_parameter_source(name)
+        if source is None or source.name == "DEFAULT":
+            continue
+        if spec.name != "fuzzy" or name in dict(spec.options):
+            _fail(f"--{name} is the fuzzy player's: give it once, as --{name} with -p "
+                  f"fuzzy or as -p fuzzy:{name}={value}")
+            raise typer.Exit(2)
+        extra[name] = value
+    built = player_option(GAME, player, **extra)
+    try:
         d = read_spot(hole, board, betting)
-        player = fuzzy_player(rulebase, temperature)
+        if action is not None and not isinstance(built, FuzzyPlayer):
+            raise FuzzevalError(f"--action is the fuzzy player's (the action whose grade "
+                                f"to explain); {spec.name} explains its own choice")
         chosen = None if action is None else action_index(d, action)
     except (FuzzevalError, ValueError) as exc:
         _fail(str(exc))
         raise typer.Exit(2) from None
+    candidates = decision_candidates(d)
+    try:
+        j = judgement(built, candidates, np.random.default_rng(seed), chosen)
+    except (FuzzevalError, ValueError) as exc:
+        _fail(f"--player {player}: {exc}")
+        raise typer.Exit(2) from None
+    spot = _Spot(hole, board, betting, d)
+    if isinstance(built, FuzzyPlayer):
+        _show_triple(spot, built, candidates, j, explain, json_out)
+    else:
+        _show_choice(spot, str(spec), candidates, j, explain, json_out)
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """The spot as typed, and as read."""
+
+    hole: str
+    board: str
+    betting: str
+    decision: Decision
+
+    def about(self) -> dict[str, object]:
+        d = self.decision
+        return {"hole": self.hole, "board": self.board, "betting": self.betting,
+                "round": ROUND_NAMES[d.betting.round],
+                "position": "button" if d.position == 1 else "big blind"}
+
+    def header(self) -> str:
+        about = self.about()
+        return (f"{self.hole} on {self.board or 'no board'}, betting {self.betting or 'none'} "
+                f"({about['round']}, {about['position']} to act)")
+
+
+def _show_triple(spot: _Spot, player: FuzzyPlayer, candidates: Candidates, j: Judgement,
+                 explain: bool, json_out: bool) -> None:
+    """The fuzzy player: its features, each action's grade and probability, the triple."""
+    from fuzzeval.games.holdem.features import FEATURE_NAMES
+    from fuzzeval.games.holdem.fuzzy import TRIPLE
+
+    d = spot.decision
     ev = player.evaluator
-    rows = decision_features(d)
-    x = rows[:, [FEATURE_NAMES.index(n) for n in ev.input_names]]
-    grades = ev.grade(x)
-    p = triple(grades, d.actions, player.temperature)
-    probs = [p["fcr".index(a)] for a in d.actions]
-    best = chosen if chosen is not None else int(max(range(len(probs)), key=probs.__getitem__))
+    rows = candidates.feature_rows([0])
+    grades = [v[0] for v in j.values]
+    probs = [v[1] for v in j.values]
+    p = [probs[d.actions.index(a)] if a in d.actions else 0.0 for a in TRIPLE]
     features = {n: float(rows[0, i]) for i, n in enumerate(FEATURE_NAMES) if n != "action"}
-    where = "button" if d.position == 1 else "big blind"
+    assert j.explanation is not None
+    exp = j.explanation[1]
     if json_out:
         out: dict[str, object] = {
-            "hole": hole, "board": board, "betting": betting, "round": ROUND_NAMES[d.betting.round],
-            "position": where, "rulebase": ev.rulebase.name, "features": features,
-            "actions": [{"action": _NAMES[a], "grade": float(g), "probability": pr}
+            **spot.about(), "rulebase": ev.rulebase.name, "features": features,
+            "actions": [{"action": _NAMES[a], "grade": g, "probability": pr}
                         for a, g, pr in zip(d.actions, grades, probs, strict=True)],
-            "triple": list(p)}
+            "triple": p}
         if explain:
-            out["explanation"] = ev.explain(x[best]).to_dict()
+            out["explanation"] = exp.to_dict()
         print_json(out)
         return
-    console.print(f"{hole} on {board or 'no board'}, betting {betting or 'none'} "
-                  f"({ROUND_NAMES[d.betting.round]}, {where} to act): triple fold "
-                  f"{p[0]:.2f}, call {p[1]:.2f}, raise {p[2]:.2f}", highlight=False)
+    console.print(f"{spot.header()}: triple fold {p[0]:.2f}, call {p[1]:.2f}, raise "
+                  f"{p[2]:.2f}", highlight=False)
     console.print(ev.rulebase.origin, markup=False, highlight=False)
     console.print("  ".join(f"{n} {v:.3g}" for n, v in features.items()), highlight=False)
     table = Table(box=box.SIMPLE_HEAD)
     for col in ("action", "worth", "probability"):
         table.add_column(col, justify="left" if col == "action" else "right")
     for i, (a, g, pr) in enumerate(zip(d.actions, grades, probs, strict=True)):
-        table.add_row(_NAMES[a], f"{g:.3f}", f"{pr:.3f}", style="bold" if i == best else None)
+        table.add_row(_NAMES[a], f"{g:.3f}", f"{pr:.3f}", style="bold" if i == j.choice
+                      else None)
     console.print(table)
     if explain:
         from fuzzeval.cli.evaluate import print_explanation
 
-        console.print(f"why {_NAMES[d.actions[best]]}:")
-        print_explanation(ev, ev.explain(x[best]))
+        console.print(f"why {_NAMES[d.actions[j.choice]]}:")
+        print_explanation(ev, exp)
+
+
+def _show_choice(spot: _Spot, name: str, candidates: Candidates, j: Judgement,
+                 explain: bool, json_out: bool) -> None:
+    """Another player: its action, what it weighed (if anything) and how it chose."""
+    labels = candidates.labels
+    if json_out:
+        out: dict[str, object] = {
+            **spot.about(), "player": name, "action": labels[j.choice],
+            "actions": [{"action": label, **dict(zip(j.columns, values, strict=True))}
+                        for label, values in zip(labels, j.values or [()] * len(labels),
+                                                 strict=True)],
+            "how": j.how}
+        if explain and j.explanation is not None:
+            out["explanation"] = j.explanation[1].to_dict()
+        print_json(out)
+        return
+    console.print(f"{spot.header()}, player {name}: [bold]{labels[j.choice]}[/bold]",
+                  highlight=False)
+    if j.columns:
+        table = Table(box=box.SIMPLE_HEAD)
+        for col in ("action", *j.columns):
+            table.add_column(col, justify="left" if col == "action" else "right")
+        for i, values in enumerate(j.values):
+            table.add_row(labels[i], *(f"{v:.3f}" for v in values),
+                          style="bold" if i == j.choice else None)
+        console.print(table)
+    if not explain:
+        return
+    if j.explanation is None:
+        console.print(f"why {labels[j.choice]}: {j.how}", highlight=False)
+        return
+    from fuzzeval.cli.evaluate import print_explanation
+
+    console.print(f"why {labels[j.choice]}: {j.how}", highlight=False)
+    print_explanation(*j.explanation)

@@ -59,6 +59,20 @@ def deal_cards(rng: np.random.Generator) -> rules.Deal:
     return rules.deal_of(rng.permutation(DECK)[:9].tolist())
 
 
+def decision_candidates(view: Decision) -> Candidates:
+    """The options of the seat deciding ``view``: in a game, or a spot written by hand
+    (``fuzzeval holdem act``)."""
+    b = view.betting
+
+    def features(indices: Sequence[int]) -> FloatArray:  # computed when asked for
+        rows: FloatArray = decision_features(view)[list(indices)]
+        return rows
+    return Candidates("bet", tuple(action_word(b, a) for a in view.actions), features,
+                      FEATURE_NAMES, view, {"round": rules.ROUND_NAMES[b.round],
+                                            "betting": str(b), "hole": cards_str(view.hole),
+                                            "board": cards_str(view.board)})
+
+
 class HoldemGame:
     name = "holdem"
     seats = 2
@@ -98,18 +112,8 @@ class HoldemGame:
         b = state.betting
         position = b.to_move
         assert position is not None
-        actions = rules.legal(b)
-        hole = state.deal.holes[position]
-        board = state.deal.board_at(b.round)
-        view = Decision(position, hole, board, b, actions)
-
-        def features(indices: Sequence[int]) -> FloatArray:  # computed when asked for
-            rows: FloatArray = decision_features(view)[list(indices)]
-            return rows
-        return Candidates("bet", tuple(action_word(b, a) for a in actions), features,
-                          FEATURE_NAMES, view, {"round": rules.ROUND_NAMES[b.round],
-                                     "betting": str(b), "hole": cards_str(hole),
-                                     "board": cards_str(board)})
+        return decision_candidates(Decision(position, state.deal.holes[position],
+                                            state.deal.board_at(b.round), b, rules.legal(b)))
 
     def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
         actions = rules.legal(state.betting)

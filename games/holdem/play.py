@@ -8,13 +8,18 @@ replay (no viewer) shows both hands at the start.
 
 from __future__ import annotations
 
+import numpy as np
+
 from fuzzeval.errors import NotationError
 from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.cards import cards_str
 from fuzzeval.games.holdem.evaluate import hand_class, hand_rank
+from fuzzeval.games.holdem.fuzzy import TRIPLE, FuzzyPlayer, triple
 from fuzzeval.games.holdem.game import State, action_word
 from fuzzeval.games.holdem.players import Decision
-from fuzzeval.play.game import Advice, Candidates
+from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
+from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.spec import PlayerSpec
 
 POSITIONS = ("big blind", "button")
 PAST = {"fold": "folded", "check": "checked", "call": "called", "bet": "bet",
@@ -38,7 +43,7 @@ class HoldemPlay:
         return [f"you ({POSITIONS[d.position]}) hold {cards_str(d.hole, ' ')}; board "
                 f"{board} ({rules.ROUND_NAMES[b.round]})",
                 f"pot {b.pot}, to call {b.to_call}, bets this round {b.bets} of "
-                f"{rules.MAX_BETS}; betting so far: {b or 'none'}"]
+                f"{rules.MAX_BETS}; betting so far: {str(b) or 'none'}"]
 
     def prompt(self, candidates: Candidates) -> str:
         d = candidates.view
@@ -92,6 +97,34 @@ class HoldemPlay:
         winner = state.seat(0 if won[0] > 0 else 1)
         return [*lines, f"{names[winner]} took the pot of {b.pot} chips ({max(won):+d})"]
 
-    def advise(self, candidates: Candidates) -> list[Advice]:
-        """No advisor yet (the fuzzy triple will be one)."""
-        return []
+    advisors = ("fuzzy", "sampling:trials=200")
+
+    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+        j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
+        if isinstance(player, FuzzyPlayer):
+            name = f"{PlayerSpec.parse(name).name} ({player.evaluator.rulebase.name})"
+        return advice(name, j, candidates.labels, "action")
+
+
+def judgement(player: Player, candidates: Candidates, rng: np.random.Generator,
+              chosen: int | None = None) -> Judgement:
+    """What ``player`` would do here: the fuzzy triple's likeliest action (or ``chosen``),
+    each action's grade and probability, and the rules behind the grade; any other player
+    as ``fuzzeval.play.advice`` judges it."""
+    if not isinstance(player, FuzzyPlayer):
+        return judge(player, candidates, rng)
+    d = candidates.view
+    assert isinstance(d, Decision)
+    ev = player.evaluator
+    x = candidates.feature_rows(range(len(candidates)))[
+        :, [candidates.feature_names.index(n) for n in ev.input_names]]
+    grades = ev.grade(x)
+    p = triple(grades, d.actions, player.temperature)
+    probs = [p[TRIPLE.index(a)] for a in d.actions]
+    best = chosen if chosen is not None else max(range(len(probs)), key=probs.__getitem__)
+    order = tuple(sorted(range(len(probs)), key=lambda i: -probs[i]))
+    how = (f"the likeliest action of the triple: a softmax of the rule base's grades, "
+           f"temperature {player.temperature:g} (the player draws from it)")
+    return Judgement(best, how, (ev.rulebase.output.name, "probability"),
+                     tuple(zip((float(g) for g in grades), probs, strict=True)), order,
+                     (ev, ev.explain(x[best])))

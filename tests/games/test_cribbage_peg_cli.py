@@ -48,7 +48,6 @@ def test_the_sampling_player_shows_each_cards_simulated_mean() -> None:
     (["--count", "6C 5C 4D KS KD"], "the count would be 35, over 31"),
     (["--starter", "KC"], "KC"),
     (["--thrown", "9C"], "--thrown is the two cards"),
-    (["--explain"], "--explain needs the pegging rule base"),
 ])
 def test_views_that_do_not_add_up_are_refused(extra: list[str], message: str) -> None:
     result = runner.invoke(app, [*VIEW, *extra])

@@ -1,4 +1,4 @@
-"""``fuzzeval hearts play``: advice for one decision, its JSON, --explain, and one-line
+"""``fuzzeval hearts card``: advice for one decision, its JSON, --explain, and one-line
 errors (exit 2) naming the bad token."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ HAND = HAND_TEXT.split()
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    res = runner.invoke(app, ["hearts", "play", *args])
+    res = runner.invoke(app, ["hearts", "card", *args])
     return res.exit_code, res.stdout, res.stderr
 
 
@@ -48,9 +48,9 @@ def test_the_pass_gives_three_cards_and_heuristic_advises_too() -> None:
     ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "--voids", "me:S"], "'me:S'"),
     ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5H", "--taken", "0,2,0,0"],
      "took 2 points"),
-    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "greedy"], "players are"),
-    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "heuristic", "--explain"],
-     "--explain needs the fuzzy player"),
+    ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "greedy"],
+     "--player greedy: unknown hearts player 'greedy' (players: random, heuristic, fuzzy, "
+     "ismcts, sampling)"),
 ])
 def test_bad_input_is_one_line_naming_the_token(args: list[str], token: str) -> None:
     code, out, errs = run(*args)
