@@ -32,6 +32,7 @@ from fuzzeval.games.hearts.cards import (
 from fuzzeval.games.hearts.view import view
 
 SEAT_NAMES = ("me", "left", "across", "right")
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 PASS_NAMES = {"left": rules.LEFT, "right": rules.RIGHT, "across": rules.ACROSS}
 RULES = {"standard": rules.STANDARD, "seed003": rules.SEED003}
 
@@ -127,7 +128,7 @@ def position(hand: Sequence[str] | str, trick: str = "", earlier: str = "",
     hands = (mask_of(mine), 0, 0, 0)
     return rules.State(options, 0, rules.NO_PASS, hands, hands, ((), (), (), ()), "play", 0,
                        leader, tuple(on_trick), laid_mask, laid, winners,
-                       _shown_voids(laid, void_bits), counts, broken)
+                       _shown_voids(laid, void_bits, hands[0]), counts, broken)
 
 
 def trick_seats(before: Sequence[int], leader: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -145,13 +146,23 @@ def trick_seats(before: Sequence[int], leader: int) -> tuple[tuple[int, ...], tu
     return tuple(reversed(leaders)), tuple(reversed(winners))
 
 
-def _shown_voids(laid: Sequence[tuple[int, int]], given: rules.Four) -> rules.Four:
-    """The voids given, and those the tricks show: a seat that did not follow suit."""
+def _shown_voids(laid: Sequence[tuple[int, int]], given: rules.Four, hand: int
+                 ) -> rules.Four:
+    """The voids given, and those the tricks show: a seat that did not follow suit. A seat
+    that lays, or (me) holds, a suit it has shown void in is refused, naming the card."""
     voids = list(given)
     for i, (seat, card) in enumerate(laid):
+        if voids[seat] >> (card & 3) & 1:
+            who = "I" if seat == 0 else SEAT_NAMES[seat]
+            raise NotationError(card_str(card), f"{who} showed a void in "
+                                                f"{SUIT_WORDS[card & 3]} before laying it")
         led = laid[i - i % 4][1] & 3
         if card & 3 != led:
             voids[seat] |= 1 << led
+    held = [c for c in cards_of(hand) if voids[0] >> (c & 3) & 1]
+    if held:
+        raise NotationError(card_str(held[0]), f"in my hand, but I did not follow "
+                                               f"{SUIT_WORDS[held[0] & 3]} earlier")
     return voids[0], voids[1], voids[2], voids[3]
 
 

@@ -88,3 +88,40 @@ def test_a_narrower_terminal_gets_fewer_columns_never_a_cut_one(
     assert header.split() == ["card", "worth", "is_queen", "is_spade", "rank"]
     assert " ".join(lines[-2:]) == ("16 more inputs in --json (alike for every card, or "
                                     "past 50 columns)")
+
+
+def test_who_laid_each_earlier_card_follows_from_the_tricks() -> None:
+    """The cards laid earlier were recorded as laid by seat -1 (the sampling player
+    replayed them as seat 3's), the tricks as all won by me, and a void they show was not
+    known: each now follows from the tricks, read backwards from the current one."""
+    from fuzzeval.games.hearts.advice import position
+
+    # trick 1: 2C 3C 4C 5C, 5C wins (4th card); trick 2 is led by its winner: 6D, 7D, 2S
+    # (not a diamond: a void), 8D wins (4th card again); the current trick 9D, TD is led by
+    # trick 2's winner and two cards sit on it, so that winner is across (seat 2), trick 2
+    # was led by seat 3 (right), and trick 1, won by right, was led by me.
+    s = position("QS AS 3H 4H 5H 6H 7H 8H 9H TH JH", earlier="2C,3C,4C,5C,6D,7D,2S,8D",
+                 trick="9D,TD")
+    assert [seat for seat, _ in s.laid] == [0, 1, 2, 3, 3, 0, 1, 2, 2, 3]
+    assert s.winners == (3, 2) and s.leader == 2
+    assert s.voids == (0, 1 << 1, 0, 0)  # left did not follow diamonds
+    code, out, _ = run("QS", "AS", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH",
+                       "--earlier", "2C,3C,4C,5C,6D,7D,2S,8D", "--trick", "9D,TD", "-p",
+                       "sampling:trials=20", "--json")
+    assert code == 0 and json.loads(out)["play"] in ("QS", "AS", "JH", "TH", "9H", "8H",
+                                                     "7H", "6H", "5H", "4H", "3H")
+
+
+@pytest.mark.parametrize(("hand", "earlier", "trick", "message"), [
+    # left leads KC, so it won trick 3 with the JD (4th), which across led; across won
+    # trick 2 with the 8D (4th), which right led: left laid the 2S there, a void
+    ("QS AS 3H 4H 5H 6H 7H 8H 9H TH", "2C,3C,4C,5C,6D,7D,2S,8D,9D,TD,3D,JD", "KC,QC,AC",
+     "'JD': left showed a void in diamonds before laying it"),
+    # I laid the 2S on a diamond lead, so I hold no diamond
+    ("QS AS 3H 4H 5H 6H 7H 8H 9H 3D KD", "2C,3C,4C,5C,6D,2S,7D,8D", "9D,TD",
+     "'3D': in my hand, but I did not follow diamonds earlier"),
+])
+def test_a_history_that_contradicts_a_void_is_refused(hand: str, earlier: str, trick: str,
+                                                      message: str) -> None:
+    code, out, errs = run(*hand.split(), "--earlier", earlier, "--trick", trick)
+    assert code == 2 and out == "" and errs == f"error: {message}\n"
