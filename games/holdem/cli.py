@@ -23,11 +23,10 @@ from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import SEED_MAX, help_when_bare, player_option, print_json
-from fuzzeval.games.holdem.players import Decision
-from fuzzeval.games.holdem.rules import ROUND_NAMES
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the players import the engine: `fuzzeval --help` does not
     from fuzzeval.games.holdem.fuzzy import FuzzyPlayer
+    from fuzzeval.games.holdem.players import Decision
     from fuzzeval.play.advice import Judgement
     from fuzzeval.play.game import Candidates
 
@@ -174,6 +173,8 @@ class _Spot:
     decision: Decision
 
     def about(self) -> dict[str, object]:
+        from fuzzeval.games.holdem.rules import ROUND_NAMES
+
         d = self.decision
         return {"hole": self.hole, "board": self.board, "betting": self.betting,
                 "round": ROUND_NAMES[d.betting.round],
