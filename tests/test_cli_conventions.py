@@ -756,3 +756,51 @@ def test_a_player_option_that_is_no_finite_number_is_refused_before_a_match(
     res = runner.invoke(app, ["match", game, "-p", player, "-n", "2", "--db", str(db)])
     assert res.exit_code == 2 and res.output == message + "\n", res.output
     assert not db.exists()
+
+
+# --- counts a run can finish --------------------------------------------------------------
+
+
+def test_every_games_option_stops_at_games_max_and_workers_at_4_a_cpu(tmp_path: Path) -> None:
+    """-n 10**17 started a match estimated at 447 billion hours; -w 100000 forked a pool for
+    two games that hung, and its killed parent left a worker behind."""
+    import os
+
+    from fuzzeval.cli.common import GAMES_MAX
+    from fuzzeval.play.executors import workers_max
+
+    assert GAMES_MAX == 100_000_000
+    assert workers_max() == max(8, 4 * (os.cpu_count() or 1))
+    capped = {}
+    for path, command in _commands(typer.main.get_command(app)):
+        for param in command.params:
+            if param.name == "games" and hasattr(param.type, "max"):
+                capped[" ".join(path)] = param.type.max
+    assert capped == {"evaluate-calibration": GAMES_MAX, "match": GAMES_MAX,
+                      "tournament": GAMES_MAX, "play": GAMES_MAX, "openspiel play": GAMES_MAX}
+    too_many = str(workers_max() + 1)
+    for args in (["match", "cribbage"], ["tournament", "cribbage"], ["calibrate", "cribbage"],
+                 ["learn", "hearts"], ["tune", "cribbage"]):
+        db = tmp_path / f"{args[0]}.sqlite"
+        res = runner.invoke(app, [*args, "-w", too_many, "--db", str(db)])
+        assert res.exit_code == 2 and res.stderr == (
+            f"error: --workers {too_many}: at most {workers_max()} on this machine (4 a CPU, "
+            f"{os.cpu_count() or 1} CPUs): more workers only wait for a CPU\n"), (args, res.output)
+        assert not db.exists(), args
+    res = runner.invoke(app, ["learn", "hearts", "-n", str(GAMES_MAX + 100)])
+    assert res.exit_code == 2 and res.stderr == (
+        "error: --games must be at most 100,000,000 (got 100,000,100)\n")
+    res = runner.invoke(app, ["calibrate", "cribbage", "--rounds", "10001",
+                              "--games-per-round", "10000"])
+    assert res.exit_code == 2 and res.stderr == (
+        "error: --rounds 10,001 of --games-per-round 10,000 are more than 100,000,000 games "
+        "in all\n")
+
+
+def test_a_match_spec_of_more_games_than_a_run_can_finish_is_refused() -> None:
+    from fuzzeval.errors import UsageError
+    from fuzzeval.play.match import MatchSpec, PlayerSpec
+
+    with pytest.raises(UsageError, match=r"^MatchSpec games must be a whole number from 1 to "
+                                         r"100000000 \(got 100000001\)$"):
+        MatchSpec("cribbage", PlayerSpec("random"), PlayerSpec("random"), 100_000_001, 1)

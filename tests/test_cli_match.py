@@ -37,7 +37,7 @@ def test_match_prints_a_table_and_json(tmp_path: Path) -> None:
     assert "win rate (95% interval)" in text.output and "pegging per deal" in text.output
     out = runner.invoke(app, [*args, "--resume", "--json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)  # stderr says what --resume resumes
     assert data["games"] == 12 and data["resumed_games"] == 12  # nothing left to play
     lo, hi = data["interval95"]
     assert lo <= data["win_rate"] <= hi

@@ -26,8 +26,8 @@ def build(**changes: Any) -> MatchSpec:
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"games": -1}, "MatchSpec games must be a whole number >= 1 (got -1)"),
-    ({"games": 0}, "MatchSpec games must be a whole number >= 1 (got 0)"),
+    ({"games": -1}, "MatchSpec games must be a whole number from 1 to 100000000 (got -1)"),
+    ({"games": 0}, "MatchSpec games must be a whole number from 1 to 100000000 (got 0)"),
     ({"seed": -5}, "MatchSpec seed must be a whole number from 0 to 9223372036854775807 "
                    "(got -5)"),
     ({"seed": 2**64}, "MatchSpec seed must be a whole number from 0 to 9223372036854775807 "

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    GAMES_MAX,
     HELD_OUT_DEALS,
     OPPONENT_O,
     SEED_MAX,
@@ -124,6 +125,9 @@ def calibrate(
         raise usage_error(f"--window must be round or all (got {window!r})")
     if not 0 < rate <= 1:  # NaN fails too
         raise usage_error(f"--rate must be in (0, 1] (got {rate:g})")
+    if rounds * games_per_round > GAMES_MAX:
+        raise usage_error(f"--rounds {rounds:,} of --games-per-round {games_per_round:,} are "
+                          f"more than {GAMES_MAX:,} games in all")
     picture_option("--plot", plot)
     with user_errors():
         game = load_game(game_name)

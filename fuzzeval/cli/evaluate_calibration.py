@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    GAMES_MAX,
     HELD_OUT_DEALS,
     SEED_MAX,
     DaskOpt,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 def evaluate_calibration(
     ctx: typer.Context,
     db: Annotated[Path, typer.Argument(help="Calibration database.")],
-    games: Annotated[int, typer.Option("--games", "-n", min=2,
+    games: Annotated[int, typer.Option("--games", "-n", min=2, max=GAMES_MAX,
                                        help="Held-out games for each rule base.")] = 1000,
     deals: Annotated[int, typer.Option(
         "--held-out-deals", min=1, help="Held-out deals for the game's own measure of each "

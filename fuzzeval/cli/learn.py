@@ -13,6 +13,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    GAMES_MAX,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
@@ -143,6 +144,8 @@ def learn(
                              ("--measure-games", measure_games, 1)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")
+        if value > GAMES_MAX:  # every one of them counts games or blocks of them
+            raise _usage(f"{name} must be at most {GAMES_MAX:,} (got {value:,})")
     if not 0 <= lam <= 1:
         raise _usage(f"--lambda must be in [0, 1] (got {lam:g})")
     if not 0 < alpha <= 1:

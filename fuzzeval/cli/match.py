@@ -10,6 +10,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    GAMES_MAX,
     OPPONENT_O,
     SEED_MAX,
     DaskOpt,
@@ -53,7 +54,8 @@ def match(
                             "blocks of one per seat), so card luck cancels.")] = False,
     opponent_o: Annotated[str | None, typer.Option(
         "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
+                                       help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
         help="Match seed; game i (from 0, as stored) uses SeedSequence(seed).spawn(n)\\[i].")]
     = 1,

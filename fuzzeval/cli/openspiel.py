@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    GAMES_MAX,
     SEED_MAX,
     console,
     help_when_bare,
@@ -41,7 +42,8 @@ def play(
         "--opponent", help="Every other seat: random (OpenSpiel's uniform random bot), "
                            "ismcts (its C++ ISMCTSBot), mcts (its C++ MCTSBot), or a "
                            "fuzzeval player.")] = "random",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
+                                       help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed of chance and of every bot.")] = 1,
     simulations: Annotated[int, typer.Option(

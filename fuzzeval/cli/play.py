@@ -21,6 +21,7 @@ import typer
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    GAMES_MAX,
     SEED_MAX,
     console,
     named_player,
@@ -195,7 +196,8 @@ def play(
         "--advisor", help="A player ? asks (NAME or NAME:key=value,... as in match); give "
                           "it once per player (default: the game's fuzzy player and a "
                           "reference).")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 1,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
+                                       help="Games to play.")] = 1,
     seed: Annotated[int | None, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals or dice (default: a random one, "
                                   "printed).")] = None,

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from fuzzeval.cli.common import (
     GAME_HELP,
+    GAMES_MAX,
     SEED_MAX,
     DaskOpt,
     OldPlayersOpt,
@@ -42,7 +43,8 @@ def tournament(
                                "per player (default: the game's players quick enough for a "
                                "round robin in minutes; cribbage: all but sampling).")] = None,
     players: OldPlayersOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pairing.")]
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
+                                       help="Games per pairing.")]
     = 200,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,

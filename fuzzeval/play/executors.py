@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -105,6 +106,12 @@ def check_scheduler(address: str, timeout: float) -> None:
                             f"{ours}; games travel pickled and need the same Python")
 
 
+def workers_max() -> int:
+    """The most local worker processes a run starts: 4 a CPU, at least 8 (a pool of 100,000
+    forked for 2 games hung, and its killed parent left a worker behind)."""
+    return max(8, 4 * (os.cpu_count() or 1))
+
+
 @contextmanager
 def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor | None]:
     """None (play here) for one worker, a process pool for more, or a Dask executor."""
@@ -127,6 +134,9 @@ def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor
         return
     if workers < 1:
         raise FuzzevalError(f"--workers must be at least 1 (got {workers})")
+    if workers > (most := workers_max()):
+        raise UsageError(f"--workers {workers}: at most {most} on this machine (4 a CPU, "
+                         f"{os.cpu_count() or 1} CPUs): more workers only wait for a CPU")
     if workers == 1:
         yield None
         return

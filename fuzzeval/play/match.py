@@ -31,7 +31,14 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
 from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff, Player
-from fuzzeval.play.spec import SEED_MAX, check_int, check_options, check_player, shown
+from fuzzeval.play.spec import (
+    GAMES_MAX,
+    SEED_MAX,
+    check_int,
+    check_options,
+    check_player,
+    shown,
+)
 from fuzzeval.play.spec import Options as Options
 from fuzzeval.play.spec import OptionValue as OptionValue
 from fuzzeval.play.spec import PlayerSpec as PlayerSpec
@@ -68,7 +75,7 @@ class MatchSpec:
             raise UsageError(f"MatchSpec game must name a game (got {game!r})")
         check_player("MatchSpec player", self.player)
         check_player("MatchSpec opponent", self.opponent)
-        check_int("MatchSpec", "games", self.games, 1)
+        check_int("MatchSpec", "games", self.games, 1, GAMES_MAX)
         check_int("MatchSpec", "seed", self.seed, 0, SEED_MAX)
         check_options("MatchSpec", self.options)
         self._check_seats()

@@ -13,6 +13,9 @@ OptionValue = str | int | float | bool
 Options = tuple[tuple[str, OptionValue], ...]
 #: seeds are stored as SQLite integers (64-bit signed); any non-negative one up to this works
 SEED_MAX = 2**63 - 1
+#: the most games a run plays: at about 4 KB a stored game, 400 GB of history, and years
+#: of play on one machine; a larger number is a typo, not a plan
+GAMES_MAX = 100_000_000
 
 
 def shown(value: object) -> str:
