@@ -419,6 +419,8 @@ OPTIONS: dict[str, Meaning] = {
                         r"Player( A| whose pegging)?:|A player[:,]|Seat 0, the player"),
     "--opponent": Meaning("the player measured against, NAME[:key=value,...]",
                           r"Opponent:|Every other seat:|Player B\b"),
+    "--advisor": Meaning("a player ? asks at the terminal, NAME[:key=value,...]",
+                         r"A player \? asks"),
     "--games": Meaning("games the command plays", r"(Held-out )?[Gg]ames (to play|per|for)"),
     "--rounds": Meaning("calibration rounds", r"Rounds of play-then-calibrate"),
     "--games-per-round": Meaning("games in each calibration round", r"Games in each round"),

@@ -97,9 +97,10 @@ def act(
                                "random, call, raise or acpc-example; NAME:key=value,... as "
                                "in match, e.g. sampling:trials=200")] = "fuzzy",
     rulebase: Annotated[str, typer.Option(
-        help="The fuzzy player's rule base (path or shipped name).")] = "holdem",
+        help="Rule base to grade the actions with (path or shipped name; the fuzzy "
+             "player's).")] = "holdem",
     temperature: Annotated[float, typer.Option(
-        help="The fuzzy player's softmax temperature of the triple.")] = 0.1,
+        help="Softmax temperature of the triple (the fuzzy player's).")] = 0.1,
     action: Annotated[str | None, typer.Option(
         help="The action to explain (f, c or r; default: the likeliest; the fuzzy "
              "player).")] = None,
