@@ -70,7 +70,8 @@ def test_the_shipped_base_raises_aces_and_folds_trash_to_a_bet() -> None:
 
 def test_the_players_options() -> None:
     assert GAME.make_player("fuzzy", temperature="0.5").temperature == 0.5  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match=r"temperature must be a finite number above 0 \(got '0'\)"):
+    with pytest.raises(ValueError,
+                       match=r"temperature must be a finite number above 0 \(got '0'\)"):
         GAME.make_player("fuzzy", temperature="0")
     with pytest.raises(ValueError, match=r"player 'fuzzy' does not take options \['depth'\]"):
         GAME.make_player("fuzzy", depth=2)
