@@ -115,6 +115,20 @@ def player_option(game: Game, text: str, option: str = "--player", **extra: Any)
         raise usage_error(f"{option} {text}: {exc}") from None
 
 
+def fold(text: str, more: int = 2, width: int = 80) -> list[str]:
+    """A line of a story or of advice as lines of at most ``width`` columns (a longer word
+    stays whole): the next ones ``more`` spaces further in than its words, which start
+    after its indent and a move's number ("  12. "), so none is level with a line of its
+    own."""
+    import re
+    import textwrap
+
+    numbered = re.match(r" *\d+\. ", text)
+    words = numbered.end() if numbered else len(text) - len(text.lstrip(" "))
+    return textwrap.wrap(text, width=width, subsequent_indent=" " * (words + more),
+                         break_long_words=False, break_on_hyphens=False) or [""]
+
+
 def usage_error(message: str) -> typer.Exit:
     """Print a usage error as one line on stderr; raise the returned Exit (code 2)."""
     err_console.print(f"error: {message}", markup=False, highlight=False)

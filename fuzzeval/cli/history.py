@@ -19,7 +19,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from fuzzeval.cli.common import console, help_when_bare, user_errors
+from fuzzeval.cli.common import console, fold, help_when_bare, user_errors
 
 if TYPE_CHECKING:
     from fuzzeval.play.game import Outcome
@@ -32,15 +32,8 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 
 
 def say(text: str) -> None:
-    """A line of the story, wrapped at 80 columns, its next lines two spaces further in
-    than its words (after a move's number): never level with a line of their own."""
-    import re
-    import textwrap
-
-    numbered = re.match(r" *\d+\. ", text)
-    indent = " " * (2 + (numbered.end() if numbered else len(text) - len(text.lstrip())))
-    for line in textwrap.wrap(text, width=80, subsequent_indent=indent,
-                              break_long_words=False, break_on_hyphens=False) or [""]:
+    """A line of the story, in 80 columns (``fold``)."""
+    for line in fold(text):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 

@@ -11,7 +11,6 @@ replays them like any other.
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from fuzzeval.cli.common import (
     GAMES_MAX,
     SEED_MAX,
     console,
+    fold,
     named_player,
     player_option,
     renamed,
@@ -50,7 +50,9 @@ class Quit(Exception):
 
 
 def say(text: str = "") -> None:
-    typer.echo(text)
+    """A line at the terminal, in 80 columns (``fold``)."""
+    for line in fold(text):
+        typer.echo(line)
 
 
 def ask(prompt: str) -> str:
@@ -136,12 +138,8 @@ WIDTH = 80  # the advice's lines, folded with their indent and four spaces more
 def say_folded(text: str) -> None:
     """``say`` a line of advice within WIDTH columns: a long one (a rule, a rule base's
     origin, the inputs) goes on under its own indent, four spaces further in."""
-    words = text.lstrip(" ")
-    indent = " " * (len(text) - len(words))
-    for line in textwrap.wrap(words, WIDTH, initial_indent=indent,
-                              subsequent_indent=indent + "    ", break_long_words=False,
-                              break_on_hyphens=False):
-        say(line)
+    for line in fold(text, 4, WIDTH):
+        typer.echo(line)
 
 
 def show_advice(advice: list[Advice]) -> None:
@@ -278,8 +276,8 @@ def _session(game: Game, human: HumanPlayer, opponents: Sequence[Player], spec: 
     paid, unpaid = 0.0, 0  # what seat 0 was paid; games paid without a winner
     game.prepare()
     seats = "" if game.seats == 2 else f" at seats 1 to {game.seats - 1}"
-    say(f"{game.name}: you against {spec.opponent}{seats}, seed {spec.seed}; type ? at a "
-        "prompt for advice, help for what to type, quit to stop")
+    say(f"{game.name}: you against {spec.opponent}{seats}, seed {spec.seed}")
+    say("type ? at a prompt for advice, help for what to type, quit to stop")
     won = 0
     index = 0
 
