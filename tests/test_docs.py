@@ -38,7 +38,7 @@ FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 QUICK = {("evaluate",), ("rulebase",), ("cribbage", "score"), ("cribbage", "discard"),
          ("backgammon", "moves"), ("plot", "membership"), ("hearts", "card")}
 # Spellings that still work with a deprecation line (docs/cli.md): the docs use the new ones.
-DEPRECATED = {("match", "-o"), ("calibrate", "-o"), ("tune", "--out"),
+DEPRECATED = {("tune", "--out"),
               ("cribbage score", "--crib"), ("cribbage train-es", "--crib"),
               ("cribbage train-es", "--no-crib"), ("tournament", "--players"),
               ("cribbage report", "--players"), ("tune", "--deals"), ("tune", "--held-out"),

@@ -13,14 +13,13 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     GAMES_MAX,
     HELD_OUT_DEALS,
-    OPPONENT_O,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
     console,
     err_console,
     measures_table,
-    old_spelling,
+    no_o,
     picture_for,
     picture_option,
     print_json,
@@ -50,7 +49,7 @@ def calibrate(
         "--opponent", help="Opponent: NAME or NAME:key=value,...; default: the game's "
                            "(cribbage: exhaustive, backgammon: pubeval).")] = None,
     opponent_o: Annotated[str | None, typer.Option(
-        "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
+        "-o", hidden=True, help="Not an option here: refused, saying so.")] = None,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
@@ -117,7 +116,7 @@ def calibrate(
     from fuzzeval.plots import image_path, plot_drift
     from fuzzeval.yaml_edit import rewrite_points
 
-    opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
+    no_o("calibrate", opponent_o)
     deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     if win_unit not in ("game", "deal"):
         raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")

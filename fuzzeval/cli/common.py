@@ -43,7 +43,12 @@ DaskOpt = Annotated[str | None, typer.Option(
                                       "instead of local processes, e.g. tcp://host:8786 "
                                       "(extra: pip install 'fuzzeval\\[dask]').")]
 #: match and calibrate: -o was the opponent; -o is the output file everywhere else
-OPPONENT_O = "-o for the opponent is deprecated; use --opponent"
+def no_o(command: str, value: str | None) -> None:
+    """``-o`` is every other command's output: in ``match`` and ``calibrate``, which write
+    only their --db, it was the opponent; now it is refused in one line that says both."""
+    if value is not None:
+        raise usage_error(f"-o {value}: {command} has no -o: it writes its games to --db, "
+                          "and its opponent is --opponent (-o is an output elsewhere)")
 #: every deals count that is not the deals a command plays says which deals it counts
 HELD_OUT_DEALS = "--deals is deprecated here; use --held-out-deals (--deals is the deals a " \
     "command plays)"

@@ -11,13 +11,12 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAME_HELP,
     GAMES_MAX,
-    OPPONENT_O,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
     console,
     err_console,
-    old_spelling,
+    no_o,
     print_json,
     progress_bar,
     say_stored,
@@ -53,7 +52,7 @@ def match(
         "--duplicate", help="Play each deal once with every seat moving first (games in "
                             "blocks of one per seat), so card luck cancels.")] = False,
     opponent_o: Annotated[str | None, typer.Option(
-        "-o", hidden=True, help="Deprecated spelling of --opponent.")] = None,
+        "-o", hidden=True, help="Not an option here: refused, saying so.")] = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
                                        help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX,
@@ -83,7 +82,7 @@ def match(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, require_for_resume, run_match, stored_games
 
-    opponent = old_spelling(opponent, opponent_o, "--opponent", OPPONENT_O)
+    no_o("match", opponent_o)
     with user_errors():
         game = load_game(game_name)
         lineup = _lineup(seats, player, opponent)
