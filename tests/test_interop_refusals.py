@@ -312,7 +312,8 @@ def test_import_then_grade(tmp_path: Path) -> None:
     (["import", "{tipper}", "-o", "o.fll"], "error: --output o.fll: give the rule base to "
                                             "write, e.g. -o rulebase.yaml"),
     (["import", "{tipper}", "-o", "o.yaml", "--default", "nan"],
-     "error: --default nan: give a finite number"),
+     "error: Invalid value for '--default': 'nan' is not a finite number (see fuzzeval "
+     "rulebase import --help)"),
     (["import", "nowhere.fis", "-o", "o.yaml"], "error: nowhere.fis: no such file"),
     (["import", "{tipper}", "-o", "{tipper}"], "error: --output {tipper}: give the rule base "
                                                "to write, e.g. -o rulebase.yaml"),

@@ -457,7 +457,7 @@ def test_the_changed_rule_base_line_is_plain_on_a_terminal(
     monkeypatch.setattr(store, "resumable", lambda h, g, s: None)
     history = SimpleNamespace(path=Path("runs/m1.sqlite"),
                               find_match=lambda spec: SimpleNamespace(id=12))
-    M._say_if_stored(history, None, None)  # type: ignore[arg-type]
+    M._say_if_stored(history, None, None, False)  # type: ignore[arg-type]
     assert out.getvalue() == (
         "runs/m1.sqlite: a file a player reads (a rule base or a table) has changed since "
         "match 12 was stored with these settings: its games are another player's, so a new "

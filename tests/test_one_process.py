@@ -304,3 +304,20 @@ def test_ctrl_c_in_a_tournament_says_what_is_saved(tmp_path: Path) -> None:
     assert err.decode().strip().splitlines()[-1] == (
         f"interrupted: {rows_in(db, 'games')} games are saved in {db}; run the same command "
         "to finish the tournament"), err
+
+
+def test_a_mark_whose_block_was_never_entered_is_released_by_close(tmp_path: Path) -> None:
+    """A Ctrl-C landing just after `with history.playing(m)` entered, before its block,
+    skips the block's exit: the mark was released at garbage collection, on the closed
+    connection (sqlite3.ProgrammingError, a traceback after the stop's line)."""
+    import sqlite3
+
+    db = tmp_path / "h.sqlite"
+    with History(db) as history:
+        held = history.running("a run", "this run is running")
+        held.__enter__()  # ... and the signal: __exit__ is never called
+    held.__exit__(None, None, None)  # the generator's finally, after close: no error
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM running_runs").fetchone() == (0,)
+    with History(db) as history, history.running("a run", "this run is running"):
+        pass  # released as before when the block ends
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM running_runs").fetchone() == (0,)

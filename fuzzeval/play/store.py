@@ -39,7 +39,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
@@ -240,6 +240,7 @@ class History:
     def __init__(self, path: Path | str, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._marks: set[tuple[str, str, int | str]] = set()  # running marks held (_hold)
         if readonly:
             _require(self.path)
         else:
@@ -319,6 +320,15 @@ class History:
                                        f"lost column(s) {', '.join(lost)}; {done}")
 
     def close(self) -> None:
+        """Close, first releasing any running mark still held: a signal that lands just
+        after a ``with history.playing(...)`` has entered, before its block, skips the
+        block's exit, and the mark's release would otherwise come at garbage collection,
+        on a closed connection (a traceback after Ctrl-C)."""
+        for mark in list(self._marks):
+            # a database that cannot be written keeps a stale mark, taken over later (its
+            # process is gone)
+            with suppress(sqlite3.Error):
+                self._release(*mark)
         self.conn.close()
 
     def __enter__(self) -> History:
@@ -399,12 +409,18 @@ class History:
             self._refuse(None if row is None else _other(row[0], row[1]), what)
             self.conn.execute(f"INSERT OR REPLACE INTO {table} ({column}, pid, host) "
                               "VALUES (?, ?, ?)", (value, me, host))
+        self._marks.add((table, column, value))
         try:
             yield
         finally:
-            with self.conn:
-                self.conn.execute(f"DELETE FROM {table} WHERE {column} = ? AND pid = ?",
-                                  (value, me))
+            if (table, column, value) in self._marks:  # not already released by close
+                self._release(table, column, value)
+
+    def _release(self, table: str, column: str, value: int | str) -> None:
+        with self.conn:
+            self.conn.execute(f"DELETE FROM {table} WHERE {column} = ? AND pid = ?",
+                              (value, os.getpid()))
+        self._marks.discard((table, column, value))
 
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
