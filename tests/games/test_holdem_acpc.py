@@ -179,3 +179,19 @@ def test_the_holdem_group_alone_prints_its_help() -> None:
     result = runner.invoke(app, ["holdem"])
     assert result.exit_code == 0 and "Usage: fuzzeval holdem" in result.stdout
     assert "replay" in result.stdout
+
+
+def test_an_exported_hand_by_one_player_in_both_seats_names_each_seat() -> None:
+    """``history export --format acpc`` of a self-play hand: the two seats' one name gets
+    ``-seat0``/``-seat1`` (else the log holds one player), each at its position: seat 0 on
+    the button (position 1) folds its small blind, so position 0, seat 1, wins 5 chips."""
+    from fuzzeval.games.holdem.acpc import record_line
+
+    record = {"index": 0, "seats": ["call", "call"], "scores": [-5, 5],
+              "events": [{"chance": "deal", "seat": 0, "position": 1, "cards": ["As", "Kd"]},
+                         {"chance": "deal", "seat": 1, "position": 0, "cards": ["2c", "2h"]},
+                         {"seat": 0, "choice": "fold"}]}
+    assert record_line(record, 7) == "STATE:7:f:2c2h|AsKd:5|-5:call-seat1|call-seat0"
+    with pytest.raises(ValueError, match=r"game 0 replays to chips \(5, -5\), stored "
+                                         r"\[5, -5\]"):
+        record_line({**record, "scores": [5, -5]}, 7)  # the payoffs of the other seats

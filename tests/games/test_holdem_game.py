@@ -62,6 +62,17 @@ def test_a_duplicate_block_swaps_the_cards_between_the_seats() -> None:
     assert initial_state(GAME, 5, 2, 0, duplicate=True).deal != a.deal
 
 
+def test_a_hand_deals_the_first_nine_cards_of_its_shuffle_by_position() -> None:
+    """The chance stream's shuffle of the 52 cards: its first two to position 0 (the big
+    blind), the next two to position 1 (the button), then the board; whoever sits where."""
+    cards = np.random.default_rng(1).permutation(52)[:9].tolist()
+    for first in (0, 1):
+        state = GAME.new_game(np.random.default_rng(1), first)
+        assert state.deal.holes == ((cards[0], cards[1]), (cards[2], cards[3]))
+        assert state.deal.board == tuple(cards[4:])
+        assert state.deal.holes[state.position(first)] == (cards[2], cards[3])
+
+
 def test_the_outcome_is_chips_in_small_bets_by_seat() -> None:
     d = deal("AsAh|QcJd/9h9d2s/Ks/4c")
     # seat 1 has the button, so seat 0 is position 0 with the aces

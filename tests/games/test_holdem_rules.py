@@ -155,3 +155,13 @@ def test_any_legal_betting_is_bounded_and_pays_zero_sum(picks: list[int]) -> Non
         won = chips(deal("AsAh|2c7d/9h9d2s/Ks/4c"), b)
         assert won[0] + won[1] == 0 and abs(won[0]) == (
             b.spent[b.folded] if b.folded is not None else b.spent[0])
+
+
+def test_nine_cards_deal_in_openspiels_order() -> None:
+    """Position 0's two hole cards, position 1's two, then the five board cards, as
+    OpenSpiel's ``universal_poker`` deals them (its chance actions in this order)."""
+    from fuzzeval.games.holdem.rules import deal_of
+
+    d = deal_of([51, 50, 0, 5, 12, 20, 33, 40, 44])
+    assert d.holes == ((51, 50), (0, 5)) and d.board == (12, 20, 33, 40, 44)
+    assert str(d) == "AsAh|2c3d/5c7cTd/Qc/Kc"
