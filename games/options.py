@@ -76,17 +76,22 @@ def as_int(what: str, value: Any, minimum: int, maximum: int | None = None) -> i
     return number
 
 
-def as_fraction(what: str, value: Any) -> float:
-    """A number from 0 to 1."""
-    number: float | None = None
+def _number(value: Any) -> float | None:
+    """A number as an option gives it (a number or its text), or None."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
             value, (bool, np.bool_)):
-        number = float(value)
-    elif isinstance(value, str):
+        return float(value)
+    if isinstance(value, str):
         try:
-            number = float(value.strip())
+            return float(value.strip())
         except ValueError:
-            number = None
+            return None
+    return None
+
+
+def as_fraction(what: str, value: Any) -> float:
+    """A number from 0 to 1."""
+    number = _number(value)
     if number is None or not 0.0 <= number <= 1.0:  # NaN fails both comparisons
         raise ValueError(f"{what} must be a number from 0 to 1 (got {shown(value)})")
     return number
@@ -95,15 +100,7 @@ def as_fraction(what: str, value: Any) -> float:
 def as_positive(what: str, value: Any) -> float:
     """A finite number above 0 (``inf`` and ``nan`` are numbers to Python, not to an
     option)."""
-    number: float | None = None
-    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
-            value, (bool, np.bool_)):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
+    number = _number(value)
     if number is None or not 0.0 < number < math.inf:  # NaN fails both comparisons
         raise ValueError(f"{what} must be a finite number above 0 (got {shown(value)})")
     return number

@@ -9,7 +9,7 @@ table is the same byte for byte either way (a property test checks it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -39,31 +39,30 @@ def grade_plain(path: Path, ev: Evaluator, spool: TextIO,
             width = len(header)
             cols = [header.index(n) for n in ev.input_names]
             spool.write(f"{first.removesuffix(chr(10))},{ev.rulebase.output.name}\n")
-            rows, rest = 0, ""
-            while block := f.read(BLOCK_CHARS):
-                text = rest + block
-                cut = text.rfind("\n") + 1
-                text, rest = text[:cut], text[cut:]
-                if not text:
-                    continue
+            rows = 0
+            for text in _blocks(f):
                 lines = _plain_lines(text, width)
-                if lines is None:
-                    return None
-                done = _grade_lines(lines, cols, width, ev, spool)
-                if done < 0:
-                    return None
-                rows += done
-            if rest:  # the last line, without its line end
-                lines = _plain_lines(rest + "\n", width)
-                if lines is None:
-                    return None
-                done = _grade_lines(lines, cols, width, ev, spool)
+                done = -1 if lines is None else _grade_lines(lines, cols, width, ev, spool)
                 if done < 0:
                     return None
                 rows += done
             return rows
     except (UnicodeDecodeError, ValueError):
         return None
+
+
+def _blocks(f: TextIO) -> Iterator[str]:
+    """The rest of a file in blocks of about BLOCK_CHARS, each ending at a line end (the
+    last line given one where the file has none)."""
+    rest = ""
+    while block := f.read(BLOCK_CHARS):
+        text = rest + block
+        cut = text.rfind("\n") + 1
+        text, rest = text[:cut], text[cut:]
+        if text:
+            yield text
+    if rest:
+        yield rest + "\n"
 
 
 def _plain_lines(text: str, width: int) -> list[str] | None:
