@@ -59,6 +59,54 @@ def test_a_duplicate_block_plays_one_deal_from_every_seat_with_one_pass() -> Non
     assert hands[4].dealt != hands[0].dealt
 
 
+def test_a_one_hand_game_draws_its_pass_direction_after_the_deal() -> None:
+    """After shuffling the deck, the chance stream draws a hand number 0-3 (OpenSpiel's
+    first chance node): 0 passes left, 1 right, 2 across, 3 keeps. Seeds 0, 1, 2 and 4 draw
+    0, 3, 2 and 1 (numpy's own draws, below); a game to a target starts by passing left."""
+    drawn = []
+    for seed in (0, 1, 2, 4):
+        rng = np.random.default_rng(seed)
+        rng.permutation(52)  # the deal
+        drawn.append(int(rng.integers(4)))
+    assert drawn == [0, 3, 2, 1]
+    directions = [GAME.new_game(np.random.default_rng(seed), 0).hand.direction
+                  for seed in (0, 1, 2, 4)]
+    assert [rules.DIRECTION_NAMES[d] for d in directions] == ["left", "none", "across",
+                                                              "right"]
+    assert GAME.new_game(np.random.default_rng(1), 0).hand.phase == "play"  # nothing passed
+    longer = GAME.new_game(np.random.default_rng(1), 0, target=100).hand
+    assert (rules.DIRECTION_NAMES[longer.direction], longer.hand_number) == ("left", 0)
+
+
+def test_what_a_seat_has_taken_so_far_is_its_points_in_the_tricks_it_took() -> None:
+    """``payoff_so_far`` (TD learning's rewards on the way): seat 0 holds every club and
+    leads them all (seed 003's rules, the first card each time), so it takes every trick;
+    seat 1, void, throws a heart on each, seat 3 a spade, the QS on the 11th trick. Seat 0
+    has 1 point after a trick, 24 after 11 and 26 at the end: what it took, not the hand's
+    score after its moon shot (0); the others took none. A game to a target pays at its
+    end only."""
+    from fuzzeval.games.hearts.cards import mask_of
+    from fuzzeval.games.hearts.game import State
+
+    clubs, hearts, diamonds, spades = (mask_of(4 * r + s for r in range(13)) for s in range(4))
+    suited = (clubs, hearts, diamonds, spades)
+    state = State(rules.new_hand(suited, rules.SEED003))
+    rng = np.random.default_rng(0)
+    seen = {}  # after each trick
+    for move in range(1, 53):
+        state = GAME.apply(state, 0, rng)
+        if move % 4 == 0:
+            seen[move // 4] = [GAME.payoff_so_far(state, s) for s in range(4)]
+    assert seen[1] == [1.0, 0.0, 0.0, 0.0]
+    assert seen[11] == [24.0, 0.0, 0.0, 0.0]
+    assert seen[13] == [26.0, 0.0, 0.0, 0.0]
+    assert GAME.outcome(state).payoffs == (0.0, 26.0, 26.0, 26.0)
+    longer = State(rules.new_hand(suited, rules.Options(False, False, False, True, 100)))
+    for _ in range(4):
+        longer = GAME.apply(longer, 0, rng)
+    assert longer.hand.taken[0] == 1 and GAME.payoff_so_far(longer, 0) == 0.0
+
+
 def test_a_game_to_a_target_pays_its_total_over_the_hands_played() -> None:
     spec = MatchSpec("hearts", PlayerSpec("heuristic"), PlayerSpec("random"), 1, 2,
                      (("target", 100),))
