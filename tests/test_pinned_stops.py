@@ -29,6 +29,10 @@ def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Pat
     with History(db) as history:
         assert _saved(history) == "2 finished rounds and 6 games"
         assert _games(history) == "6 games"
+    with History(db) as history, history.conn:  # one round of one game: singular
+        history.conn.execute("UPDATE calibration_rounds SET match_id = NULL WHERE round > 0")
+        history.conn.execute("DELETE FROM games WHERE idx > 0 OR match_id > 1")
+        assert _saved(history) == "1 finished round and 1 game"
     with History(tmp_path / "empty.sqlite") as history:
         assert _saved(history) == "0 finished rounds and 0 games"
         assert _games(history) == "0 games"

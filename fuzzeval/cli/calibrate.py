@@ -227,4 +227,5 @@ def _saved(history: History) -> str:
     rounds = history.conn.execute(
         "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0]
     games = history.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    return f"{rounds} finished rounds and {games} games"
+    return (f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} "
+            f"game{'' if games == 1 else 's'}")
