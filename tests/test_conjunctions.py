@@ -147,3 +147,29 @@ def test_a_split_by_two_features_makes_a_group_for_each_pair_of_their_atoms() ->
     with pytest.raises(ValueError, match="names a feature twice"):
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1,
                              split="leading,leading")
+
+
+def test_a_fuzzy_atom_fires_from_half_its_strength() -> None:
+    """Rank 2 is low 2/3 and mid 1/3: only low fires (at 0.5 or more); rank 3 is low and
+    mid 1/2 each: both fire; a wide foot alone never does."""
+    low, mid = Is("rank", "low"), Is("rank", "mid")
+    for rank, fired in ((2, [low]), (3, [low, mid]), (9, [mid, Is("rank", "high")])):
+        rb = conjunction_rulebase("t", [RANK], np.full((10, 1), float(rank)), "p", "u", 1,
+                                  max_order=1, min_share=0.5)
+        assert [r.condition for r in rb.rules] == fired, rank
+
+
+def test_pairs_are_kept_at_the_atoms_share_and_triples_at_their_own() -> None:
+    """Ten decisions, rank always low: a pair needs ``min_share`` (0.1: one decision), a
+    triple ``triple_share`` (0.35: four). (leading yes, queen yes) fires twice: kept as a
+    pair, dropped as a triple with rank low; the two triples that fire four times stay."""
+    samples = np.array([[1, 1, 0]] * 2 + [[1, 0, 0]] * 4 + [[0, 0, 0]] * 4, float)
+    rb = conjunction_rulebase("t", [LEAD, QUEEN, RANK], samples, "p", "u", 1,
+                              max_order=3, min_share=0.1, triple_share=0.35)
+    no, yes = Is("leading", "no"), Is("leading", "yes")
+    away, here, low = Is("queen_here", "no"), Is("queen_here", "yes"), Is("rank", "low")
+    assert [r.condition for r in rb.rules] == [
+        no, yes, away, here, low,
+        And((no, away)), And((no, low)), And((yes, away)), And((yes, here)), And((yes, low)),
+        And((away, low)), And((here, low)),
+        And((no, away, low)), And((yes, away, low))]
