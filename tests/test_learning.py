@@ -107,8 +107,8 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
     steady = LearnSettings("hearts", alpha=0.3)
     assert [steady.step_size(i) for i in (0, 5000)] == [0.3, 0.3]
     falling = LearnSettings("hearts", alpha=0.3, halving=1000)
-    assert [falling.step_size(i) for i in (0, 1000, 3000)] == pytest.approx([0.3, 0.15,
-                                                                             0.075])
+    assert [falling.step_size(i) for i in (0, 500, 1000, 3000)] == pytest.approx(
+        [0.3, 0.2, 0.15, 0.075])  # 0.3 / 1.5 halfway: the step falls game by game
     assert "halving" not in json.loads(steady.to_json())
     assert json.loads(falling.to_json())["halving"] == 1000
     assert LearnSettings.from_json(falling.to_json()) == falling
@@ -344,3 +344,114 @@ def test_the_learned_base_may_conclude_the_mean_of_the_last_blocks(tmp_path: Pat
         text = learned_yaml(h, load_learn(h), "a test", average=3)
     np.testing.assert_allclose(conclusions(load_rulebase_text(text)),
                                (stored[0] + stored[1] + stored[2]) / 3, atol=1e-9)
+
+
+class _TakeTurns:
+    """Two seats, two turns each from seat ``first``: the seat to move takes turn + 1
+    points (option ``a``) or 100 (``b``), fewer is better, and is paid what it took. Both
+    options look alike (feature ``seat0``: 1 for seat 0's decisions), so a value player
+    takes ``a``: from seat 0 first, seat 0 takes 1 and 3, seat 1 takes 2 and 4."""
+
+    name = "taketurns"
+    seats = 2
+    payoff = Payoff("points", higher_is_better=False)
+    logged_kinds = frozenset({"take"})
+    unit_name = ""
+    player_names = ("first",)
+
+    def prepare(self) -> None:
+        pass
+
+    def new_game(self, rng: np.random.Generator, first: int, **options: object
+                 ) -> tuple[int, int, tuple[int, int]]:
+        return 0, first, (0, 0)
+
+    def to_move(self, state: tuple[int, int, tuple[int, int]]) -> int | None:
+        turn, first, _ = state
+        return None if turn == 4 else (first + turn) % 2
+
+    def candidates(self, state: tuple[int, int, tuple[int, int]]) -> Candidates:
+        row = [1.0 if self.to_move(state) == 0 else 0.0]
+        return Candidates("take", ("a", "b"), np.array([row, row]), ("seat0",))
+
+    def apply(self, state: tuple[int, int, tuple[int, int]], choice: int,
+              rng: np.random.Generator) -> tuple[int, int, tuple[int, int]]:
+        turn, first, taken = state
+        seat = (first + turn) % 2
+        took = [*taken]
+        took[seat] += turn + 1 if choice == 0 else 100
+        return turn + 1, first, (took[0], took[1])
+
+    def unit(self, state: object) -> int:
+        return 0
+
+    def outcome(self, state: tuple[int, int, tuple[int, int]]) -> object:
+        from fuzzeval.play.game import Outcome
+
+        taken = state[2]
+        return Outcome(None, taken, "", 0, (taken,), {}, (float(taken[0]), float(taken[1])))
+
+    def payoff_so_far(self, state: tuple[int, int, tuple[int, int]], seat: int) -> float:
+        return float(state[2][seat])
+
+    def make_player(self, name: str, **options: object) -> object:
+        class First:
+            def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+                return 0
+        return First()
+
+
+SEATS_BASE = """\
+name: seats
+defuzzifier: weighted_sum
+default: 0
+inputs:
+  seat0: {range: [0, 1], terms: {other: [0, 0, 1], mine: [0, 1, 1]}}
+output: {name: points, range: [-26, 26], terms: {r1: 0, r2: 0}}
+rules:
+  - if seat0 is mine then points is r1
+  - if seat0 is other then points is r2
+"""
+
+
+def test_each_seat_learns_from_its_own_rewards_and_payoff_by_hand() -> None:
+    """Game 0 of the two-seat toy: seat 0 had taken 0 then 1 before its choices and ends
+    with 4, seat 1 0 then 2, and ends with 6; rule r1 fires on seat 0's choices alone, r2
+    on seat 1's. λ = 1, conclusions 0: the errors are what is still to take, seat 0 4 and
+    3, seat 1 6 and 4; alpha 0.5: steps 3.5 and 5. λ = 0.5 with conclusions 1 and 2 (each
+    seat's values): seat 0's returns G1 = 3, G0 = 1 + 0.5 x 1 + 0.5 x 3 = 3, errors 2 and
+    2, step 2; seat 1's G1 = 4, G0 = 2 + 0.5 x 2 + 0.5 x 4 = 5, errors 3 and 2, step 2.5."""
+    game = _TakeTurns()
+    settings = LearnSettings("taketurns", lam=1.0, alpha=0.5, block=1, update=1,
+                             measure_every=0)
+    total, paid, episodes = learn_games(game, SEATS_BASE, np.zeros(2), settings,  # type: ignore[arg-type]
+                                        [0])
+    assert np.ldexp(total.astype(float), -32).tolist() == [3.5, 5.0]
+    assert (paid, episodes) == (10.0, 2)
+    half = dataclasses.replace(settings, lam=0.5)
+    total = learn_games(game, SEATS_BASE, np.array([1.0, 2.0]), half, [0])[0]  # type: ignore[arg-type]
+    assert np.ldexp(total.astype(float), -32).tolist() == [2.0, 2.5]
+    # against another player only the learner's seat learns: in game 2, seat 1 (takes 2, 4)
+    alone = dataclasses.replace(settings, opponent="first")
+    total, paid, episodes = learn_games(game, SEATS_BASE, np.zeros(2), alone, [2])  # type: ignore[arg-type]
+    assert np.ldexp(total.astype(float), -32).tolist() == [0.0, 5.0]
+    assert (paid, episodes) == (6.0, 1)
+
+
+def test_the_learned_player_is_measured_by_its_own_seats_payoff() -> None:
+    """Games 0-3 against ``first``: the learner sits at seat 0, 0, 1, 1 while seat 0, 1,
+    0, 1 moves first, and takes 1 + 3 moving first, 2 + 4 moving second."""
+    from fuzzeval.learn.learning import measure
+
+    settings = LearnSettings("taketurns", block=1, update=1, measure_every=0)
+    assert measure(_TakeTurns(), SEATS_BASE, np.zeros(2), settings, "first",  # type: ignore[arg-type]
+                   range(4)) == [4.0, 6.0, 6.0, 4.0]
+
+
+def test_an_update_keeps_each_conclusion_inside_the_output_range() -> None:
+    from fuzzeval.learn.learning import update_weights
+    from fuzzeval.learn.td import to_fixed
+
+    moved = update_weights(np.array([0.5, 0.5, 0.5]), to_fixed(np.array([5.0, -5.0, 0.25])),
+                           -1.0, 2.0)
+    assert moved.tolist() == [2.0, -1.0, 0.75]
