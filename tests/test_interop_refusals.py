@@ -271,6 +271,18 @@ def test_fll_ramps_and_a_one_top_trapezoid_are_these_triangles() -> None:
     assert rb.default == 15 and rb.defuzzifier == "centroid"
 
 
+def test_a_one_top_trapezoid_between_two_feet_is_that_triangle() -> None:
+    """A trapezoid whose top is one point, 5, with feet at 2 and 8 (not a shoulder at the
+    range's end): the triangle 2 5 8, in FLL and in FIS alike."""
+    fll, _ = import_text(FLL.replace("  term: average Triangle 2 5 8",
+                                     "  term: average Trapezoid 2 5 5 8"), ".fll", "tipper.fll")
+    fis, _ = import_text(FIS.replace("MF2='average':'trimf',[2 5 8]",
+                                     "MF2='average':'trapmf',[2 5 5 8]"), ".fis", "tipper.fis")
+    for rb in (fll, fis):
+        assert rb.inputs[0].terms[1].name == "average"
+        assert rb.inputs[0].terms[1].triangle.points == (2, 5, 8)
+
+
 # --- the command line ---------------------------------------------------------------
 
 
