@@ -77,6 +77,18 @@ def test_wilson_interval_matches_scipy(k: int, n: int) -> None:
     assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
 
 
+def test_a_wilson_interval_stays_inside_0_and_1_and_no_games_say_nothing() -> None:
+    """All lost in 21, all won in 16: the formula's rounding gives -1.4e-17 and
+    1.0000000000000002 at the certain end, which is 0 or 1 exactly; the other bound is
+    z² / (n + z²) from that end. No games: the whole range."""
+    z2 = 1.959963984540054 ** 2
+    lo, hi = wilson(0, 21)
+    assert lo == 0.0 and hi == pytest.approx(z2 / (21 + z2), abs=1e-12)
+    lo, hi = wilson(16, 16)
+    assert hi == 1.0 and lo == pytest.approx(1 - z2 / (16 + z2), abs=1e-12)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
 def test_the_t_quantiles_are_scipys_and_the_mean_interval_uses_them() -> None:
     from scipy.stats import t
 
@@ -109,6 +121,7 @@ def test_summary_of_hand_made_outcomes() -> None:
     assert s.sides[1].results == {"single": 1} and s.sides[1].game_points == 1
     assert s.units == 6
     assert s.sides[0].per_unit == {"pegging": 2.0, "hand": 4.5}
+    assert s.sides[1].per_unit == {"pegging": 1.0, "hand": 6.0}  # seat 1's own totals
     assert list(s.sides[1].per_unit) == ["pegging", "hand"]  # the game's order
 
 

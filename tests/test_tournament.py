@@ -65,6 +65,7 @@ def test_a_four_seat_round_robin_plays_each_ordered_pair_for_its_mean_payoff(
     with History(tmp_path / "t.sqlite") as h:
         t = run_tournament(h, HEARTS, ["heuristic", "random"], 8, 3)
         assert sorted(t.results) == [(0, 1), (1, 0)] and t.seats == 4
+        assert {s.unit for s in t.results.values()} == {"points per hand"}  # the game's
         for (i, j), summary in t.results.items():
             match = h.find_match(MatchSpec("hearts", PlayerSpec.parse(t.players[i]),
                                            PlayerSpec.parse(t.players[j]), 8, 3))
@@ -76,3 +77,23 @@ def test_a_four_seat_round_robin_plays_each_ordered_pair_for_its_mean_payoff(
         assert t.cell(0, 0) is None
         # the rule-of-thumb player takes far fewer points than random play at any table
         assert t.cell(0, 1)[0] < 6.5 < t.cell(1, 0)[0]  # type: ignore[index]
+
+
+def test_a_two_seat_cell_without_winners_is_each_seat_s_mean_payoff() -> None:
+    """Hold'em's cells: no win rates, so each player's mean payoff in the one match of the
+    pair, the row player's from its own seat. Seat 0 was paid 1, -2, 4 (mean 1, standard
+    deviation 3), seat 1 0, 3, -3 (mean 0): the interval's half width is t(0.975, 2) x 3
+    / √3 either side, for each."""
+    from fuzzeval.play.game import Outcome, Payoff
+    from fuzzeval.play.tournament import Tournament
+
+    paid = [(1.0, 0.0), (-2.0, 3.0), (4.0, -3.0)]
+    outcomes = [Outcome(None, (0, 0), "", 0, ((0, 0),), {}, p) for p in paid]
+    s = summarize(outcomes, Payoff("chips per hand"))
+    t = Tournament(("a", "b"), 3, 1, {(0, 1): s})
+    half = 4.302652729749462 * 3 / 3 ** 0.5
+    a, b = t.cell(0, 1), t.cell(1, 0)
+    assert a is not None and b is not None
+    assert a[0] == 1.0 and a[1] == pytest.approx((1 - half, 1 + half), abs=1e-12)
+    assert b[0] == 0.0 and b[1] == pytest.approx((-half, half), abs=1e-12)
+    assert t.to_dict()["matches"][0]["unit"] == "chips per hand"
