@@ -307,6 +307,11 @@ def test_the_hearts_bridge_reads_openspiel_s_parameters_and_turns_the_pass() -> 
     assert turned.current_player() == 0  # seat 2's decision, as the first to pass
     assert sorted(turned.legal_actions()) == sorted(state.legal_actions())
     assert turned.legal_actions() == [c for c in range(52) if c % 4 == 2 and c != 2]
+    # the whole deal is turned: the next to pass there is seat 1, holding seat 3's cards
+    for _ in range(2):
+        turned.apply_action(turned.legal_actions()[0])
+    assert turned.current_player() == 1
+    assert turned.legal_actions() == [c for c in range(52) if c % 4 == 3]
 
 
 def test_openspiel_passes_with_pass_cards_false_and_the_bridge_follows() -> None:
@@ -367,6 +372,48 @@ def test_a_seat_s_row_counts_its_mean_and_its_wins() -> None:
     # Wilson's interval of 2 wins in 3, by hand: centre (2/3 + z²/6) / (1 + z²/3), half
     # z √(2/27 + z²/36) / (1 + z²/3), z = 1.96: 0.2077 to 0.9385.
     assert abs(row.won_low - 0.2077) < 1e-3 and abs(row.won_high - 0.9385) < 1e-3
+
+
+def test_a_series_seats_the_bot_in_turn_and_reads_each_row_from_its_seat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play_series``'s rows, worked by hand on six made-up games of a three-seat game:
+    the bot sits at seat i % 3 in game i, and is paid 100 more there than the table's
+    base returns. Seat 0's bot row reads seat 0 of games 0 and 3 (106, 102), its opponent
+    row seat 0 of games 1, 2, 4, 5 (0, 5, 1, 0); the last row the bot's seat in each game.
+    """
+    import fuzzeval.openspiel as bridge
+
+    base = [(6, 1, -3), (0, 4, 2), (5, -1, 1), (2, 3, 3), (1, -2, 7), (0, 0, 9)]
+    played: list[int] = []
+
+    class Three:
+        def num_players(self) -> int:
+            return 3
+
+    def game_of(bots: list[tuple[str, int]], seed: int) -> tuple[tuple[float, ...], int]:
+        at = [who for who, _ in bots].index("bot")
+        returns = [float(v) for v in base[len(played)]]
+        returns[at] += 100
+        played.append(at)
+        return tuple(returns), 10
+
+    monkeypatch.setattr(bridge, "check_series", lambda game, *args: Three())
+    monkeypatch.setattr(bridge, "describe", lambda game: "three()")
+    monkeypatch.setattr(bridge, "make_bot", lambda game, spec, seat, seed: ("bot", seat))
+    monkeypatch.setattr(bridge, "opponent_bot", lambda game, name, seat, seed, sims:
+                        ("them", seat))
+    monkeypatch.setattr(bridge, "play_game", lambda game, bots, seed: game_of(bots, seed))
+    series = bridge.play_series("three", "fuzzy", "random", 6, 1)
+    assert played == [0, 1, 2, 0, 1, 2] and series.decisions == 60
+    rows = [(r.seat, r.player, r.games, r.mean, r.won) for r in series.rows]
+    assert rows == [(0, "fuzzy", 2, 104.0, 1.0), (0, "random", 4, 1.5, 0.0),
+                    (1, "fuzzy", 2, 101.0, 1.0), (1, "random", 4, 0.75, 0.0),
+                    (2, "fuzzy", 2, 105.0, 1.0), (2, "random", 4, 2.25, 0.0),
+                    (None, "fuzzy", 6, 620 / 6, 1.0)]
+    # 106 and 102: mean 104, standard deviation 2√2, t(0.975, 1) x 2√2 / √2 either side
+    first = series.rows[0]
+    assert (first.low, first.high) == pytest.approx((104 - 2 * 12.706204736174694,
+                                                     104 + 2 * 12.706204736174694), abs=1e-9)
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -479,7 +526,7 @@ def test_the_holdem_bridge_replays_openspiel_s_history_by_our_rules() -> None:
 
     g = pyspiel.load_game(HOLDEM)
     state = g.new_initial_state()
-    cards = [51, 50, 0, 5, 12, 20, 33, 40, 44]  # AsAh | 2c3d, board 5c7c Tc Qc Kc
+    cards = [51, 50, 0, 5, 12, 20, 33, 40, 44]  # AsAh | 2c3d, board 5c7c Td Qc Kc
     for card in cards[:4]:
         state.apply_action(card)
     dealt = 4
@@ -493,6 +540,13 @@ def test_the_holdem_bridge_replays_openspiel_s_history_by_our_rules() -> None:
     assert str(betting) == "rc/crc/c" and betting.to_move == H.BUTTON
     bot = make_bot(g, "call", 1, seed=0)
     assert bot.step(state) == 1  # check behind
+    # the player on the button sees its own cards, 2c3d, and the board out so far
+    from fuzzeval.games.holdem.openspiel_bot import HoldemBridge
+
+    seen = []
+    assert HoldemBridge().decide(state, lambda c: seen.append(c.view) or 1) == 2  # bet
+    assert [(v.position, v.hole, v.board, v.actions) for v in seen] == [
+        (1, (0, 5), (12, 20, 33, 40), "cr")]
 
 
 def test_another_poker_structure_is_refused_naming_what_holdem_plays() -> None:

@@ -70,6 +70,30 @@ def test_hand_worked_deals_agree(options: Options) -> None:
         both_ways(SUITED, options, number, [], 0)
 
 
+def test_a_position_for_the_seat_to_pass_turns_the_deal_to_it() -> None:
+    """``pyspiel_position`` in the pass (for OpenSpiel's searches): seat 2 to pass, having
+    passed one card, sits at seat 0 of a deal turned by two seats, so seat 1 there holds
+    seat 3's cards (they pass next); in the play every seat keeps its own place."""
+    from fuzzeval.games.hearts.cards import mask_of
+    from fuzzeval.games.hearts.openspiel import pyspiel_position
+
+    a, b, c, d = (mask_of(range(s, 52, 4)) for s in range(4))  # card c to seat c % 4
+    hand = rules.new_hand((a, b, c, d), STANDARD, 0)
+    for _ in range(7):  # seats 0 and 1 pass three cards, seat 2 one
+        hand = rules.apply(hand, rules.legal(hand)[0])
+    state, seat = pyspiel_position(hand)
+    assert (seat, state.current_player()) == (0, 0)
+    assert state.legal_actions() == list(range(6, 52, 4))  # seat 2's cards but the 2D
+    for _ in range(2):
+        state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 1 and state.legal_actions() == list(range(3, 52, 4))
+    while hand.phase == "pass":
+        hand = rules.apply(hand, rules.legal(hand)[0])
+    state, seat = pyspiel_position(hand)
+    assert seat == hand.to_move == state.current_player()
+    assert state.legal_actions() == rules.legal(hand) == [0]  # the 2C leads
+
+
 def test_the_variant_string_is_seed003s() -> None:
     assert SEED003.openspiel() == ("hearts(pass_cards=false,must_break_hearts=false,"
                                    "no_pts_on_first_trick=false,can_lead_any_club=true)")
