@@ -71,7 +71,8 @@ def test_player_specs_round_trip_and_reject_bad_text() -> None:
         PlayerSpec.parse(":x=1")
 
 
-@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (50, 100), (97, 100), (1000, 1000)])
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (0, 10), (3, 10), (50, 100), (97, 100),
+                                      (1000, 1000)])
 def test_wilson_interval_matches_scipy(k: int, n: int) -> None:
     ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     assert wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
@@ -87,6 +88,15 @@ def test_a_wilson_interval_stays_inside_0_and_1_and_no_games_say_nothing() -> No
     lo, hi = wilson(16, 16)
     assert hi == 1.0 and lo == pytest.approx(1 - z2 / (16 + z2), abs=1e-12)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_a_mean_of_no_value_one_or_two() -> None:
+    """No value: (0, 0); one: no spread to measure, the value itself; two, 1 and 3: mean 2,
+    standard deviation √2, t(0.975, 1) x √2 / √2 either side."""
+    assert mean_interval([]) == (0.0, 0.0)
+    assert mean_interval([5.0]) == (5.0, 5.0)
+    assert mean_interval([1.0, 3.0]) == pytest.approx((2 - 12.706204736174694,
+                                                       2 + 12.706204736174694), abs=1e-12)
 
 
 def test_the_t_quantiles_are_scipys_and_the_mean_interval_uses_them() -> None:

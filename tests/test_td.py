@@ -50,6 +50,9 @@ def test_decisions_marked_learn_from_the_payoff_after_them() -> None:
     # errors: plain [3, -1, 3], marked [5, -1, 3]; the third splits its 3 over two rules
     assert plain.tolist() == [3.0 + 1.5, -1.0 + 1.5]
     assert marked.tolist() == [5.0 + 1.5, -1.0 + 1.5]
+    # marked second: G1 = 0 + 6, what is paid after it; errors [3, 2, 3]
+    second = episode_step(strengths, weights, rewards, 0.0, 1.0, np.array([False, True, False]))
+    assert second.tolist() == [3.0 + 1.5, 2.0 + 1.5]
     none = episode_step(strengths, weights, rewards, 0.0, 1.0, np.zeros(3, dtype=bool))
     assert none.tolist() == plain.tolist()
 
