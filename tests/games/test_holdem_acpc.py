@@ -195,3 +195,53 @@ def test_an_exported_hand_by_one_player_in_both_seats_names_each_seat() -> None:
     with pytest.raises(ValueError, match=r"game 0 replays to chips \(5, -5\), stored "
                                          r"\[5, -5\]"):
         record_line({**record, "scores": [5, -5]}, 7)  # the payoffs of the other seats
+
+
+LONG = "STATE:0:f:AsKd|2c2h:5|-5:a|b:" + "x" * 50
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("STATE:0:rc/crc/cc/rc:AsKd|2c2h/3c8c9h/Jd/Qs/Ks:-50|50:a|b",
+     "'AsKd|2c2h/3c8c9h/Jd/Qs/Ks': a board has three rounds of cards (flop/turn/river)"),
+    ("STATE:0:f:AsKdQh|2c2h:5|-5:a|b", "'AsKdQh': expected 2 cards (got 3)"),
+    ("STATE:0:rc/crc/cc/rc:AsKd|2c2h/3c8c/9hJd/Qs:-50|50:a|b", "'3c8c': expected 3 cards "
+                                                                "(got 2)"),
+    ("STATE:0:f:AsKd|As2h:5|-5:a|b", "'As': this card appears twice"),
+    ("STATE:0:rc/crc/cc/rc:AsKd|2c2h/3c8cAs/Jd/Qs:-50|50:a|b", "'As': this card appears twice"),
+    ("STATE:0:f:AsKd|2c2h:5|-5", "'STATE:0:f:AsKd|2c2h:5|-5': not an ACPC log line "
+                                 "(STATE:hand:betting:cards:chips:names)"),
+    ("FOO:1:f:AsKd|2c2h:5|-5:a|b", "'FOO:1:f:AsKd|2c2h:5|-5:a|b': not an ACPC log line "
+                                   "(STATE:hand:betting:cards:chips:names)"),
+    (LONG, f"{LONG[:40]!r}: not an ACPC log line (STATE:hand:betting:cards:chips:names)"),
+    ("STATE:0:f:AsKd|2c2h:5|-5|0:a|b", "'5|-5|0': the chips are two numbers, position 0's "
+                                       "first, e.g. -20|20"),
+    ("STATE:0:f:AsKd|2c2h:five|-5:a|b", "'five': chips are a number, e.g. -20"),
+    ("STATE:0:f:AsKd|2c2h:5|inf:a|b", "'inf': chips are a finite number"),
+    ("STATE:0:f:AsKd|2c2h:5|-5:a|", "'a|': the names are two, position 0's first, e.g. "
+                                    "alice|bob"),
+    ("STATE:-1:f:AsKd|2c2h:5|-5:a|b", "'-1': a hand number is a whole number >= 0"),
+    ("STATE:0:rc/c:AsKd|2c2h/3c8c9h:0|0:a|b", "'rc/c': the hand is not finished: position 1 "
+                                              "to act"),
+    ("STATE:0:f:AsKd2c2h:5|-5:a|b", "'AsKd2c2h': the hole cards are two pairs, position 0's "
+                                    "first, e.g. AsKd|2c2h"),
+])
+def test_each_bad_line_is_its_one_line_message(line: str, message: str) -> None:
+    """The whole message, word for word: the token (a line cut at 40 characters) and why."""
+    assert read_log([line], "x.log").errors == [f"x.log:1: {message}"]
+
+
+def test_a_score_line_is_checked_against_the_hands_above_it() -> None:
+    """Players with no hand above have 0 chips; a SCORE line has three fields."""
+    assert read_log(["SCORE:0|0:a|b"], "x").errors == []
+    assert read_log(["SCORE:1|-1:a|b"], "x").errors == ["x:1: '1|-1': the hands above give a 0"]
+    for bad in ("SCORE:1|-1", "SCORE:0|0:a|b:c", "SCORE:0|0:a|b:" + "c" * 40):
+        assert read_log([bad], "x").errors == [f"x:1: {bad[:40]!r}: a SCORE line is "
+                                               "SCORE:chips:names"]
+    assert log_name("   ") == "_" and log_name(" a b:c|d ") == "a_b_c_d"
+
+
+def test_a_game_without_events_is_not_logged() -> None:
+    from fuzzeval.games.holdem.acpc import record_line
+
+    with pytest.raises(ValueError, match=r"^game 4 has no events to log$"):
+        record_line({"index": 4, "events": []}, 0)
