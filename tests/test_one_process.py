@@ -255,7 +255,7 @@ def test_ctrl_c_in_calibrates_final_phase_says_what_is_saved(tmp_path: Path) -> 
         _kill(proc)
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == (
-        f"interrupted: 1 finished rounds and 4 games are saved in {db}; run the same "
+        f"interrupted: 1 finished round and 4 games are saved in {db}; run the same "
         "command with --resume"), err
 
 

@@ -163,7 +163,8 @@ def test_bad_input_gets_one_line_and_the_prompt_again_and_eof_stops(tmp_path: Pa
     assert " ".join(out.split()).endswith(  # in 80 columns: the words, however folded
         f"end of input: 0 of 1 games are stored in {tmp_path / 'p.sqlite'} (match 1); the "
         "game in progress is not kept")
-    assert max(map(len, out.splitlines())) <= 80
+    # in 80 columns, but for a word longer than a line (the test's long tmp path)
+    assert all(len(line) <= 80 or len(line.split()) == 1 for line in out.splitlines()), out
     assert read_games(tmp_path / "p.sqlite").empty
 
 

@@ -339,8 +339,8 @@ def test_a_killed_worker_in_a_calibration_loses_nothing(tmp_path: Path) -> None:
                               "NULL").fetchone()[0]
     games = rows_in(db, "games")
     assert rounds < 3 and games < 120
-    assert f"a worker process died: {rounds} finished rounds and {games} games are saved" in \
-        err.decode().replace("\n", " "), err
+    said = f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} games"
+    assert f"a worker process died: {said} are saved" in err.decode().replace("\n", " "), err
     again = runner.invoke(app, [*args, "--resume"])
     assert again.exit_code == 0, again.output
     assert (tmp_path / "b.calibrated.yaml").read_text() == \

@@ -64,8 +64,8 @@ def test_a_match_stored_with_an_earlier_default_is_not_continued(tmp_path: Path)
         h.save_game(old, play_indexed(CRIBBAGE, MatchSpec(
             "cribbage", PlayerSpec.parse("fuzzy:rulebase=cribbage_linguistic"),
             PlayerSpec("random"), 3, 1), 0))
-    args = ["match", "cribbage", "-p", "fuzzy", "-o", "random", "-n", "3", "--seed", "1",
-            "--db", str(db)]
+    args = ["match", "cribbage", "-p", "fuzzy", "--opponent", "random", "-n", "3", "--seed",
+            "1", "--db", str(db)]
     resumed = runner.invoke(app, [*args, "--resume"])
     assert resumed.exit_code == 1 and "has changed since match 1" in resumed.output
     assert runner.invoke(app, args).exit_code == 0  # not "already holds"
