@@ -15,6 +15,7 @@ from fuzzeval.play.match import (
     GameRecord,
     MatchSpec,
     PlayerSpec,
+    game_rngs,
     game_seed,
     parse_options,
     run_games,
@@ -133,6 +134,39 @@ def test_summary_of_hand_made_outcomes() -> None:
     assert s.sides[0].per_unit == {"pegging": 2.0, "hand": 4.5}
     assert s.sides[1].per_unit == {"pegging": 1.0, "hand": 6.0}  # seat 1's own totals
     assert list(s.sides[1].per_unit) == ["pegging", "hand"]  # the game's order
+
+
+def test_a_summary_reads_each_seat_s_payoff_and_a_duplicate_match_by_its_blocks() -> None:
+    """Seven games of three seats, blocks of three (a duplicate match): seat 0 was paid 1,
+    2, 3, 7, 8, 9 and 100; its mean counts all seven (130 / 7), its interval the two
+    whole blocks' means, 2 and 8 (the seventh game's block is not whole): mean 5,
+    standard deviation 3√2, t(0.975, 1) x 3√2 / √2 = 3 t either side. Seats 1 and 2 have
+    their own means."""
+    from fuzzeval.play.game import Payoff
+
+    paid = [(1, 0, 5), (2, 0, 5), (3, 0, 5), (7, 6, 5), (8, 6, 5), (9, 6, 5), (100, 3, -4)]
+    outcomes = [Outcome(None, (0, 0, 0), "", 0, ((0, 0, 0),), {}, tuple(map(float, p)))
+                for p in paid]
+    s = summarize(outcomes, Payoff("points", higher_is_better=False), block=3)
+    assert s.mean == pytest.approx(130 / 7, abs=1e-12) and s.unit == "points"
+    assert s.ci95 == pytest.approx((5 - 3 * T95[0], 5 + 3 * T95[0]), abs=1e-9)
+    assert [side.mean for side in s.sides] == pytest.approx([130 / 7, 3.0, 26 / 7], abs=1e-12)
+    assert s.win_rate is None and s.mean_margin is None
+
+
+def test_a_duplicate_block_shares_the_chance_of_an_ordinary_match_s_game() -> None:
+    """Game i of a duplicate match of two seats draws its chance from the stream of game
+    i // 2 of an ordinary match, ``SeedSequence(seed, spawn_key=(i // 2,))``'s first child;
+    each seat's stream is still game i's own (its children 1 and 2)."""
+    def draws(key: int, child: int) -> list[int]:
+        stream = np.random.SeedSequence(7, spawn_key=(key,)).spawn(3)[child]
+        return np.random.default_rng(stream).integers(2**62, size=3).tolist()
+
+    for index in range(4):
+        chance, seat0, seat1 = game_rngs(7, index, 2, duplicate=True)
+        assert chance.integers(2**62, size=3).tolist() == draws(index // 2, 0)
+        assert seat0.integers(2**62, size=3).tolist() == draws(index, 1)
+        assert seat1.integers(2**62, size=3).tolist() == draws(index, 2)
 
 
 class _Inline(Executor):
