@@ -299,6 +299,25 @@ class Counted(MaxPlayer):
         return super().choose(candidates, rng)
 
 
+def test_each_seat_plays_out_by_its_own_player_and_a_short_one_counts_the_deciders() -> None:
+    """Seat 1 decides at turn 1 (seat 0 took 4). Without ``others``, each seat's moves in
+    a playout ask that seat's player: seats 2, 0, 1, 2 move after seat 1's pick, in each of
+    2 trials x 3 candidates. Stopped at seat 1's next decision (turn 4), a playout is worth
+    minus seat 1's points so far, only its pick, and the 100 its player expects there."""
+    game = PaidTable()
+    late = TableState(turn=1, first=0, offers=(3, 9, 5), rounds=((4, 0, 0),))
+    players = (Counted(), Counted(), Counted())
+    playout_simulator(game, TableHooks(late), game.candidates(late), players)(
+        2, np.random.default_rng(7))
+    assert [p.seats for p in players] == [[0] * 6, [1] * 6, [2] * 12]
+    from fuzzeval.search.sampling import leaf_value
+
+    short = playout_simulator(game, TableHooks(late), game.candidates(late),
+                              (Guess(), Guess(), Guess()), horizon=1,
+                              leaf=leaf_value(game, Guess()))(3, np.random.default_rng(7))
+    assert short.tolist() == [[-103.0, -109.0, -105.0]] * 3
+
+
 class Least(Counted):
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
         super().choose(candidates, rng)
