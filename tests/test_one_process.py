@@ -321,3 +321,43 @@ def test_a_mark_whose_block_was_never_entered_is_released_by_close(tmp_path: Pat
     with History(db) as history, history.running("a run", "this run is running"):
         pass  # released as before when the block ends
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM running_runs").fetchone() == (0,)
+
+
+def test_a_second_signal_while_a_told_stop_cleans_up_is_not_told_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop printed its line ('interrupted: N of M games are saved ...') and then a bare
+    'interrupted' when a second signal landed during the clean-up."""
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+    from fuzzeval.cli import match as command
+    from fuzzeval.play import store
+
+    def stopped_at_once(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # the first Ctrl-C, while the games are played
+
+    closing = store.History.close
+
+    def close_again(self: store.History) -> None:
+        closing(self)
+        if not getattr(self, "_signalled", False):
+            self._signalled = True  # type: ignore[attr-defined]
+            raise KeyboardInterrupt  # the second, while the history closes
+
+    monkeypatch.setattr(command, "run_match", stopped_at_once, raising=False)
+    monkeypatch.setattr("fuzzeval.play.store.run_match", stopped_at_once)
+    monkeypatch.setattr(store.History, "close", close_again)
+    db = tmp_path / "m.sqlite"
+    res = CliRunner().invoke(app, ["match", "cribbage", "-p", "random", "--opponent", "random",
+                                   "-n", "3", "--db", str(db)])
+    assert res.exit_code == 130, res.output
+    lines = res.stderr.splitlines()
+    assert lines == [f"interrupted: 0 of 3 games are saved in {db}; run the same command "
+                     "with --resume to finish the match"], lines
+    # a later command in the same process starts with no stop told (its own is told)
+    from fuzzeval.cli.common import stop_told
+
+    assert stop_told()
+    assert CliRunner().invoke(app, ["evaluate", "tipping", "-i", "quality=1", "-i",
+                                    "service=1"]).exit_code == 0
+    assert not stop_told()

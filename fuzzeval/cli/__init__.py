@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from fuzzeval.cli.common import err_console, help_when_bare, stop_code
+from fuzzeval.cli.common import err_console, help_when_bare, stop_code, stop_told
 from fuzzeval.errors import Terminated
 from fuzzeval.play.registry import command_entry_points
 
@@ -51,13 +51,15 @@ class _OneLineErrors(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:
             why, code = stop_code(exc)
-            err_console.print(why, markup=False, highlight=False)
+            if not stop_told():  # a second signal while a told stop cleans up: quiet
+                err_console.print(why, markup=False, highlight=False)
             raise typer.Exit(code) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         _finite_floats(self)
+        stop_told(forget=True)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args,
                                 **extra)

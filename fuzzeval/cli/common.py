@@ -285,6 +285,21 @@ def stop_code(exc: KeyboardInterrupt) -> tuple[str, int]:
     return ("terminated", 143) if isinstance(exc, Terminated) else ("interrupted", 130)
 
 
+#: the stops told so far in this process, in their lines (``stop_told``)
+_STOPS: list[str] = []
+
+
+def stop_told(line: str | None = None, forget: bool = False) -> bool:
+    """Whether a stop has been told in its line (``line``: record one): a second signal
+    during the clean-up after it is not told again, as a bare word. ``forget``: a new
+    command starts (tests run many in one process)."""
+    if forget:
+        _STOPS.clear()
+    if line is not None:
+        _STOPS.append(line)
+    return bool(_STOPS)
+
+
 @contextmanager
 def stopped(path: Path, saved: Callable[[], str | None],
             then: str = "run the same command with --resume") -> Iterator[None]:
@@ -303,6 +318,7 @@ def stopped(path: Path, saved: Callable[[], str | None],
         except sqlite3.Error:  # the database cannot be read either: say what is certain
             line = f"all finished work is saved in {path}; {then}"
         err_console.print(f"{why}: {line}", markup=False, highlight=False)
+        stop_told(f"{why}: {line}")
     try:
         yield
     except KeyboardInterrupt as exc:

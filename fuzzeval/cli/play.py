@@ -268,7 +268,7 @@ def _check_options(game: Game, options: Options) -> None:
 def _session(game: Game, human: HumanPlayer, opponents: Sequence[Player], spec: MatchSpec,
              history: History, match: StoredMatch, path: Path) -> None:
     """The games one after another, each stored as it ends; a stop keeps those."""
-    from fuzzeval.cli.common import stop_code
+    from fuzzeval.cli.common import stop_code, stop_told
     from fuzzeval.play.match import play_game
     from fuzzeval.play.replay import initial_state
 
@@ -314,8 +314,10 @@ def _session(game: Game, human: HumanPlayer, opponents: Sequence[Player], spec: 
         else:
             why, code = ("end of input", 1) if isinstance(exc, EOFError) else ("quit", 0)
         say()
-        say(f"{why}: {index} of {spec.games} games are stored in {path} (match {match.id}); "
-            "the game in progress is not kept")
+        line = (f"{why}: {index} of {spec.games} games are stored in {path} (match "
+                f"{match.id}); the game in progress is not kept")
+        say(line)
+        stop_told(line)
         raise typer.Exit(code) from None
     say()
     result = (f"you were paid {paid / spec.games:+.3g} {game.payoff.unit} over "
