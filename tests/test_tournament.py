@@ -97,3 +97,28 @@ def test_a_two_seat_cell_without_winners_is_each_seat_s_mean_payoff() -> None:
     assert a[0] == 1.0 and a[1] == pytest.approx((1 - half, 1 + half), abs=1e-12)
     assert b[0] == 0.0 and b[1] == pytest.approx((-half, half), abs=1e-12)
     assert t.to_dict()["matches"][0]["unit"] == "chips per hand"
+
+
+def test_a_stopped_tournament_counts_its_own_games_not_the_databases(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped, a tournament said "2081 games are saved" where it had stored 81: it counted
+    every game of its database, another tournament's 2,000 too."""
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    db = tmp_path / "t.sqlite"
+    base = ["tournament", "cribbage", "-n", "2", "-w", "1", "--db", str(db), "--plot",
+            str(tmp_path / "t.png")]
+    first = CliRunner().invoke(app, [*base, "-p", "random", "-p", "greedy"])
+    assert first.exit_code == 0, first.output
+
+    def stopped_at_once(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("fuzzeval.play.tournament.run_tournament", stopped_at_once)
+    second = CliRunner().invoke(app, [*base, "-p", "random", "-p", "es"])
+    assert second.exit_code == 130
+    assert second.stderr.splitlines()[-1] == (
+        f"interrupted: 0 games are saved in {db}; run the same command to finish the "
+        "tournament")

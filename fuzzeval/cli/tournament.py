@@ -32,6 +32,8 @@ from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.estimate import Estimate
+    from fuzzeval.play.game import Game
+    from fuzzeval.play.match import MatchSpec
     from fuzzeval.play.store import History
     from fuzzeval.play.tournament import Tournament
 
@@ -69,7 +71,7 @@ def tournament(
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, stored_games
+    from fuzzeval.play.store import History
     from fuzzeval.play.tournament import pairings, run_tournament, tournament_specs
     from fuzzeval.plots import image_path, plot_win_matrix
 
@@ -98,8 +100,8 @@ def tournament(
                 progress_bar(disable=as_json) as bar:
             # games stored by an earlier run count as done: the bar and its time left are
             # for the games still to play
-            stored = sum(stored_games(history, game, spec) for spec in
-                         tournament_specs(game, names, games, seed, options).values())
+            specs = list(tournament_specs(game, names, games, seed, options).values())
+            stored = _stored(history, game, specs)
             if not as_json:  # as the progress bar: --json keeps stderr for messages
                 err_console.print(f"{len(names)} players, {pairs} pairing"
                                   f"{'s' if pairs > 1 else ''} of {games:,} games: {total:,} "
@@ -110,7 +112,7 @@ def tournament(
             def said(guess: Estimate | None) -> None:
                 if guess is not None and guess.seconds > LONG and not as_json:
                     bar.console.print(guess.line(), markup=False, highlight=False)
-            with stopped(path, lambda: _games(history),
+            with stopped(path, lambda: f"{_stored(history, game, specs):,} games",
                          "run the same command to finish the tournament"):
                 result = run_tournament(history, game, names, games, seed, options, pool,
                                         on_game=lambda _pair, _rec: bar.advance(task),
@@ -132,8 +134,11 @@ def tournament(
     console.print(f"history: {path}  picture: {picture}")
 
 
-def _games(history: History) -> str:
-    return f"{history.conn.execute('SELECT COUNT(*) FROM games').fetchone()[0]} games"
+def _stored(history: History, game: Game, specs: list[MatchSpec]) -> int:
+    """This tournament's games stored, not those of any other run in the same database."""
+    from fuzzeval.play.store import stored_games
+
+    return sum(stored_games(history, game, spec) for spec in specs)
 
 
 #: the width of one column of the matrix (100.0% and 34–100 with their gaps)
