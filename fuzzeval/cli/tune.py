@@ -185,9 +185,11 @@ def tune(
                              "tune for; tune a rule base of what the game measures")
             bar.reset(task, total=budget, description="tuning")
             first = 0 if done else 1  # the start is evaluated with the first generation
+            # a generation is a batch of rule bases, steadier than one game: two timed
+            # in the later half are enough (four made a slow tuning say it at 99 s)
             watch = Stopwatch(0 if as_json else max(0, budget - done - first) // lam,
                               lambda line: err_console.print(line, markup=False),
-                              unit="generation")
+                              unit="generation", at_least=2)
 
             def step(g: Generation) -> None:
                 bar.update(task, completed=g.evaluations,
