@@ -171,3 +171,15 @@ def test_the_summary_line_is_plain_text_on_a_colour_terminal(
     (line,) = [x for x in screen.getvalue().splitlines() if "history in" in x]
     assert "\x1b" not in line  # no colour codes
     assert re.fullmatch(rf"\d+ deals; history in {re.escape(str(db))}", line), line
+
+
+def test_an_unknown_player_is_told_every_player_the_game_takes(tmp_path: Path) -> None:
+    """Hearts' refusal listed 'sampling' but not 'td', which it takes; hold'em's listed
+    neither."""
+    for game, players in (("hearts", "random, heuristic, fuzzy, ismcts, sampling, td"),
+                          ("holdem", "random, call, raise, acpc-example, fuzzy, sampling, td")):
+        res = runner.invoke(app, ["match", game, "-p", "bogus", "-n", "1", "--db",
+                                  str(tmp_path / "m.sqlite")])
+        assert res.exit_code == 2 and res.stderr == (
+            f"error: {game} player 'bogus': unknown {game} player 'bogus' (players: "
+            f"{players})\n"), res.output

@@ -153,8 +153,11 @@ def make_player(game: Game, name: str, **options: Any) -> Player:
     game-agnostic player installed as a plug-in (``fuzzeval.players``: the sampling
     player of ``fuzzeval.search``), loaded when asked for."""
     if name not in game.player_names:
-        from fuzzeval.play.registry import player_factory
+        from fuzzeval.play.registry import all_player_names, player_factory
 
+        if name not in (every := all_player_names(game)):  # the game's and the installed
+            raise ValueError(f"unknown {game.name} player {name!r} (players: "  # others'
+                             f"{', '.join(every)})")
         factory = player_factory(name)
         if factory is not None:
             player: Player = factory(game, **options)
