@@ -384,3 +384,12 @@ def test_a_whole_hearts_hand_at_the_terminal_is_stored_as_it_was_told(tmp_path: 
             for card in (m.group(1) or m.group(2)).split()]
     assert told == [m.label for m in replay(HEARTS, 3, 0, first, choices) if m.seat == 0]
     assert len(told) == 16  # three passed, thirteen laid
+
+
+def test_a_one_hand_hearts_game_does_not_number_its_hand(tmp_path: Path) -> None:
+    """A one-hand game draws its pass direction as a hand number: seed 5 said 'hand 3:
+    each seat passes three cards across' in a game of one hand."""
+    code, out = _play(tmp_path, "quit\n", "hearts", "--seed", "5")
+    assert code == 0, out
+    assert "the hand: each seat passes three cards across" in out.splitlines()
+    assert "hand 3" not in out

@@ -35,6 +35,12 @@ def _passing(direction: int) -> str:
             if direction != rules.NO_PASS else "no passing")
 
 
+def _hand(state: rules.State) -> str:
+    """"hand 3" in a game to a target; "the hand" in a one-hand game, whose number only
+    draws its pass direction (it is not the third hand of anything)."""
+    return f"hand {state.hand_number + 1}" if state.options.target else "the hand"
+
+
 class HeartsPlay:
     """Hearts' ``PlayInterface``."""
 
@@ -42,7 +48,7 @@ class HeartsPlay:
 
     def start(self, state: State, names: tuple[str, ...]) -> list[str]:
         return [f"seats in the order of play: {', '.join(names)}",
-                f"hand {state.hand.hand_number + 1}: {_passing(state.hand.direction)}"]
+                f"{_hand(state.hand)}: {_passing(state.hand.direction)}"]
 
     # --- a seat deciding -------------------------------------------------------------------
     def situation(self, candidates: Candidates, names: tuple[str, ...], seat: int
@@ -138,7 +144,7 @@ class HeartsPlay:
         points = rules.hand_points(replace(h, taken=taken))
         lines = [f"{names[moon[0]]} shot the moon: {rules.MOON} points to every other seat"
                  ] if moon else []
-        lines.append(f"hand {h.hand_number + 1} over: {_points(points, names)}")
+        lines.append(f"{_hand(h)} over: {_points(points, names)}")
         if a.phase != "over":
             lines.append(f"hand {a.hand_number + 1}: {_passing(a.direction)}; totals "
                          f"{_points(a.totals, names)}")
