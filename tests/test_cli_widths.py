@@ -95,3 +95,22 @@ def test_a_match_table_keeps_long_names_whole_and_its_margins_signed(tmp_path: P
                  "--db", str(tmp_path / "h.sqlite")], tmp_path)
     assert held.returncode == 0 and "small bets per hand" in held.stdout
     assert "margin" not in held.stdout
+
+
+@pytest.mark.parametrize("command", [["match"], ["tournament"], ["play"], ["cribbage", "peg"],
+                                     ["tune"]])
+def test_a_help_text_flows_to_the_width(command: list[str], tmp_path: Path) -> None:
+    """The docstrings' own line ends were kept, leaving 'another' or 'Every' alone on a line
+    of `--help` at 80 columns: each paragraph now fills its lines."""
+    done = _run([*command, "--help"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    paragraphs: list[list[str]] = [[]]
+    for line in done.stdout.split("╭")[0].splitlines():  # the text above the boxes
+        if line.strip():
+            paragraphs[-1].append(line.strip())
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    told = [p for p in paragraphs if p and not p[0].startswith("Usage:")]
+    assert told
+    for lines in told:
+        assert all(len(line) >= 55 for line in lines[:-1]), lines

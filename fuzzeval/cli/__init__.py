@@ -59,6 +59,7 @@ class _OneLineErrors(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         _finite_floats(self)
+        _flowing_help(self)
         stop_told(forget=True)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args,
@@ -95,6 +96,21 @@ def _finite_floats(command: Any) -> None:
             param.type = _finite(kind)
     for sub in getattr(command, "commands", {}).values():
         _finite_floats(sub)
+
+
+def _flowing_help(command: Any) -> None:
+    """Each paragraph of every command's help as one line, which the help screen wraps to
+    its width: the docstrings' own line ends, kept by typer, left a word or two alone on a
+    line in 80 columns. A paragraph of list items or indented lines is kept as written."""
+    text = getattr(command, "help", None)
+    if text:
+        command.help = "\n\n".join(
+            " ".join(part.split()) if not any(
+                line.lstrip().startswith(("-", "*", "•")) or line.startswith(" ")
+                for line in part.splitlines()) else part
+            for part in text.split("\n\n"))
+    for sub in getattr(command, "commands", {}).values():
+        _flowing_help(sub)
 
 
 def _finite(kind: Any) -> Any:

@@ -50,16 +50,16 @@ def learn(
         help="Games between two commits to --db (a whole number of updates).")] = 100,
     update: Annotated[int, typer.Option(
         help="TD(λ): games played with the same conclusions, then their steps added (1: "
-             "after every game, as seed 003; more lets the workers share them).")] = 1,
+             "after every game, as Sturtevant & White's; more lets the workers share them).")] = 1,
     halving: Annotated[int, typer.Option(
         help="TD(λ): the step size's schedule, --alpha / (1 + games so far / this): "
              "halved after this many games (0: constant).")] = 0,
     lam: Annotated[float, typer.Option(
         "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
-                         "payoff (seed 003: 0.75).")] = 0.75,
+                         "payoff (Sturtevant & White: 0.75).")] = 0.75,
     alpha: Annotated[float, typer.Option(
         help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
-             "by their strength (seed 003's normalised step).")] = 0.1,
+             "by their strength (Sturtevant & White's normalised step).")] = 0.1,
     opponent: Annotated[str, typer.Option(
         help="Opponent: 'self' (every seat learns) or a player of the game in the other "
              "seats.")
@@ -116,9 +116,9 @@ def learn(
         "--resume", help="Continue the stored learn of these settings.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
-    """Learn a rule base's conclusions by TD(λ) (seed 003), in self-play or against a player.
+    """Learn a rule base's conclusions by TD(λ) (as Sturtevant & White, 2006), in self-play or against a player.
 
-    Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. The conclusions step after every --update games (seed 003: after every game) and are committed every --block games; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
+    Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. The conclusions step after every --update games (Sturtevant & White: after every game) and are committed every --block games; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.learn.learning import (
         RUNNING,

@@ -206,10 +206,10 @@ def play(
 ) -> None:
     """Play against a player at the terminal; every finished game is stored.
 
-    Type ? at any prompt for what the advisors would do and why, ? NAME for another
-    player's advice, help for what can be typed, quit to stop. You sit in seat 0 and move
-    (deal) first in the first game, the next seat in the next. Replay a stored game with
-    fuzzeval history show.
+    Type ? at any prompt for what the advisors would do and why, ? NAME for
+    another player's advice, help for what can be typed, quit to stop. You sit
+    in seat 0 and move (deal) first in the first game, the next seat in the
+    next. Replay a stored game with fuzzeval history show.
     """
     import secrets
 

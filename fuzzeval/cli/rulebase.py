@@ -129,7 +129,7 @@ def top(
                                    help="Rules shown each way.")] = 20,
     json_out: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
-    """The rules with the largest conclusions each way, in words (seed 003's Tables 1-2).
+    """The rules with the largest conclusions each way, in words (as Sturtevant & White's Tables 1-2, 2006).
 
     For a rule base whose conclusions are single values, such as a learned one: with weighted_sum, what a rule adds when it fires fully (its conclusion times its weight), the most it adds, then the least (below 0); with weighted_average, the value it pulls the grade toward (as hard as its weight), the highest, then the lowest.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
