@@ -198,7 +198,15 @@ class Evaluator:
                 len(self.term_keys), self.weights)
 
     def _numbers(self, x: npt.ArrayLike, where: str) -> FloatArray:
-        """``x`` as floats, or a TypeError naming the argument and what it takes."""
+        """``x`` as floats, or a TypeError naming the argument and what it takes. A table
+        with named columns (a pandas DataFrame) is read by its names, not by position."""
+        columns = getattr(x, "columns", None)
+        if columns is not None:
+            missing = [n for n in self.input_names if n not in columns]
+            if missing:
+                raise ValueError(f"{where}: the table has no column {', '.join(missing)} "
+                                 f"(the inputs are {', '.join(self.input_names)})")
+            x = x[list(self.input_names)]  # type: ignore[index, call-overload]
         try:
             return np.asarray(x, dtype=np.float64)
         except (TypeError, ValueError):

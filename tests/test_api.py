@@ -96,3 +96,18 @@ def test_a_wrong_type_is_a_type_error_naming_the_argument(call: object, message:
     with pytest.raises(TypeError) as caught:
         call(fuzzeval, _tipping())  # type: ignore[operator]
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_a_table_with_named_columns_is_read_by_its_names() -> None:
+    """A DataFrame whose columns were in another order was graded by position: quality 9,
+    service 1 where the table said service 9, quality 1."""
+    import pandas as pd
+
+    import fuzzeval
+
+    ev = fuzzeval.compile_rulebase(fuzzeval.load_rulebase("tipping"))
+    table = pd.DataFrame({"service": [9.0, 2.0], "quality": [1.0, 7.0]})
+    assert ev.grade(table).tolist() == ev.grade([[1.0, 9.0], [7.0, 2.0]]).tolist()
+    assert ev.grade(table).tolist() != ev.grade(table.to_numpy()).tolist()
+    with pytest.raises(ValueError, match=r"^grade\(x\): the table has no column service "):
+        ev.grade(pd.DataFrame({"quality": [1.0]}))
