@@ -778,6 +778,9 @@ def test_every_games_option_stops_at_games_max_and_workers_at_4_a_cpu(tmp_path: 
             f"error: --workers {too_many}: at most {workers_max()} on this machine (4 a CPU, "
             f"{os.cpu_count() or 1} CPUs): more workers only wait for a CPU\n"), (args, res.output)
         assert not db.exists(), args
+    res = runner.invoke(app, ["cribbage", "report", "--deals", "5", "-w", too_many])
+    assert res.exit_code == 2 and res.stderr.startswith(  # was a traceback, exit 1
+        f"error: --workers {too_many}: at most {workers_max()} on this machine"), res.output
     res = runner.invoke(app, ["learn", "hearts", "-n", str(GAMES_MAX + 100)])
     assert res.exit_code == 2 and res.stderr == (
         "error: --games must be at most 100,000,000 (got 100,000,100)\n")

@@ -112,6 +112,15 @@ def workers_max() -> int:
     return max(8, 4 * (os.cpu_count() or 1))
 
 
+def check_workers(workers: int) -> None:
+    """Refuse a number of local workers no run can use, before anything starts."""
+    if workers < 1:
+        raise FuzzevalError(f"--workers must be at least 1 (got {workers})")
+    if workers > (most := workers_max()):
+        raise UsageError(f"--workers {workers}: at most {most} on this machine (4 a CPU, "
+                         f"{os.cpu_count() or 1} CPUs): more workers only wait for a CPU")
+
+
 @contextmanager
 def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor | None]:
     """None (play here) for one worker, a process pool for more, or a Dask executor."""
@@ -132,11 +141,7 @@ def executor_for(workers: int = 1, dask: str | None = None) -> Iterator[Executor
         finally:
             client.close()  # type: ignore[no-untyped-call]
         return
-    if workers < 1:
-        raise FuzzevalError(f"--workers must be at least 1 (got {workers})")
-    if workers > (most := workers_max()):
-        raise UsageError(f"--workers {workers}: at most {most} on this machine (4 a CPU, "
-                         f"{os.cpu_count() or 1} CPUs): more workers only wait for a CPU")
+    check_workers(workers)
     if workers == 1:
         yield None
         return

@@ -533,13 +533,14 @@ def report(
     """
     from fuzzeval.games.cribbage.players import player_from_spec
     from fuzzeval.games.cribbage.report import run_report
-    from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.executors import check_workers, executor_for
     from fuzzeval.plots import image_path, plot_bars
 
     names = player_list(player, players) or list(PLAYERS)
     picture_option("--plot", plot)
     with user_errors():
         check_outputs([Output("--plot", image_path(plot), "picture")])
+        check_workers(workers)
     try:
         for name in names:
             player_from_spec(name)
