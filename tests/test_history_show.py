@@ -433,3 +433,22 @@ def test_a_hearts_game_is_told_in_80_columns_losing_no_word(tmp_path: Path) -> N
     wrapped = [line for line in _joined(lines) if len(line) > 80]
     assert wrapped and all(re.match(r"match |final | *\d+\. | {6}\S", line)
                            for line in wrapped), wrapped
+
+
+def test_a_column_a_later_version_added_is_missed_like_any_other(tmp_path: Path) -> None:
+    """Dropping games.scores or matches.duplicate (added by history version 4) gave a
+    traceback in show and export; dropping games.choices (version 3) exported games
+    without their events, exit 0."""
+    db = tmp_path / "h.sqlite"
+    assert runner.invoke(app, ["match", "cribbage", "-p", "random", "--opponent", "random",
+                               "-n", "2", "--db", str(db)]).exit_code == 0
+    for table, column in (("games", "scores"), ("matches", "duplicate"),
+                          ("games", "choices"), ("decisions", "feature_set")):
+        damaged = tmp_path / f"{column}.sqlite"
+        shutil.copy(db, damaged)
+        with sqlite3.connect(damaged) as conn:
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        conn.close()
+        line = (f"error: {damaged}: damaged history: table {table!r} has lost column(s) "
+                f"{column}; nothing was read\n")
+        assert _every_reader(damaged)[:3] == [(1, line)] * 3, column

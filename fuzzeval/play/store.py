@@ -188,6 +188,12 @@ CREATE TABLE IF NOT EXISTS learn_blocks (
 """
 
 
+#: the columns each history version added to the first version's tables: a history of
+#: that version or later that lacks one was damaged
+_ADDED = {2: (("decisions", "feature_set"),), 3: (("games", "choices"),),
+          4: (("matches", "seats"), ("matches", "duplicate"), ("games", "scores"),
+              ("games", "payoffs"))}
+
 #: a table whose absence, while the other one is there, means the file was damaged
 _NEEDS = {"games": "matches", "decisions": "games", "calibration_rounds": "calibrations",
           "tuning_generations": "tunings", "learn_blocks": "learns"}
@@ -311,10 +317,14 @@ class History:
             if table not in tables and parent in tables:
                 raise HistoryError(f"{self.path}: damaged history: table {table!r} is "
                                    f"missing while {parent!r} is there; {done}")
+        version = int(dict(self.conn.execute(
+            "SELECT key, value FROM fuzzeval_meta").fetchall()).get("version", "1"))
+        added = [(t, c) for v, pairs in _ADDED.items() if v <= version for t, c in pairs]
         for table, columns in _columns().items():
             if table in tables:
                 have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
-                lost = [c for c in columns if c not in have]
+                lost = [c for c in [*columns, *(c for t, c in added if t == table)]
+                        if c not in have]
                 if lost:
                     raise HistoryError(f"{self.path}: damaged history: table {table!r} has "
                                        f"lost column(s) {', '.join(lost)}; {done}")
