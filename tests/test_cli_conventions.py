@@ -798,3 +798,23 @@ def test_a_match_spec_of_more_games_than_a_run_can_finish_is_refused() -> None:
     with pytest.raises(UsageError, match=r"^MatchSpec games must be a whole number from 1 to "
                                          r"100000000 \(got 100000001\)$"):
         MatchSpec("cribbage", PlayerSpec("random"), PlayerSpec("random"), 100_000_001, 1)
+
+
+@pytest.mark.parametrize("args", [
+    ["tune", "cribbage", "--training-deals", "1000000000000"],
+    ["tune", "cribbage", "--held-out-deals", "1000001"],
+    ["calibrate", "cribbage", "--held-out-deals", "1000000000000"],
+    ["evaluate-calibration", "x.sqlite", "--held-out-deals", "1000001"],
+    ["cribbage", "train-es", "-n", "1000000000000"],
+    ["cribbage", "train-es", "--hands", "30000000"],
+    ["cribbage", "pegging", "--deals", "1000000000000"],
+    ["cribbage", "report", "--deals", "1000001"],
+])
+def test_a_count_of_deals_no_machine_holds_is_refused_in_one_line(
+        args: list[str], tmp_path: Path) -> None:
+    """A trillion held-out deals asked numpy for 378 TiB (a traceback after the rounds were
+    played); --hands 30,000,000 drew hands for ever."""
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1, res.output
+    assert res.stderr.startswith("error: ") and ("1,000,000" in res.stderr
+                                                  or "1000000" in res.stderr), res.stderr

@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    DEALS_MAX,
     GAME_HELP,
     GAMES_MAX,
     HELD_OUT_DEALS,
@@ -77,11 +78,12 @@ def calibrate(
         help="Drift picture; default plots/<db name>_drift.png "
              "(runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
     deals: Annotated[int, typer.Option(
-        "--held-out-deals", min=0,
+        "--held-out-deals", min=0, max=DEALS_MAX,
         help="Held-out deals for the game's own measure of the rule base before and after "
              "(cribbage: discard efficiency); 0 skips it.")] = 10_000,
     deals_old: Annotated[int | None, typer.Option(
-        "--deals", hidden=True, min=0, help="Deprecated spelling of --held-out-deals.")] = None,
+        "--deals", hidden=True, min=0, max=DEALS_MAX,
+        help="Deprecated spelling of --held-out-deals.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).

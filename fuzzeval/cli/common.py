@@ -18,6 +18,7 @@ from rich.table import Table
 
 from fuzzeval.errors import FuzzevalError, RuleBaseWarning, Terminated, UsageError
 from fuzzeval.play.registry import game_names
+from fuzzeval.play.spec import DEALS_MAX as DEALS_MAX
 from fuzzeval.play.spec import GAMES_MAX as GAMES_MAX
 from fuzzeval.play.spec import SEED_MAX as SEED_MAX
 from fuzzeval.resources import find_rulebase

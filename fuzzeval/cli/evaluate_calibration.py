@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    DEALS_MAX,
     GAMES_MAX,
     HELD_OUT_DEALS,
     SEED_MAX,
@@ -34,10 +35,12 @@ def evaluate_calibration(
     games: Annotated[int, typer.Option("--games", "-n", min=2, max=GAMES_MAX,
                                        help="Held-out games for each rule base.")] = 1000,
     deals: Annotated[int, typer.Option(
-        "--held-out-deals", min=1, help="Held-out deals for the game's own measure of each "
-                                        "rule base (cribbage: discard efficiency).")] = 2000,
+        "--held-out-deals", min=1, max=DEALS_MAX,
+        help="Held-out deals for the game's own measure of each rule base (cribbage: discard "
+             "efficiency).")] = 2000,
     deals_old: Annotated[int | None, typer.Option(
-        "--deals", hidden=True, min=1, help="Deprecated spelling of --held-out-deals.")] = None,
+        "--deals", hidden=True, min=1, max=DEALS_MAX,
+        help="Deprecated spelling of --held-out-deals.")] = None,
     seed: Annotated[int | None, typer.Option(min=0, max=SEED_MAX,
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(

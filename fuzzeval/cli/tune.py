@@ -11,6 +11,7 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    DEALS_MAX,
     GAME_HELP,
     SEED_MAX,
     DaskOpt,
@@ -119,6 +120,9 @@ def tune(
                              ("--popsize", popsize, 0)):
         if value < low:
             raise _usage(f"{name} must be at least {low} (got {value})")
+    for name, value in (("--training-deals", deals), ("--held-out-deals", held_out)):
+        if value > DEALS_MAX:
+            raise _usage(f"{name} must be at most {DEALS_MAX:,} (got {value:,})")
     if not SIGMA_MIN <= sigma <= 1:
         raise _usage(f"--sigma must be in [{SIGMA_MIN:g}, 1], a share of each point's range "
                      f"(got {sigma:g})")

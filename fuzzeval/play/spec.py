@@ -16,6 +16,9 @@ SEED_MAX = 2**63 - 1
 #: the most games a run plays: at about 4 KB a stored game, 400 GB of history, and years
 #: of play on one machine; a larger number is a typo, not a plan
 GAMES_MAX = 100_000_000
+#: the most deals a measure computes exactly, or a run plays apart from its games: their
+#: exact values take about 400 bytes a deal (a million: 0.4 GB; a trillion asked for 378 TiB)
+DEALS_MAX = 1_000_000
 
 
 def shown(value: object) -> str:

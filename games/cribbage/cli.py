@@ -21,6 +21,8 @@ from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    DEALS_MAX,
+    GAMES_MAX,
     SEED_MAX,
     OldPlayersOpt,
     WorkersOpt,
@@ -442,7 +444,8 @@ def score(
 @app.command("train-es")
 def train_es(
     iterations: Annotated[int, typer.Option(
-        "--iterations", "-n", min=1, help="Iterations: deals to learn from, one each.")]
+        "--iterations", "-n", min=1, max=GAMES_MAX,
+        help="Iterations: deals to learn from, one each.")]
     = 2_000_000,
     variant: Annotated[str, typer.Option(help="threshold or coevolution.")] = "threshold",
     p: Annotated[float, typer.Option("--p", help="Threshold: success is >= p x the best "
@@ -455,8 +458,9 @@ def train_es(
     crib_old: Annotated[bool | None, typer.Option(
         "--crib/--no-crib", hidden=True, help="Deprecated spelling of --with-crib/--hand-only.")]
     = None,
-    hands: Annotated[int, typer.Option(min=0, help="Train on this many fixed random hands "
-                                       "(the paper's first experiments used 9); 0 = all.")] = 0,
+    hands: Annotated[int, typer.Option(
+        min=0, max=DEALS_MAX, help="Train on this many fixed random hands (the paper's first "
+                                   "experiments used 9); 0 = all.")] = 0,
     seed: Annotated[int, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals, mutations and start values.")] = 1,
     output: Annotated[Path, typer.Option(
@@ -513,7 +517,7 @@ def train_es(
 @app.command()
 def report(
     deals: Annotated[int, typer.Option(
-        min=1, help="Deals (random hands), each played to both cribs.")]
+        min=1, max=DEALS_MAX, help="Deals (random hands), each played to both cribs.")]
     = 20_000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     player: Annotated[list[str] | None, typer.Option(
@@ -613,7 +617,8 @@ def pegging(
                            "--player.")] = "exhaustive",
     against: Annotated[str | None, typer.Option(
         "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
-    deals: Annotated[int, typer.Option(min=1, help="Deals, each played with both seatings.")]
+    deals: Annotated[int, typer.Option(min=1, max=DEALS_MAX,
+                                       help="Deals, each played with both seatings.")]
     = 1000,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of the deals.")] = 1,
     json_out: JsonOpt = False,
