@@ -739,7 +739,8 @@ def test_the_docs_give_whose_crib_to_every_discard() -> None:
      "error: holdem player 'fuzzy:temperature=nan': temperature must be a finite number "
      "above 0 (got nan)"),
     ("hearts", "ismcts:uct_c=nan",
-     "error: hearts player 'ismcts:uct_c=nan': uct_c must be a finite number >= 0 (got nan)"),
+     "error: hearts player 'ismcts:uct_c=nan': uct_c must be a number from 0 to 1e+06 (got "
+     "nan)"),
 ])
 def test_a_player_option_that_is_no_finite_number_is_refused_before_a_match(
         tmp_path: Path, game: str, player: str, message: str) -> None:

@@ -66,9 +66,18 @@ class IsmctsPlayer:
         return d.cards.index(card)
 
 
-def _whole(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be a whole number >= {minimum} (got {value!r})")
+#: the largest exploration constant: at 1e20 OpenSpiel's search finds no candidate (its
+#: scores overflow); 1e6 already makes it all exploration
+UCT_MAX = 1e6
+
+
+def _whole(name: str, value: Any, minimum: int, maximum: int) -> int:
+    """A whole number in [minimum, maximum]: OpenSpiel's C++ bots take 32-bit counts (a
+    trillion was a TypeError from its constructor)."""
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be a whole number from {minimum:,} to {maximum:,} "
+                         f"(got {value!r})")
     return value
 
 
@@ -82,7 +91,7 @@ def ismcts_player(**options: Any) -> IsmctsPlayer:
                          f"(options: {', '.join(OPTIONS)})")
     uct = options.get("uct_c", 2.0)
     if isinstance(uct, bool) or not isinstance(uct, (int, float)) or \
-            not math.isfinite(uct) or uct < 0:
-        raise ValueError(f"uct_c must be a finite number >= 0 (got {uct!r})")
-    return IsmctsPlayer(_whole("simulations", options.get("simulations", 200), 2),
-                        float(uct), _whole("rollouts", options.get("rollouts", 1), 1))
+            not math.isfinite(uct) or not 0 <= uct <= UCT_MAX:
+        raise ValueError(f"uct_c must be a number from 0 to {UCT_MAX:g} (got {uct!r})")
+    return IsmctsPlayer(_whole("simulations", options.get("simulations", 200), 2, 1_000_000),
+                        float(uct), _whole("rollouts", options.get("rollouts", 1), 1, 1_000))
