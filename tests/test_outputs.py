@@ -262,3 +262,30 @@ def test_rulebase_import_and_export_write_what_other_outputs_do(tmp_path: Path) 
         assert back.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(old)
+
+
+def test_an_output_in_a_folder_not_made_yet_is_written_there(tmp_path: Path) -> None:
+    """history export and evaluate --csv said '[Errno 2] No such file or directory' (exit 1)
+    where plot and rulebase export make the folder: every output's folder is made."""
+    db = tmp_path / "h.sqlite"
+    assert runner.invoke(app, ["match", "cribbage", "-p", "random", "--opponent", "random",
+                               "-n", "1", "--db", str(db)]).exit_code == 0
+    out = tmp_path / "new" / "games.jsonl"
+    res = runner.invoke(app, ["history", "export", str(db), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert len(out.read_text().splitlines()) == 1
+    table = tmp_path / "in.csv"
+    table.write_text("quality,service\n6.5,9.8\n")
+    graded = tmp_path / "other" / "graded.csv"
+    res = runner.invoke(app, ["evaluate", "tipping", "--csv", str(table), "-o", str(graded)])
+    assert res.exit_code == 0, res.output
+    assert graded.read_text().splitlines()[1].startswith("6.5,9.8,14.798")
+
+
+def test_holdem_replay_of_a_history_database_says_so_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    _history(db)
+    res = runner.invoke(app, ["holdem", "replay", str(db)])
+    assert res.exit_code == 2 and res.output == (
+        f"error: {db}: an SQLite database, not an ACPC log; write one with fuzzeval history "
+        f"export {db} --format acpc -o FILE\n")

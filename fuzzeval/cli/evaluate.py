@@ -313,6 +313,7 @@ def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
             if output is None:
                 shutil.copyfileobj(f, sys.stdout)
                 return
+            output.parent.mkdir(parents=True, exist_ok=True)  # as every output's folder
             with output.open("w", newline="", encoding="utf-8") as out:
                 shutil.copyfileobj(f, out)
     console.print(f"graded {graded} rows -> {output}")

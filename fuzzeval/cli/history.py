@@ -94,6 +94,7 @@ def export(
         if out is None:
             typer.echo(text, nl=False)
         else:
+            out.parent.mkdir(parents=True, exist_ok=True)  # as every output's folder
             out.write_text(text)
 
 

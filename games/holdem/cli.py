@@ -58,6 +58,12 @@ def replay(
     if not file.is_file():
         _fail(f"{file}: no such file")
         raise typer.Exit(2)
+    with file.open("rb") as head:
+        sqlite = head.read(16) == b"SQLite format 3\x00"
+    if sqlite:  # a history, not its export
+        _fail(f"{file}: an SQLite database, not an ACPC log; write one with fuzzeval "
+              f"history export {file} --format acpc -o FILE")
+        raise typer.Exit(2)
     with file.open("rb") as lines:  # decoded line by line: a byte not UTF-8 is an error
         totals = read_log(lines, str(file))
     for line in totals.errors:
