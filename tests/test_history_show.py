@@ -452,3 +452,13 @@ def test_a_column_a_later_version_added_is_missed_like_any_other(tmp_path: Path)
         line = (f"error: {damaged}: damaged history: table {table!r} has lost column(s) "
                 f"{column}; nothing was read\n")
         assert _every_reader(damaged)[:3] == [(1, line)] * 3, column
+
+
+def test_evaluate_calibration_refuses_an_empty_file_and_writes_nothing(tmp_path: Path) -> None:
+    """It made a 94 KB history of a 0-byte file, then said no calibration was stored."""
+    empty = tmp_path / "e.sqlite"
+    empty.write_bytes(b"")
+    res = runner.invoke(app, ["evaluate-calibration", str(empty)])
+    assert res.exit_code == 1 and res.output == (
+        f"error: {empty}: an empty file, not a fuzzeval history\n")
+    assert empty.read_bytes() == b""

@@ -130,3 +130,10 @@ def test_a_stored_match_an_older_fuzzeval_let_in_names_the_file(tmp_path: Path) 
                "whole number from 0 to 9223372036854775807 (got -5)")
     with History(db) as h, pytest.raises(HistoryError, match=f"^{re.escape(message)}$"):
         h.stored_match(match.id)
+
+
+def test_parse_of_no_text_is_a_type_error_naming_it() -> None:
+    """PlayerSpec.parse(None) was an AttributeError ('NoneType' has no 'partition')."""
+    with pytest.raises(TypeError, match=r"^PlayerSpec.parse text must be a str \(NAME or "
+                                        r"NAME:key=value,\.\.\.\), not NoneType None$"):
+        PlayerSpec.parse(None)  # type: ignore[arg-type]

@@ -59,12 +59,14 @@ def evaluate_calibration(
     from fuzzeval.learn.held_out import evaluate_calibration as evaluate
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History
+    from fuzzeval.play.store import History, HistoryError
 
     deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     with user_errors():
         if not db.is_file():
             raise NotFound(f"{db}: no such database")
+        if db.stat().st_size == 0:  # not made into a history only to find none stored
+            raise HistoryError(f"{db}: an empty file, not a fuzzeval history")
         # the executor first: an unreachable cluster fails before the database is written
         with executor_for(workers, dask) as pool, History(db) as history:
             cal = load_calibration(history, calibration)

@@ -110,6 +110,9 @@ class PlayerSpec:
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
+        if not isinstance(text, str):
+            raise TypeError(f"PlayerSpec.parse text must be a str (NAME or "
+                            f"NAME:key=value,...), not {shown(text)}")
         name, _, rest = text.partition(":")
         if not name.strip():
             raise UsageError(f"player {text!r}: a player is written name or name:key=value,...")
