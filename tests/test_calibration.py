@@ -221,3 +221,20 @@ def test_the_calibrated_bases_made_by_runs_the_same_calibration_again() -> None:
         "calibrated by `fuzzeval calibrate cribbage --rulebase 'my bases/a b.yaml' --opponent "
         "exhaustive:weights=expert --rounds 3 --games-per-round 100 --rate 0.123456789 "
         "--seed 7 --option peg_counts=false` (eq. 1)")
+
+
+def test_a_rule_base_with_nothing_to_calibrate_is_refused_before_any_file(
+        tmp_path: Path) -> None:
+    """It was refused after the database was made (exit 1, a 94 KB history left)."""
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    db = tmp_path / "c.sqlite"
+    res = CliRunner().invoke(app, ["calibrate", "hearts", "--rulebase", "hearts_td",
+                                   "--opponent", "random", "--rounds", "1",
+                                   "--games-per-round", "2", "--held-out-deals", "0", "-w",
+                                   "1", "--db", str(db)])
+    assert res.exit_code == 2 and res.output == (
+        "error: rule base 'hearts_td' marks no point 'adjust:'; nothing to calibrate\n")
+    assert list(tmp_path.iterdir()) == []

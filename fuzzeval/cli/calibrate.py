@@ -96,6 +96,7 @@ def calibrate(
         RUNNING,
         CalibrationSettings,
         calibrated_path,
+        check_calibratable,
         find_calibration,
         load_calibration,
         run_calibration,
@@ -135,6 +136,7 @@ def calibrate(
         source_path = resolve_rulebase(rulebase or game.default_rulebase)
         source = read_rulebase_text(source_path)
         check_rulebase_player(game, source_path)  # before any file is made
+        check_calibratable(game, source)
         rewrite_points(source, load_rulebase_text(source, str(source_path)))  # writable back
         settings = CalibrationSettings(
             game.name, opponent or game.default_opponent, games_per_round, seed, rate,

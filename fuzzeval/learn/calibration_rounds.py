@@ -262,20 +262,27 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
                            on_round_start, on_game, on_round)
 
 
+def check_calibratable(game: Game, source: str) -> RuleBase:
+    """Refuse, before any file is made, a game without a rule-base player or a rule base
+    with no point to move (a usage error: another rule base or game is the fix)."""
+    if not game.rulebase_player:
+        raise UsageError(f"{game.name} has no rule-base player to calibrate")
+    first, problems = parse_rulebase(source)
+    if first is None:
+        raise FuzzevalError("the rule base does not load: " + "; ".join(map(str, problems)))
+    if not first.adjustable_points():
+        raise UsageError(f"rule base {first.name!r} marks no point 'adjust:'; nothing to "
+                         "calibrate")
+    return first
+
+
 def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
                 source: str, rounds: int, executor: Executor | None,
                 resume: bool,
                 on_round_start: Callable[[int, MatchSpec], None] | None,
                 on_game: Callable[[GameRows], None] | None,
                 on_round: Callable[[RoundResult], None] | None) -> Calibration:
-    if not game.rulebase_player:
-        raise FuzzevalError(f"{game.name} has no rule-base player to calibrate")
-    first, problems = parse_rulebase(source)
-    if first is None:
-        raise FuzzevalError("the rule base does not load: " + "; ".join(map(str, problems)))
-    if not first.adjustable_points():
-        raise FuzzevalError(f"rule base {first.name!r} marks no point 'adjust:'; nothing "
-                            "to calibrate")
+    first = check_calibratable(game, source)
     cal_id = find_calibration(history, settings, source)
     if resume and cal_id is None:
         raise HistoryError(f"{history.path}: no calibration to resume with these settings "
