@@ -90,6 +90,7 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
                          "(see fuzzeval learn --help)"),
     (["--scale", "1e400"], "error: Invalid value for '--scale': '1e400' is not a finite "
                            "number (see fuzzeval learn --help)"),
+    (["--scale", "1e20"], "error: --scale must be from 1e-06 to 1e+12 (got 1e+20)"),
     (["--block", "5"], "error: --games 16 is not a whole number of blocks of --block 5"),
     (["--update", "3"], "error: --block 8 is not a whole number of updates of --update 3"),
     (["--update", "0"], "error: --update must be at least 1 (got 0)"),

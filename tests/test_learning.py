@@ -120,7 +120,8 @@ def test_bad_settings_are_refused() -> None:
                          ({"alpha": 0.0}, r"step size must be in \(0, 1\]"),
                          ({"alpha": 1.01}, r"step size must be in \(0, 1\]: a step of 1 "),
                          ({"alpha": float("nan")}, r"step size must be in \(0, 1\]"),
-                         ({"scale": float("inf")}, "the scale is a finite number above 0"),
+                         ({"scale": float("inf")}, "the scale is from 1e-06 to 1e"),
+                         ({"scale": 1e20}, r"the scale is from 1e-06 to 1e\+12"),
                          ({"block": 0}, "at least 1 game"),
                          ({"halving": -5}, "halving is 0 [(]a constant step[)] or more"),
                          ({"block": 10, "update": 4}, "a whole number of updates")):

@@ -122,6 +122,7 @@ def learn(
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.learn.learning import (
         RUNNING,
+        SCALE_RANGE,
         LearnSettings,
         check_start,
         learned_yaml,
@@ -151,8 +152,9 @@ def learn(
     if not 0 < alpha <= 1:
         raise _usage(f"--alpha must be in (0, 1]: a step of 1 moves a value all the way to "
                      f"its target, more overshoots it (got {alpha:g})")
-    if not scale > 0:
-        raise _usage(f"--scale must be above 0 (got {scale:g})")
+    if not SCALE_RANGE[0] <= scale <= SCALE_RANGE[1]:
+        raise _usage(f"--scale must be from {SCALE_RANGE[0]:g} to {SCALE_RANGE[1]:g} "
+                     f"(got {scale:g})")
     for name, share in (("--min-share", min_share), ("--triple-share", triple_share)):
         if not 0 < share < 1:
             raise _usage(f"{name} must be in (0, 1) (got {share:g})")

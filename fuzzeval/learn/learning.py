@@ -61,6 +61,11 @@ MEASURE_SEED = 1_000_003
 LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": ()}
 
 
+#: the conclusions' range, +-scale: what a rule base file can hold (its numbers within
+#: +-1e15) with room, and above what its triangles can tell apart
+SCALE_RANGE = (1e-6, 1e12)
+
+
 @dataclass(frozen=True)
 class LearnSettings:
     """Everything that decides the result (the number of games only decides where it
@@ -109,8 +114,9 @@ class LearnSettings:
                              f"({self.update} games)")
         if self.measure_every < 0 or self.measure_games < 1:
             raise ValueError("measure every 0 or more blocks, on at least 1 game")
-        if self.sample_games < 1 or not 0 < self.scale < math.inf:
-            raise ValueError("sample at least 1 game; the scale is a finite number above 0")
+        if self.sample_games < 1 or not SCALE_RANGE[0] <= self.scale <= SCALE_RANGE[1]:
+            raise ValueError(f"sample at least 1 game; the scale is from {SCALE_RANGE[0]:g} "
+                             f"to {SCALE_RANGE[1]:g}")
 
     def step_size(self, index: int) -> float:
         """The step size of game ``index``: ``alpha``, divided by 1 + index / ``halving``
