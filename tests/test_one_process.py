@@ -279,7 +279,7 @@ def test_sigterm_to_a_fast_match_and_its_workers_shows_no_thread_traceback(
 
 def test_sigterm_while_tune_measures_its_training_deals_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
-    proc = _start(["tune", "cribbage", "--training-deals", "2000000", "--held-out-deals",
+    proc = _start(["tune", "cribbage", "--training-deals", "1000000", "--held-out-deals",
                    "0", "-w", "1", "--db", str(db)], tmp_path)
     _ready(proc, 2.0)  # started, measuring the training deals' exact values
     proc.send_signal(signal.SIGTERM)

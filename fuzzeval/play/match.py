@@ -153,12 +153,12 @@ def make_player(game: Game, name: str, **options: Any) -> Player:
     game-agnostic player installed as a plug-in (``fuzzeval.players``: the sampling
     player of ``fuzzeval.search``), loaded when asked for."""
     if name not in game.player_names:
-        from fuzzeval.play.registry import all_player_names, player_factory
+        from fuzzeval.play.registry import all_player_names, player_factory, player_plugin_names
 
-        if name not in (every := all_player_names(game)):  # the game's and the installed
-            raise ValueError(f"unknown {game.name} player {name!r} (players: "  # others'
-                             f"{', '.join(every)})")
-        factory = player_factory(name)
+        if name not in player_plugin_names():  # no such player: every one the game takes
+            raise ValueError(f"unknown {game.name} player {name!r} (players: "
+                             f"{', '.join(all_player_names(game))})")
+        factory = player_factory(name)  # a player of another kind says what it needs
         if factory is not None:
             player: Player = factory(game, **options)
             return player
