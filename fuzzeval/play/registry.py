@@ -8,6 +8,7 @@ for any game, such as the sampling player: a factory ``(game, **options) -> Play
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -41,9 +42,16 @@ def load_game(name: str) -> Game:
     raise GameNotFound(f"no game called {name!r} (games: {known})")
 
 
+@cache
+def _player_plugins() -> tuple[EntryPoint, ...]:
+    """The installed game-agnostic players' entry points, read once a process: scanning
+    every installed distribution costs tens of milliseconds, and players are made often."""
+    return tuple(entry_points(group=PLAYERS_GROUP))
+
+
 def player_plugin_names() -> list[str]:
     """Names of the game-agnostic players installed (``sampling``, ``td``)."""
-    return sorted(ep.name for ep in entry_points(group=PLAYERS_GROUP))
+    return sorted(ep.name for ep in _player_plugins())
 
 
 #: what a game-agnostic player needs of a game: the attribute of the game plug-in it reads
@@ -62,7 +70,7 @@ def all_player_names(game: Game) -> tuple[str, ...]:
 
 def player_factory(name: str) -> Callable[..., Any] | None:
     """The game-agnostic player called ``name`` (its factory), or None."""
-    for ep in entry_points(group=PLAYERS_GROUP):
+    for ep in _player_plugins():
         if ep.name == name:
             factory: Callable[..., Any] = ep.load()
             return factory
