@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import SEED_MAX, help_when_bare, player_option, print_json
+from fuzzeval.cli.outputs import file_kind
 
 if TYPE_CHECKING:  # the players import the engine: `fuzzeval --help` does not
     from fuzzeval.games.holdem.fuzzy import FuzzyPlayer
@@ -58,9 +59,7 @@ def replay(
     if not file.is_file():
         _fail(f"{file}: no such file")
         raise typer.Exit(2)
-    with file.open("rb") as head:
-        sqlite = head.read(16) == b"SQLite format 3\x00"
-    if sqlite:  # a history, not its export
+    if file_kind(file) == "database":  # a history, not its export
         _fail(f"{file}: an SQLite database, not an ACPC log; write one with fuzzeval "
               f"history export {file} --format acpc -o FILE")
         raise typer.Exit(2)
