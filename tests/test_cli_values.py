@@ -572,7 +572,7 @@ def test_a_list_where_a_mapping_belongs_is_named_a_list() -> None:
 
 def test_check_game_sees_a_state_changed_in_place() -> None:
     from fuzzeval.play.testing import ConformanceError, check_game
-    from tests.test_audit_check_game import ApplyChangesTheState, CandidatesChangeTheState
+    from tests.test_check_game import ApplyChangesTheState, CandidatesChangeTheState
 
     with pytest.raises(ConformanceError, match=r"candidates\(\) changed the state it was "):
         check_game(CandidatesChangeTheState(), games=1)

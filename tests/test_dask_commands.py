@@ -1,6 +1,6 @@
 """``calibrate``, ``tournament``, ``evaluate-calibration`` and ``learn --dask ADDRESS`` run
 their games on the cluster's workers and store what the local run stores with the same
-seed (as ``match`` and ``tune`` do: tests/test_audit_dask_match.py, tests/test_tune.py)."""
+seed (as ``match`` and ``tune`` do: tests/test_match_dask.py, tests/test_tune.py)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import pytest
 from fuzzeval.learn.calibration_rounds import round_seed
 from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import game_seed, play_game
-from tests.test_mutation_store_resume import ToyGame
+from tests.test_store_resume import ToyGame
 
 
 def _children(seed: int, n: int) -> list[np.random.SeedSequence]:
