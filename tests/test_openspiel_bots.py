@@ -34,7 +34,7 @@ from fuzzeval.games.cribbage.openspiel import (
     seat_state,
     to_openspiel,
 )
-from fuzzeval.games.hearts.openspiel_bot import HeartsBridge, options_of
+from fuzzeval.games.hearts.openspiel import HeartsBridge, options_of
 from fuzzeval.games.hearts.rules import SEED003, STANDARD
 from fuzzeval.openspiel import (
     IllegalAction,
@@ -522,7 +522,7 @@ def test_the_holdem_bridge_replays_openspiel_s_history_by_our_rules() -> None:
     """A hand played in OpenSpiel from our cards and actions: the bridge's replay gives
     the same holes, board and betting, and a seated ``call`` player checks or calls."""
     from fuzzeval.games.holdem import rules as H
-    from fuzzeval.games.holdem.openspiel_bot import replay
+    from fuzzeval.games.holdem.openspiel import replay
 
     g = pyspiel.load_game(HOLDEM)
     state = g.new_initial_state()
@@ -541,7 +541,7 @@ def test_the_holdem_bridge_replays_openspiel_s_history_by_our_rules() -> None:
     bot = make_bot(g, "call", 1, seed=0)
     assert bot.step(state) == 1  # check behind
     # the player on the button sees its own cards, 2c3d, and the board out so far
-    from fuzzeval.games.holdem.openspiel_bot import HoldemBridge
+    from fuzzeval.games.holdem.openspiel import HoldemBridge
 
     seen = []
     assert HoldemBridge().decide(state, lambda c: seen.append(c.view) or 1) == 2  # bet

@@ -1,61 +1,56 @@
-"""The bridge to OpenSpiel's ``hearts`` (pyspiel, a dev extra): replay our hands there and
-check that both sides agree on every legal move and on the points.
+"""The bridge that seats a fuzzeval Hearts player in OpenSpiel's ``hearts`` as a bot
+(``fuzzeval.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
+docs/openspiel.md), and the pyspiel states of our hands that ``hearts.ismcts`` hands to
+OpenSpiel's search. It stands on the plug-in (``hearts.game``); the agreement check with
+OpenSpiel's rules is a script (``hearts.scripts.check_openspiel``).
 
 Card ids are the same on both sides (rank * 4 + suit). OpenSpiel's first chance node is the
 pass direction (our LEFT/ACROSS/RIGHT/NO_PASS numbers are its numbers); then deal action
-``c`` gives card c to seat ``(cards dealt so far) % 4``; its ``returns()`` are 26 minus the
-points each seat takes. With ``pass_cards=false`` its ``chance_outcomes()`` still lists all
-four directions: we apply 0 ourselves.
-
-    python -m fuzzeval.games.hearts.openspiel --games 5000
-
-plays that many random games per configuration (standard and seed 003) and prints the
-counts of games and decisions compared (``--player heuristic``: heuristic play, which
-reaches other positions: the QS dumped, hearts kept back).
+``c`` gives card c to seat ``(cards dealt so far) % 4``. OpenSpiel's history is replayed
+by fuzzeval's rules (so every legal-move list is compared once more), and the player sees
+the seat's view only.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from fuzzeval.games.hearts.cards import cards_of, cards_str
-from fuzzeval.games.hearts.players import PLAYERS, Policy, random_player
+from fuzzeval.games.hearts.game import GAME
+from fuzzeval.games.hearts.game import State as GameState
 from fuzzeval.games.hearts.record import choices
 from fuzzeval.games.hearts.rules import (
-    MOON,
+    PASS_CYCLE,
     SEATS,
-    SEED003,
-    STANDARD,
     TRICKS,
     Options,
     State,
     apply,
-    deal,
-    hand_points,
     legal,
     new_hand,
 )
-from fuzzeval.games.hearts.view import view
+from fuzzeval.play.game import Candidates
+
+#: OpenSpiel's parameters that fuzzeval's rules have no option for, at the value they play
+FIXED = {"avoid_all_tricks_bonus": False, "can_lead_hearts_instead_of_qs": False,
+         "jd_bonus": False, "qs_breaks_hearts": True}
 
 
-def pyspiel_hand(state: State) -> Any:
-    """A pyspiel state at the start of our hand: the direction chosen, our deal dealt."""
-    import pyspiel
-
-    ps = pyspiel.load_game(state.options.openspiel()).new_initial_state()
-    ps.apply_action(state.direction)
-    cards = [cards_of(h) for h in state.dealt]
-    for i in range(13):
-        for seat in range(SEATS):
-            ps.apply_action(cards[seat][i])
-    return ps
+def options_of(params: dict[str, Any]) -> Options:
+    """fuzzeval's rules for an OpenSpiel ``hearts`` game's parameters; a ValueError names
+    the parameters it cannot play."""
+    wrong = sorted(k for k, v in FIXED.items() if params.get(k, v) != v)
+    if wrong:
+        raise ValueError("fuzzeval's hearts plays " + ", ".join(
+            f"{k}={str(FIXED[k]).lower()}" for k in wrong) + ", not " + ", ".join(
+            f"{k}={str(params[k]).lower()}" for k in wrong))
+    return Options(passing=params.get("pass_cards", True),
+                   must_break_hearts=params.get("must_break_hearts", True),
+                   no_points_first_trick=params.get("no_pts_on_first_trick", True),
+                   lead_any_club=params.get("can_lead_any_club", False))
 
 
 @lru_cache(maxsize=8)
@@ -74,6 +69,11 @@ def _deal(name: str, direction: int, dealt: tuple[int, ...]) -> Any:
         for seat in range(SEATS):
             state.apply_action(cards[seat][i])
     return state
+
+
+def pyspiel_hand(state: State) -> Any:
+    """A pyspiel state at the start of our hand: the direction chosen, our deal dealt."""
+    return _deal(state.options.openspiel(), state.direction, state.dealt)
 
 
 def pyspiel_position(hand: State) -> tuple[Any, int]:
@@ -105,72 +105,67 @@ def ismcts_card(position: Any, seed: int, simulations: int, uct_c: float,
     return int(bot.step(position))
 
 
-@dataclass(frozen=True)
-class Agreement:
-    games: int
-    decisions: int
-    passes: int
-    moons: int
+class HeartsBridge:
+    """Translates OpenSpiel's hearts for one bot: the hand replayed by fuzzeval's rules
+    from OpenSpiel's history (the direction, the 52 cards dealt, every card passed or
+    laid), the last replay kept so that each step replays only the new actions.
+
+    OpenSpiel's ``pass_cards=false`` still draws a pass direction at its first chance node
+    (each with probability 1/4), and a hand whose direction is not 0 is passed: the bridge
+    plays the hand OpenSpiel plays, passing included."""
+
+    game = "hearts"
+
+    def __init__(self, options: Options) -> None:
+        self._options = options
+        self._seen: tuple[list[int], State] | None = None
+
+    def restart(self) -> None:
+        self._seen = None
+
+    def hand(self, state: Any) -> State:
+        """The hand as fuzzeval's rules hold it at OpenSpiel's ``state``."""
+        history = [int(a) for a in state.history()]
+        done = 0
+        if self._seen is not None and history[:len(self._seen[0])] == self._seen[0]:
+            done, ours = len(self._seen[0]), self._seen[1]
+        else:
+            dealt = [0, 0, 0, 0]
+            for i, card in enumerate(history[1:1 + 52]):
+                dealt[i % SEATS] |= 1 << card
+            # OpenSpiel draws a direction and passes even with pass_cards=false: so do we
+            options = replace(self._options, passing=True) if history[0] else self._options
+            number = PASS_CYCLE.index(history[0]) if options.passing else 0
+            ours = new_hand((dealt[0], dealt[1], dealt[2], dealt[3]), options, number)
+            done = 53
+        for card in history[done:]:
+            ours = apply(ours, card)
+        self._seen = (history, ours)
+        return ours
+
+    def decide(self, state: Any, choose: Callable[[Candidates], int]) -> int:
+        ours = self.hand(state)
+        cards = legal(ours)
+        if ours.to_move != state.current_player() or cards != sorted(state.legal_actions()):
+            raise AssertionError(f"fuzzeval: seat {ours.to_move} may play "
+                                 f"{cards_str(cards)}; OpenSpiel: seat "
+                                 f"{state.current_player()} "
+                                 f"{cards_str(state.legal_actions())}\n{state}")
+        return cards[choose(GAME.candidates(GameState(ours)))]
+
+    def search_state(self, state: Any) -> Any:
+        """Where OpenSpiel's ISMCTSBot can decide for the seat to move: ``state`` itself,
+        but in the pass for a seat other than 0 the deal turned so that the seat passes
+        first (OpenSpiel's resampler crashes for a seat whose passer has passed; see
+        ``hearts.ismcts``). A pass card is the same action either way."""
+        ours = self.hand(state)
+        if ours.phase != "pass" or ours.to_move == 0:
+            return state
+        turned, seat = pyspiel_position(ours)
+        assert turned.current_player() == seat
+        return turned
 
 
-def replay(hands: tuple[int, int, int, int], options: Options, hand_number: int,
-           rng: np.random.Generator, policy: Policy = random_player) -> tuple[int, int, bool]:
-    """Play one hand on our side (``policy`` in every seat), step pyspiel along;
-    AssertionError on the first difference. Returns (decisions, passes, moon shot)."""
-    ours = new_hand(hands, options, hand_number)
-    theirs = pyspiel_hand(ours)
-    decisions = passes = 0
-    while ours.phase != "over":
-        mine = legal(ours)
-        if theirs.current_player() != ours.to_move or sorted(theirs.legal_actions()) != mine:
-            raise AssertionError(
-                f"decision {decisions}: seat {ours.to_move} may play {cards_str(mine)}; "
-                f"OpenSpiel: seat {theirs.current_player()} "
-                f"{cards_str(theirs.legal_actions())}\n{theirs}")
-        card = mine[policy(view(ours), mine, rng)]
-        passes += ours.phase == "pass"
-        decisions += 1
-        ours = apply(ours, card)
-        theirs.apply_action(card)
-    points = hand_points(ours)
-    returns = [MOON - p for p in points]
-    if not theirs.is_terminal() or list(theirs.returns()) != returns:
-        raise AssertionError(f"points {points}; OpenSpiel returns {theirs.returns()}\n{theirs}")
-    return decisions, passes, MOON in ours.taken
-
-
-def agree(games: int, options: Options, seed: int = 0, progress: bool = False,
-          policy: Policy = random_player) -> Agreement:
-    """``games`` hands (hand numbers 0, 1, 2, ... so every pass direction comes up)."""
-    rng = np.random.default_rng(seed)
-    decisions = passes = moons = 0
-    for g in range(games):
-        d, p, moon = replay(deal(rng), options, g, rng, policy)
-        decisions += d
-        passes += p
-        moons += moon
-        if progress and (g + 1) % 1000 == 0:
-            print(f"  {g + 1} games", file=sys.stderr)
-    return Agreement(games, decisions, passes, moons)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000, help="games per configuration")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--player", choices=sorted(PLAYERS), default="random",
-                        help="who plays every seat on our side")
-    args = parser.parse_args(argv)
-    print(f"{'configuration':<14} {'games':>7} {'decisions':>10} {'passes':>8} "
-          f"{'moons':>6} {'seconds':>8}")
-    for name, options in (("standard", STANDARD), ("seed 003", SEED003)):
-        start = time.perf_counter()
-        result = agree(args.games, options, args.seed, True, PLAYERS[args.player])
-        print(f"{name:<14} {result.games:>7} {result.decisions:>10} {result.passes:>8} "
-              f"{result.moons:>6} {time.perf_counter() - start:>8.1f}")
-    print("every legal-move list and every hand's points agree with OpenSpiel")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def bridge(game: Any) -> HeartsBridge:
+    """The bridge for OpenSpiel's ``hearts`` (the variants ``options_of`` takes)."""
+    return HeartsBridge(options_of(game.get_parameters()))

@@ -1,147 +1,86 @@
-"""The bridge to OpenSpiel's ``universal_poker`` (pyspiel, a dev extra): play our hands
-there too and check that both sides agree on who acts, on every legal action and on the
-chips.
+"""The bridge that seats a fuzzeval hold'em player in OpenSpiel's ``universal_poker`` as a
+bot (``fuzzeval.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
+docs/openspiel.md). It stands on the plug-in (``holdem.game``); the agreement check with
+OpenSpiel's rules is a script (``holdem.scripts.check_openspiel``).
 
-OpenSpiel's game string below is the ACPC ``holdem.limit.2p.reverse_blinds`` structure.
-Its chance actions are card ids (ours): position 0's two hole cards, position 1's two,
-then each board card as its round comes; its actions are 0 fold, 1 check/call, 2
-bet/raise; its ``returns()`` are the chips each position wins.
-
-    python -m fuzzeval.games.holdem.openspiel --hands 10000
-
-plays that many seeded hands with uniformly random legal actions, and as many without
-folds (to reach more showdowns), and prints the hands and decisions compared.
+Only the heads-up limit game of the ACPC (``GAME_STRING``, its
+``holdem.limit.2p.reverse_blinds`` structure) is played: another structure is refused,
+naming the parameters that differ. OpenSpiel's history is replayed
+by fuzzeval's rules (so every legal-action list is compared once more): its first four
+chance actions are the positions' hole cards, then each round's board cards as the round
+comes; OpenSpiel's player p is position p (0 the big blind, 1 the button). The player sees
+its own view only: its position, its cards, the board and the betting.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from fuzzeval.games.holdem import rules
-from fuzzeval.games.holdem.game import deal_cards
-from fuzzeval.games.holdem.rules import Betting, Deal
+from fuzzeval.games.holdem.game import GAME, State
+from fuzzeval.play.game import Candidates
 
 GAME_STRING = ("universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,"
                "raiseSize=10 10 20 20,firstPlayer=2 1 1 1,maxRaises=3 4 4 4,numSuits=4,"
                "numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1)")
 #: our ACPC letters as OpenSpiel's actions
 ACTION_IDS = {"f": 0, "c": 1, "r": 2}
+_LETTERS = {v: k for k, v in ACTION_IDS.items()}
 
 
-@lru_cache(maxsize=1)
-def _game() -> Any:
+def replay(history: list[int]) -> tuple[tuple[int, int, int, int], tuple[int, ...],
+                                        rules.Betting]:
+    """The hole cards (position 0's two, position 1's two), the board dealt so far and
+    the betting of an OpenSpiel history, by fuzzeval's rules (a NotationError for an
+    action they do not allow)."""
+    holes = (history[0], history[1], history[2], history[3])
+    board: list[int] = []
+    b = rules.START
+    for action in history[4:]:
+        if len(board) < rules.BOARD_SIZE[b.round]:
+            board.append(action)
+        else:
+            b = rules.act(b, _LETTERS[action])
+    return holes, tuple(board), b
+
+
+class HoldemBridge:
+    """Translates OpenSpiel's ``universal_poker`` (the ACPC's heads-up limit game) for one
+    bot."""
+
+    game = "holdem"
+
+    def restart(self) -> None:
+        pass  # each step replays the hand from OpenSpiel's history: nothing is kept
+
+    def decide(self, state: Any, choose: Callable[[Candidates], int]) -> int:
+        history = [int(a) for a in state.history()]
+        holes, board, b = replay(history)
+        legal = rules.legal(b)
+        ours = sorted(ACTION_IDS[a] for a in legal)
+        if b.to_move != state.current_player() or ours != sorted(state.legal_actions()):
+            raise AssertionError(f"fuzzeval: position {b.to_move} may {legal!r} after "
+                                 f"{b}; OpenSpiel: player {state.current_player()} "
+                                 f"{state.legal_actions()}\n{state}")
+        # Cards nobody has seen yet stand in for the board to come (the view shows only
+        # what is out: ``Deal.board_at``).
+        seen = {*holes, *board}
+        rest = [c for c in range(52) if c not in seen][: 5 - len(board)]
+        deal = rules.Deal(((holes[0], holes[1]), (holes[2], holes[3])), (*board, *rest))
+        candidates = GAME.candidates(State(deal, b, rules.BUTTON))
+        return ACTION_IDS[legal[choose(candidates)]]
+
+
+def bridge(game: Any) -> HoldemBridge:
+    """The bridge for OpenSpiel's ``universal_poker`` with the ACPC's heads-up limit
+    structure; a ValueError names the parameters of another."""
     import pyspiel
 
-    return pyspiel.load_game(GAME_STRING)
-
-
-@dataclass(frozen=True)
-class Agreement:
-    hands: int
-    decisions: int
-    showdowns: int
-    splits: int
-    capped: int  # decisions where the cap ruled a raise out
-
-
-def _deal_board(theirs: Any, deal: Deal, dealt: int) -> int:
-    """Deal OpenSpiel's chance nodes from our board; how many board cards are out."""
-    while theirs.is_chance_node():
-        theirs.apply_action(deal.board[dealt])
-        dealt += 1
-    return dealt
-
-
-def replay(deal: Deal, actions: str) -> tuple[Betting, int]:
-    """Play ``actions`` (ACPC letters, no '/') on both sides; AssertionError at the first
-    difference. Returns our betting and the decisions compared."""
-    theirs = _game().new_initial_state()
-    for card in (*deal.holes[0], *deal.holes[1]):
-        theirs.apply_action(card)
-    b = rules.START
-    dealt = 0
-    for number, action in enumerate(actions):
-        _check(theirs, b, number)
-        b = rules.act(b, action)
-        theirs.apply_action(ACTION_IDS[action])
-        dealt = _deal_board(theirs, deal, dealt)
-    _settle(theirs, b, deal)
-    return b, len(actions)
-
-
-def _check(theirs: Any, b: Betting, number: int) -> None:
-    ours = sorted(ACTION_IDS[a] for a in rules.legal(b))
-    if theirs.current_player() != b.to_move or sorted(theirs.legal_actions()) != ours:
-        raise AssertionError(f"decision {number} after {b}: position {b.to_move} may "
-                             f"{ours}; OpenSpiel: player {theirs.current_player()} "
-                             f"{theirs.legal_actions()}\n{theirs}")
-
-
-def _settle(theirs: Any, b: Betting, deal: Deal) -> None:
-    won = rules.chips(deal, b)
-    if not theirs.is_terminal() or [int(r) for r in theirs.returns()] != list(won):
-        raise AssertionError(f"{b}: chips {won}; OpenSpiel {theirs.returns()}\n{theirs}")
-
-
-def play(deal: Deal, rng: np.random.Generator, folds: bool = True
-         ) -> tuple[Betting, int, int]:
-    """One hand of uniformly random legal actions on both sides (``folds=False``: never a
-    fold, so that more hands reach the river and the showdown), compared at every
-    decision. Returns our betting, the decisions and how many were capped."""
-    theirs = _game().new_initial_state()
-    for card in (*deal.holes[0], *deal.holes[1]):
-        theirs.apply_action(card)
-    b = rules.START
-    dealt = decisions = capped = 0
-    while not b.over:
-        _check(theirs, b, decisions)
-        legal = rules.legal(b) if folds else rules.legal(b).replace(rules.FOLD, "")
-        capped += rules.RAISE not in legal
-        action = legal[int(rng.integers(len(legal)))]
-        b = rules.act(b, action)
-        theirs.apply_action(ACTION_IDS[action])
-        dealt = _deal_board(theirs, deal, dealt)
-        decisions += 1
-    _settle(theirs, b, deal)
-    return b, decisions, capped
-
-
-def agree(hands: int, seed: int = 0, folds: bool = True) -> Agreement:
-    """``hands`` seeded random hands, each compared with OpenSpiel."""
-    rng = np.random.default_rng(seed)
-    decisions = showdowns = splits = capped = 0
-    for _ in range(hands):
-        deal = deal_cards(rng)
-        b, d, c = play(deal, rng, folds)
-        decisions += d
-        capped += c
-        if b.folded is None:
-            showdowns += 1
-            splits += rules.chips(deal, b) == (0, 0)
-    return Agreement(hands, decisions, showdowns, splits, capped)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args(argv)
-    print(f"{'actions':<12} {'hands':>7} {'decisions':>10} {'capped':>7} {'showdowns':>10} "
-          f"{'splits':>7} {'seconds':>8}")
-    for name, folds in (("random", True), ("no folds", False)):
-        start = time.perf_counter()
-        r = agree(args.hands, args.seed, folds)
-        print(f"{name:<12} {r.hands:>7} {r.decisions:>10} {r.capped:>7} {r.showdowns:>10} "
-              f"{r.splits:>7} {time.perf_counter() - start:>8.1f}")
-    print("every player to act, legal-action list and hand's chips agree with OpenSpiel")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    want = pyspiel.load_game(GAME_STRING).get_parameters()
+    have = game.get_parameters()
+    wrong = sorted(k for k in set(want) | set(have) if want.get(k) != have.get(k))
+    if wrong:
+        raise ValueError("fuzzeval's holdem plays " + ", ".join(
+            f"{k}={want.get(k)}" for k in wrong) + f" ({GAME_STRING})")
+    return HoldemBridge()

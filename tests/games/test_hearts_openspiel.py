@@ -9,9 +9,10 @@ import pytest
 
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import parse_card
-from fuzzeval.games.hearts.openspiel import agree, main, pyspiel_hand
+from fuzzeval.games.hearts.openspiel import pyspiel_hand
 from fuzzeval.games.hearts.players import heuristic_player
 from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
+from fuzzeval.games.hearts.scripts.check_openspiel import agree, main
 from tests.games.test_hearts_rules import (
     ALL_POINTS,
     CLUB_TRICKS,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from fuzzeval.games.holdem import openspiel, rules
-from fuzzeval.games.holdem.openspiel import GAME_STRING, agree, main, replay
+from fuzzeval.games.holdem.openspiel import GAME_STRING
+from fuzzeval.games.holdem.scripts.check_openspiel import agree, main, replay
 from tests.games.test_holdem_rules import deal
 
 
