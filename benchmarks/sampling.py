@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzzeval.games.cribbage.game import GAME  # noqa: E402
-from fuzzeval.games.cribbage.pegging import PegView, greedy  # noqa: E402
+from fuzzeval.games.cribbage.pegging.policies import PegView, greedy  # noqa: E402
 from fuzzeval.games.cribbage.players import DiscardView, ExhaustiveDiscard  # noqa: E402
 from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging  # noqa: E402
 from fuzzeval.search.sampling import SamplingSettings  # noqa: E402

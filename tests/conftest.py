@@ -38,7 +38,8 @@ if "MUTANT_UNDER_TEST" in os.environ:
     # their Python source (the others stay compiled).
     from fuzzeval import kernels
     from fuzzeval.games.backgammon import moves
-    from fuzzeval.games.cribbage import peg_kernels, win_table
+    from fuzzeval.games.cribbage import win_table
+    from fuzzeval.games.cribbage.pegging import kernels as peg_kernels
     from fuzzeval.jit import Kernel
 
     for _module in (kernels, moves, peg_kernels, win_table):

@@ -692,7 +692,7 @@ def test_discard_needs_whose_crib_and_left_out_it_is_mine_with_a_warning() -> No
 def test_peg_works_out_whose_crib_from_the_play() -> None:
     """The dealer's opponent lays the deal's first card: 6C laid first by them, so my crib;
     nothing laid and my turn, so I lead and the crib is theirs."""
-    from fuzzeval.games.cribbage.peg_advice import Seat, peg_view
+    from fuzzeval.games.cribbage.pegging.advice import Seat, peg_view
 
     led = Seat("KC 3D 7S", count="6C 5C 4D", mine="5C", starter="KH")
     assert peg_view(led).my_crib is True

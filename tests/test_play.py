@@ -21,7 +21,7 @@ from fuzzeval.games.backgammon.play import BackgammonPlay, parse_play
 from fuzzeval.games.cribbage.cards import card_str as _str
 from fuzzeval.games.cribbage.cards import parse_card, parse_cards
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
-from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.play import CribbagePlay, peg_reason
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.scoring import score_pegging

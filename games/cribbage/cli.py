@@ -628,7 +628,7 @@ def pegging(
     Each deal is played with A in either seat; the differential is A's pegging points less
     B's per deal, with its 95 % interval; a simulating player's stops, trials and time.
     """
-    from fuzzeval.games.cribbage.peg_report import compare_pegging
+    from fuzzeval.games.cribbage.pegging.report import compare_pegging
     from fuzzeval.games.cribbage.players import player_from_spec
 
     opponent = renamed(ctx, "opponent", opponent, against, "--opponent",
@@ -707,7 +707,7 @@ def peg(
     (greedy: points now less the expected reply; the rule base: its grade), or each card's
     simulated mean and deviation (sampling).
     """
-    from fuzzeval.games.cribbage.peg_advice import Seat, peg_advice, peg_view
+    from fuzzeval.games.cribbage.pegging.advice import Seat, peg_advice, peg_view
     from fuzzeval.games.cribbage.players import player_from_spec
 
     try:

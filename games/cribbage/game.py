@@ -21,8 +21,8 @@ from fuzzeval.games.cribbage.fuzzy import (
     resolve_rulebase,
 )
 from fuzzeval.games.cribbage.measure import DiscardMeasure, discard_measure
-from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
-from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.players import (
     DISCARDERS,
     CribbagePlayer,

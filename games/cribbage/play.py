@@ -17,7 +17,7 @@ from fuzzeval.games.cribbage import rules
 from fuzzeval.games.cribbage.cards import JACK, card_str, cards_str, parse_cards, value
 from fuzzeval.games.cribbage.discard import KEEPS, THROWS, CribOwner, evaluate_discards
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.players import CribbagePlayer, DiscardView, ExhaustiveDiscard
 from fuzzeval.games.cribbage.rules import HEELS, PEG, WIN, State
 from fuzzeval.games.cribbage.scoring import (
@@ -257,7 +257,7 @@ def _peg_advice(candidates: Candidates, view: PegView, player: CribbagePlayer,
     greedy pegging's points, a simulation's means, or the choice alone."""
     from fuzzeval.games.cribbage.advice import peg_how
     from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
-    from fuzzeval.games.cribbage.peg_advice import peg_advice, peg_view
+    from fuzzeval.games.cribbage.pegging.advice import peg_advice, peg_view
     from fuzzeval.games.cribbage.sampling import SamplingPegging
     from fuzzeval.play.spec import PlayerSpec
 
@@ -302,7 +302,7 @@ def _exhaustive_discard(view: DiscardView, weights: Weighting, name: str) -> Adv
 
 def _seat(view: PegView) -> Any:
     """The view as ``fuzzeval cribbage peg`` reads it (card strings)."""
-    from fuzzeval.games.cribbage.peg_advice import Seat
+    from fuzzeval.games.cribbage.pegging.advice import Seat
 
     earlier = view.played[:len(view.played) - len(view.count_cards)]
     mine = [c for c in view.kept if c not in view.hand]

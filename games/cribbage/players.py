@@ -28,8 +28,8 @@ from fuzzeval.games.cribbage.fuzzy import (
     FuzzyPegging,
     resolve_rulebase,
 )
-from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES
-from fuzzeval.games.cribbage.pegging import POLICIES, PeggingPolicy, PegView
+from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES
+from fuzzeval.games.cribbage.pegging.policies import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
 from fuzzeval.play.game import Candidates

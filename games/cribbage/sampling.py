@@ -8,10 +8,10 @@ what was left to 31), then the thrown pair among the rest, each pair weighted by
 often a good player throws a pair of its kind (``weights``: the shipped expert throw
 shares, or uniform) -- the selective bias. The deal is then played out, the pegging to
 its end and the show, and valued by the seat's points less the opponent's (a game won or
-lost in it as +-``peg_kernels.WIN_VALUE``); near 121 (``ENDGAME``), by the chance of
+lost in it as +-``pegging.kernels.WIN_VALUE``); near 121 (``ENDGAME``), by the chance of
 winning from the scores it leaves (``win_table``), 1 or 0 when the game ends in it.
 
-``pegging_simulator`` runs the trials compiled (``peg_kernels``); the three hooks of
+``pegging_simulator`` runs the trials compiled (``pegging.kernels``); the three hooks of
 ``HIDDEN`` play the same samples through the game's own rules, for any rollout policy and
 as the check of the compiled playouts.
 """
@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.cribbage import peg_kernels
 from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.discard import THROWS, CribOwner, evaluate_discards
 from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
-from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.pegging import kernels
+from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.scoring import rank_table
@@ -60,7 +60,7 @@ NO_TABLE = np.zeros((0, 0, 0))
 
 def endgame(scores: tuple[int, int] | IntArray) -> bool:
     """Whether a deal from these scores is valued by the chance of winning."""
-    return bool(max(int(s) for s in scores) >= peg_kernels.WIN - ENDGAME)
+    return bool(max(int(s) for s in scores) >= kernels.WIN - ENDGAME)
 
 
 def value_table(scores: tuple[int, int] | IntArray) -> FloatArray:
@@ -202,7 +202,7 @@ def peg_setup(view: PegView, weights: Weighting = "expert") -> PegSetup:
 def pegging_values(setup: PegSetup, u: FloatArray) -> FloatArray:
     """Values (n, k) of each option in the trials drawn from uniforms ``u`` (n, UNIFORMS),
     greedy pegging on both sides after the option."""
-    return peg_kernels.pegging_trials(
+    return kernels.pegging_trials(
         np.ascontiguousarray(u, dtype=np.float64), setup.options, setup.my_hand,
         setup.my_kept, setup.my_thrown, setup.opp_laid, setup.pool, setup.eligible,
         setup.pair_a, setup.pair_b, setup.pair_w, setup.seq, setup.count, setup.seen,
@@ -224,7 +224,7 @@ def sample_hidden(setup: PegSetup, u: FloatArray) -> tuple[tuple[int, ...], tupl
     need = 4 - setup.opp_laid.size
     rest = np.empty(max(need, 1), dtype=np.int64)
     crib2 = np.empty(2, dtype=np.int64)
-    peg_kernels.sample_opponent(setup.pool, setup.eligible, need, setup.pair_a, setup.pair_b,
+    kernels.sample_opponent(setup.pool, setup.eligible, need, setup.pair_a, setup.pair_b,
                                 setup.pair_w, np.asarray(u, dtype=np.float64), rest, crib2,
                                 np.zeros(setup.pool.size, dtype=np.int64))
     return tuple(sorted(int(c) for c in rest[:need])), (int(crib2[0]), int(crib2[1]))
@@ -268,7 +268,7 @@ class CribbageHidden:
             won = state.winner == seat
             if table:
                 return 1.0 if won else 0.0
-            return peg_kernels.WIN_VALUE if won else -peg_kernels.WIN_VALUE
+            return kernels.WIN_VALUE if won else -kernels.WIN_VALUE
         if table:  # the deal has passed: the seat deals next if it was the pone
             deals_next = int(root.dealer != seat)
             return float(win_table()[state.scores[seat], state.scores[1 - seat], deals_next])
@@ -329,7 +329,7 @@ def discard_setup(view: DiscardView, weights: Weighting = "expert") -> DiscardSe
 
 def discard_values(setup: DiscardSetup, u: FloatArray) -> FloatArray:
     """Values (n, 15) of the 15 throws in the trials drawn from ``u`` (n, 6)."""
-    vals = peg_kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), setup.six,
+    vals = kernels.discard_trials(np.ascontiguousarray(u, dtype=np.float64), setup.six,
                                       THROW_POSITIONS, setup.pool, setup.pair_a, setup.pair_b,
                                       setup.pair_cum, setup.dealer, setup.scores,
                                       rank_table(), setup.table)

@@ -10,8 +10,8 @@ import pytest
 
 from fuzzeval.games.cribbage.fuzzy import PEG_RULEBASE, FuzzyPegging, resolve_rulebase
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
-from fuzzeval.games.cribbage.pegging import greedy
+from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging.policies import greedy
 from fuzzeval.games.cribbage.players import make_player
 from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
 from fuzzeval.play.match import play_game

@@ -7,7 +7,7 @@ import pytest
 
 from fuzzeval.games.cribbage.cards import parse_cards
 from fuzzeval.games.cribbage.discard import discard_table
-from fuzzeval.games.cribbage.pegging import PegView, basic, greedy
+from fuzzeval.games.cribbage.pegging.policies import PegView, basic, greedy
 from fuzzeval.games.cribbage.players import make_player
 from fuzzeval.games.cribbage.scoring import score_pegging
 

@@ -15,7 +15,7 @@ from fuzzeval.games.cribbage import sampling as S
 from fuzzeval.games.cribbage.cards import parse_cards, value
 from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.games.cribbage.pegging import PegView, greedy
+from fuzzeval.games.cribbage.pegging.policies import PegView, greedy
 from fuzzeval.games.cribbage.players import DiscardView, make_player
 from fuzzeval.games.cribbage.rules import State
 from fuzzeval.games.cribbage.weights import opponent_weights
@@ -395,7 +395,7 @@ def test_a_play_that_ends_the_game_is_the_whole_deal_s_worth() -> None:
     """At 120 all, the first point of the play (or the last card's go) wins: no trial
     reaches the show, so each throw's whole-deal value is its play's, a win (1) or a loss
     (0) in the win table's terms, whoever deals."""
-    from fuzzeval.games.cribbage import peg_kernels
+    from fuzzeval.games.cribbage.pegging import kernels as peg_kernels
     from fuzzeval.games.cribbage.scoring import rank_table
 
     u = np.random.default_rng(4).random((40, S.DISCARD_UNIFORMS))

@@ -19,8 +19,8 @@ from fuzzeval.games.cribbage import sampling as S
 from fuzzeval.games.cribbage.cards import parse_cards, value
 from fuzzeval.games.cribbage.discard import THROWS
 from fuzzeval.games.cribbage.game import GAME
-from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
-from fuzzeval.games.cribbage.pegging import PegView
+from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.weights import opponent_weights
 from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint

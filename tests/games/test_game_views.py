@@ -17,7 +17,7 @@ runner = CliRunner()
 
 def test_a_pegging_seat_sees_whether_the_crib_is_its_own() -> None:
     from fuzzeval.games.cribbage.game import GAME
-    from fuzzeval.games.cribbage.pegging import PegView
+    from fuzzeval.games.cribbage.pegging.policies import PegView
 
     rng = np.random.default_rng(8)
     state = GAME.new_game(rng, 0)
@@ -33,8 +33,8 @@ def test_a_pegging_seat_sees_whether_the_crib_is_its_own() -> None:
 
 def test_the_pair_backup_counts_only_when_leading() -> None:
     from fuzzeval.games.cribbage.cards import parse_cards
-    from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
-    from fuzzeval.games.cribbage.pegging import PegView
+    from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
+    from fuzzeval.games.cribbage.pegging.policies import PegView
 
     hand = parse_cards("5C 5D 5H 9S")
     col = PEG_FEATURE_NAMES.index("pair_backup")

@@ -17,8 +17,8 @@ import numpy as np
 
 from fuzzeval.games.cribbage.cards import card_str, parse_cards, value
 from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
-from fuzzeval.games.cribbage.peg_features import PEG_FEATURE_NAMES, peg_features
-from fuzzeval.games.cribbage.pegging import POLICIES, PegView
+from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
+from fuzzeval.games.cribbage.pegging.policies import POLICIES, PegView
 from fuzzeval.games.cribbage.players import CribbagePlayer
 from fuzzeval.games.cribbage.sampling import (
     Play,

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.games.cribbage.cards import value
-from fuzzeval.games.cribbage.pegging import PegView, points_and_risk, unseen_ranks
+from fuzzeval.games.cribbage.pegging.policies import PegView, points_and_risk, unseen_ranks
 from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]

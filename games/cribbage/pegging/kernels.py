@@ -2,7 +2,7 @@
 show, for many sampled deals and every candidate card, with greedy pegging on both sides.
 
 The rules are those of ``rules.py`` (gos, thirty-one, last card, the show in order, the
-game ending the moment a score reaches 121) and the policy is ``pegging.greedy``, move
+game ending the moment a score reaches 121) and the policy is ``policies.greedy``, move
 for move (tests/games/test_cribbage_sampling.py plays the same deals through both). Seat 0
 is the seat deciding. One kernel file: numba's cache tracks the file a function is in.
 
@@ -63,7 +63,7 @@ def _peg_rank_points(seq: IntArray, n: int) -> int:
 
 def _greedy(hands: IntArray, held: IntArray, seat: int, seq: IntArray, n: int, count: int,
             seen: IntArray, scratch: IntArray) -> int:
-    """``pegging.greedy``: the position in ``hands[seat]`` of the card to lay."""
+    """``policies.greedy``: the position in ``hands[seat]`` of the card to lay."""
     total_unseen = 0
     for r in range(13):
         total_unseen += 4 - seen[seat, r]
