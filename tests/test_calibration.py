@@ -27,7 +27,8 @@ from fuzzeval.learn.calibration_rounds import (
 )
 from fuzzeval.learn.calibration_step import calibrate
 from fuzzeval.learn.held_out import evaluate_calibration, held_out_seed, paired_difference
-from fuzzeval.play.store import History, HistoryError, read_decisions
+from fuzzeval.play.history import HistoryError
+from fuzzeval.play.store import History, read_decisions
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parent.parent

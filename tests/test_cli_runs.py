@@ -103,9 +103,10 @@ def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
 def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:
     """run_match run twice (docs/matches.md's snippet) continues the stored match: the
     second run plays nothing, and the history holds one match of 4 games, not two."""
+    from fuzzeval.play.history import HistoryError
     from fuzzeval.play.match import MatchSpec, PlayerSpec
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, HistoryError, read_games, run_match
+    from fuzzeval.play.store import History, read_games, run_match
 
     spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
                      games=4, seed=1)

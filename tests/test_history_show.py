@@ -406,7 +406,7 @@ def test_a_query_sqlite_cannot_answer_is_the_projects_error_naming_the_file(
         tmp_path: Path) -> None:
     import pytest
 
-    from fuzzeval.play.store import HistoryError
+    from fuzzeval.play.history import HistoryError
 
     db = tmp_path / "h.sqlite"
     History(db).close()

@@ -27,7 +27,8 @@ from fuzzeval.learn.learning import (
 )
 from fuzzeval.loading import load_rulebase_text
 from fuzzeval.play.game import Candidates, Payoff
-from fuzzeval.play.store import History, HistoryError
+from fuzzeval.play.history import HistoryError
+from fuzzeval.play.store import History
 from fuzzeval.yaml_write import rulebase_to_yaml
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
+from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, PlayerSpec
 from fuzzeval.play.rows import GameRows
-from fuzzeval.play.store import History, HistoryError, read_decisions, read_games, run_match
+from fuzzeval.play.store import History, read_decisions, read_games, run_match
 
 
 def spec(games: int, seed: int = 3) -> MatchSpec:

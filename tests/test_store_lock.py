@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, PlayerSpec
-from fuzzeval.play.store import History, HistoryError
+from fuzzeval.play.store import History
 
 SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
 

@@ -11,17 +11,10 @@ from typing import Any
 
 import pytest
 
+from fuzzeval.play.history import HistoryError, require_for_resume
 from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
 from fuzzeval.play.rows import GameRows
-from fuzzeval.play.store import (
-    History,
-    HistoryError,
-    StoredMatch,
-    require_for_resume,
-    resumable,
-    run_match,
-    stored_games,
-)
+from fuzzeval.play.store import History, StoredMatch, resumable, run_match, stored_games
 from tests.toy import RULEBASE, ToyGame
 
 

@@ -107,6 +107,7 @@ def calibrate(
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import (
         MatchSpec,
         PlayerSpec,
@@ -115,7 +116,7 @@ def calibrate(
         parse_options,
     )
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, require_for_resume, stored_games
+    from fuzzeval.play.store import History, stored_games
     from fuzzeval.plots import image_path, plot_drift
     from fuzzeval.yaml_edit import rewrite_points
 

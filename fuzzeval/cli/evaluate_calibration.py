@@ -58,8 +58,9 @@ def evaluate_calibration(
     from fuzzeval.learn.calibration_rounds import load_calibration
     from fuzzeval.learn.held_out import evaluate_calibration as evaluate
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.history import HistoryError
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, HistoryError
+    from fuzzeval.play.store import History
 
     deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     with user_errors():

@@ -134,9 +134,10 @@ def learn(
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import check_game_options, make_player, parse_options
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, require_for_resume
+    from fuzzeval.play.store import History
 
     for name, value, low in (("--games", games, 1), ("--block", block, 1),
                              ("--update", update, 1), ("--halving", halving, 0),
@@ -350,7 +351,8 @@ def _stored(history: History, settings: LearnSettings, source: str | None) -> Le
 def _saved(path: Path, settings: LearnSettings, source: str) -> str | None:
     """What a stopped learn has stored: its games (read when it stops)."""
     from fuzzeval.learn.learning import load_learn
-    from fuzzeval.play.store import History, HistoryError
+    from fuzzeval.play.history import HistoryError
+    from fuzzeval.play.store import History
 
     if not path.is_file():
         return None

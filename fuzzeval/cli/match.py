@@ -78,9 +78,10 @@ def match(
     """
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, require_for_resume, run_match, stored_games
+    from fuzzeval.play.store import History, run_match, stored_games
 
     no_o("match", opponent_o)
     with user_errors():

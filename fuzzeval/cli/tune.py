@@ -105,9 +105,10 @@ def tune(
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.history import HistoryError, require_for_resume
     from fuzzeval.play.match import check_rulebase_player
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, HistoryError, require_for_resume
+    from fuzzeval.play.store import History
     from fuzzeval.yaml_edit import rewrite_points
 
     output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")

@@ -42,8 +42,9 @@ from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.loading import load_rulebase_text
 from fuzzeval.membership import Triangle
 from fuzzeval.play.game import Candidates, Game, Payoff, Player
+from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
-from fuzzeval.play.store import History, HistoryError
+from fuzzeval.play.store import History
 from fuzzeval.rulebase import RuleBase, Term
 from fuzzeval.yaml_write import rulebase_to_yaml
 

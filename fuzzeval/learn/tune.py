@@ -38,7 +38,8 @@ import numpy.typing as npt
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.learn.measure import RulebaseMeasure, objective
-from fuzzeval.play.store import History, HistoryError
+from fuzzeval.play.history import HistoryError
+from fuzzeval.play.store import History
 from fuzzeval.rulebase import PointRef, RuleBase
 
 FloatArray = npt.NDArray[np.float64]

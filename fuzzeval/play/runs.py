@@ -1,0 +1,161 @@
+"""A stored run: a match, a calibration, a tuning or a learn kept in a history database.
+
+Each kind of run is stored once per settings and start rule base: the same command run
+again finds it (``RunKind.find``) and goes on with it, or shows it when it is complete; a
+running mark (``HistoryFile.running``) keeps a second process from running it at the same
+time. ``open_run`` is what every command does before its costly work: refuse a resume of
+nothing, refuse a run another process holds, and say what is stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
+
+T = TypeVar("T")
+
+
+def digest(text: str) -> str:
+    """What a stored run keeps of a long text (its start rule base; its running mark's
+    settings and start): the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def settings_json(settings: Any, later: Mapping[str, Any] | None = None) -> str:
+    """A settings dataclass as the JSON a stored run is found by (sorted keys; tuples as
+    lists). ``later``: settings added after runs were stored, left out at their default,
+    so that a stored run keeps its identity."""
+    later = later or {}
+    fields = (f.name for f in dataclasses.fields(settings))
+    return json.dumps({k: getattr(settings, k) for k in fields
+                       if not (k in later and getattr(settings, k) == later[k])},
+                      sort_keys=True)
+
+
+class Settings(Protocol):
+    """What decides a run's result: stored as JSON, which finds the run again."""
+
+    @property
+    def game(self) -> str: ...
+
+    def to_json(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class RunKind:
+    """One kind of stored run: its head table (one row a run, with the settings as JSON
+    and the start's digest in ``source``), its running mark and its words."""
+
+    name: str  # "calibration": the running mark's key starts with it; refusals say it
+    table: str  # the head table, e.g. "calibrations"
+    source: str  # the head table's column of the start rule base's digest
+    running: str  # what a second process is told, e.g. "this calibration is being run"
+    resume_detail: str = " with these settings and this rule base"
+    one_a_database: bool = False  # a learn: a second one (other settings) is refused
+
+    def key(self, settings: Settings, source: str) -> str:
+        """The running mark: the settings and the start, so that a second process is
+        refused even before the first has stored its run."""
+        return f"{self.name} {digest(settings.to_json() + source)}"
+
+    def find(self, history: HistoryFile, settings: Settings, source: str | None) -> int | None:
+        """The latest stored run of these settings and this start (None: any start)."""
+        where, args = ((f" AND {self.source} = ?", (digest(source),)) if source is not None
+                       else ("", ()))
+        row = history.conn.execute(
+            f"SELECT id FROM {self.table} WHERE settings = ?{where} ORDER BY id DESC LIMIT 1",
+            (settings.to_json(), *args)).fetchone()
+        return None if row is None else int(row[0])
+
+    def latest(self, history: HistoryFile) -> int:
+        """The latest stored run's id; a HistoryError when there is none."""
+        row = history.conn.execute(f"SELECT MAX(id) FROM {self.table}").fetchone()
+        if row is None or row[0] is None:
+            raise HistoryError(f"{history.path}: no {self.name} stored here")
+        return int(row[0])
+
+    def ids(self, history: HistoryFile) -> list[int]:
+        return [int(r[0]) for r in history.conn.execute(
+            f"SELECT id FROM {self.table} ORDER BY id")]
+
+    def start(self, history: HistoryFile, settings: Settings, source: str,
+              **columns: str | int) -> int:
+        """Store a new run (its head row) in the open transaction; its id."""
+        values = {"game": settings.game, "settings": settings.to_json(),
+                  self.source: digest(source), **columns}
+        cur = history.conn.execute(
+            f"INSERT INTO {self.table} ({', '.join(values)}) VALUES "
+            f"({', '.join('?' * len(values))})", tuple(values.values()))
+        return int(cur.lastrowid or 0)
+
+    def claim(self, history: HistoryFile, settings: Settings, source: str, resume: bool,
+              start: Callable[[], int]) -> int:
+        """The stored run to go on with, or a new one (``start``, in one transaction);
+        with ``resume``, finding none is an error."""
+        found = self.find(history, settings, source)
+        if found is not None:
+            return found
+        self.refuse_another(history)
+        if resume:
+            raise self.nothing_to_resume(history.path)
+        with history.conn:
+            return start()
+
+    def refuse_another(self, history: HistoryFile) -> None:
+        """One learn to a database: a new one where another is stored is refused."""
+        if not self.one_a_database:
+            return
+        other = history.conn.execute(f"SELECT id FROM {self.table} LIMIT 1").fetchone()
+        if other is not None:
+            raise HistoryError(f"{history.path} holds {self.name} {other[0]}, with other "
+                               f"settings or another start: one {self.name} to a database; "
+                               "give another --db")
+
+    def nothing_to_resume(self, path: Path) -> HistoryError:
+        return HistoryError(f"{path}: no {self.name} to resume{self.resume_detail}; run "
+                            "without --resume to start one")
+
+
+def open_run(path: Path, resume: bool, find: Callable[[HistoryFile], T | None],
+             held: tuple[str, str] | None = None,
+             nothing: Callable[[HistoryFile], None] | None = None) -> T | None:
+    """What a run does before its costly work, in order: refuse a resume of nothing (no
+    database), refuse a run another live process holds (``held``: its running mark's key
+    and words), then find the stored run (``find``: None when there is none; then
+    ``nothing`` may refuse). No database yet: None, and no file is made."""
+    if resume:
+        require_for_resume(path)
+    if not path.is_file():
+        return None
+    with HistoryFile(path) as history:
+        if held is not None:
+            history.check_free(*held)
+        found = find(history)
+        if found is None and nothing is not None:
+            nothing(history)
+        return found
+
+
+def open_kind(path: Path, kind: RunKind, settings: Settings, source: str | None,
+              resume: bool, look: Callable[[HistoryFile, int], T]) -> T | None:
+    """``open_run`` for a kind of run: the stored run of these settings and start (None:
+    any start, for a start made by the run) as ``look`` reads it; a resume that finds
+    none, or (a learn) a database holding another, is refused."""
+
+    def nothing(history: HistoryFile) -> None:
+        kind.refuse_another(history)
+        if resume:
+            raise kind.nothing_to_resume(path)
+
+    def find(history: HistoryFile) -> T | None:
+        found = kind.find(history, settings, source)
+        return None if found is None else look(history, found)
+    return open_run(path, resume, find, (kind.key(settings, source or ""), kind.running),
+                    nothing)
