@@ -21,6 +21,8 @@ from tests.strategies import one_term
 from tests.toy import RULEBASE as TOY_RULEBASE
 from tests.toy import ToyGame
 
+pytestmark = pytest.mark.audit
+
 # (points, adjust, winning inputs, rate, points after, which stopped), by hand:
 # shift = rate * (mean - point); a moving point stops at the fixed points of its triangle.
 CASES = [

@@ -14,6 +14,8 @@ import pytest
 from fuzzeval.learn.calibration_step import PointMove, calibrate
 from tests.strategies import one_term
 
+pytestmark = pytest.mark.mutation_pin
+
 
 @pytest.mark.parametrize("rate", [0.0, -0.1, 1.0000001, 1.5, 2.0])
 def test_a_rate_outside_0_to_1_is_refused(rate: float) -> None:

@@ -15,6 +15,8 @@ from fuzzeval.play.game import Candidates, Outcome
 from fuzzeval.play.testing import ConformanceError, check_game
 from tests.toy import ToyGame, ToyState
 
+pytestmark = pytest.mark.audit
+
 
 @dataclass  # not frozen: a plug-in could change it in place
 class Pile:

@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 
+pytestmark = pytest.mark.pinned
+
 runner = CliRunner()
 
 

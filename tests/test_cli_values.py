@@ -24,6 +24,8 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 
+pytestmark = pytest.mark.mutation_pin
+
 runner = CliRunner()
 ENV = {"COLUMNS": "80"}
 

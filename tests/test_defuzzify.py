@@ -12,6 +12,8 @@ import pytest
 from fuzzeval.defuzzify import centroid, plan_centroid, weighted_average
 from fuzzeval.membership import Triangle
 
+pytestmark = pytest.mark.mutation_pin
+
 Array = npt.NDArray[np.float64]
 
 

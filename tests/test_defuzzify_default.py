@@ -9,6 +9,8 @@ import pytest
 from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.defuzzify import weighted_average
 
+pytestmark = pytest.mark.audit
+
 
 def test_weighted_average_gives_the_default_where_nothing_fires() -> None:
     values = np.array([1.0, 3.0, -2.0])

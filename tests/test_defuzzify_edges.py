@@ -17,6 +17,8 @@ from fuzzeval.defuzzify import centroid, plan_centroid, weighted_average
 from fuzzeval.engine import Evaluator
 from fuzzeval.membership import Triangle
 
+pytestmark = pytest.mark.mutation_pin
+
 Array = npt.NDArray[np.float64]
 
 TEXT = """\

@@ -15,6 +15,8 @@ from fuzzeval.engine import compile_rulebase as compile_
 from fuzzeval.membership import Triangle
 from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
 
+pytestmark = pytest.mark.mutation_pin
+
 # a on [0, 10]: lo = 1 - a/10, hi = a/10.  b on [0, 4]: s = 1 - b/4, l = b/4.
 TEXT = """\
 name: hand

@@ -13,6 +13,8 @@ from fuzzeval.cli import app
 from fuzzeval.play.match import play_block
 from fuzzeval.play.store import read_games
 
+pytestmark = pytest.mark.audit
+
 runner = CliRunner()
 
 

@@ -21,6 +21,8 @@ from fuzzeval.membership import (
     triangle_problem,
 )
 
+pytestmark = pytest.mark.mutation_pin
+
 SMALLEST_NORMAL = sys.float_info.min  # 2.2250738585072014e-308
 
 # --- number_text ---------------------------------------------------------------------

@@ -76,3 +76,14 @@ def test_mutmut_copies_what_the_selected_tests_read() -> None:
     }
     assert read, "the pattern finds the folders the tests read"
     assert read - copied == set()
+
+
+def test_a_test_file_is_named_for_what_it_checks() -> None:
+    """How a test came about (a mutant that survived, an audit, a value pinned) is a marker
+    registered in pyproject.toml, not its file's name: files are found by their subject."""
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"][
+        "ini_options"]["markers"]
+    assert [m.split(":")[0] for m in markers] == ["mutation_pin", "audit", "pinned"]
+    by_technique = [str(f.relative_to(ROOT)) for f in sorted((ROOT / "tests").rglob("test_*.py"))
+                    if f.name.startswith(("test_mutation_", "test_audit_", "test_pinned_"))]
+    assert by_technique == []

@@ -19,6 +19,8 @@ from fuzzeval.search.sampling import (
 )
 from tests.toy import MaxPlayer, ToyGame, ToyHooks, ToyState
 
+pytestmark = pytest.mark.pinned
+
 
 def scripted(blocks: Sequence[Sequence[Sequence[float]]], calls: list[int]) -> Simulator:
     """A simulator that gives these batches of trial values, one per call, in order."""

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from fuzzeval.play.estimate import duration
 from fuzzeval.play.match import make_player
 from tests.test_sampling import VisibleToy
 from tests.toy import ToyState
+
+pytestmark = pytest.mark.mutation_pin
 
 
 def test_the_sampling_player_defaults_to_the_seeds_rule_and_stops_no_earlier_than_50() -> None:

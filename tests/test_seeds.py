@@ -14,6 +14,8 @@ from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import game_seed, play_game
 from tests.test_store_resume import ToyGame
 
+pytestmark = pytest.mark.mutation_pin
+
 
 def _children(seed: int, n: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(n)

@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.play.store import History
 
+pytestmark = pytest.mark.pinned
+
 runner = CliRunner()
 
 

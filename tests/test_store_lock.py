@@ -14,6 +14,8 @@ from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, PlayerSpec
 from fuzzeval.play.store import History
 
+pytestmark = pytest.mark.pinned
+
 SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
 
 

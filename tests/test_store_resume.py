@@ -17,6 +17,8 @@ from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, StoredMatch, resumable, run_match, stored_games
 from tests.toy import RULEBASE, ToyGame
 
+pytestmark = pytest.mark.mutation_pin
+
 
 def spec(games: int, seed: int = 5, player: str = "random", opponent: str = "random",
          options: tuple[tuple[str, Any], ...] = ()) -> MatchSpec:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, play_indexed
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, run_match
+
+pytestmark = pytest.mark.audit
 
 
 def spec(games: int) -> MatchSpec:

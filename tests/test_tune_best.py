@@ -16,6 +16,8 @@ from fuzzeval.loading import load_rulebase
 from fuzzeval.play.store import History
 from fuzzeval.rulebase import PointRef, RuleBase
 
+pytestmark = pytest.mark.pinned
+
 TIPPING = Path(__file__).resolve().parents[1] / "rulebases" / "tipping.yaml"
 PEAK = PointRef("quality", "average", "peak")  # tipping's one adjustable point, at 5
 

@@ -24,6 +24,8 @@ from fuzzeval.games.backgammon.board import (
 )
 from tests.games.backgammon_helpers import random_positions, side
 
+pytestmark = pytest.mark.mutation_pin
+
 
 def _id_from_bits(bits: list[int]) -> str:
     """A position ID as GNU Backgammon documents it: the 80 bits little-endian, base64,

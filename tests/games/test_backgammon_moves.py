@@ -20,6 +20,8 @@ from tests.games.backgammon_helpers import (
     side,
 )
 
+pytestmark = pytest.mark.mutation_pin
+
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # the 21, each one way
 
 

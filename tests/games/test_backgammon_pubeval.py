@@ -16,6 +16,8 @@ from fuzzeval.games.backgammon.players import make_player
 from fuzzeval.games.backgammon.pubeval import is_race, pubeval
 from tests.games.backgammon_helpers import side
 
+pytestmark = pytest.mark.audit
+
 # A race: my last checkers on my 9 point, theirs on their 9 point (my 16). 3-4 to play.
 RACE = Position(side({1: 1, 3: 1, 7: 2, 9: 2}), side({2: 2, 3: 3, 4: 1, 5: 1, 7: 1, 9: 2}))
 # Contact: one of their checkers still back on their 23 point (my 2), behind my 3, 7, 9.

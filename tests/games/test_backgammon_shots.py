@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from fuzzeval.games.backgammon.board import BAR, Position
 from fuzzeval.games.backgammon.features import position_features
 from fuzzeval.games.backgammon.moves import Play, plays
 from tests.games.backgammon_helpers import random_positions
+
+pytestmark = pytest.mark.audit
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]  # the 36, doubles once each
 

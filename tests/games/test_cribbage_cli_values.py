@@ -28,6 +28,8 @@ from fuzzeval.games.cribbage.cards import parse_cards
 from tests.games import cribbage_reference as ref
 from tests.games.test_cribbage_discard_table import _brute
 
+pytestmark = pytest.mark.mutation_pin
+
 runner = CliRunner()
 ENV = {"COLUMNS": "80"}
 HAND = "KS QH QD TC 5S 4D"  # seed 000's example hand (tests/games/test_cribbage_papers.py)

@@ -15,6 +15,8 @@ from fuzzeval.games.cribbage.players import make_player
 from fuzzeval.games.cribbage.report import random_hands, run_report
 from fuzzeval.games.cribbage.weights import opponent_weights
 
+pytestmark = pytest.mark.audit
+
 
 def test_in_a_game_the_fuzzy_player_throws_what_it_throws_on_its_own() -> None:
     """The game hands the player every feature (FEATURE_NAMES order); the rule base reads a

@@ -26,6 +26,8 @@ from fuzzeval.games.cribbage.discard import (
 from fuzzeval.games.cribbage.weights import opponent_weights
 from tests.games import cribbage_reference as ref
 
+pytestmark = pytest.mark.mutation_pin
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 

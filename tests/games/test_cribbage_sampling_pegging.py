@@ -26,6 +26,8 @@ from fuzzeval.games.cribbage.weights import opponent_weights
 from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint
 from tests.games.cribbage_reference import fifteens, pairs, runs
 
+pytestmark = pytest.mark.pinned
+
 JACK = 10
 
 

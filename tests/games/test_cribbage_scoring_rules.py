@@ -26,6 +26,8 @@ from fuzzeval.games.cribbage.scoring import (
 )
 from tests.games import cribbage_reference as ref
 
+pytestmark = pytest.mark.mutation_pin
+
 
 def _deals(n: int, seed: int) -> list[tuple[tuple[int, ...], int]]:
     rng = np.random.default_rng(seed)

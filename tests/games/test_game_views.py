@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 
+pytestmark = pytest.mark.pinned
+
 runner = CliRunner()
 
 
