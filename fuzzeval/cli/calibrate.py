@@ -107,6 +107,7 @@ def calibrate(
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import (
         MatchSpec,
@@ -165,7 +166,7 @@ def calibrate(
             task = bar.add_task("calibration", total=games_per_round)
             # as the bar: the estimate of a long calibration, not with --json
             then = (f", then {deals:,} held-out deals (timed as they start)"
-                    if deals and getattr(game, "rulebase_measure", None) else "")
+                    if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
             watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
                               lambda line: err_console.print(line + then, markup=False,
                                                              highlight=False))

@@ -153,6 +153,7 @@ def _list_games(history: History, match: StoredMatch) -> None:
 
 
 def _show_game(history: History, match: StoredMatch, index: int) -> None:
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.replay import ReplayError, initial_state, replay
 
@@ -166,7 +167,7 @@ def _show_game(history: History, match: StoredMatch, index: int) -> None:
     header = (f"match {match.id}, game {index}: {spec.game}, {_players(match)}, "
               f"seed {spec.seed}{extra}")
     game = load_game(spec.game)
-    make_interface = getattr(game, "play_interface", None)
+    make_interface = hook(game, GameHooks.play_interface)
     if choices is None or make_interface is None:
         say(header)
         why = ("it was stored before histories kept every choice (version 3)"

@@ -134,6 +134,7 @@ def learn(
     )
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import check_game_options, make_player, parse_options
     from fuzzeval.play.registry import load_game
@@ -174,7 +175,8 @@ def learn(
         options = parse_options(option or [], game.name)
         check_game_options(game, options)
         kinds = _kinds(game, monte_carlo or [], options)
-        if rulebase is None and not getattr(game, "features", None):
+        features = hook(game, GameHooks.features) or ()
+        if rulebase is None and not features:
             raise _usage(f"{game.name} lists no features to learn from; give --rulebase")
         if split:
             from fuzzeval.learn.conjunctions import split_features
@@ -182,7 +184,7 @@ def learn(
             if rulebase is not None:
                 raise _usage("--split shapes a generated start; --rulebase gives the start")
             try:
-                split_features(split, [f.name for f in getattr(game, "features", ())])
+                split_features(split, [f.name for f in features])
             except ValueError as exc:
                 raise _usage(f"--split {split}: {exc}") from None
         for flag, who in (("--opponent", opponent),
@@ -322,9 +324,12 @@ def _option_text(value: object) -> str:
 
 def _kinds(game: Game, given: list[str], options: Options) -> tuple[str, ...]:
     """The --monte-carlo kinds, sorted: each a kind of decision the game logs with these
-    options (a game's ``kinds_logged(**options)`` where it has one), once."""
-    kinds_logged = getattr(game, "kinds_logged", None)
-    known = sorted(game.logged_kinds if kinds_logged is None else kinds_logged(**dict(options)))
+    options (a game's ``logged_kinds_for(**options)`` where it has one), once."""
+    from fuzzeval.play.game import GameHooks, hook
+
+    logged_kinds_for = hook(game, GameHooks.logged_kinds_for)
+    known = sorted(game.logged_kinds if logged_kinds_for is None
+                   else logged_kinds_for(**dict(options)))
     with_options = " with " + " ".join(f"--option {k}={_option_text(v)}" for k, v in options) \
         if options else ""
     for kind in given:

@@ -213,13 +213,14 @@ def play(
     """
     import secrets
 
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, make_player, parse_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History
 
     with user_errors():
         game = load_game(game_name)
-        make_interface = getattr(game, "play_interface", None)
+        make_interface = hook(game, GameHooks.play_interface)
         if make_interface is None:
             raise usage_error(f"{game.name} has no play interface: it cannot be played at "
                               "the terminal")

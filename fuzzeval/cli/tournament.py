@@ -69,6 +69,7 @@ def tournament(
     """
     from fuzzeval.play.estimate import LONG
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History
@@ -83,7 +84,7 @@ def tournament(
     with user_errors():
         game = load_game(game_name)
         names = given if given is not None else list(
-            getattr(game, "tournament_players", None) or game.player_names)
+            hook(game, GameHooks.tournament_players) or game.player_names)
         options = parse_options(option or [], game.name)
         for name in names:
             check_players(game, MatchSpec(game.name, PlayerSpec.parse(name),

@@ -105,6 +105,7 @@ def tune(
     from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.history import HistoryError, require_for_resume
     from fuzzeval.play.match import check_rulebase_player
     from fuzzeval.play.registry import load_game
@@ -131,7 +132,7 @@ def tune(
         raise _usage("--popsize must be 0 (CMA-ES's default) or at least 2 (got 1)")
     with user_errors():
         game = load_game(game_name)
-        build = getattr(game, "rulebase_measure", None)
+        build = hook(game, GameHooks.rulebase_measure)
         if build is None:
             raise _usage(f"{game.name} offers no measure of a rule base to tune for")
         source_path = resolve_rulebase(rulebase or game.default_rulebase)

@@ -18,7 +18,7 @@ from typing import Any
 
 from fuzzeval.learn.calibration_rounds import Calibration, round_seed, round_spec
 from fuzzeval.learn.measure import Comparison, compare
-from fuzzeval.play.game import Game
+from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.match import MatchSpec, MatchSummary, summarize
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, run_match
@@ -65,7 +65,7 @@ def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None
     """The game's own measures of the initial and the calibrated rule base on held-out
     units (a seed family no round uses), with paired intervals; () if it has none (for
     rule bases of these inputs)."""
-    build = getattr(game, "rulebase_measure", None)
+    build = hook(game, GameHooks.rulebase_measure)
     if build is None or deals < 1:
         return ()
     first = cal.results[0].rulebase()

@@ -41,7 +41,7 @@ from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rul
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.loading import load_rulebase_text
 from fuzzeval.membership import Triangle
-from fuzzeval.play.game import Candidates, Game, Payoff, Player
+from fuzzeval.play.game import Candidates, Game, GameHooks, Payoff, Player, hook
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.store import History
@@ -242,7 +242,7 @@ class ValuePlayer:
 def sampled_features(game: Game, settings: LearnSettings) -> FloatArray:
     """Every candidate's features (one column per feature of ``game.features``) at every
     decision of ``sample_games`` seeded games of the sampling player in every seat."""
-    features = getattr(game, "features", None)
+    features = hook(game, GameHooks.features)
     if not features:
         raise FuzzevalError(f"{game.name} lists no features to learn from (a game plug-in "
                             "names them as 'features')")
@@ -295,7 +295,7 @@ def value_player(game: Game, **options: Any) -> ValuePlayer:
     if rb.defuzzifier != "weighted_sum":
         raise ValueError(f"player 'td': rule base {rb.name!r} is {rb.defuzzifier}, not a "
                          "learned weighted_sum base")
-    names = [f.name for f in getattr(game, "features", ())]
+    names = [f.name for f in hook(game, GameHooks.features) or ()]
     return ValuePlayer(compile_for_features(rb, names, game.name), game.payoff)
 
 
@@ -318,7 +318,7 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
     point), the learning seats' total payoff and their number of episodes (run in a
     worker)."""
     ev = with_conclusions(_compiled(source), weights)
-    so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
+    so_far = hook(game, GameHooks.payoff_so_far)
     total = np.zeros(len(weights), dtype=np.int64)
     paid, episodes = 0.0, 0
     for index in indices:
@@ -526,7 +526,7 @@ def check_start(game: Game, rb: RuleBase) -> None:
     if shared:
         raise UsageError(f"{where}: rules share the output terms {', '.join(shared)}; each "
                          "rule learns its own conclusion, so each needs a term of its own")
-    names = [f.name for f in getattr(game, "features", ())]
+    names = [f.name for f in hook(game, GameHooks.features) or ()]
     unknown = [n for n in rb.input_names if n not in names]
     if unknown:
         raise UsageError(f"{where}: inputs {', '.join(unknown)} are not {game.name} "

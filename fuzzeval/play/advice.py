@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.engine import Evaluator, Explanation
-from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 
 #: the seed of the generator an advisor draws from: asked twice, it says the same
 ADVICE_SEED = 0
@@ -42,14 +42,14 @@ class Judgement:
 
 def judge(player: Player, candidates: Candidates, rng: np.random.Generator) -> Judgement:
     """What ``player`` would choose among ``candidates``, with what it says of its choice."""
-    decide = getattr(player, "decide", None)
+    decide = hook(player, PlayerHooks.decide)
     if decide is not None:
         choice, record = decide(candidates, rng)
         if "means" in record:
-            return simulated(int(choice), record, getattr(player, "settings", None))
+            return simulated(int(choice), record, hook(player, PlayerHooks.settings))
         return Judgement(int(choice), NO_VALUES)
-    if getattr(player, "evaluator", None) is not None and callable(getattr(player, "rows",
-                                                                           None)):
+    if hook(player, PlayerHooks.evaluator) is not None and \
+            hook(player, PlayerHooks.rows) is not None:
         return learned(player, candidates, rng)
     return Judgement(int(player.choose(candidates, rng)), NO_VALUES)
 
@@ -65,7 +65,7 @@ def simulated(choice: int, record: Any, settings: Any = None) -> Judgement:
     sds = [float(x) for x in str(record["sds"]).split()]
     order = tuple(int(i) for i in np.argsort(-np.array(means), kind="stable"))
     how = how_simulated({"trials": record["trials"], "stopped": bool(int(record["stopped"])),
-                         "stop": getattr(settings, "stop", "")}, "playouts")
+                         "stop": "" if settings is None else settings.stop}, "playouts")
     return Judgement(choice, how, ("mean", "sd"), tuple(zip(means, sds, strict=True)), order)
 
 
@@ -84,7 +84,8 @@ def learned(player: Any, candidates: Candidates, rng: np.random.Generator) -> Ju
     ev: Evaluator = player.evaluator
     rows = player.rows(candidates)
     grades = ev.grade(rows)
-    higher = bool(getattr(player, "payoff", None) is None or player.payoff.higher_is_better)
+    payoff = hook(player, PlayerHooks.payoff)
+    higher = payoff is None or payoff.higher_is_better
     choice = int(player.choose(candidates, rng))
     order = np.argsort(-grades if higher else grades, kind="stable")
     word = "most" if higher else "least"

@@ -15,12 +15,12 @@ it holds several matches, which its first lines, comments, then name.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuzzeval.errors import UsageError
-from fuzzeval.play.game import Game
+from fuzzeval.play.game import Game, GameHooks, hook
 
 if TYPE_CHECKING:  # a game's format is read at its import: the history is not needed then
     from fuzzeval.play.store import History, StoredMatch
@@ -46,7 +46,7 @@ def game_events(game: Game, match: StoredMatch, index: int, first: int,
 
     spec = match.spec
     options = dict(spec.options)
-    chance = getattr(game, "chance_events", None)
+    chance = hook(game, GameHooks.chance_events)
     events: list[Event] = []
     if chance is not None:
         start = initial_state(game, spec.seed, index, first, options, spec.duplicate)
@@ -89,12 +89,12 @@ def line_formats() -> tuple[str, ...]:
     from fuzzeval.play.registry import game_names, load_game
 
     return tuple(dict.fromkeys(f for name in game_names()
-                               for f in getattr(load_game(name), "export_formats", {})))
+                               for f in hook(load_game(name), GameHooks.export_formats) or {}))
 
 
 def line_format(game: Game, fmt: str) -> LineFormat:
     """How ``game`` writes its exported records in ``fmt``."""
-    formats: dict[str, LineFormat] = getattr(game, "export_formats", {})
+    formats: Mapping[str, LineFormat] = hook(game, GameHooks.export_formats) or {}
     if fmt not in formats:
         raise UsageError(f"--format {fmt!r}: {game.name} games are written as jsonl or json"
                          f"{''.join(' or ' + f for f in formats)}")

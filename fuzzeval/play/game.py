@@ -8,9 +8,10 @@ game's view of what that player may know), never the state, so it cannot peek at
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +20,7 @@ from fuzzeval.engine import Evaluator, compile_rulebase
 from fuzzeval.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
+T = TypeVar("T", covariant=True)  # a hook of a narrower type is one of a wider
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,9 @@ class Candidates:
 
 
 class Player(Protocol):
-    """Chooses one option; ties and randomness are the player's business (rng given)."""
+    """Chooses one option; ties and randomness are the player's business (rng given).
+    What a player may add (``decide``, ``logged_kinds``, ...) is listed in
+    ``PlayerHooks``."""
 
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int: ...
 
@@ -155,14 +159,9 @@ class Game(Protocol):
     """A game plug-in for any number of seats (exported as ``GAME`` through the
     ``fuzzeval.games`` group).
 
-    Optionally ``play_rulebase``: the shipped rule base the rule-base player reads when none
-    is named (its strongest), when that is not ``default_rulebase``; a stored match of that
-    player is tied to its content, so changing the default never mixes two players' games.
-    ``implied_options(name, options)`` does the same for other files a player reads by
-    default (the options with those defaults filled in). ``hidden_information``: the hooks
-    of ``fuzzeval.search.sampling.HiddenInformation``, for the game-agnostic sampling player.
-    ``play_interface()``: a ``PlayInterface``, for a person to play it (``fuzzeval play``)
-    and for its stored games to be replayed move by move (``fuzzeval history show``).
+    What every game has is below; what a game may add (its rule base for play, features,
+    hidden-information hooks, a play interface, ...) is listed in ``GameHooks`` with each
+    hook's contract, and looked up only through ``hook``.
     """
 
     name: str
@@ -174,8 +173,7 @@ class Game(Protocol):
     logged_kinds: frozenset[str]
     #: what a unit of ``Outcome.unit_points`` is called ("deal"), or "" when there is none
     unit_name: str
-    #: the player names ``make_player`` knows (optionally ``tournament_players``: those of a
-    #: default round robin, when some are too slow for one that takes minutes)
+    #: the player names ``make_player`` knows
     player_names: tuple[str, ...]
     #: the player that plays from a rule base (``make_player(name, rulebase=PATH)``), and the
     #: shipped rule base and opponent a calibration uses by default ("" when the game has none)
@@ -270,3 +268,186 @@ class PlayInterface(Protocol):
         """What ``player`` (written ``name``, as made by ``make_player``) would choose
         here, and why (``fuzzeval.play.advice`` judges a player the game does not know)."""
         ...
+
+
+# Optional hooks. A game or a player may offer more than its protocol asks; each extra is
+# declared here once, with its contract, and read only through ``hook``, so a misspelt
+# name is an error (mypy's, or tests/test_hooks.py's) rather than a hook silently absent,
+# and ``check_game`` can hold every hook a game offers to its contract.
+
+#: what is wrong with a hook's value, in a few words ("" when nothing)
+Shape = Callable[[object], str]
+
+
+@dataclass(frozen=True)
+class Hook(Generic[T]):
+    """One optional attribute of a game or a player: its name, its contract in one line,
+    and a check of a value's shape (``T`` is the type a caller gets from ``hook``)."""
+
+    name: str
+    contract: str
+    shape: Shape
+
+
+def hook(owner: object, which: Hook[T]) -> T | None:
+    """``owner``'s hook ``which``, or None where it offers none: the one place hooks are
+    looked up (``check_game`` has held a game's to their contracts)."""
+    found: T | None = getattr(owner, which.name, None)
+    return found
+
+
+def _text(value: object) -> str:
+    return "" if isinstance(value, str) and value else f"{value!r} is not a non-empty string"
+
+
+def _names(value: object) -> str:
+    if isinstance(value, tuple) and value and all(isinstance(v, str) and v for v in value):
+        return ""
+    return f"{value!r} is not a non-empty tuple of names"
+
+
+def _kinds(value: object) -> str:
+    if isinstance(value, frozenset) and all(isinstance(v, str) for v in value):
+        return ""
+    return f"{value!r} is not a frozenset of decision kinds"
+
+
+def _flag(value: object) -> str:
+    return "" if isinstance(value, bool) else f"{value!r} is not True or False"
+
+
+def _method(signature: str, args: int, options: bool = False) -> Shape:
+    """A callable that takes ``args`` arguments (and keyword options) as ``signature``."""
+    def shape(value: object) -> str:
+        if not callable(value):
+            return f"{value!r} is not callable"
+        try:
+            inspect.signature(value).bind(*range(args), **({"option": 0} if options else {}))
+        except TypeError:
+            return f"does not take {signature}"
+        return ""
+    return shape
+
+
+def _with(*methods: str) -> Shape:
+    """An object with these methods."""
+    def shape(value: object) -> str:
+        missing = [m for m in methods if not callable(getattr(value, m, None))]
+        return f"{type(value).__name__} has no {', '.join(missing)}" if missing else ""
+    return shape
+
+
+def _features(value: object) -> str:
+    if not isinstance(value, tuple) or not value or \
+            not all(isinstance(f, Feature) for f in value):
+        return f"{value!r} is not a non-empty tuple of Feature"
+    names = [f.name for f in value]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        return f"features {', '.join(twice)} are listed twice"
+    empty = [f.name for f in value if not f.lo < f.hi]
+    return f"features {', '.join(empty)} have an empty range (lo >= hi)" if empty else ""
+
+
+def _formats(value: object) -> str:
+    if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and callable(getattr(v, "line", None))
+            and isinstance(getattr(v, "comment", None), str) for k, v in value.items()):
+        return f"{value!r} is not a mapping of names to LineFormat"
+    return ""
+
+
+def _stop(value: object) -> str:
+    stop = getattr(value, "stop", None)
+    return "" if isinstance(stop, str) else f"{value!r} has no stop rule (stop)"
+
+
+def _instance(kind: type) -> Shape:
+    def shape(value: object) -> str:
+        return "" if isinstance(value, kind) else f"{value!r} is not a {kind.__name__}"
+    return shape
+
+
+class GameHooks:
+    """Every optional hook of a game plug-in (``check_game`` checks the ones it offers)."""
+
+    features: Hook[tuple[Feature, ...]] = Hook(
+        "features", "the features of its candidates, with their ranges: what `fuzzeval "
+        "learn` and the td player read", _features)
+    logged_kinds_for: Hook[Callable[..., frozenset[str]]] = Hook(
+        "logged_kinds_for", "(**options) -> the kinds of decision a game with these options "
+        "logs (some of `logged_kinds`)", _method("(**options)", 0, options=True))
+    tournament_players: Hook[tuple[str, ...]] = Hook(
+        "tournament_players", "the players of a default round robin (some of "
+        "`player_names`), when some are too slow for one", _names)
+    play_rulebase: Hook[str] = Hook(
+        "play_rulebase", "the shipped rule base the rule-base player reads when none is "
+        "named, when not `default_rulebase`; a stored match is tied to its content",
+        _text)
+    implied_options: Hook[Callable[[str, Mapping[str, Any]], Mapping[str, Any]]] = Hook(
+        "implied_options", "(name, options) -> the options with the defaults of the files "
+        "the player reads filled in, for a match's fingerprint", _method("(name, options)", 2))
+    hidden_information: Hook[Any] = Hook(  # fuzzeval.search.sampling.HiddenInformation
+        "hidden_information", "determinize, finished and value (and optionally a compiled "
+        "simulator): what the sampling player simulates with",
+        _with("determinize", "finished", "value"))
+    sampling_rollout: Hook[str] = Hook(
+        "sampling_rollout", "the player the sampling player's playouts use by default, "
+        "when not `default_opponent` (one of `player_names`)", _text)
+    payoff_so_far: Hook[Callable[[Any, int], float]] = Hook(
+        "payoff_so_far", "(state, seat) -> what the game has paid the seat so far, for "
+        "TD(λ) and playouts that stop short", _method("(state, seat)", 2))
+    play_interface: Hook[Callable[[], PlayInterface]] = Hook(
+        "play_interface", "() -> a PlayInterface: `fuzzeval play` and `fuzzeval history "
+        "show`", _method("()", 0))
+    chance_events: Hook[Callable[[Any, Any], list[dict[str, Any]]]] = Hook(
+        "chance_events", "(before, after) -> what chance brought between two states (before "
+        "None: the start), as JSON objects, for `fuzzeval history export`",
+        _method("(before, after)", 2))
+    export_formats: Hook[Mapping[str, Any]] = Hook(  # fuzzeval.play.export.LineFormat
+        "export_formats", "names of the game's own text formats and their LineFormat, for "
+        "`fuzzeval history export --format`", _formats)
+    rulebase_measure: Hook[Callable[..., Any]] = Hook(  # -> fuzzeval.learn.measure's
+        "rulebase_measure", "(inputs, deals, seed, executor, cache_dir, progress) -> a "
+        "RulebaseMeasure of rule bases of these inputs, or None: `tune`, held-out deals",
+        _method("(inputs, deals, seed, executor, cache_dir, progress)", 6))
+
+
+class PlayerHooks:
+    """Every optional hook of a player."""
+
+    decide: Hook[Callable[[Candidates, np.random.Generator],
+                          tuple[int, Mapping[str, str | int | float]]]] = Hook(
+        "decide", "(candidates, rng) -> the choice and a note kept with the decision (a "
+        "simulation's trials and means)", _method("(candidates, rng)", 2))
+    logged_kinds: Hook[frozenset[str]] = Hook(
+        "logged_kinds", "kinds of decision to log with features besides the game's (a "
+        "pegging rule base's plays)", _kinds)
+    logs_features: Hook[bool] = Hook(
+        "logs_features", "False: its logged decisions carry no features (it reads none); "
+        "default True", _flag)
+    estimate: Hook[Callable[[Candidates], float]] = Hook(
+        "estimate", "(candidates) -> the payoff it expects from here on: a playout that "
+        "stops short is valued by it", _method("(candidates)", 1))
+    evaluator: Hook[Evaluator] = Hook(
+        "evaluator", "the compiled rule base it grades options with, for explanations",
+        _instance(Evaluator))
+    rows: Hook[Callable[[Candidates], FloatArray]] = Hook(
+        "rows", "(candidates) -> the rows its evaluator grades, one an option: advice "
+        "shows each option's value", _method("(candidates)", 1))
+    payoff: Hook[Payoff] = Hook(
+        "payoff", "the payoff its values are in (which way is better), for advice",
+        _instance(Payoff))
+    settings: Hook[Any] = Hook(  # fuzzeval.search.sampling.SamplingSettings
+        "settings", "a simulation's settings, whose stop rule (`stop`) advice names",
+        _stop)
+
+
+def hooks_of(kind: type) -> tuple[Hook[Any], ...]:
+    """The hooks ``GameHooks`` or ``PlayerHooks`` declares, in order."""
+    return tuple(v for v in vars(kind).values() if isinstance(v, Hook))
+
+
+def offered(owner: object, kind: type) -> tuple[Hook[Any], ...]:
+    """The hooks of ``kind`` that ``owner`` offers."""
+    return tuple(h for h in hooks_of(kind) if hook(owner, h) is not None)

@@ -30,7 +30,16 @@ from typing import Any, TypeVar
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
-from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff, Player
+from fuzzeval.play.game import (
+    WIN_POINTS,
+    Game,
+    GameHooks,
+    Outcome,
+    Payoff,
+    Player,
+    PlayerHooks,
+    hook,
+)
 from fuzzeval.play.spec import (
     GAMES_MAX,
     SEED_MAX,
@@ -199,10 +208,11 @@ def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
     wants = [logs_features(p) for p in players]
     # A player that can say how it decided (``decide``: the choice and a note, e.g. a
     # simulation's trials and means) has that note kept with the decision.
-    deciders = [getattr(p, "decide", None) for p in players]
-    # A player may ask for more kinds to be logged, with features (``logs_kinds``: e.g. the
-    # play, when a pegging rule base decides it and may be calibrated).
-    kinds = [game.logged_kinds | frozenset(getattr(p, "logs_kinds", ())) for p in players]
+    deciders = [hook(p, PlayerHooks.decide) for p in players]
+    # A player may ask for more kinds to be logged, with features (``logged_kinds``: e.g.
+    # the play, when a pegging rule base decides it and may be calibrated).
+    kinds = [game.logged_kinds | (hook(p, PlayerHooks.logged_kinds) or frozenset())
+             for p in players]
     while (seat := game.to_move(state)) is not None:
         cands = game.candidates(state)
         decide = deciders[seat]
@@ -237,7 +247,7 @@ def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
 
 def logs_features(player: Player) -> bool:
     """Whether a player's logged decisions carry the chosen option's features."""
-    return bool(getattr(player, "logs_features", True))
+    return hook(player, PlayerHooks.logs_features) is not False
 
 
 _PLAYERS: dict[tuple[str, tuple[PlayerSpec, ...]], tuple[Player, ...]] = {}
@@ -449,10 +459,10 @@ def fingerprint(spec: MatchSpec, game: Game | None = None) -> str:
     default (``play_rulebase``) has changed in between."""
     from fuzzeval.resources import find_rulebase
 
-    play = str(getattr(game, "play_rulebase", "") or "")
+    play = hook(game, GameHooks.play_rulebase) or ""
     # A game may say which files a player reads by default (``implied_options``: e.g. the
     # shipped pegging rule base behind cribbage's pegging=fuzzy): those count too.
-    implied = getattr(game, "implied_options", None)
+    implied = hook(game, GameHooks.implied_options)
     parts: dict[str, dict[str, str]] = {}
     seats = ([(f"seat{k}", who) for k, who in enumerate(spec.seats)] if spec.seats else
              [("player", spec.player), ("opponent", spec.opponent)])

@@ -54,18 +54,18 @@ def player_plugin_names() -> list[str]:
     return sorted(ep.name for ep in _player_plugins())
 
 
-#: what a game-agnostic player needs of a game: the attribute of the game plug-in it reads
-#: (``sampling``: the hidden-information hooks; ``td``: the features of the candidates)
-PLUGIN_NEEDS = {"sampling": "hidden_information", "td": "features"}
-
-
 def all_player_names(game: Game) -> tuple[str, ...]:
     """Every player of ``game`` that ``fuzzeval match`` makes by name: the game's own, then
     each game-agnostic player installed that can play it (``td`` may still need its
     option, ``td:rulebase=FILE``, where no learned base is shipped for the game)."""
+    from fuzzeval.play.game import GameHooks, hook
+
+    # what a game-agnostic player needs of a game (``sampling``: the hidden-information
+    # hooks; ``td``: the features of the candidates)
+    needs = {"sampling": GameHooks.hidden_information, "td": GameHooks.features}
     own = tuple(game.player_names)
     return own + tuple(n for n in player_plugin_names() if n not in own
-                       and getattr(game, PLUGIN_NEEDS.get(n, "name"), None))
+                       and (n not in needs or hook(game, needs[n])))
 
 
 def player_factory(name: str) -> Callable[..., Any] | None:

@@ -39,7 +39,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.play.game import Candidates, Game, Player
+from fuzzeval.play.game import Candidates, Game, GameHooks, Player, PlayerHooks, hook
 
 FloatArray = npt.NDArray[np.float64]
 StopRule = Literal["obvious", "paired", "none"]
@@ -212,7 +212,7 @@ def leaf_value(game: Game, estimator: ValueEstimator) -> Leaf:
     """A short playout's worth to ``seat``, to move in ``state``: what the game has paid it
     so far plus the estimator's value of its decision there, signed so that more is better
     (as the hooks' ``value``). ValueError when the game does not say what it has paid."""
-    so_far: Callable[[Any, int], float] | None = getattr(game, "payoff_so_far", None)
+    so_far = hook(game, GameHooks.payoff_so_far)
     if so_far is None:
         raise ValueError(f"horizon: {game.name} does not say what a seat has been paid so "
                          "far (payoff_so_far), so a playout cannot stop short")
@@ -270,7 +270,7 @@ def playout_simulator(game: Game, hooks: HiddenInformation, candidates: Candidat
 
 def require_hooks(game: Game) -> HiddenInformation:
     """The game's hidden-information hooks, or a ValueError saying the game has none."""
-    hooks = getattr(game, "hidden_information", None)
+    hooks = hook(game, GameHooks.hidden_information)
     if hooks is None:
         raise ValueError(f"{game.name} has no hidden-information hooks (determinize, "
                          f"finished, value): the sampling player needs them")
@@ -342,7 +342,8 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
     if unknown:
         raise ValueError(f"player 'sampling' does not take options {sorted(unknown)} "
                          "(options: horizon, others, rollout, stop, trials)")
-    name = str(rollout).strip() or getattr(game, "sampling_rollout", game.default_opponent)
+    name = str(rollout).strip() or hook(game, GameHooks.sampling_rollout) or \
+        game.default_opponent
     known = [*game.player_names, *(n for n in player_plugin_names() if n != SAMPLING)]
     if name not in known:
         raise ValueError(f"rollout must be one of {', '.join(known)} (got {rollout!r})")
@@ -363,7 +364,7 @@ def sampling_player(game: Game, rollout: Any = "", trials: Any = 500,
     policy = make_player(game, name)
     leaf = None
     if horizon:
-        if not callable(getattr(policy, "estimate", None)):
+        if hook(policy, PlayerHooks.estimate) is None:
             raise ValueError(f"horizon: rollout {name!r} does not estimate values; a "
                              "playout that stops short needs one that does (td)")
         leaf = leaf_value(game, policy)  # type: ignore[arg-type]

@@ -92,7 +92,7 @@ class FuzzyPegging:
 
     rulebase: RuleBase
     evaluator: Evaluator = field(init=False, repr=False, compare=False)
-    logs_kinds: frozenset[str] = field(default=frozenset({"play"}), init=False)
+    logged_kinds: frozenset[str] = field(default=frozenset({"play"}), init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evaluator",

@@ -52,7 +52,7 @@ class CribbageGame:
     player_names = (*DISCARDERS, "sampling")
     #: a default round robin's players: all but sampling, which simulates every decision
     #: (about a second a game, 50 times the others), so a default tournament takes minutes
-    tournament_players = DISCARDERS
+    tournament_players = tuple(DISCARDERS)
     rulebase_player = "fuzzy"
     default_rulebase = DEFAULT_RULEBASE  # calibration and tuning start from the draft
     play_rulebase = PLAY_RULEBASE  # the fuzzy player plays the strongest

@@ -32,7 +32,7 @@ from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES
 from fuzzeval.games.cribbage.pegging.policies import POLICIES, PeggingPolicy, PegView
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
-from fuzzeval.play.game import Candidates
+from fuzzeval.play.game import Candidates, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.rulebase import RuleBase
 
@@ -92,11 +92,10 @@ class CribbagePlayer:
             check_pegging(self.pegging)
 
     @property
-    def logs_kinds(self) -> frozenset[str]:
+    def logged_kinds(self) -> frozenset[str]:
         """Decision kinds logged, with their features, besides the game's: the play, when
         a pegging rule base decides it (so that calibration can read it)."""
-        kinds: frozenset[str] = getattr(self.policy, "logs_kinds", frozenset())
-        return kinds
+        return hook(self.policy, PlayerHooks.logged_kinds) or frozenset()
 
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, Mapping[str, str | int | float]]:
@@ -131,7 +130,8 @@ class CribbagePlayer:
 
 def _with_note(how: Any, view: object, rng: np.random.Generator
                ) -> tuple[int, Mapping[str, str | int | float]]:
-    """A strategy's choice, with its simulation's record when it simulates."""
+    """A strategy's choice, with its simulation's record when it simulates (a strategy's
+    own ``decide(view, rng)``, not the player hook)."""
     decide = getattr(how, "decide", None)
     if decide is None:
         return int(how(view, rng)), {}

@@ -86,6 +86,7 @@ def card(
 
 def _show(data: dict[str, Any], player: Any, explain: bool) -> None:
     from fuzzeval.games.hearts.fuzzy import FuzzyHearts
+    from fuzzeval.play.game import PlayerHooks, hook
 
     if "pass" in data:
         console.print(f"{data['hand']}, pass {data['direction']}, player {data['player']}: "
@@ -94,7 +95,7 @@ def _show(data: dict[str, Any], player: Any, explain: bool) -> None:
         trick = " ".join(data["trick"]) or "none (I lead)"
         console.print(f"{data['hand']}, trick {trick}, player {data['player']}: play "
                       f"[bold]{data['play']}[/bold]", highlight=False)
-    evaluator = getattr(player, "evaluator", None)
+    evaluator = hook(player, PlayerHooks.evaluator)
     if evaluator is not None:
         console.print(evaluator.rulebase.origin, markup=False, highlight=False)
     rows = data.get("table", [])

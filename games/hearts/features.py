@@ -21,7 +21,6 @@ numba anyway, as every long run (playouts, learning) does: 24 us a decision agai
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -29,19 +28,9 @@ import numpy.typing as npt
 from fuzzeval.games.hearts.cards import HEARTS, POINTS, QUEEN_SPADES, SPADES, SUIT_MASK
 from fuzzeval.games.hearts.view import View
 from fuzzeval.jit import kernel, loaded
+from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class Feature:
-    """A feature's name (a rule base's input variable), its natural range and meaning
-    (the fields of fuzzeval.game.Feature)."""
-
-    name: str
-    lo: float
-    hi: float
-    meaning: str
 
 
 FEATURES: tuple[Feature, ...] = (

@@ -95,7 +95,7 @@ class HeartsGame:
     def prepare(self) -> None:
         pass
 
-    def kinds_logged(self, **options: Any) -> frozenset[str]:
+    def logged_kinds_for(self, **options: Any) -> frozenset[str]:
         """The kinds of decision a game with these options logs: seed 003's variant has
         no passing, so no passes (what ``fuzzeval learn --monte-carlo`` may name)."""
         opts = _options(options.get("rules", "standard"), options.get("target", 0))

@@ -63,7 +63,7 @@ def test_players_peg_with_the_rule_base() -> None:
     assert isinstance(plain.policy, FuzzyPegging)
     assert plain.policy.rulebase.name == "cribbage_pegging"
     named = make_player("fuzzy", rulebase="cribbage_pegging")  # the calibrator's spelling
-    assert isinstance(named.policy, FuzzyPegging) and named.logs_kinds == {"play"}
+    assert isinstance(named.policy, FuzzyPegging) and named.logged_kinds == {"play"}
     with pytest.raises(ValueError, match="peg_rulebase is read only with pegging=fuzzy"):
         make_player("exhaustive", peg_rulebase="cribbage_pegging")
     with pytest.raises(ValueError, match="not cribbage pegging features"):

@@ -42,6 +42,9 @@ class _With:
     def new_game(self, rng: np.random.Generator, first: int) -> object:
         return GAME.new_game(rng, first, **self.options)
 
+    def logged_kinds_for(self, **options: object) -> frozenset[str]:
+        return GAME.logged_kinds_for(**{**self.options, **options})
+
 
 def test_seat_first_receives_the_first_hand_of_the_deal() -> None:
     dealt = rules.deal(np.random.default_rng(5))
