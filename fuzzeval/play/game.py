@@ -325,6 +325,8 @@ def _method(signature: str, args: int, options: bool = False) -> Shape:
             inspect.signature(value).bind(*range(args), **({"option": 0} if options else {}))
         except TypeError:
             return f"does not take {signature}"
+        except ValueError:  # no signature to read (some builtins): calls will tell
+            pass
         return ""
     return shape
 

@@ -20,7 +20,16 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import FuzzevalError
-from fuzzeval.play.game import Game, GameHooks, Hook, PlayInterface, hook, offered
+from fuzzeval.play.game import (
+    Game,
+    GameHooks,
+    Hook,
+    Player,
+    PlayerHooks,
+    PlayInterface,
+    hook,
+    offered,
+)
 
 
 class ConformanceError(FuzzevalError):
@@ -193,3 +202,14 @@ def check_hooks_in_play(game: Game, states: list[Any]) -> None:
                 raise _broken(game, GameHooks.features,
                               f"{cands.kind} candidates have features {', '.join(unlisted)} "
                               "it does not list")
+
+
+def check_player(player: Player, name: str) -> tuple[str, ...]:
+    """The optional hooks ``player`` (made as ``name``) offers (``PlayerHooks``), each of the
+    shape its contract says (ConformanceError naming the first that is not)."""
+    hooks = offered(player, PlayerHooks)
+    for which in hooks:
+        problem = which.shape(hook(player, which))
+        if problem:
+            raise ConformanceError(f"player {name}: hook {which.name}: {problem}")
+    return tuple(h.name for h in hooks)

@@ -1,0 +1,284 @@
+"""The optional hooks of games and players are declared once (``GameHooks`` and
+``PlayerHooks`` in fuzzeval/play/game.py) and looked up only through ``hook``: the list
+matches what the shipped games and players offer, no module looks a hook up by a name of
+its own, and ``check_game`` refuses a game whose hook breaks its contract."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fuzzeval.play.game import Feature, GameHooks, PlayerHooks, hooks_of, offered
+from fuzzeval.play.match import make_player
+from fuzzeval.play.registry import load_game
+from fuzzeval.play.testing import ConformanceError, check_game, check_player
+from tests.toy import ToyGame, ToyHooks, ToyState
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GAME_HOOKS = ("features", "logged_kinds_for", "tournament_players", "play_rulebase",
+              "implied_options", "hidden_information", "sampling_rollout", "payoff_so_far",
+              "play_interface", "chance_events", "export_formats", "rulebase_measure")
+PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "estimate", "evaluator", "rows",
+                "payoff", "settings")
+
+
+def test_each_hook_is_declared_once_under_its_own_name() -> None:
+    for kind, names in ((GameHooks, GAME_HOOKS), (PlayerHooks, PLAYER_HOOKS)):
+        hooks = hooks_of(kind)
+        assert tuple(h.name for h in hooks) == names
+        assert all(getattr(kind, h.name) is h for h in hooks)
+        assert all(h.contract and "\n" not in h.contract for h in hooks)
+
+
+#: the hooks each shipped game offers (docs/plugins.md's table says the same)
+OFFERED = {
+    "cribbage": ("tournament_players", "play_rulebase", "implied_options", "play_interface",
+                 "chance_events", "rulebase_measure"),
+    "backgammon": ("features", "play_rulebase", "play_interface", "chance_events"),
+    "hearts": ("features", "logged_kinds_for", "tournament_players", "hidden_information",
+               "payoff_so_far", "play_interface", "chance_events"),
+    "holdem": ("features", "hidden_information", "sampling_rollout", "play_interface",
+               "chance_events", "export_formats", "rulebase_measure"),
+}
+
+
+def test_the_shipped_games_offer_these_hooks_and_every_hook_is_offered() -> None:
+    got = {name: tuple(h.name for h in offered(load_game(name), GameHooks)) for name in OFFERED}
+    assert got == OFFERED
+    assert {h for hooks in got.values() for h in hooks} == set(GAME_HOOKS)
+
+
+#: a shipped player for each player hook: what it offers
+PLAYERS = {
+    ("cribbage", "sampling"): ("decide", "logged_kinds"),
+    ("backgammon", "random"): ("logs_features",),
+    ("hearts", "fuzzy"): ("logs_features", "evaluator"),
+    ("hearts", "sampling"): ("decide", "settings"),
+    ("hearts", "td"): ("estimate", "evaluator", "rows", "payoff"),
+}
+
+
+def test_shipped_players_offer_every_player_hook_in_its_shape() -> None:
+    got = {(game, name): check_player(make_player(load_game(game), name), name)
+           for game, name in PLAYERS}
+    assert got == PLAYERS
+    assert {h for hooks in got.values() for h in hooks} == set(PLAYER_HOOKS)
+
+
+#: names the core looks up with getattr/hasattr that are no game's or player's hook
+NOT_HOOKS = {
+    "help", "commands", "ctx", "finite", "format_message", "exit_code",  # click's objects
+    "columns",  # a pandas DataFrame's, for grading one
+    "_max_workers", "_client", "_processes", "_result_queue", "_reader",  # executors'
+    "F_SETPIPE_SZ", "O_BINARY", "O_NONBLOCK",  # the platform's flags
+    "search_state", "resample",  # an OpenSpiel bridge's (fuzzeval/openspiel.py)
+    "simulator",  # the hidden-information hooks' compiled playouts (search/sampling.py)
+    "advisors",  # check_game's look at a PlayInterface
+}
+#: a game's own lookups that share a hook's name: (file, name)
+GAME_OWN = {("games/cribbage/players.py", "decide")}  # a strategy's decide(view, rng)
+
+
+def literal_lookups(path: Path) -> list[tuple[int, str]]:
+    """The lines and names of a file's getattr/hasattr calls with a literal name."""
+    return [(node.lineno, node.args[1].value)
+            for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)]
+
+
+def test_hooks_are_looked_up_only_through_hook() -> None:
+    hooks = set(GAME_HOOKS) | set(PLAYER_HOOKS)
+    assert not hooks & NOT_HOOKS
+    helper = ROOT / "fuzzeval" / "play" / "game.py"
+    core = [p for p in (ROOT / "fuzzeval").rglob("*.py")
+            if "games" not in p.relative_to(ROOT / "fuzzeval").parts and p != helper]
+    games = list((ROOT / "games").rglob("*.py"))
+    assert len(core) > 50 and len(games) > 50
+    undeclared = [f"{p.relative_to(ROOT)}:{line}: {name}" for p in core
+                  for line, name in literal_lookups(p) if name not in NOT_HOOKS]
+    assert undeclared == []
+    by_name = [f"{p.relative_to(ROOT)}:{line}: {name}" for p in games
+               for line, name in literal_lookups(p)
+               if name in hooks and (str(p.relative_to(ROOT)), name) not in GAME_OWN]
+    assert by_name == []
+
+
+def test_the_plugin_page_lists_every_hook_with_its_contract_and_games() -> None:
+    rows = [line.strip("|").split(" | ")
+            for line in (ROOT / "docs" / "plugins.md").read_text().splitlines()
+            if line.startswith("| `")]
+    tables = {cells[0].strip(" `"): (cells[1], cells[2].strip()) for cells in rows
+              if len(cells) == 3}  # the hooks' tables: hook, contract, who offers it
+    for h in hooks_of(GameHooks):
+        games = ", ".join(g for g, hooks in OFFERED.items() if h.name in hooks)
+        assert tables.pop(h.name) == (h.contract, games)
+    for h in hooks_of(PlayerHooks):
+        assert tables.pop(h.name)[0] == h.contract
+    assert tables == {}
+
+
+# Toy games whose one hook breaks its contract.
+
+FEATURE = Feature("value", 0, 10, "the number on offer")
+
+
+class Hooked(ToyGame):
+    """The toy game with a hook of each kind that speaks of states, kept."""
+
+    name = "hooked toy"
+    features = (FEATURE,)
+    tournament_players = ("random",)
+    sampling_rollout = "random"
+
+    @property
+    def hidden_information(self) -> Any:
+        return ToyHooks(ToyState(0, 0, (1, 2, 3), (0, 0)))
+
+    def payoff_so_far(self, state: ToyState, seat: int) -> float:
+        return float(state.sums[seat])
+
+    def chance_events(self, before: ToyState | None, after: ToyState) -> list[dict[str, Any]]:
+        return [{"chance": "offers", "numbers": list(after.offers)}]
+
+    def logged_kinds_for(self, **options: Any) -> frozenset[str]:
+        return self.logged_kinds
+
+
+def test_a_game_that_keeps_its_hooks_conforms_and_they_are_reported() -> None:
+    report = check_game(Hooked(), games=3, seed=1)
+    assert report.hooks == ("features", "logged_kinds_for", "tournament_players",
+                            "hidden_information", "sampling_rollout", "payoff_so_far",
+                            "chance_events")
+    assert check_game(ToyGame(), games=1).hooks == ()
+
+
+class NotText(ToyGame):
+    play_rulebase = 3
+
+
+class Strangers(ToyGame):
+    tournament_players = ("random", "ghost")
+
+
+class UnknownRollout(ToyGame):
+    sampling_rollout = "ghost"
+
+
+class TwiceListed(ToyGame):
+    features = (FEATURE, FEATURE)
+
+
+class Unlisted(ToyGame):
+    features = (Feature("other", 0, 1, "not what the candidates carry"),)
+
+
+class ShortPayoff(ToyGame):
+    def payoff_so_far(self, state: ToyState) -> float:
+        return 0.0
+
+
+class TextPayoff(ToyGame):
+    def payoff_so_far(self, state: ToyState, seat: int) -> Any:
+        return "0"
+
+
+class ChanceNotListed(ToyGame):
+    def chance_events(self, before: ToyState | None, after: ToyState) -> Any:
+        return {"chance": "offers"}
+
+
+class ChanceNotJson(ToyGame):
+    def chance_events(self, before: ToyState | None, after: ToyState) -> Any:
+        return [{"chance": "offers", "numbers": after.offers, "rng": np.int8(1)}]
+
+
+class HalfHidden(ToyGame):
+    hidden_information = object()
+
+
+class KindsNotLogged(ToyGame):
+    def logged_kinds_for(self, **options: Any) -> frozenset[str]:
+        return frozenset({"bid"})
+
+
+class KindsWithoutOptions(ToyGame):
+    def logged_kinds_for(self) -> frozenset[str]:
+        return self.logged_kinds
+
+
+class NoInterface(ToyGame):
+    def play_interface(self) -> Any:
+        return object()
+
+
+class ImpliedList(ToyGame):
+    def implied_options(self, name: str, options: Any) -> Any:
+        return list(options)
+
+
+class ShortMeasure(ToyGame):
+    def rulebase_measure(self, inputs: tuple[str, ...], deals: int) -> None:
+        return None
+
+
+class PlainFormats(ToyGame):
+    export_formats = MappingProxyType({"plain": str})
+
+
+@pytest.mark.parametrize(("game", "message"), [
+    (NotText(), "play_rulebase: 3 is not a non-empty string"),
+    (Strangers(), "tournament_players: names ghost, not among its players"),
+    (UnknownRollout(), "sampling_rollout: 'ghost' is not one of its players"),
+    (TwiceListed(), "features: features value are listed twice"),
+    (Unlisted(), "features: pick candidates have features value it does not list"),
+    (ShortPayoff(), "payoff_so_far: does not take (state, seat)"),
+    (TextPayoff(), "payoff_so_far: (state, 0) gives '0', not a number"),
+    (ChanceNotListed(), "chance_events: gives {'chance': 'offers'}, not a list of JSON "
+                        "objects"),
+    (HalfHidden(), "hidden_information: object has no determinize, finished, value"),
+    (KindsNotLogged(), "logged_kinds_for: () gives frozenset({'bid'}), not some of "
+                       "logged_kinds ['pick']"),
+    (KindsWithoutOptions(), "logged_kinds_for: does not take (**options)"),
+    (NoInterface(), "play_interface: () gives a object, not a PlayInterface (it lacks "
+                    "start, situation, prompt, parse, narrate, advise)"),
+    (ImpliedList(), "implied_options: ('rulebase', {}) gives [], not a mapping"),
+    (ShortMeasure(), "rulebase_measure: does not take (inputs, deals, seed, executor, "
+                     "cache_dir, progress)"),
+    (PlainFormats(), "export_formats: mappingproxy({'plain': <class 'str'>}) is not a "
+                     "mapping of names to LineFormat"),
+], ids=lambda v: type(v).__name__ if not isinstance(v, str) else "")
+def test_a_hook_that_breaks_its_contract_is_refused_naming_it(game: ToyGame,
+                                                               message: str) -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_game(game, games=2, seed=1)
+    assert str(caught.value) == f"toy: hook {message}"
+
+
+def test_a_hook_that_gives_what_json_cannot_write_is_refused() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_game(ChanceNotJson(), games=1, seed=1)
+    assert str(caught.value).startswith("toy: hook chance_events: gives [{'chance': 'offers'")
+    assert str(caught.value).endswith("}], not JSON")
+
+
+class Bragging:
+    """A player whose hooks are not what their contracts say."""
+
+    logs_features = "no"
+
+    def choose(self, candidates: Any, rng: np.random.Generator) -> int:
+        return 0
+
+
+def test_a_player_hook_of_the_wrong_shape_is_refused_naming_it() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_player(Bragging(), "bragging")
+    assert str(caught.value) == "player bragging: hook logs_features: 'no' is not True or False"
