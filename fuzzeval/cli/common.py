@@ -135,9 +135,15 @@ def fold(text: str, more: int = 2, width: int = 80) -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [""]
 
 
+def say_error(message: str) -> None:
+    """One ``error: ...`` line on stderr, printed as written: no markup, no emoji (a file
+    name or an ACPC line may hold ``[b]`` or ``:hand:``)."""
+    err_console.print(f"error: {message}", markup=False, highlight=False, emoji=False)
+
+
 def usage_error(message: str) -> typer.Exit:
     """Print a usage error as one line on stderr; raise the returned Exit (code 2)."""
-    err_console.print(f"error: {message}", markup=False, highlight=False)
+    say_error(message)
     return typer.Exit(2)
 
 

@@ -9,18 +9,12 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, player_option, print_json
+from fuzzeval.cli.common import help_when_bare, player_option, print_json, usage_error
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
-err = Console(stderr=True, soft_wrap=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, highlight=False)
-    return typer.Exit(2)
 
 
 @app.command()
@@ -63,7 +57,7 @@ def moves(
             raise ValueError(f"position {position.strip()!r}: {exc}") from None
         roll = parse_dice(dice)
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise usage_error(str(exc)) from None
     who = player_option(GAME, player)
     candidates = GAME.candidates(State(start, 0, roll))
     view = candidates.view

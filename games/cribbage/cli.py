@@ -36,6 +36,7 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     renamed,
+    usage_error,
     user_errors,
 )
 from fuzzeval.cli.outputs import Output, check_outputs
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
 app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
-err = Console(stderr=True, soft_wrap=True)
 
 #: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.
 #: No default: a player asked what to throw first asks whose crib it is (docs/cli.md)
@@ -65,11 +65,6 @@ BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, highlight=False)
-    return typer.Exit(2)
 
 
 Handle = Callable[[list[str]], dict[str, Any]]
@@ -86,7 +81,7 @@ def _batch(path: Path, handle: Handle, many: HandleMany | None = None) -> None:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise _fail(f"{path}: {exc.strerror}") from None
+        raise usage_error(f"{path}: {exc.strerror}") from None
     pending: list[tuple[int, str, list[str]]] = []
 
     def write(number: int, line: str, out: Answer) -> None:
@@ -141,14 +136,14 @@ def _one_or_batch(
     None when the output is already written."""
     if batch is not None:
         if cards:
-            raise _fail(f"give cards or --batch FILE, not both (got {' '.join(cards)} and "
-                        f"--batch {batch})")
+            raise usage_error(f"give cards or --batch FILE, not both (got {' '.join(cards)} "
+                              f"and --batch {batch})")
         _batch(batch, handle, many)
         return None
     try:
         data = handle(cards or [])
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise usage_error(str(exc)) from None
     if json_out:
         print_json(data)
         return None
@@ -220,7 +215,7 @@ def discard(
     reasons (fuzzy: grades, and with --explain the rules that fired).
     """
     if crib is not None and crib not in ("mine", "theirs"):
-        raise _fail(f"--crib must be mine or theirs (got {crib!r})")
+        raise usage_error(f"--crib must be mine or theirs (got {crib!r})")
     _advise(cards, "theirs" if crib == "theirs" else "mine", player, weights, explain,
             json_out, batch)
     if crib is None:  # after the advice: an error is one line, without the warning
@@ -231,7 +226,7 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
             explain: bool, json_out: bool, batch: Path | None) -> None:
     """discard's work, once --crib is known."""
     if weights not in ("uniform", "expert"):
-        raise _fail(f"--weights must be uniform or expert (got {weights!r})")
+        raise usage_error(f"--weights must be uniform or expert (got {weights!r})")
     weighting: Weighting = "expert" if weights == "expert" else "uniform"
     if player.strip() == "exhaustive":  # the default: no player module to import
         name = "exhaustive"
@@ -241,7 +236,7 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
         try:
             name = PlayerSpec.parse(player).name
         except FuzzevalError as exc:
-            raise _fail(f"--player {player}: {exc}") from None
+            raise usage_error(f"--player {player}: {exc}") from None
     if name != "exhaustive":
         _player_discard(cards, owner, player, explain, json_out, batch)
         return
@@ -251,7 +246,7 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
         try:
             discarder = player_from_spec(player).discarder
         except (FuzzevalError, ValueError) as exc:
-            raise _fail(f"--player {player}: {exc}") from None
+            raise usage_error(f"--player {player}: {exc}") from None
         assert isinstance(discarder, ExhaustiveDiscard)
         weighting = discarder.weights
     data = _one_or_batch(cards, batch, json_out, lambda t: _discard_json(t, owner, weighting))
@@ -301,7 +296,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
         built = player_from_spec(player)  # once: a rule base is loaded and compiled here
         spec = PlayerSpec.parse(player)
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(f"--player {player}: {exc}") from None
+        raise usage_error(f"--player {player}: {exc}") from None
 
     def one(tokens: list[str]) -> dict[str, Any]:
         return advice_many(built, spec, [_six(tokens)], crib, explain)[0]
@@ -478,11 +473,12 @@ def train_es(
                         "(--crib says whose crib)")
     crib = True if crib is None else crib
     if variant not in ("threshold", "coevolution"):
-        raise _fail(f"--variant must be threshold or coevolution (got {variant!r})")
+        raise usage_error(f"--variant must be threshold or coevolution (got {variant!r})")
     if not 0 < p <= 1:  # NaN fails too
-        raise _fail(f"--p must be in (0, 1] (got {p:g})")
+        raise usage_error(f"--p must be in (0, 1] (got {p:g})")
     if output.is_dir():
-        raise _fail(f"--output {output}: a folder; give a file name, e.g. {output / 'es.npz'}")
+        raise usage_error(f"--output {output}: a folder; give a file name, e.g. "
+                          f"{output / 'es.npz'}")
     output = output if output.suffix == ".npz" else output.with_name(output.name + ".npz")
     picture_option("--plot", plot)
     picture = image_path(plot or Path("plots") / f"{output.stem}_curve.png")
@@ -549,7 +545,7 @@ def report(
         for name in names:
             player_from_spec(name)
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise usage_error(str(exc)) from None
     with executor_for(workers) as pool, progress_bar("{task.description:<34}") as bar:
         tasks: dict[str, Any] = {}
 
@@ -638,7 +634,7 @@ def pegging(
         try:
             built.append(player_from_spec(spec))
         except (FuzzevalError, ValueError) as exc:
-            raise _fail(f"{option} {spec}: {exc}") from None
+            raise usage_error(f"{option} {spec}: {exc}") from None
     with progress_bar() as bar:
         task = bar.add_task("deals", total=deals)
         result = compare_pegging(built[0], built[1], deals, seed,
@@ -713,7 +709,7 @@ def peg(
     try:
         built = player_from_spec(player)
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(f"--player {player}: {exc}") from None
+        raise usage_error(f"--player {player}: {exc}") from None
     from fuzzeval.games.cribbage.fuzzy import FuzzyPegging
 
     seat = Seat(" ".join(hand or []), count, earlier, mine, starter, crib, thrown,
@@ -721,7 +717,7 @@ def peg(
     try:
         data = peg_advice(built, player, seat)
     except (FuzzevalError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise usage_error(str(exc)) from None
     if json_out:
         print_json(data)
         return

@@ -18,18 +18,13 @@ from fuzzeval.cli.common import (
     help_when_bare,
     player_option,
     print_json,
+    usage_error,
 )
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Hearts: advice for one decision.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
-err = Console(stderr=True, soft_wrap=True)
-
-
-def _fail(message: str) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, highlight=False)
-    return typer.Exit(2)
 
 
 @app.command()
@@ -77,7 +72,7 @@ def card(
         state = position(hand, trick, earlier, voids, taken, pass_to, rules_name)
         data = advise(state, built, str(PlayerSpec.parse(player)), explain, seed)
     except (ValueError, FuzzevalError) as exc:
-        raise _fail(str(exc)) from None
+        raise usage_error(str(exc)) from None
     if json_out:
         print_json(data)
         return

@@ -22,7 +22,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import SEED_MAX, help_when_bare, player_option, print_json
+from fuzzeval.cli.common import (
+    SEED_MAX,
+    help_when_bare,
+    player_option,
+    print_json,
+    say_error,
+    usage_error,
+)
 from fuzzeval.cli.outputs import file_kind
 
 if TYPE_CHECKING:  # the players import the engine: `fuzzeval --help` does not
@@ -35,11 +42,6 @@ app = typer.Typer(help="Heads-up limit hold'em: advice for a spot, and ACPC hand
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 # no emoji: ":hand:" in a log line or a player's name is text
 console = Console(emoji=False)
-err = Console(stderr=True, soft_wrap=True, emoji=False)
-
-
-def _fail(message: str) -> None:
-    err.print(f"error: {message}", markup=False, highlight=False)
 
 
 @app.command()
@@ -57,16 +59,14 @@ def replay(
     from fuzzeval.games.holdem.rules import SMALL_BET
 
     if not file.is_file():
-        _fail(f"{file}: no such file")
-        raise typer.Exit(2)
+        raise usage_error(f"{file}: no such file")
     if file_kind(file) == "database":  # a history, not its export
-        _fail(f"{file}: an SQLite database, not an ACPC log; write one with fuzzeval "
-              f"history export {file} --format acpc -o FILE")
-        raise typer.Exit(2)
+        raise usage_error(f"{file}: an SQLite database, not an ACPC log; write one with "
+                          f"fuzzeval history export {file} --format acpc -o FILE")
     with file.open("rb") as lines:  # decoded line by line: a byte not UTF-8 is an error
         totals = read_log(lines, str(file))
     for line in totals.errors:
-        _fail(line)
+        say_error(line)
     rows = [{"player": name, "hands": totals.hands[name], "chips": totals.chips[name],
              "small_bets_per_hand": totals.chips[name] / SMALL_BET / totals.hands[name]}
             for name in totals.hands]
@@ -134,17 +134,15 @@ def act(
     try:
         spec = PlayerSpec.parse(player)
     except FuzzevalError as exc:
-        _fail(f"--player {player}: {exc}")
-        raise typer.Exit(2) from None
+        raise usage_error(f"--player {player}: {exc}") from None
     extra: dict[str, Any] = {}
     for name, value in (("rulebase", rulebase), ("temperature", temperature)):
         source = ctx.get_parameter_source(name)
         if source is None or source.name == "DEFAULT":
             continue
         if spec.name != "fuzzy" or name in dict(spec.options):
-            _fail(f"--{name} is the fuzzy player's: give it once, as --{name} with -p "
-                  f"fuzzy or as -p fuzzy:{name}={value}")
-            raise typer.Exit(2)
+            raise usage_error(f"--{name} is the fuzzy player's: give it once, as --{name} "
+                              f"with -p fuzzy or as -p fuzzy:{name}={value}")
         extra[name] = value
     built = player_option(GAME, player, **extra)
     try:
@@ -154,14 +152,12 @@ def act(
                                 f"to explain); {spec.name} explains its own choice")
         chosen = None if action is None else action_index(d, action)
     except (FuzzevalError, ValueError) as exc:
-        _fail(str(exc))
-        raise typer.Exit(2) from None
+        raise usage_error(str(exc)) from None
     candidates = decision_candidates(d)
     try:
         j = judgement(built, candidates, np.random.default_rng(seed), chosen)
     except (FuzzevalError, ValueError) as exc:
-        _fail(f"--player {player}: {exc}")
-        raise typer.Exit(2) from None
+        raise usage_error(f"--player {player}: {exc}") from None
     spot = _Spot(hole, board, betting, d)
     if isinstance(built, FuzzyPlayer):
         _show_triple(spot, built, candidates, j, explain, json_out)
