@@ -17,7 +17,8 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.cribbage.cards import JACK, Card, parse_cards, rank, suit, value
+from fuzzeval.games.cards import rank, suit
+from fuzzeval.games.cribbage.cards import JACK, Card, parse_cards, value
 
 
 def rank_parts(ranks: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.int64], ...]:

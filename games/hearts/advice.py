@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import NotationError
+from fuzzeval.games.cards import SUITS
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import (
     POINTS,
     POINTS_MASK,
-    SUITS,
     card_str,
     cards_of,
     cards_str,

@@ -14,7 +14,6 @@ from fuzzeval.games.cards import Card as Card
 from fuzzeval.games.cards import Notation
 
 RANKS = "23456789TJQKA"
-SUITS = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO_CLUBS = 0
 QUEEN_SPADES = 4 * 10 + SPADES  # 43
@@ -28,36 +27,11 @@ POINTS_MASK = HEARTS_MASK | 1 << QUEEN_SPADES
 #: points a card is worth to whoever takes it: hearts 1, the queen of spades 13
 POINTS = tuple(13 if c == QUEEN_SPADES else int(c % 4 == HEARTS) for c in range(52))
 
-
-
-def rank(card: int) -> int:
-    return card >> 2
-
-
-def suit(card: int) -> int:
-    return card & 3
-
-
 NOTATION = Notation(RANKS, "2-9 T/10 J Q K A", "card ids run from 0 (2C) to 51 (AS)",
                     "QS, TH, 10H, 2C")
-
-
-def parse_card(token: Card) -> int:
-    """'QS', 'TH' or '10H', 'jd' -> id; an id passes through. NotationError names the token."""
-    return NOTATION.parse(token)
-
-
-def parse_cards(tokens: Iterable[Card] | str, count: int | None = None) -> tuple[int, ...]:
-    """Several cards (a list, or one string separated by spaces or commas); no duplicates."""
-    return NOTATION.parse_many(tokens, count)
-
-
-def card_str(card: int) -> str:
-    return NOTATION.name(card)
-
-
-def cards_str(cards: Iterable[int]) -> str:
-    return NOTATION.names(cards)
+#: 'QS', 'TH' or '10H', 'jd' -> id (an id passes through), and back
+parse_card, parse_cards = NOTATION.parse_card, NOTATION.parse_cards
+card_str, cards_str = NOTATION.card_str, NOTATION.cards_str
 
 
 def mask_of(cards: Iterable[int]) -> int:

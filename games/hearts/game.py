@@ -28,6 +28,7 @@ from fuzzeval.games.hearts.fuzzy import fuzzy_player
 from fuzzeval.games.hearts.players import PLAYERS, Policy
 from fuzzeval.games.hearts.view import View, view
 from fuzzeval.games.options import check_keys
+from fuzzeval.games.players import PolicyPlayer
 from fuzzeval.play.game import Candidates, Outcome, Payoff, Player
 
 GAME_OPTIONS = ("rules", "target")
@@ -64,16 +65,14 @@ def _options(rules_name: Any, target: Any) -> rules.Options:
 
 
 @dataclass(frozen=True)
-class PolicyPlayer:
-    """A rule-of-thumb player of ``hearts.players`` (it needs no features)."""
+class _Asked:
+    """A rule of thumb of ``hearts.players`` asked about a decision: the seat's view and its
+    legal cards (``PolicyPlayer``'s policy)."""
 
     policy: Policy
-    logs_features = False
 
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        d = candidates.view
-        assert isinstance(d, Decision)
-        return self.policy(d.view, d.cards, rng) if len(d.cards) > 1 else 0
+    def __call__(self, d: Decision, rng: np.random.Generator) -> int:
+        return self.policy(d.view, d.cards, rng)
 
 
 class HeartsGame:
@@ -189,7 +188,7 @@ class HeartsGame:
             raise ValueError(f"unknown hearts player {name!r} (players: "
                              f"{', '.join(self.player_names)}, sampling)")
         check_keys(f"player {name!r} does not take options", options, ())
-        return PolicyPlayer(PLAYERS[name])
+        return PolicyPlayer(_Asked(PLAYERS[name]), Decision)
 
 
 GAME = HeartsGame()

@@ -19,37 +19,12 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK = 52
 NOTATION = Notation(RANKS, "2-9 T/10 J Q K A", "card ids run from 0 (2c) to 51 (As)",
-                    "As, Td, 10d, 2c")
+                    "As, Td, 10d, 2c", SUITS, sep="")
+#: ``'As'``, ``'td'``, ``'10D'`` -> id (an id passes through); ``As`` for 51, ``AsKd``
+#: (ACPC) for several, or separated by ``sep``
+parse_card, card_str, cards_str = NOTATION.parse_card, NOTATION.card_str, NOTATION.cards_str
 #: one card inside a run of cards: a rank (10 or one letter) then a suit letter
 _CARD = re.compile(r"(10|[0-9A-Za-z])([A-Za-z])")
-
-
-def rank(card: int) -> int:
-    return card >> 2
-
-
-def suit(card: int) -> int:
-    return card & 3
-
-
-#: every card's name, by id
-NAMES = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK))
-
-
-def card_str(card: int) -> str:
-    """``As`` for 51."""
-    return NAMES[card]
-
-
-def cards_str(cards: Iterable[int], sep: str = "") -> str:
-    """``AsKd`` (ACPC), or separated by ``sep``."""
-    return sep.join([NAMES[c] for c in cards])
-
-
-def parse_card(token: str | int) -> int:
-    """``'As'``, ``'td'``, ``'10D'`` -> id; an id passes through. NotationError names the
-    token and says what is valid."""
-    return NOTATION.parse(token)
 
 
 def parse_cards(text: str, count: int | None = None,

@@ -22,8 +22,9 @@ from fuzzeval.games.holdem import rules
 from fuzzeval.games.holdem.acpc import LOG_FORMAT
 from fuzzeval.games.holdem.cards import DECK, card_str, cards_str
 from fuzzeval.games.holdem.features import FEATURE_NAMES, FEATURES, decision_features
-from fuzzeval.games.holdem.players import PLAYERS, Decision, PolicyPlayer
+from fuzzeval.games.holdem.players import PLAYERS, Decision
 from fuzzeval.games.options import check_keys
+from fuzzeval.games.players import PolicyPlayer
 from fuzzeval.play.export import LineFormat
 from fuzzeval.play.game import Candidates, FloatArray, Outcome, Payoff, Player
 
@@ -174,7 +175,7 @@ class HoldemGame:
             raise ValueError(f"unknown holdem player {name!r} (players: "
                              f"{', '.join(self.player_names)})")
         check_keys(f"player {name!r} does not take options", options, ())
-        return PolicyPlayer(PLAYERS[name])
+        return PolicyPlayer(PLAYERS[name], Decision)
 
 
 GAME = HoldemGame()

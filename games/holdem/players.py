@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from fuzzeval.games.holdem.rules import Betting
-from fuzzeval.play.game import Candidates
 
 
 @dataclass(frozen=True)
@@ -74,16 +73,3 @@ def example_player(d: Decision, rng: np.random.Generator) -> int:
 
 PLAYERS: dict[str, Policy] = {"random": random_player, "call": call_player,
                               "raise": raise_player, "acpc-example": example_player}
-
-
-@dataclass(frozen=True)
-class PolicyPlayer:
-    """A player of ``PLAYERS`` (it needs no features)."""
-
-    policy: Policy
-    logs_features = False
-
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        d = candidates.view
-        assert isinstance(d, Decision)
-        return self.policy(d, rng)
