@@ -90,15 +90,14 @@ def test_o_in_match_and_calibrate_is_refused_naming_opponent_and_db(tmp_path: Pa
         assert "--opponent" in help_text and "-o " not in help_text
 
 
-def test_tune_output_is_o_and_out_is_deprecated(tmp_path: Path) -> None:
+def test_tune_output_is_o(tmp_path: Path) -> None:
     folder = tmp_path / "adir"
     folder.mkdir()
-    for spelling in ("-o", "--output", "--out"):  # refused before any work, naming --output
+    for spelling in ("-o", "--output"):  # refused before any work, naming --output
         res = runner.invoke(app, ["tune", "cribbage", spelling, str(folder), "--db",
                                   str(tmp_path / "t.db")])
         assert res.exit_code == 2 and "--output" in res.stderr and "not a file name" in res.stderr
-        assert ("warning: --out is deprecated; use --output (-o)" in res.stderr) == (
-            spelling == "--out")
+        assert "warning" not in res.stderr
 
 
 # --- --workers/-w ----------------------------------------------------------------------
@@ -171,74 +170,55 @@ def test_every_seed_defaults_to_1_and_takes_any_stored_seed() -> None:
 # --- --crib says whose crib; score's switch is --as-crib, train-es's --with-crib ----------
 
 
-def test_score_as_crib_and_its_deprecated_crib_spelling() -> None:
+def test_score_as_crib() -> None:
     hand = ["cribbage", "score", "5H", "6H", "7H", "8H", "KS", "--json"]  # a four-card flush
-    plain, as_crib, old = (runner.invoke(app, [*hand, *extra])
-                           for extra in ([], ["--as-crib"], ["--crib"]))
+    plain, as_crib = (runner.invoke(app, [*hand, *extra]) for extra in ([], ["--as-crib"]))
     assert json.loads(plain.stdout)["points"] == json.loads(as_crib.stdout)["points"] + 4
-    assert as_crib.stdout == old.stdout and as_crib.stderr == ""
-    assert old.stderr == ("warning: score --crib is deprecated; use --as-crib (--crib says "
-                          "whose crib)\n")
+    assert as_crib.stderr == ""
     help_text = _flat(runner.invoke(app, ["cribbage", "score", "--help"],
                                     env={"COLUMNS": "250"}).stdout)
     assert "--as-crib" in help_text and "--crib" not in help_text
 
 
-@pytest.mark.parametrize(("old", "new", "counted"), [("--no-crib", "--hand-only", False),
-                                                     ("--crib", "--with-crib", True)])
-def test_train_es_with_crib_and_its_deprecated_spelling(tmp_path: Path, old: str, new: str,
-                                                        counted: bool) -> None:
-    tables = []
-    for flag in (old, new):
-        out = tmp_path / f"{flag}.npz"
-        res = runner.invoke(app, ["cribbage", "train-es", "-n", "2000", "--hands", "9", flag,
-                                  "-o", str(out), "--plot", str(tmp_path / f"{flag}.png")])
-        assert res.exit_code == 0, res.output
-        assert ("deprecated; use --with-crib/--hand-only" in res.stderr) == (flag == old)
-        with np.load(out) as data:
-            assert bool(data["crib"]) is counted
-            tables.append(data["values"].copy())
-    assert np.array_equal(*tables)
-    both = runner.invoke(app, ["cribbage", "train-es", "-n", "10", old, new])
-    assert both.exit_code == 2 and "given twice" in both.stderr
+@pytest.mark.parametrize(("flags", "counted"), [(["--hand-only"], False),
+                                               (["--with-crib"], True), ([], True)])
+def test_train_es_with_crib_or_hand_only(tmp_path: Path, flags: list[str],
+                                         counted: bool) -> None:
+    """--with-crib (the default) scores the crib too, --hand-only the hand alone."""
+    out = tmp_path / "es.npz"
+    res = runner.invoke(app, ["cribbage", "train-es", "-n", "2000", "--hands", "9", *flags,
+                              "-o", str(out), "--plot", str(tmp_path / "es.png")])
+    assert res.exit_code == 0, res.output
+    assert "warning" not in res.stderr
+    with np.load(out) as data:
+        assert bool(data["crib"]) is counted
 
 
 # --- players: -p NAME[:key=value,...], once per player -----------------------------------
 
 
-def test_tournament_takes_repeated_p_and_players_still_works(tmp_path: Path) -> None:
+def test_tournament_takes_repeated_p(tmp_path: Path) -> None:
     base = ["tournament", "cribbage", "--games", "2", "--workers", "1", "--json",
             "--plot", str(tmp_path / "t.png")]
     new = runner.invoke(app, [*base, "-p", "random", "--player",
                               "exhaustive:weights=expert,pegging=basic",
                               "--db", str(tmp_path / "a.db")])
-    old = runner.invoke(app, [*base, "--players", "random,exhaustive:weights=expert;pegging=basic",
-                              "--db", str(tmp_path / "b.db")])
-    assert new.exit_code == old.exit_code == 0, old.output
+    assert new.exit_code == 0, new.output
     assert new.stderr == ""
-    assert old.stderr == ("warning: --players is deprecated; use -p NAME[:key=value,...] once "
-                          "per player\n")
-    drop = ("db",)
-    assert ({k: v for k, v in json.loads(old.stdout).items() if k not in drop}
-            == {k: v for k, v in json.loads(new.stdout).items() if k not in drop})
     assert json.loads(new.stdout)["players"] == ["random",
                                                  "exhaustive:weights=expert,pegging=basic"]
-    for args, message in [(["-p", "random"], "at least two players (got 1)"),
-                          (["-p", "random", "--players", "greedy,random"], "not both")]:
-        res = runner.invoke(app, [*base, *args, "--db", str(tmp_path / "c.db")])
-        assert res.exit_code == 2 and message in res.stderr, res.output
-        assert len(res.stderr.splitlines()) == 1 and not (tmp_path / "c.db").exists()
+    res = runner.invoke(app, [*base, "-p", "random", "--db", str(tmp_path / "c.db")])
+    assert res.exit_code == 2 and "at least two players (got 1)" in res.stderr, res.output
+    assert len(res.stderr.splitlines()) == 1 and not (tmp_path / "c.db").exists()
 
 
-def test_cribbage_report_takes_repeated_p_and_players_still_works(tmp_path: Path) -> None:
+def test_cribbage_report_takes_repeated_p(tmp_path: Path) -> None:
     base = ["cribbage", "report", "--deals", "20", "--workers", "1", "--json",
             "--plot", str(tmp_path / "r.png")]
     new = runner.invoke(app, [*base, "-p", "random", "-p", "exhaustive:weights=expert"])
-    old = runner.invoke(app, [*base, "--players", "random,exhaustive:weights=expert"])
-    assert new.exit_code == old.exit_code == 0, old.output
-    assert "--players is deprecated" in old.stderr and "deprecated" not in new.stderr
+    assert new.exit_code == 0, new.output
+    assert "warning" not in new.stderr
     names = [p["player"] for p in json.loads(new.stdout)["players"]]
-    assert names == [p["player"] for p in json.loads(old.stdout)["players"]]
     assert names == ["random", "exhaustive:weights=expert"]
 
 
@@ -503,17 +483,49 @@ SHORT = {"-i": {"--input"}, "-o": {"--output"}, "-p": {"--player"}, "-w": {"--wo
          "-n": {"--games", "--iterations", "--each"}}
 #: the off switches of flags
 OFF = {"--outputs": "--points-only", "--bounded": "--unbounded", "--with-crib": "--hand-only"}
-#: spellings that still work with one warning line (docs/cli.md): (command, old) -> new
 #: hidden spellings that are refused, saying what to give instead (-o, the opponent once)
 REFUSED = {("match", "-o"), ("calibrate", "-o")}
-DEPRECATED = {("tune", "--out"): "--output", ("cribbage score", "--crib"): "--as-crib",
-              ("cribbage train-es", "--crib"): "--with-crib",
-              ("tournament", "--players"): "--player", ("cribbage report", "--players"): "--player",
-              ("calibrate", "--deals"): "--held-out-deals",
-              ("evaluate-calibration", "--deals"): "--held-out-deals",
-              ("tune", "--deals"): "--training-deals", ("tune", "--held-out"): "--held-out-deals",
-              ("cribbage pegging", "--against"): "--opponent", ("play", "--against"): "--opponent",
-              ("evaluate", "--no-explain"): "--explain"}
+#: spellings removed before the first release (docs/cli.md): (command line, old spelling
+#: and its value) -> Click's usage error, in the command line's one line
+REMOVED = {
+    ("tune cribbage", "--out x.yaml"):
+        "No such option: --out (Possible options: --budget, --output, --outputs) "
+        "(see fuzzeval tune --help)",
+    ("tune cribbage", "--deals 5"):
+        "No such option: --deals (Possible options: --dask, --help, --training-deals) "
+        "(see fuzzeval tune --help)",
+    ("tune cribbage", "--held-out 5"):
+        "No such option: --held-out (Possible options: --held-out-deals, --help) "
+        "(see fuzzeval tune --help)",
+    ("calibrate cribbage", "--deals 5"):
+        "No such option: --deals (Possible options: --dask, --held-out-deals, --help) "
+        "(see fuzzeval calibrate --help)",
+    ("evaluate-calibration c.sqlite", "--deals 5"):
+        "No such option: --deals (Possible options: --dask, --held-out-deals, --help) "
+        "(see fuzzeval evaluate-calibration --help)",
+    ("cribbage score 5H 6H 7H 8H KS", "--crib"):
+        "No such option: --crib (Possible options: --as-crib) "
+        "(see fuzzeval cribbage score --help)",
+    ("cribbage train-es", "--crib"):
+        "No such option: --crib (Possible options: --with-crib) "
+        "(see fuzzeval cribbage train-es --help)",
+    ("cribbage train-es", "--no-crib"):
+        "No such option: --no-crib (Possible options: --with-crib) "
+        "(see fuzzeval cribbage train-es --help)",
+    ("tournament cribbage", "--players random,greedy"):
+        "No such option: --players (Possible options: --games, --player) "
+        "(see fuzzeval tournament --help)",
+    ("cribbage report", "--players random,greedy"):
+        "No such option: --players (Possible options: --player) "
+        "(see fuzzeval cribbage report --help)",
+    ("cribbage pegging", "--against greedy"):
+        "No such option: --against (see fuzzeval cribbage pegging --help)",
+    ("play cribbage", "--against greedy"):
+        "No such option: --against (Possible options: --games) (see fuzzeval play --help)",
+    ("evaluate tipping -i quality=6.5 -i service=9.8", "--no-explain"):
+        "No such option: --no-explain (Possible options: --explain) "
+        "(see fuzzeval evaluate --help)",
+}
 
 
 def _options() -> Iterator[tuple[str, Any]]:
@@ -536,9 +548,7 @@ def _clashes() -> list[str]:
             old = param.opts[0]
             if (where, old) in REFUSED and help_text.startswith("Not an option here"):
                 continue  # a spelling refused in one line that says what to give instead
-            new = DEPRECATED.get((where, old))
-            if new is None or not help_text.startswith("Deprecated"):
-                found.append(f"{where} {old}: hidden but not a declared deprecated spelling")
+            found.append(f"{where} {old}: hidden but not a refused spelling")
             continue
         if len(longs) != 1 or longs[0] not in OPTIONS:
             found.append(f"{where} {'/'.join(param.opts)}: not in the table of option names")
@@ -564,7 +574,7 @@ def test_every_option_of_every_command_has_one_name_and_one_meaning() -> None:
     assert _clashes() == []
     walked = {param.opts[0] if param.hidden else next(o for o in param.opts if o[:2] == "--")
               for _, param in _options()}
-    assert walked >= set(OPTIONS) | {old for _, old in DEPRECATED}  # no stale entries
+    assert walked >= set(OPTIONS) | {old for _, old in REFUSED}  # no stale entries
     meanings = [m.what for m in OPTIONS.values()]
     assert len(set(meanings)) == len(meanings)
 
@@ -582,13 +592,25 @@ def test_the_option_walk_catches_a_clash(monkeypatch: pytest.MonkeyPatch) -> Non
                           "base on)"]
 
 
-def test_docs_cli_lists_every_option_and_deprecation() -> None:
+def test_docs_cli_lists_every_option_and_removed_spelling() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
     table = text.split("## Option names", 1)[1].split("\n## ", 1)[0]
     missing = [n for n in OPTIONS if f"`{n}" not in table]
     assert missing == []
-    deprecations = text.split("## Deprecated spellings", 1)[1].split("\n## ", 1)[0]
-    assert [old for _, old in DEPRECATED if f"`{old}" not in deprecations] == []
+    removed = text.split("## Removed spellings", 1)[1].split("\n## ", 1)[0]
+    assert [old for _, old in REMOVED if f"`{old.split()[0]}" not in removed] == []
+
+
+@pytest.mark.parametrize(("command", "old"), sorted(REMOVED))
+def test_a_spelling_removed_before_the_first_release_is_no_such_option(
+        command: str, old: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old spellings never shipped in a release, so none is kept: each gets Click's usage
+    error in one line, exit 2, and nothing is written (not even the default runs/)."""
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, [*command.split(), *old.split()])
+    assert res.exit_code == 2
+    assert res.stderr == f"error: {REMOVED[command, old]}\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("game", ["cribbage", "backgammon"])
@@ -612,42 +634,27 @@ def test_every_player_option_names_every_player_of_its_game(game: str) -> None:
                        "backgammon": ["backgammon moves"]}[game]
 
 
-# --- the renamed options: the old spelling still works, with one warning line -------------
+# --- the renamed options -------------------------------------------------------------
 
 
-def _warned(res: Any, line: str) -> None:
-    assert res.stderr.splitlines()[0] == f"warning: {line}", res.stderr
-
-
-def test_tune_deals_is_training_deals_and_held_out_is_held_out_deals(tmp_path: Path) -> None:
-    """Refused before any work, naming the new spelling: the old one carries the value."""
+def test_tune_training_deals_and_held_out_deals_are_checked(tmp_path: Path) -> None:
+    """Refused before any work, naming the option."""
     db = ["--db", str(tmp_path / "t.db")]
-    res = runner.invoke(app, ["tune", "cribbage", "--deals", "0", *db])
+    res = runner.invoke(app, ["tune", "cribbage", "--training-deals", "0", *db])
     assert res.exit_code == 2
-    _warned(res, "tune --deals is deprecated; use --training-deals")
-    assert res.stderr.splitlines()[1] == "error: --training-deals must be at least 1 (got 0)"
-    res = runner.invoke(app, ["tune", "cribbage", "--held-out", "-1", *db])
-    _warned(res, "--held-out is deprecated; use --held-out-deals")
-    assert res.stderr.splitlines()[1] == "error: --held-out-deals must be at least 0 (got -1)"
-    for old, new in (("--deals", "--training-deals"), ("--held-out", "--held-out-deals")):
-        both = runner.invoke(app, ["tune", "cribbage", old, "5", new, "5", *db])
-        assert both.exit_code == 2 and both.stderr == (
-            f"error: {new} given twice (once in its deprecated spelling); give {new} only\n")
+    assert res.stderr == "error: --training-deals must be at least 1 (got 0)\n"
+    res = runner.invoke(app, ["tune", "cribbage", "--held-out-deals", "-1", *db])
+    assert res.exit_code == 2
+    assert res.stderr == "error: --held-out-deals must be at least 0 (got -1)\n"
     assert not (tmp_path / "t.db").exists()
 
 
-def test_held_out_deals_and_its_deprecated_deals_spelling(calibration_db: Path) -> None:
+def test_held_out_deals_counts_the_held_out_deals(calibration_db: Path) -> None:
     base = ["evaluate-calibration", str(calibration_db), "--games", "2", "-w", "1", "--json"]
-    old, new, other = (runner.invoke(app, [*base, *extra]) for extra in (
-        ["--deals", "3"], ["--held-out-deals", "3"], ["--held-out-deals", "4"]))
-    assert old.exit_code == new.exit_code == 0, old.output
-    assert old.stdout == new.stdout != other.stdout and new.stderr == ""
-    assert old.stderr == ("warning: --deals is deprecated here; use --held-out-deals (--deals "
-                          "is the deals a command plays)\n")
-    for command in (["calibrate", "cribbage"], ["evaluate-calibration", str(calibration_db)]):
-        both = runner.invoke(app, [*command, "--deals", "3", "--held-out-deals", "3"])
-        assert both.exit_code == 2 and "--held-out-deals given twice" in both.stderr
-        assert len(both.stderr.splitlines()) == 1
+    new, again, other = (runner.invoke(app, [*base, *extra]) for extra in (
+        ["--held-out-deals", "3"], ["--held-out-deals", "3"], ["--held-out-deals", "4"]))
+    assert new.exit_code == other.exit_code == 0, new.output
+    assert new.stdout == again.stdout != other.stdout and new.stderr == ""
 
 
 def _untimed(stdout: str) -> dict[str, Any]:
@@ -657,18 +664,15 @@ def _untimed(stdout: str) -> dict[str, Any]:
     return data
 
 
-def test_cribbage_pegging_opponent_and_its_deprecated_against_spelling() -> None:
+def test_cribbage_pegging_opponent() -> None:
     base = ["cribbage", "pegging", "-p", "exhaustive:pegging=basic", "--deals", "4", "--json"]
-    old = runner.invoke(app, [*base, "--against", "greedy"])
     new = runner.invoke(app, [*base, "--opponent", "greedy"])
-    assert old.exit_code == new.exit_code == 0, old.output
-    assert _untimed(old.stdout) == _untimed(new.stdout)
+    again = runner.invoke(app, [*base, "--opponent", "greedy"])
+    assert new.exit_code == again.exit_code == 0, new.output
+    assert _untimed(again.stdout) == _untimed(new.stdout)
     assert new.stderr.strip() == ""  # the progress bar leaves a blank line
-    assert old.stderr.strip() == "warning: --against is deprecated; use --opponent"
     assert [p["player"] for p in json.loads(new.stdout)["players"]] == [
         "exhaustive:pegging=basic", "greedy"]
-    both = runner.invoke(app, [*base, "--against", "greedy", "--opponent", "random"])
-    assert both.exit_code == 2 and "--opponent given twice" in both.stderr
 
 
 HAND6 = ["7H", "8S", "KD", "QC", "2S", "3C"]
@@ -714,13 +718,10 @@ def test_peg_works_out_whose_crib_from_the_play() -> None:
         assert res.exit_code == 2 and res.stderr == message + "\n", res.output
 
 
-def test_evaluate_no_explain_is_deprecated() -> None:
+def test_evaluate_without_explain_gives_the_grade_alone() -> None:
     base = ["evaluate", "tipping", "-i", "quality=6.5", "-i", "service=9.8"]
-    plain, old = runner.invoke(app, base), runner.invoke(app, [*base, "--no-explain"])
-    assert plain.stdout == old.stdout == "14.7982\n"
-    assert old.stderr == "warning: --no-explain is deprecated; leave --explain out\n"
-    both = runner.invoke(app, [*base, "--explain", "--no-explain"])
-    assert both.exit_code == 2 and both.stderr.count("\n") == 1
+    plain = runner.invoke(app, base)
+    assert plain.stdout == "14.7982\n" and plain.stderr == ""
 
 
 def test_the_docs_give_whose_crib_to_every_discard() -> None:

@@ -110,18 +110,18 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
      "error: --split shapes a generated start; --rulebase gives the start"),
     (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of decision "
                                    "hearts logs (kinds: pass, play)"),
-    (["--monte-carlo", "pass", "--option", "rules=seed003"],
+    (["--monte-carlo", "pass", "--option", "rules=sturtevant-white"],
      "error: --monte-carlo pass: not a kind of decision hearts logs with --option "
-     "rules=seed003 (kinds: play)"),
+     "rules=sturtevant-white (kinds: play)"),
     (["--monte-carlo", "pass", "--monte-carlo", "pass"],
      "error: --monte-carlo pass: given twice; give each kind once"),
     (["--option", "rules=nope"], "error: hearts --option: rules must be one of standard, "
-                                 "seed003 (got 'nope')"),
+                                 "sturtevant-white (got 'nope')"),
     (["--option", "bogus=1"], "error: hearts --option: unknown hearts options ['bogus'] "
                               "(options: rules, target)"),
     (["--option", "rules"], "error: hearts option 'rules': write it as key=value"),
-    (["--option", "rules=seed003", "--option", "rules=standard"],
-     "error: hearts option 'rules' given twice ('rules=seed003' and 'rules=standard')"),
+    (["--option", "rules=sturtevant-white", "--option", "rules=standard"],
+     "error: hearts option 'rules' given twice ('rules=sturtevant-white' and 'rules=standard')"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(tmp_path: Path, extra: list[str],
                                                     message: str) -> None:
@@ -331,25 +331,25 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
 
 
 def test_a_learn_plays_the_game_options_it_is_given_and_says_so(tmp_path: Path) -> None:
-    """--option rules=seed003 (no passing): no pass is sampled, so no rule is about one,
+    """--option rules=sturtevant-white (no passing): no pass is sampled, so no rule is about one,
     where the standard game's learn has rules for passes; the option is in made_by; a
     learn of other options is refused a database that holds another learn."""
     standard = runner.invoke(app, [*SMALL, *_files(tmp_path)])
     assert standard.exit_code == 0, standard.output
     text = (tmp_path / "l.yaml").read_text()
     assert Is("passing", "yes") in {r.condition for r in load_rulebase(tmp_path / "l.yaml").rules}
-    refused = runner.invoke(app, [*SMALL, *_files(tmp_path), "--option", "rules=seed003"])
+    refused = runner.invoke(app, [*SMALL, *_files(tmp_path), "--option", "rules=sturtevant-white"])
     assert refused.exit_code == 1
     assert refused.stderr == (f"error: {tmp_path / 'l.sqlite'} holds learn 1, with other "
                               "settings or another start: one learn to a database; give "
                               "another --db\n")
     assert (tmp_path / "l.yaml").read_text() == text
-    other = tmp_path / "seed003"
+    other = tmp_path / "sturtevant-white"
     other.mkdir()
-    seed003 = runner.invoke(app, [*SMALL, *_files(other), "--option", "rules=seed003"])
-    assert seed003.exit_code == 0, seed003.output
+    variant = runner.invoke(app, [*SMALL, *_files(other), "--option", "rules=sturtevant-white"])
+    assert variant.exit_code == 0, variant.output
     rb = load_rulebase(other / "l.yaml")
-    assert "--seed 1 --option rules=seed003 --order 1" in rb.made_by
+    assert "--seed 1 --option rules=sturtevant-white --order 1" in rb.made_by
     conditions = {r.condition for r in rb.rules}  # --order 1: one atom each
     assert Is("passing", "yes") not in conditions and Is("leading", "yes") in conditions
     assert (other / "l.yaml").read_text() != text

@@ -264,14 +264,6 @@ def test_tournament_names_plot_in_its_refusals(tmp_path: Path) -> None:
     assert not (tmp_path / "t.sqlite").exists()
 
 
-def test_players_by_p_and_by_the_old_players_are_refused_together() -> None:
-    res = runner.invoke(app, ["tournament", "cribbage", "-p", "random", "--players",
-                              "greedy,random"], env=ENV)
-    assert res.exit_code == 2
-    assert res.stderr == "error: give the players with -p only (--players is its deprecated " \
-                         "spelling), not both\n"
-
-
 # --- fuzzeval evaluate-calibration --------------------------------------------------------
 
 class _Bars(Progress):

@@ -37,13 +37,6 @@ FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 # Commands quick enough to run in the suite (each well under a second).
 QUICK = {("evaluate",), ("rulebase",), ("cribbage", "score"), ("cribbage", "discard"),
          ("backgammon", "moves"), ("plot", "membership"), ("hearts", "card")}
-# Spellings that still work with a deprecation line (docs/cli.md): the docs use the new ones.
-DEPRECATED = {("tune", "--out"),
-              ("cribbage score", "--crib"), ("cribbage train-es", "--crib"),
-              ("cribbage train-es", "--no-crib"), ("tournament", "--players"),
-              ("cribbage report", "--players"), ("tune", "--deals"), ("tune", "--held-out"),
-              ("calibrate", "--deals"), ("evaluate-calibration", "--deals"),
-              ("cribbage pegging", "--against"), ("evaluate", "--no-explain")}
 
 
 #: the mark of a command or snippet that needs the source checkout (docs/cli.md)
@@ -193,8 +186,6 @@ def test_command_parses(command: Command, empty_cwd: Path,
     path, cmd, rest = resolve(command.args)
     expanded = [m for a in rest for m in (sorted(glob.glob(a)) if "*" in a else [a])]
     assert path, "a command, not the top-level group"
-    old = {a for a in rest if (" ".join(path), a) in DEPRECATED}
-    assert not old, f"{command}: deprecated {sorted(old)} (docs/cli.md)"
     with cmd.make_context(" ".join(["fuzzeval", *path]), expanded):
         pass
 

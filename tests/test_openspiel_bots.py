@@ -35,7 +35,7 @@ from fuzzeval.games.cribbage.openspiel import (
     to_openspiel,
 )
 from fuzzeval.games.hearts.openspiel import HeartsBridge, options_of
-from fuzzeval.games.hearts.rules import SEED003, STANDARD
+from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE
 from fuzzeval.openspiel import (
     IllegalAction,
     UnsupportedGame,
@@ -291,9 +291,9 @@ def test_a_bot_moves_only_for_its_seat() -> None:
 
 def test_the_hearts_bridge_reads_openspiel_s_parameters_and_turns_the_pass() -> None:
     assert options_of(pyspiel.load_game("hearts").get_parameters()) == STANDARD
-    seed003 = pyspiel.load_game("hearts(pass_cards=false,must_break_hearts=false,"
+    variant = pyspiel.load_game("hearts(pass_cards=false,must_break_hearts=false,"
                                 "no_pts_on_first_trick=false,can_lead_any_club=true)")
-    assert options_of(seed003.get_parameters()) == SEED003
+    assert options_of(variant.get_parameters()) == STURTEVANT_WHITE
     g = pyspiel.load_game("hearts")
     state = g.new_initial_state()
     state.apply_action(1)  # pass left

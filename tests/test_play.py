@@ -282,12 +282,13 @@ def test_a_named_advisor_is_asked_and_a_bad_one_is_one_line(tmp_path: Path) -> N
     assert code == 2 and out.startswith("error: --advisor nobody: unknown cribbage player")
 
 
-def test_play_against_is_a_deprecated_spelling_of_opponent(tmp_path: Path) -> None:
-    """One name, one meaning (docs/cli.md): the issue's `--against` still plays, warns once."""
-    code, out = _play(tmp_path, "quit\n", "cribbage", "--against", "greedy", "--seed", "2")
-    assert code == 0 and out.count("warning: --against is deprecated; use --opponent") == 1
-    code, out = _play(tmp_path, "", "cribbage", "--against", "greedy", "--opponent", "random")
-    assert code == 2 and out.startswith("error: --opponent given twice")
+def test_play_s_opponent_is_opponent(tmp_path: Path) -> None:
+    """One name, one meaning (docs/cli.md): --opponent, as in match; --against, the spelling
+    first proposed, was removed before the first release."""
+    code, out = _play(tmp_path, "quit\n", "cribbage", "--opponent", "greedy", "--seed", "2")
+    assert code == 0 and "warning" not in out
+    code, out = _play(tmp_path, "", "cribbage", "--against", "greedy")
+    assert code == 2 and out.startswith("error: No such option: --against")
 
 
 def test_a_bad_opponent_or_option_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from fuzzeval.cli.common import (
     DEALS_MAX,
     GAME_HELP,
     GAMES_MAX,
-    HELD_OUT_DEALS,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
@@ -25,7 +24,6 @@ from fuzzeval.cli.common import (
     picture_option,
     print_json,
     progress_bar,
-    renamed,
     resolve_rulebase,
     say_stored,
     stopped,
@@ -42,7 +40,6 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not at start
 
 
 def calibrate(
-    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
@@ -81,9 +78,6 @@ def calibrate(
         "--held-out-deals", min=0, max=DEALS_MAX,
         help="Held-out deals for the game's own measure of the rule base before and after "
              "(cribbage: discard efficiency); 0 skips it.")] = 10_000,
-    deals_old: Annotated[int | None, typer.Option(
-        "--deals", hidden=True, min=0, max=DEALS_MAX,
-        help="Deprecated spelling of --held-out-deals.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
@@ -122,7 +116,6 @@ def calibrate(
     from fuzzeval.yaml_edit import rewrite_points
 
     no_o("calibrate", opponent_o)
-    deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     if win_unit not in ("game", "deal"):
         raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")
     if window not in ("round", "all"):

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -50,13 +50,6 @@ def no_o(command: str, value: str | None) -> None:
     if value is not None:
         raise usage_error(f"-o {value}: {command} has no -o: it writes its games to --db, "
                           "and its opponent is --opponent (-o is an output elsewhere)")
-#: every deals count that is not the deals a command plays says which deals it counts
-HELD_OUT_DEALS = "--deals is deprecated here; use --held-out-deals (--deals is the deals a " \
-    "command plays)"
-T = TypeVar("T")
-#: tournament and cribbage report: the deprecated list form of their repeated -p
-OldPlayersOpt = Annotated[str | None, typer.Option(
-    "--players", hidden=True, help="Deprecated: NAME,NAME:key=value;key=value,...")]
 
 
 def progress_bar(label: str = "{task.description}", disable: bool = False,
@@ -148,35 +141,9 @@ def usage_error(message: str) -> typer.Exit:
 
 
 def deprecated(message: str) -> None:
-    """One line on stderr for an old spelling that still works, so that scripts keep
-    running and their authors learn the new one (docs/cli.md lists them)."""
+    """One line on stderr for a use that still works but is going away (``cribbage discard``
+    without --crib), so that scripts keep running and their authors learn the new one."""
     err_console.print(f"warning: {message}", markup=False, highlight=False)
-
-
-def old_spelling(new: T | None, old: T | None, new_name: str, message: str) -> T | None:
-    """The value of an option given in its new or its deprecated spelling (``message`` is
-    printed for the old one); both at once is a usage error naming ``new_name``."""
-    if old is None:
-        return new
-    if new is not None:
-        raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
-                          f"give {new_name} only")
-    deprecated(message)
-    return old
-
-
-def renamed(ctx: typer.Context, param: str, new: T, old: T | None, new_name: str,
-            message: str) -> T:
-    """``old_spelling`` for an option whose new spelling has a default: the old spelling's
-    value unless the new one was typed too (then a usage error naming ``new_name``)."""
-    if old is None:
-        return new
-    source = ctx.get_parameter_source(param)
-    if source is not None and source.name != "DEFAULT":
-        raise usage_error(f"{new_name} given twice (once in its deprecated spelling); "
-                          f"give {new_name} only")
-    deprecated(message)
-    return old
 
 
 def help_when_bare(ctx: typer.Context) -> None:
@@ -204,16 +171,9 @@ def picture_option(name: str, path: Path | None) -> None:
         raise usage_error(f"{name} {exc}") from None
 
 
-def player_list(player: list[str] | None, players: str | None) -> list[str] | None:
-    """The players of repeated -p NAME[:key=value,...], or of the deprecated --players
-    (',' between players, ';' between one player's options); None if neither was given."""
-    if players is None:
-        return [p.strip() for p in player] if player else None
-    if player:
-        raise usage_error("give the players with -p only (--players is its deprecated "
-                          "spelling), not both")
-    deprecated("--players is deprecated; use -p NAME[:key=value,...] once per player")
-    return [p.strip().replace(";", ",") for p in players.split(",") if p.strip()]
+def player_list(player: list[str] | None) -> list[str] | None:
+    """The players of repeated -p NAME[:key=value,...]; None if none was given."""
+    return [p.strip() for p in player] if player else None
 
 
 @contextmanager

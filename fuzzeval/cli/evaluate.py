@@ -16,7 +16,6 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     console,
-    deprecated,
     open_rulebase,
     print_json,
     resolve_rulebase,
@@ -140,8 +139,6 @@ def evaluate(
     ] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: the memberships, rule strengths and activations.")] = False,
-    no_explain: Annotated[bool, typer.Option(
-        "--no-explain", hidden=True, help="Deprecated: leave --explain out.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     csv: Annotated[
         Path | None,
@@ -154,10 +151,6 @@ def evaluate(
     ] = None,
 ) -> None:
     """Grade inputs with a rule base (and explain the grade)."""
-    if no_explain:
-        if explain:
-            raise _usage("--explain and --no-explain together; give --explain or neither")
-        deprecated("--no-explain is deprecated; leave --explain out")
     if csv is not None and (inputs or explain or json_out):
         raise _usage("--csv grades every row of the file; --input, --explain and --json "
                      "are for one grade, leave them out")

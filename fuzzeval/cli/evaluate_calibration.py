@@ -12,14 +12,12 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     DEALS_MAX,
     GAMES_MAX,
-    HELD_OUT_DEALS,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
     console,
     print_json,
     progress_bar,
-    renamed,
     stopped,
     user_errors,
 )
@@ -30,7 +28,6 @@ if TYPE_CHECKING:
 
 
 def evaluate_calibration(
-    ctx: typer.Context,
     db: Annotated[Path, typer.Argument(help="Calibration database.")],
     games: Annotated[int, typer.Option("--games", "-n", min=2, max=GAMES_MAX,
                                        help="Held-out games for each rule base.")] = 1000,
@@ -38,9 +35,6 @@ def evaluate_calibration(
         "--held-out-deals", min=1, max=DEALS_MAX,
         help="Held-out deals for the game's own measure of each rule base (cribbage: discard "
              "efficiency).")] = 2000,
-    deals_old: Annotated[int | None, typer.Option(
-        "--deals", hidden=True, min=1, max=DEALS_MAX,
-        help="Deprecated spelling of --held-out-deals.")] = None,
     seed: Annotated[int | None, typer.Option(min=0, max=SEED_MAX,
         help="Held-out seed (default: the calibration's, in a family no round uses).")] = None,
     calibration: Annotated[int | None, typer.Option(
@@ -62,7 +56,6 @@ def evaluate_calibration(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History
 
-    deals = renamed(ctx, "deals", deals, deals_old, "--held-out-deals", HELD_OUT_DEALS)
     with user_errors():
         if not db.is_file():
             raise NotFound(f"{db}: no such database")

@@ -102,7 +102,7 @@ def learn(
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of every game.")] = 1,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value of every game played, learning and "
-                         "measuring (e.g. hearts: rules=seed003).")] = None,
+                         "measuring (e.g. hearts: rules=sturtevant-white).")] = None,
     db: Annotated[Path | None, typer.Option(
         help="History database; default runs/GAME_learn.sqlite.")] = None,
     output: Annotated[Path | None, typer.Option(

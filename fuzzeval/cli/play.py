@@ -26,7 +26,6 @@ from fuzzeval.cli.common import (
     fold,
     named_player,
     player_option,
-    renamed,
     usage_error,
     user_errors,
 )
@@ -183,13 +182,10 @@ def show_advice(advice: list[Advice]) -> None:
 
 
 def play(
-    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     opponent_spec: Annotated[str | None, typer.Option(
         "--opponent", help="Opponent: NAME or NAME:key=value,... as in match (default: the "
                            "game's reference opponent); it plays every other seat.")] = None,
-    against: Annotated[str | None, typer.Option(
-        "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     advisor: Annotated[list[str] | None, typer.Option(
         "--advisor", help="A player ? asks (NAME or NAME:key=value,... as in match); give "
                           "it once per player (default: the game's fuzzy player and a "
@@ -225,8 +221,6 @@ def play(
             raise usage_error(f"{game.name} has no play interface: it cannot be played at "
                               "the terminal")
         interface: PlayInterface = make_interface()
-        opponent_spec = renamed(ctx, "opponent_spec", opponent_spec, against, "--opponent",
-                                "--against is deprecated; use --opponent")
         who = PlayerSpec.parse(opponent_spec or game.default_opponent)
         try:
             opponents = [make_player(game, who.name, **dict(who.options))

@@ -15,7 +15,6 @@ from fuzzeval.cli.common import (
     GAMES_MAX,
     SEED_MAX,
     DaskOpt,
-    OldPlayersOpt,
     WorkersOpt,
     console,
     err_console,
@@ -44,7 +43,6 @@ def tournament(
         "--player", "-p", help="A player, NAME or NAME:key=value,... as in match; give -p once "
                                "per player (default: the game's players quick enough for a "
                                "round robin in minutes; cribbage: all but sampling).")] = None,
-    players: OldPlayersOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=GAMES_MAX,
                                        help="Games per pairing.")]
     = 200,
@@ -77,7 +75,7 @@ def tournament(
     from fuzzeval.plots import image_path, plot_win_matrix
 
     picture_option("--plot", plot)
-    given = player_list(player, players)
+    given = player_list(player)
     if given is not None and len(given) < 2:
         raise usage_error(f"a tournament needs at least two players (got {len(given)}); "
                           "give -p once per player")

@@ -19,10 +19,8 @@ from fuzzeval.cli.common import (
     console,
     err_console,
     measures_table,
-    old_spelling,
     print_json,
     progress_bar,
-    renamed,
     resolve_rulebase,
     say_stored,
     stopped,
@@ -40,23 +38,18 @@ def _usage(message: str) -> typer.Exit:
 
 
 def tune(
-    ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     rulebase: Annotated[str | None, typer.Option(
         help="Rule base to tune (path or shipped name); default: the game's.")] = None,
     budget: Annotated[int, typer.Option(
         help="Evaluations of the measure at most (each a rule base on every training "
              "deal).")] = 8000,
-    training_deals: Annotated[int, typer.Option(
+    deals: Annotated[int, typer.Option(
         "--training-deals", help="Training deals: the deals the measure is tuned on.")] = 3000,
-    deals_old: Annotated[int | None, typer.Option(
-        "--deals", hidden=True, help="Deprecated spelling of --training-deals.")] = None,
     held_out: Annotated[int, typer.Option(
         "--held-out-deals", help="Held-out deals for the game's own measure of the rule "
                                  "base before and after (a seed no training uses); 0 skips "
                                  "it.")] = 10_000,
-    held_out_old: Annotated[int | None, typer.Option(
-        "--held-out", hidden=True, help="Deprecated spelling of --held-out-deals.")] = None,
     outputs: Annotated[bool, typer.Option(
         "--outputs/--points-only",
         help="Also tune the output terms that declare 'bounds:', within them (default), or "
@@ -73,8 +66,6 @@ def tune(
         "--output", "-o",
         help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
              "--db).")] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", hidden=True, help="Deprecated spelling of --output.")] = None,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
     resume: Annotated[bool, typer.Option(
@@ -112,11 +103,6 @@ def tune(
     from fuzzeval.play.store import History
     from fuzzeval.yaml_edit import rewrite_points
 
-    output = old_spelling(output, out, "--output", "--out is deprecated; use --output (-o)")
-    deals = renamed(ctx, "training_deals", training_deals, deals_old, "--training-deals",
-                    "tune --deals is deprecated; use --training-deals")
-    held_out = renamed(ctx, "held_out", held_out, held_out_old, "--held-out-deals",
-                       "--held-out is deprecated; use --held-out-deals")
     for name, value, low in (("--budget", budget, 1), ("--training-deals", deals, 1),
                              ("--held-out-deals", held_out, 0),
                              ("--popsize", popsize, 0)):

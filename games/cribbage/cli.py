@@ -24,18 +24,15 @@ from fuzzeval.cli.common import (
     DEALS_MAX,
     GAMES_MAX,
     SEED_MAX,
-    OldPlayersOpt,
     WorkersOpt,
     columns_that_fit,
     deprecated,
     help_when_bare,
     json_line,
-    old_spelling,
     picture_option,
     player_list,
     print_json,
     progress_bar,
-    renamed,
     usage_error,
     user_errors,
 )
@@ -420,19 +417,14 @@ def score(
     starter: Annotated[str | None, typer.Option(help="The starter (cut) card.")] = None,
     as_crib: Annotated[bool, typer.Option(
         "--as-crib", help="Count the hand as a crib (a flush needs all five).")] = False,
-    crib_old: Annotated[bool, typer.Option(
-        "--crib", hidden=True, help="Deprecated spelling of --as-crib.")] = False,
     json_out: JsonOpt = False,
     batch: BatchOpt = None,
 ) -> None:
     """Count a hand the way players do."""
-    if crib_old:
-        deprecated("score --crib is deprecated; use --as-crib (--crib says whose crib)")
-    crib = as_crib or crib_old
-    data = _one_or_batch(cards, batch, json_out, lambda t: _score_json(t, starter, crib))
+    data = _one_or_batch(cards, batch, json_out, lambda t: _score_json(t, starter, as_crib))
     if data is not None:
         console.print(f"{' '.join(data['hand'])} + {data['starter']}"
-                      f"{' (crib)' if crib else ''}: [bold]{data['points']}[/bold]")
+                      f"{' (crib)' if as_crib else ''}: [bold]{data['points']}[/bold]")
         console.print(data["count"])
 
 
@@ -447,12 +439,9 @@ def train_es(
                                      "throw's points for that starter.")] = 0.65,
     bounded: Annotated[bool, typer.Option("--bounded/--unbounded",
                                           help="Keep values in \\[0.1, 0.9].")] = False,
-    with_crib: Annotated[bool | None, typer.Option(
+    crib: Annotated[bool, typer.Option(
         "--with-crib/--hand-only", help="Score the hand and the crib (two random cards join "
-        "the throw), for or against (the default), or the hand only.")] = None,
-    crib_old: Annotated[bool | None, typer.Option(
-        "--crib/--no-crib", hidden=True, help="Deprecated spelling of --with-crib/--hand-only.")]
-    = None,
+        "the throw), for or against (the default), or the hand only.")] = True,
     hands: Annotated[int, typer.Option(
         min=0, max=DEALS_MAX, help="Train on this many fixed random hands (the paper's first "
                                    "experiments used 9); 0 = all.")] = 0,
@@ -468,10 +457,6 @@ def train_es(
     from fuzzeval.games.cribbage.es import ESConfig, learning_curve, save_table, train
     from fuzzeval.plots import Curve, image_path, plot_curves
 
-    crib = old_spelling(with_crib, crib_old, "--with-crib/--hand-only",
-                        "--crib/--no-crib is deprecated; use --with-crib/--hand-only "
-                        "(--crib says whose crib)")
-    crib = True if crib is None else crib
     if variant not in ("threshold", "coevolution"):
         raise usage_error(f"--variant must be threshold or coevolution (got {variant!r})")
     if not 0 < p <= 1:  # NaN fails too
@@ -520,7 +505,6 @@ def report(
         "--player", "-p", help=f"A player: {', '.join(NAMES)}; NAME:key=value,... as in "
                                f"match; give -p once per player (default: "
                                f"{', '.join(PLAYERS)}).")] = None,
-    players: OldPlayersOpt = None,
     workers: WorkersOpt = 2,
     json_out: JsonOpt = False,
     plot: Annotated[Path, typer.Option(help="Bar-chart picture of the discard efficiencies.")]
@@ -536,7 +520,7 @@ def report(
     from fuzzeval.play.executors import check_workers, executor_for
     from fuzzeval.plots import image_path, plot_bars
 
-    names = player_list(player, players) or list(PLAYERS)
+    names = player_list(player) or list(PLAYERS)
     picture_option("--plot", plot)
     with user_errors():
         check_outputs([Output("--plot", image_path(plot), "picture")])
@@ -604,15 +588,12 @@ def _rate(per_s: float) -> str:
 
 @app.command()
 def pegging(
-    ctx: typer.Context,
     player: Annotated[str, typer.Option(
         "--player", "-p", help=f"Player A: {', '.join(NAMES)}; NAME:key=value,... as in "
                                "match: only its pegging is used.")] = "sampling",
     opponent: Annotated[str, typer.Option(
         "--opponent", help="Player B, the one A is measured against (its pegging), as "
                            "--player.")] = "exhaustive",
-    against: Annotated[str | None, typer.Option(
-        "--against", hidden=True, help="Deprecated spelling of --opponent.")] = None,
     deals: Annotated[int, typer.Option(min=1, max=DEALS_MAX,
                                        help="Deals, each played with both seatings.")]
     = 1000,
@@ -627,8 +608,6 @@ def pegging(
     from fuzzeval.games.cribbage.pegging.report import compare_pegging
     from fuzzeval.games.cribbage.players import player_from_spec
 
-    opponent = renamed(ctx, "opponent", opponent, against, "--opponent",
-                       "--against is deprecated; use --opponent")
     built = []
     for option, spec in (("--player", player), ("--opponent", opponent)):
         try:

@@ -34,7 +34,7 @@ from fuzzeval.games.hearts.view import view
 SEAT_NAMES = ("me", "left", "across", "right")
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 PASS_NAMES = {"left": rules.LEFT, "right": rules.RIGHT, "across": rules.ACROSS}
-RULES = {"standard": rules.STANDARD, "seed003": rules.SEED003}
+RULES = {"standard": rules.STANDARD, "sturtevant-white": rules.STURTEVANT_WHITE}
 
 
 def parse_voids(text: str) -> rules.Four:

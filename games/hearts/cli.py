@@ -46,7 +46,8 @@ def card(
         "--pass", help="Pass direction: advise the three cards to pass left, right or "
                        "across, from 13 cards.")] = None,
     rules_name: Annotated[str, typer.Option(
-        "--rules", help="Hearts rules: standard or seed003.")] = "standard",
+        "--rules", help="Hearts rules: standard, or sturtevant-white (Sturtevant & "
+                        "White (2006)'s: no passing, no restrictions on leads).")] = "standard",
     player: Annotated[str, typer.Option(
         "--player", "-p", help="Player: fuzzy, heuristic, random, ismcts, sampling or td; "
                                "NAME:key=value,... as in match, e.g. fuzzy:rulebase=my.yaml"

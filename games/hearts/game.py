@@ -1,10 +1,11 @@
 """Hearts as a fuzzeval game plug-in: four seats, no winner, each seat paid the points it
 took (fewer is better), per hand.
 
-A game is one hand by default, as seed 003 measures it; option ``target=100`` plays hands
-until a seat's total reaches it, and a seat is then paid its total over the hands played
-(still points per hand). Option ``rules=seed003`` plays seed 003's variant (no passing, no
-restrictions on leads or on points in the first trick). The deal goes round the table:
+A game is one hand by default, as Sturtevant & White (2006) measure it; option
+``target=100`` plays hands until a seat's total reaches it, and a seat is then paid its
+total over the hands played (still points per hand). Option ``rules=sturtevant-white``
+plays their variant (no passing, no restrictions on leads or on points in the first
+trick). The deal goes round the table:
 seat ``first`` receives the deal's first hand (``(s - first) % 4`` for seat ``s``), so the
 four games of a duplicate block give each seat every hand of one deal. A one-hand game
 draws its pass direction by chance after the deal (OpenSpiel's first chance node), so a
@@ -32,7 +33,7 @@ from fuzzeval.games.players import PolicyPlayer
 from fuzzeval.play.game import Candidates, Outcome, Payoff, Player
 
 GAME_OPTIONS = ("rules", "target")
-RULES = {"standard": rules.STANDARD, "seed003": rules.SEED003}
+RULES = {"standard": rules.STANDARD, "sturtevant-white": rules.STURTEVANT_WHITE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +96,8 @@ class HeartsGame:
         pass
 
     def logged_kinds_for(self, **options: Any) -> frozenset[str]:
-        """The kinds of decision a game with these options logs: seed 003's variant has
-        no passing, so no passes (what ``fuzzeval learn --monte-carlo`` may name)."""
+        """The kinds of decision a game with these options logs: Sturtevant & White's
+        variant has no passing, so no passes (what ``fuzzeval learn --monte-carlo`` may name)."""
         opts = _options(options.get("rules", "standard"), options.get("target", 0))
         return self.logged_kinds if opts.passing else frozenset({"play"})
 

@@ -88,9 +88,10 @@ class Options:
 
 
 STANDARD = Options()
-#: seed 003: no passing, no restrictions on leads or on points in the first trick
-SEED003 = Options(passing=False, must_break_hearts=False, no_points_first_trick=False,
-                  lead_any_club=True)
+#: Sturtevant & White (2006): no passing, no restrictions on leads or on points in the
+#: first trick
+STURTEVANT_WHITE = Options(passing=False, must_break_hearts=False,
+                           no_points_first_trick=False, lead_any_club=True)
 
 
 @dataclass(frozen=True, slots=True)

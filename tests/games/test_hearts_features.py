@@ -18,7 +18,7 @@ from fuzzeval.games.hearts.features import (
     compiled_features,
     numpy_features,
 )
-from fuzzeval.games.hearts.rules import SEED003, STANDARD
+from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE
 from fuzzeval.games.hearts.view import View, view
 
 
@@ -100,7 +100,8 @@ def check(v: View, cards: list[int]) -> np.ndarray:
     return tables[0]
 
 
-@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+@pytest.mark.parametrize("options", [STANDARD, STURTEVANT_WHITE],
+                         ids=["standard", "sturtevant-white"])
 def test_features_match_the_scalar_counts_on_random_hands(options: rules.Options) -> None:
     rng = np.random.default_rng(17)
     decisions = 0

@@ -93,7 +93,7 @@ def test_grades_every_candidate_in_one_call_and_ties_go_to_the_lowest() -> None:
 
 
 def test_plays_whole_hands_legally_in_both_rule_sets() -> None:
-    for opts in (rules.STANDARD, rules.SEED003):
+    for opts in (rules.STANDARD, rules.STURTEVANT_WHITE):
         rng = np.random.default_rng(5)
         for _ in range(20):
             end = play_out(rules.new_hand(rules.deal(rng), opts, int(rng.integers(4))),

@@ -20,10 +20,10 @@ from fuzzeval.play.replay import initial_state
 from fuzzeval.play.testing import check_game
 
 
-@pytest.mark.parametrize("options", [{}, {"rules": "seed003"}, {"target": 60}])
+@pytest.mark.parametrize("options", [{}, {"rules": "sturtevant-white"}, {"target": 60}])
 def test_hearts_passes_the_conformance_check(options: dict[str, object]) -> None:
     report = check_game(_With(options), games=4)
-    kinds = {"play"} if options.get("rules") == "seed003" else {"pass", "play"}
+    kinds = {"play"} if options.get("rules") == "sturtevant-white" else {"pass", "play"}
     assert set(report.kinds) >= kinds
 
 
@@ -93,7 +93,7 @@ def test_what_a_seat_has_taken_so_far_is_its_points_in_the_tricks_it_took() -> N
 
     clubs, hearts, diamonds, spades = (mask_of(4 * r + s for r in range(13)) for s in range(4))
     suited = (clubs, hearts, diamonds, spades)
-    state = State(rules.new_hand(suited, rules.SEED003))
+    state = State(rules.new_hand(suited, rules.STURTEVANT_WHITE))
     rng = np.random.default_rng(0)
     seen = {}  # after each trick
     for move in range(1, 53):
@@ -170,7 +170,7 @@ def _deck() -> list[str]:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--option", "rules=house"], "rules must be one of standard, seed003"),
+    (["--option", "rules=house"], "rules must be one of standard, sturtevant-white"),
     (["--option", "target=-5"], "target is a whole number of points >= 0"),
     (["--option", "jokers=2"], "unknown hearts options ['jokers']"),
     (["--opponent", "heuristic:depth=2"], "does not take options ['depth']"),

@@ -36,7 +36,7 @@ def _true_pyspiel(state: rules.State) -> object:
     return ps
 
 
-@pytest.mark.parametrize("options", [rules.STANDARD, rules.SEED003])
+@pytest.mark.parametrize("options", [rules.STANDARD, rules.STURTEVANT_WHITE])
 def test_the_bot_sees_the_seats_information_state_and_nothing_else(
         options: rules.Options) -> None:
     rng = np.random.default_rng(7)

@@ -11,7 +11,7 @@ from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import parse_card
 from fuzzeval.games.hearts.openspiel import pyspiel_hand
 from fuzzeval.games.hearts.players import heuristic_player
-from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options
+from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE, Options
 from fuzzeval.games.hearts.scripts.check_openspiel import agree, main
 from tests.games.test_hearts_rules import (
     ALL_POINTS,
@@ -25,7 +25,8 @@ from tests.games.test_hearts_rules import (
 QUEEN_BREAKS = ["2C", "9C", "2S", "8S", "TC", "8D", "QS", "3C", "2H"]
 
 
-@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+@pytest.mark.parametrize("options", [STANDARD, STURTEVANT_WHITE],
+                         ids=["standard", "sturtevant-white"])
 def test_random_hands_agree(options: Options) -> None:
     result = agree(500, options, seed=11)
     assert result.games == 500
@@ -34,7 +35,8 @@ def test_random_hands_agree(options: Options) -> None:
     assert result.decisions == 500 * 52 + 12 * passing_hands
 
 
-@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+@pytest.mark.parametrize("options", [STANDARD, STURTEVANT_WHITE],
+                         ids=["standard", "sturtevant-white"])
 def test_heuristic_hands_agree(options: Options) -> None:
     assert agree(200, options, seed=12, policy=heuristic_player).games == 200
 
@@ -57,7 +59,8 @@ def both_ways(deal: tuple[int, int, int, int], options: Options, number: int,
     return ours
 
 
-@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+@pytest.mark.parametrize("options", [STANDARD, STURTEVANT_WHITE],
+                         ids=["standard", "sturtevant-white"])
 def test_hand_worked_deals_agree(options: Options) -> None:
     moon = both_ways(SUITED, options, 3, [], -1)
     assert rules.hand_points(moon) == (0, 26, 26, 26)  # seat 0 shoots the moon
@@ -95,8 +98,8 @@ def test_a_position_for_the_seat_to_pass_turns_the_deal_to_it() -> None:
     assert state.legal_actions() == rules.legal(hand) == [0]  # the 2C leads
 
 
-def test_the_variant_string_is_seed003s() -> None:
-    assert SEED003.openspiel() == ("hearts(pass_cards=false,must_break_hearts=false,"
+def test_the_variant_string_is_sturtevant_and_whites() -> None:
+    assert STURTEVANT_WHITE.openspiel() == ("hearts(pass_cards=false,must_break_hearts=false,"
                                    "no_pts_on_first_trick=false,can_lead_any_club=true)")
     assert STANDARD.openspiel() == ("hearts(pass_cards=true,must_break_hearts=true,"
                                     "no_pts_on_first_trick=true,can_lead_any_club=false)")
@@ -115,7 +118,7 @@ def test_a_rule_changed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_script_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--games", "20"]) == 0
     out = capsys.readouterr().out
-    assert "standard" in out and "seed 003" in out and " 1220 " in out and " 1040 " in out
+    assert "standard" in out and "sturtevant-white" in out and " 1220 " in out and " 1040 " in out
 
 
 def test_script_plays_the_player_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,6 +131,6 @@ def test_script_plays_the_player_it_is_given(capsys: pytest.CaptureFixture[str])
         out = capsys.readouterr().out.splitlines()
         rows[player] = [line.rsplit(maxsplit=1)[0].split() for line in out[1:3]]
     assert rows["heuristic"] == [["standard", "60", "3660", "540", "3"],
-                                 ["seed", "003", "60", "3120", "0", "2"]]
+                                 ["sturtevant-white", "60", "3120", "0", "2"]]
     assert rows["random"] == [["standard", "60", "3660", "540", "2"],
-                              ["seed", "003", "60", "3120", "0", "1"]]
+                              ["sturtevant-white", "60", "3120", "0", "1"]]

@@ -119,7 +119,7 @@ def test_heuristic_beats_random_by_a_wide_margin() -> None:
 def test_every_choice_is_a_legal_index(seed: int, variant: bool, number: int,
                                        heuristic_seats: list[bool]) -> None:
     rng = np.random.default_rng(seed)
-    options = rules.SEED003 if variant else STANDARD
+    options = rules.STURTEVANT_WHITE if variant else STANDARD
     state = rules.new_hand(rules.deal(rng), options, number)
     while state.phase != "over":
         cards = rules.legal(state)

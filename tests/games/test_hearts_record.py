@@ -9,10 +9,11 @@ import pytest
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.players import heuristic_player, play_out
 from fuzzeval.games.hearts.record import choices, replay
-from fuzzeval.games.hearts.rules import SEED003, STANDARD
+from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE
 
 
-@pytest.mark.parametrize("options", [STANDARD, SEED003], ids=["standard", "seed003"])
+@pytest.mark.parametrize("options", [STANDARD, STURTEVANT_WHITE],
+                         ids=["standard", "sturtevant-white"])
 def test_choices_replay_to_the_same_state(options: rules.Options) -> None:
     rng = np.random.default_rng(4)
     for number in range(8):

@@ -17,7 +17,7 @@ from fuzzeval.games.hearts.cards import (
     parse_card,
     parse_cards,
 )
-from fuzzeval.games.hearts.rules import SEED003, STANDARD, Options, State
+from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE, Options, State
 
 
 def hand(text: str) -> int:
@@ -115,8 +115,8 @@ def test_first_trick_void_and_queen_breaking_hearts() -> None:
     assert names(rules.legal(state)) == "2H 3H 4H 5H 6H 7H 8H JC QC KC AC"
 
 
-def test_seed003_variant_has_no_restrictions_but_a_club_lead() -> None:
-    state = rules.new_hand(SPLIT, SEED003)
+def test_sturtevant_white_variant_has_no_restrictions_but_a_club_lead() -> None:
+    state = rules.new_hand(SPLIT, STURTEVANT_WHITE)
     assert names(rules.legal(state)) == "2C 3C 4C 5C 6C 7C 8C"
     state = play(state, "8C", "9C", "2S")
     assert names(rules.legal(state)) == "8S 9H 9S TH TS JH JS QH QS KH KS AH AS"
@@ -184,7 +184,7 @@ def test_options_refuse_a_negative_target() -> None:
 def test_passing_goes_left_right_across_then_none() -> None:
     directions = [rules.new_hand(SPLIT, STANDARD, h).direction for h in range(5)]
     assert directions == [rules.LEFT, rules.RIGHT, rules.ACROSS, rules.NO_PASS, rules.LEFT]
-    assert rules.new_hand(SPLIT, SEED003, 0).phase == "play"
+    assert rules.new_hand(SPLIT, STURTEVANT_WHITE, 0).phase == "play"
     state = rules.new_hand(SPLIT, STANDARD, 0)  # left: seat s gives to seat s + 1
     chosen = ["2C 7D 6D", "AC KC 8H", "AD KD QD", "QS AS AH"]
     for seat in range(4):
@@ -241,7 +241,7 @@ def random_hand_step(state: State, rng: np.random.Generator) -> State:
 @given(seed=st.integers(0, 2**32 - 1), variant=st.booleans(), number=st.integers(0, 3))
 def test_random_hands_keep_the_invariants(seed: int, variant: bool, number: int) -> None:
     rng = np.random.default_rng(seed)
-    options = SEED003 if variant else STANDARD
+    options = STURTEVANT_WHITE if variant else STANDARD
     state = rules.new_hand(rules.deal(rng), options, number)
     while state.phase != "over":
         legal = rules.legal(state)

@@ -92,7 +92,7 @@ def _positions(seed: int, games: int, options: rules.Options) -> list[rules.Stat
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([rules.STANDARD, rules.SEED003]))
+@given(st.integers(0, 2**32 - 1), st.sampled_from([rules.STANDARD, rules.STURTEVANT_WHITE]))
 def test_a_determinized_hand_is_legal_and_reaches_the_same_decision(
         seed: int, options: rules.Options) -> None:
     rng = np.random.default_rng(seed)
@@ -168,7 +168,7 @@ def test_a_point_card_on_the_first_trick_shows_a_hand_of_point_cards() -> None:
 def test_the_first_leader_keeps_the_2c_it_did_not_lead() -> None:
     """Seed 003's variant: the 2C holder may open with any club; having led the 5C, seat 0
     still holds the 2C in every sample seat 1 draws."""
-    state = rules.new_hand(SPLIT, rules.SEED003)
+    state = rules.new_hand(SPLIT, rules.STURTEVANT_WHITE)
     state = rules.apply(state, parse_cards("5C")[0])
     v = view(state)
     assert v.seat == 1

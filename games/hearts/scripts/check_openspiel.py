@@ -25,8 +25,8 @@ from fuzzeval.games.hearts.openspiel import pyspiel_hand
 from fuzzeval.games.hearts.players import PLAYERS, Policy, random_player
 from fuzzeval.games.hearts.rules import (
     MOON,
-    SEED003,
     STANDARD,
+    STURTEVANT_WHITE,
     Options,
     apply,
     deal,
@@ -93,12 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", choices=sorted(PLAYERS), default="random",
                         help="who plays every seat on our side")
     args = parser.parse_args(argv)
-    print(f"{'configuration':<14} {'games':>7} {'decisions':>10} {'passes':>8} "
+    print(f"{'configuration':<16} {'games':>7} {'decisions':>10} {'passes':>8} "
           f"{'moons':>6} {'seconds':>8}")
-    for name, options in (("standard", STANDARD), ("seed 003", SEED003)):
+    for name, options in (("standard", STANDARD), ("sturtevant-white", STURTEVANT_WHITE)):
         start = time.perf_counter()
         result = agree(args.games, options, args.seed, True, PLAYERS[args.player])
-        print(f"{name:<14} {result.games:>7} {result.decisions:>10} {result.passes:>8} "
+        print(f"{name:<16} {result.games:>7} {result.decisions:>10} {result.passes:>8} "
               f"{result.moons:>6} {time.perf_counter() - start:>8.1f}")
     print("every legal-move list and every hand's points agree with OpenSpiel")
     return 0
