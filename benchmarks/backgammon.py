@@ -13,7 +13,7 @@ memory bus are shared); best of ``--repeats``.
 ``--before DIR`` measures an older checkout too (a directory holding its ``fuzzeval``
 package, e.g. ``git worktree add DIR main`` or ``git archive main | tar -x -C DIR``), in the
 same run, its repeats interleaved with these, and checks both played the same games.
-Targets: >= 100 games/s refined fuzzy vs pubeval (issue 18), >= 60 pubeval vs pubeval,
+Targets: >= 100 games/s refined fuzzy vs pubeval, >= 60 pubeval vs pubeval,
 >= 40 simple fuzzy vs pubeval.
 """
 

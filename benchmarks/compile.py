@@ -17,7 +17,7 @@ Compile and load time per rule are printed as ratios to the smallest size's figu
 same run: flat (linear work) is 1. Then ``fuzzeval evaluate FILE -i ...`` on the largest
 base runs once in a fresh process, CPU seconds (user + system) of the whole command.
 
-Targets (issue 27), each printed as PASS or MISS: compile time per rule at every size at
+Targets, each printed as PASS or MISS: compile time per rule at every size at
 most RATIO_TARGET times the smallest size's; the largest base loaded, compiled and graded
 by ``fuzzeval evaluate`` in at most COMMAND_TARGET CPU seconds (with 100,000 rules).
 """

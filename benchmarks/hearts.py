@@ -2,10 +2,10 @@
 
     python benchmarks/hearts.py [--hands 2000] [--repeats 3] [--points 0] [--decisions 5000]
 
-Speed: self-play of ``heuristic`` (four copies), in standard rules and in seed 003's
+Speed: self-play of ``heuristic`` (four copies), in standard rules and in Sturtevant & White's
 variant, against the baseline measured in the same run: ``random`` self-play on the same
 deals (the rules, the views and the legal moves alone). CPU seconds
-(``time.process_time``), best of ``--repeats``, interleaved. Target (issue 26): >= 500
+(``time.process_time``), best of ``--repeats``, interleaved. Target: >= 500
 heuristic self-play hands a second.
 
 Decisions: the time of one ``fuzzy`` decision (the candidates' features and the rule
@@ -14,7 +14,7 @@ first decisions, and the compiled kernel's, taken once numba is loaded), and one
 ``heuristic`` decision, over the same ``--decisions`` positions (those with two or more
 legal cards, from heuristic self-play), best of ``--repeats``; the ratio is fuzzy over
 heuristic.
-Target (issue 26): a fuzzy decision <= 50 us.
+Target: a fuzzy decision <= 50 us.
 
 ``--points N``: N deals, each played four times so the player under test sits in every
 seat (card luck cancels), for 1 heuristic against 3 random and 1 random against 3

@@ -13,9 +13,9 @@ against heuristic (the cheap reference), heuristic against itself (an even playe
 ``sampling`` and ``fuzzy`` (when the game has it) against OpenSpiel's ISMCTS, all on the
 same seeded deals (a row of fewer deals plays the first of them); sampling and ISMCTS
 rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is shipped,
-``td`` and ``sampling`` with ``td`` playouts against heuristic and ISMCTS (issue 29)
+``td`` and ``sampling`` with ``td`` playouts against heuristic and ISMCTS
 too, its playouts to the end of the hand, and against heuristic also stopped at the seat's
-next decision and valued there by ``td`` (``horizon=1``, seed 003's search to the end of
+next decision and valued there by ``td`` (``horizon=1``, Sturtevant & White's search to the end of
 the trick), and with ``td`` playing only its own seat in the playouts and ``heuristic``
 the three others (``others=heuristic``: the table as it is). Prints the mean points per
 hand of the player under test with its 95 % interval (over duplicate blocks).
@@ -57,7 +57,7 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
     if "fuzzy" in GAME.player_names:
         out.insert(3, ("fuzzy-heuristic", "fuzzy", "heuristic", args.deals))
         out.append(("fuzzy-ismcts", "fuzzy", ismcts, args.ismcts_deals))
-    if (rulebase_dir() / "hearts_td.yaml").is_file():  # the learned base (issue 29)
+    if (rulebase_dir() / "hearts_td.yaml").is_file():  # the learned base
         out.insert(4, ("td-heuristic", "td", "heuristic", args.deals))
         out.insert(5, ("samplingtd-heuristic", f"{sampling},rollout=td", "heuristic",
                        args.sampling_deals))

@@ -8,7 +8,7 @@ kernels loaded).
 
 - Hands: ``fuzzy`` self-play (both seats the rule base's triple) against the baseline of
   the same run, ``call`` self-play on the same deals (the rules, the views and the legal
-  actions alone). The strength cache is emptied before each run. Target (issue 28):
+  actions alone). The strength cache is emptied before each run. Target:
   >= 2,000 fuzzy hands a second.
 - Decision: one ``fuzzy`` decision (features, grades, the triple, the draw) over
   ``--decisions`` positions from fuzzy self-play, each a spot the player has not seen (the

@@ -8,7 +8,7 @@ core: microseconds per ``Evaluator.grade`` call at batch 1, 5, 15, 20 (and per r
 (benchmarks/plain_engine.py), interleaved, best of --repeat; then the first call of a fresh
 process: with an empty kernel cache (compiling) and with a warm one (loading).
 
-Targets (issue 18): a call at batch 1-20 in <= 10 us (weighted average) and <= 20 us
+Targets: a call at batch 1-20 in <= 10 us (weighted average) and <= 20 us
 (centroid), >= 5x the plain engine; the large-batch rate not below the plain engine's.
 """
 

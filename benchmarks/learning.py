@@ -13,7 +13,7 @@ For each game, in the same run, the CPU seconds (``time.process_time``, one proc
   costs.
 
 The ratio is learning over the baseline. A 200,000-game run's time is the learning rate
-extrapolated (the start's generation, measured apart, added once). Target (issue 29): each
+extrapolated (the start's generation, measured apart, added once). Target: each
 200,000-game run within an hour on two cores. The learner steps after every game, so one
 core does the work; ``--workers 2`` learns with two games an update, one a worker (their
 steps added together: docs/learning.md), timed by the wall clock.

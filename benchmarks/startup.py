@@ -23,7 +23,7 @@ there is none). --before PYTHON also runs the fuzzeval commands with another int
 one whose environment has an older fuzzeval installed (e.g. the main branch's checkout),
 interleaved with this one's, and checks that both print the same output.
 
-Targets (issue 25), each printed as PASS or MISS: ``--help`` and the exhaustive one-hand
+Targets, each printed as PASS or MISS: ``--help`` and the exhaustive one-hand
 advice under 0.3 s of CPU; the fuzzy one-hand advice no dearer than the exhaustive one
 (ratio <= 1); the fuzzy batch at most 1/5 of the exhaustive batch (ratio <= 0.2).
 """

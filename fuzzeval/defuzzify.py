@@ -1,15 +1,14 @@
 """Defuzzifiers over many candidates at once.
 
 ``weighted_average`` is Fuzzeval's eq. 2, summed per rule; ``weighted_sum`` is its numerator
-alone, the linear model of seed 003 (a rule's conclusion is its learned weight, its firing
-strength the feature: no normalisation, so conclusions add up). ``centroid`` is the
-exact continuous centroid of the aggregated set max_t min(a_t, mu_t(y)): that set
-is piecewise linear, and all its kinks lie in a known finite set of points --
-the term vertices and the crossings of the terms' side lines (fixed), and the
-points where a side reaches some term's activation level (they move with the
-activations). Integrating the linear pieces between those points in closed form
-gives the centroid without a grid, so it needs no resolution and has no grid
-error.
+alone, the linear model of Sturtevant & White (2006) (a rule's conclusion is its learned
+weight, its firing strength the feature: no normalisation, so conclusions add up).
+``centroid`` is the exact continuous centroid of the aggregated set max_t min(a_t, mu_t(y)):
+that set is piecewise linear, and all its kinks lie in a known finite set of points -- the
+term vertices and the crossings of the terms' side lines (fixed), and the points where a
+side reaches some term's activation level (they move with the activations). Integrating the
+linear pieces between those points in closed form gives the centroid without a grid, so it
+needs no resolution and has no grid error.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Input that was accepted but should not be (issue 27, item 5): the sampling player's
+"""Input that was accepted but should not be: the sampling player's
 trials beyond MAX_TRIALS, an option key given twice (the last silently won), and pegging
 views no deal can give, advised on by every player but the sampling one."""
 
@@ -98,7 +98,7 @@ def test_the_default_pegging_advice_still_takes_a_view_that_can_happen() -> None
 
 
 def test_explain_given_a_key_that_is_not_a_string_names_it_cleanly() -> None:
-    # issue 27, item 4: explain({0: 1.0}) raised a TypeError while joining the names
+    # explain({0: 1.0}) raised a TypeError while joining the names
     from fuzzeval.cli.common import open_rulebase
     from fuzzeval.engine import compile_rulebase
 

@@ -1,4 +1,4 @@
-"""``fuzzeval learn`` and ``fuzzeval rulebase top`` (issue 29, items 3 and 4): a learn stored
+"""``fuzzeval learn`` and ``fuzzeval rulebase top``: a learn stored
 once, run again or extended, its files, its curve, its bad options; the top rules in words."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A command run by name builds only itself: building every command reads some eighty
 functions' signatures and imports every command's module, 80 ms of each command's start-up
-(issue 25, benchmarks/startup.py)."""
+(benchmarks/startup.py)."""
 
 from __future__ import annotations
 

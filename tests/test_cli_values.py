@@ -1,6 +1,6 @@
 """Values, not only the form, of the command-line modules and the small helpers under them:
 tests added for the mutants of fuzzeval/cli/, plots, lazy, jit, loading, play.testing,
-play.registry, learn.held_out and games.options that survived the suite (issue 25).
+play.registry, learn.held_out and games.options that survived the suite.
 
 Every expected value is worked out by hand here (memberships of triangles, weighted
 averages, Wilson-style intervals given as inputs), never taken from the code under test.

@@ -1,4 +1,4 @@
-"""Rule bases of conjunctions (issue 29, item 2): atoms, pruning by firing share, and the
+"""Rule bases of conjunctions: atoms, pruning by firing share, and the
 generated base read back as an ordinary rule base."""
 
 from __future__ import annotations

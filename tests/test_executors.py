@@ -1,6 +1,6 @@
 """``--dask ADDRESS`` checks the service with a bounded handshake: anything but a Dask
 scheduler (an HTTP server, a closed port, a service answering garbage) is one error line,
-exit 1, within Dask's connect timeout, before any file is made (issue 27, item 2)."""
+exit 1, within Dask's connect timeout, before any file is made."""
 
 from __future__ import annotations
 

@@ -93,8 +93,8 @@ def test_features_take_a_fraction_of_the_json_they_took(tmp_path: Path) -> None:
 
 # Calibrated points of three small calibrations, as the code before the storage change
 # computed them (run from a checkout of that commit); the change must not move one bit.
-# The digests of the final texts were re-made for issue 25 (the points did not move): the
-# text now carries its name and made_by: line, and the shipped texts gained made_by:.
+# The digests of the final texts were re-made when bases gained made_by: (the points did
+# not move): the text now carries its name and made_by: line, and the shipped texts gained made_by:.
 BEFORE = {
     "cribbage_linguistic": ("8172fe9e6bdecb97", {
         "kept_points.four.right": 6.662857142857143,

@@ -1,4 +1,4 @@
-"""TD(λ) learning of a conjunction base (issue 29, item 3) on Hearts: the same conclusions
+"""TD(λ) learning of a conjunction base on Hearts: the same conclusions
 with any number of workers, a stopped learn resumes to the uninterrupted result, one learn
 to a database, and the learned player takes the best value the payoff's way."""
 
@@ -234,7 +234,7 @@ def test_td_plays_its_game_s_shipped_base_and_sampling_plays_it_out() -> None:
 
 
 def test_sampling_with_td_to_the_end_of_the_trick() -> None:
-    """``sampling:rollout=td,horizon=1`` (seed 003's player): a playout stops at the
+    """``sampling:rollout=td,horizon=1`` (Sturtevant & White's player): a playout stops at the
     deciding seat's next decision, worth minus (its points so far + td's fewest expected
     points there); the playouts themselves are checked on the toy table
     (tests/test_sampling.py)."""

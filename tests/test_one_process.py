@@ -1,5 +1,5 @@
-"""One process per calibration and per tuning, and every failure in one line (issue 27,
-items 3 and 4): running marks, a base tune cannot measure, a full disk, signals."""
+"""One process per calibration and per tuning, and every failure in one line: running marks,
+a base tune cannot measure, a full disk, signals."""
 
 from __future__ import annotations
 

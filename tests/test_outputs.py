@@ -1,4 +1,4 @@
-"""No output overwrites what a command reads or another of its outputs (issue 27, item 1):
+"""No output overwrites what a command reads or another of its outputs:
 the rule once (fuzzeval.cli.outputs), then each command that writes."""
 
 from __future__ import annotations

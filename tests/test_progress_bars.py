@@ -1,5 +1,5 @@
 """What each long command tells its progress bar: the task, its total, each round's label.
-A bar is drawn only on a terminal, so a recording bar stands in for rich's (issue 25: the
+A bar is drawn only on a terminal, so a recording bar stands in for rich's (the
 values a command shows, pinned)."""
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 beside or about a conclusion states its value (or its bounds), every base says where it came
 from (``made_by:``), and the advice headers print it.
 
-The check is strict: it fails on the tuned base shipped before issue 25 ("six" was 19.9999,
-the comment "(-1.5 points)" stood beside five_to_them = -5.9773).
+The check is strict: it fails on the tuned base shipped before output terms declared bounds
+("six" was 19.9999, the comment "(-1.5 points)" stood beside five_to_them = -5.9773).
 """
 
 from __future__ import annotations

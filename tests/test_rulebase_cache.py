@@ -1,5 +1,5 @@
 """A rule-base file's parse is kept in the cache folder (fuzzeval.loading), so that the next
-process loads it without importing YAML: the one-hand advice's start-up (issue 25)."""
+process loads it without importing YAML: the one-hand advice's start-up."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from tests.toy import (
 
 def test_the_seeds_rule_needs_the_gap_to_exceed_both_deviations() -> None:
     # Candidate 0: 4, 6 (mean 5, sd 1.414); candidate 1: 0, 2 (mean 1, sd 1.414):
-    # the gap 4 exceeds 2.83, so the seed calls it obvious.
+    # the gap 4 exceeds 2.83, so Billings et al. call it obvious.
     wide = np.array([[4.0, 0.0], [6.0, 2.0]])
     assert obvious(wide, "obvious")
     # Means 5 and 3 with the same deviations: a gap of 2 is not more than 2.83.

@@ -66,7 +66,7 @@ def test_a_stop_takes_the_earlier_batches_into_account() -> None:
     blocks = [ahead, ahead, ahead, [[1, -1], [-1, 1]], [[0, 0], [0, 0]]]
     values = np.array([row for block in blocks[:4] for row in block], dtype=np.float64)
     sds = values.std(axis=0, ddof=1)
-    assert sds.sum() + 2 < 7.5  # the seed's rule fires, with room
+    assert sds.sum() + 2 < 7.5  # Billings et al.'s rule fires, with room
     diffs = values[:, 1] - values[:, 0]
     assert diffs.mean() > 2.5 * diffs.std(ddof=1) / np.sqrt(8) + 2  # and the paired one
     rules: tuple[StopRule, ...] = ("obvious", "paired")

@@ -1,4 +1,4 @@
-"""Scale without surprises (issue 27, item 6): compile_rulebase's bookkeeping is linear (the
+"""Scale without surprises: compile_rulebase's bookkeeping is linear (the
 times are benchmarks/compile.py's), and ``evaluate --csv`` grades the table in chunks with
 output byte for byte the one-chunk output (the memory is benchmarks/csv_memory.py's)."""
 

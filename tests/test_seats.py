@@ -1,4 +1,4 @@
-"""Any number of seats and real payoffs (issue 26): outcomes paid per seat, matches that seat
+"""Any number of seats and real payoffs: outcomes paid per seat, matches that seat
 a lineup and rotate the deal, duplicate blocks, history version 4 (and version 3 files
 that still read, resume and extend), and the summaries' mean payoff with its interval."""
 

@@ -104,7 +104,7 @@ def test_importing_the_package_is_cheap() -> None:
     assert out == "['fuzzeval.lazy'] True True"
 
 
-# --- issue 25: the fuzzy advisor is fast from the first hand -----------------------------
+# --- the fuzzy advisor is fast from the first hand ---------------------------------------
 
 FUZZY = ["cribbage", "discard", *HAND, "-p", "fuzzy"]
 #: what the fuzzy advice may load: it grades with the engine, from a YAML rule base

@@ -1,4 +1,4 @@
-"""TD(λ) on weighted-sum conclusions (issue 29, item 3): λ-returns and steps worked by hand,
+"""TD(λ) on weighted-sum conclusions: λ-returns and steps worked by hand,
 and fixed-point sums that do not depend on how the games were grouped."""
 
 from __future__ import annotations

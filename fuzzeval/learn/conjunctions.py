@@ -1,10 +1,11 @@
-"""Rule bases generated from a game's features: one rule per conjunction of atoms (seed 003).
+"""Rule bases generated from a game's features: one rule per conjunction of atoms
+(Sturtevant & White 2006).
 
-Seed 003 builds its Hearts evaluator from *atomic features* ("we have the lead", "the Q♠
-player has 2 backers") and every pair, triple and quadruple of them joined by AND, each
-with a learned weight. A fuzzy rule says the same: its condition is a conjunction of
+Sturtevant & White build their Hearts evaluator from *atomic features* ("we have the lead",
+"the Q♠ player has 2 backers") and every pair, triple and quadruple of them joined by AND,
+each with a learned weight. A fuzzy rule says the same: its condition is a conjunction of
 ``variable is term`` atoms, its conclusion a value, and with the ``weighted_sum``
-defuzzifier the grade is the seed's linear model, sum over rules of strength x value.
+defuzzifier the grade is the paper's linear model, sum over rules of strength x value.
 
 The atoms of a feature are terms over its range (``atom_terms``): a 0/1 feature has ``no``
 [0, 0, 1] and ``yes`` [0, 1, 1], crisp at 0 and 1; any other feature has ``low``, ``mid`` and

@@ -3,7 +3,7 @@ conclusions of a conjunction rule base, block after block, resumable from the hi
 
 Games are played ``update`` at a time with the same conclusions; each learning seat's game
 is an episode (``fuzzeval.learn.td``), and those games' steps are added to the conclusions
-before the next ``update`` games: with ``update`` 1 (the default) this is seed 003's
+before the next ``update`` games: with ``update`` 1 (the default) this is Sturtevant & White's
 learner, which steps after every game; more games an update let the workers share them,
 each game stepping from conclusions up to ``update`` - 1 games old. The games of an update
 go to the match executors, each game's step rounded to a whole number of 2^-32
@@ -431,8 +431,8 @@ def play_block(game: Game, source: str, weights: FloatArray, settings: LearnSett
 def update_weights(weights: FloatArray, total: FixedArray, lo: float,
                    hi: float) -> FloatArray:
     """The conclusions after an update: the sum of its games' steps (``total``, in fixed
-    point) added, kept in [lo, hi]. The sum, as if each game had stepped in turn (seed
-    003's learner steps after every game): the steps of an update were all made with the
+    point) added, kept in [lo, hi]. The sum, as if each game had stepped in turn (Sturtevant
+    & White's learner steps after every game): the steps of an update were all made with the
     same conclusions, so a rule that many of them share moves by all of them at once, and
     ``alpha`` times the games of an update must stay small or it overshoots
     (``tests/test_td.py``)."""

@@ -1,7 +1,7 @@
-"""TD(λ) on the conclusions of a weighted-sum rule base (seed 003's learner, issue 29).
+"""TD(λ) on the conclusions of a weighted-sum rule base (Sturtevant & White 2006).
 
 With ``weighted_sum`` a grade is linear in the conclusions: V(x) = Σ_r s_r(x) w_r, the
-firing strengths s_r(x) playing the seed's features and the conclusions w_r its weights.
+firing strengths s_r(x) playing the paper's features and the conclusions w_r its weights.
 A player grades each candidate of a decision with V, the value it expects to be paid from
 there to the end, and picks the best (the most, or the fewest points where fewer is
 better). One seat's game is an *episode*: the strengths of the candidates it chose,
@@ -11,15 +11,15 @@ arrives with the last reward). The λ-return looks ahead from each choice,
 
     G_{T-1} = r_{T-1},    G_t = r_t + (1 - λ) V_{t+1} + λ G_{t+1},
 
-so λ = 0 learns from the next value alone (TD(0)) and λ = 1 from the payoff (Monte
-Carlo); seed 003 used λ = 0.75. Its Fig. 1 writes the target as (1 - λ) V(s_t) + λ V(s_{t-1})
-walking back from the end, which mixes in the state's own value: the same λ-return with
-the error scaled by λ.
+so λ = 0 learns from the next value alone (TD(0)) and λ = 1 from the payoff (Monte Carlo);
+Sturtevant & White used λ = 0.75. Their Fig. 1 writes the target as (1 - λ) V(s_t) + λ
+V(s_{t-1}) walking back from the end, which mixes in the state's own value: the same
+λ-return with the error scaled by λ.
 A decision may instead learn from what was paid after it, G_t = r_t + ... + r_{T-1} (Monte
 Carlo, ``payoff_after``): Hearts' passes, whose worth shows only when the hand is played,
 are learned so with ``fuzzeval learn --monte-carlo pass``.
-The step moves w toward each G_t by the normalised rule of the seed's perceptron,
-α / Σ_r φ_{t,r} (the seed: 1/(13 × active features)):
+The step moves w toward each G_t by the normalised rule of the paper's perceptron,
+α / Σ_r φ_{t,r} (the paper's: 1/(13 × active features)):
 
     Δw = Σ_t α (G_t - V_t) φ_t / Σ_r φ_{t,r}.
 

@@ -1,4 +1,4 @@
-"""Selective-sampling simulation (Billings et al., seed 001), for any game that can sample
+"""Selective-sampling simulation (Billings et al. 1999), for any game that can sample
 what a seat cannot see and play a sampled state out.
 
 A decision is simulated trial after trial: each trial draws the hidden information once
@@ -8,8 +8,8 @@ deals and their differences are far less noisy than their values. Trials run in 
 (a game may vectorise or compile a batch); after each batch a stop rule may end the
 simulation when one candidate is obviously best:
 
-* ``obvious`` -- the seed's rule: the best mean exceeds the second by more than the sum of
-  the two candidates' standard deviations (of the trial values; the seed calls it
+* ``obvious`` -- Billings et al.'s rule: the best mean exceeds the second by more than the sum of
+  the two candidates' standard deviations (of the trial values; Billings et al. call it
   extremely conservative: it fired on fewer than 5 % of Loki's decisions);
 * ``paired`` -- a looser rule made possible by common random numbers: the best mean exceeds
   every other by more than ``z`` standard errors of the *paired* difference (z = 2.5,
@@ -22,7 +22,7 @@ game plug-in from three hooks (``HiddenInformation``); a game may also write a f
 and its hooks may offer it as ``simulator(candidates, policies)``: a compiled simulator of
 the same playouts, or None where it cannot compile these policies.
 
-A playout may also stop short (``horizon``, seed 003's search "to the end of the trick"):
+A playout may also stop short (``horizon``, Sturtevant & White's search "to the end of the trick"):
 at the deciding seat's ``horizon``-th later decision it is valued by the rollout player's
 own estimate there (``ValueEstimator``: a learned ``td`` base grades the candidates with
 the payoff it expects from there on) plus what the game has paid the seat so far
@@ -62,7 +62,7 @@ class Simulator(Protocol):
 class SamplingSettings:
     """How long to simulate a decision and when to stop early."""
 
-    trials: int = 500  # the most trials a decision gets (the seed's experiments: 500)
+    trials: int = 500  # the most trials a decision gets (Billings et al.'s: 500)
     stop: StopRule = "obvious"
     batch: int = 50  # trials per call of the simulator; the stop rule is tested after each
     min_trials: int = 50  # no stop before this many trials
@@ -169,9 +169,10 @@ def require_finite(block: FloatArray, done: int, source: str, labels: Sequence[s
 
 
 def softmax_choice(grades: FloatArray, temperature: float, rng: np.random.Generator) -> int:
-    """A candidate drawn with probability proportional to exp(grade / temperature): the
-    seed's ``ProbTriple()`` role for a rule base, whose grades become a distribution, so
-    simulated opponents are not one fixed line of play. Temperature 0 is the argmax."""
+    """A candidate drawn with probability proportional to exp(grade / temperature): the role
+    of Billings et al.'s ``ProbTriple()`` for a rule base, whose grades become a
+    distribution, so simulated opponents are not one fixed line of play. Temperature 0 is
+    the argmax."""
     if temperature <= 0:
         return int(np.argmax(grades))
     z = (grades - grades.max()) / temperature
@@ -284,7 +285,7 @@ SAMPLING = "sampling"
 
 @dataclass(frozen=True)
 class SamplingPlayer:
-    """Seed 001's player for any game with hidden-information hooks: every decision is
+    """Billings et al. (1999)'s player for any game with hidden-information hooks: every decision is
     simulated, playouts by the ``rollout`` players (index = seat; with ``others``, the
     deciding seat's, and ``others`` for every other seat), the best mean chosen."""
 

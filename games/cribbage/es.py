@@ -1,4 +1,4 @@
-"""Kendall & Shaw's evolution-strategy discard player (seed 000), faithfully, then fairly.
+"""Kendall & Shaw's evolution-strategy discard player (2002), faithfully, then fairly.
 
 Suits are ignored, as in the paper: a hand is one of the 18,395 multisets of six ranks,
 and each hand holds one real value per card, in a separate table for each crib owner.

@@ -40,7 +40,7 @@ GAME_OPTIONS = ("peg_counts",)
 
 class CribbageGame:
     """Two-player six-card cribbage to 121. Option ``peg_counts=False`` plays the pegging
-    but leaves its points off the board (seed 000's rematch), to compare discards alone;
+    but leaves its points off the board (Kendall & Shaw's rematch), to compare discards alone;
     it is true or false (also yes/no, on/off, 1/0), anything else is refused."""
 
     name = "cribbage"

@@ -254,11 +254,11 @@ ROLLOUTS = ("greedy", "fuzzy")
 def sampling_player(discard: Any = "sampling", pegging: Any = "sampling",
                     rollout: Any = "greedy", stop: Any = "obvious", trials: Any = 500,
                     weights: Any = "expert", **unknown: Any) -> CribbagePlayer:
-    """Seed 001's selective sampling: ``discard`` sampling (the deal simulated, pegging
-    included) or exhaustive; ``pegging`` sampling, greedy, basic or fuzzy; ``rollout``: the
+    """Billings et al. (1999)'s selective sampling: ``discard`` sampling (the deal simulated,
+    pegging included) or exhaustive; ``pegging`` sampling, greedy, basic or fuzzy; ``rollout``: the
     policy both seats peg with inside the pegging simulations (greedy, compiled; or fuzzy,
     the pegging rule base's softmax, played through the rules: far slower; discard
-    simulations always peg greedily); ``stop``: obvious (the seed's),
+    simulations always peg greedily); ``stop``: obvious (the paper's),
     paired or none; ``trials``: at most this many a decision; ``weights``: the opponent's
     throws, expert (the selective bias) or uniform."""
     from fuzzeval.games.cribbage.sampling import SamplingDiscard, SamplingPegging, SoftmaxPegging

@@ -366,8 +366,9 @@ TEMPERATURE = 0.1
 
 @dataclass(frozen=True)
 class SoftmaxPegging:
-    """A rollout policy from a pegging rule base (seed 001's ``ProbTriple()`` role): every
-    playable card drawn with probability proportional to exp(grade / temperature)."""
+    """A rollout policy from a pegging rule base (the role of Billings et al.'s
+    ``ProbTriple()``): every playable card drawn with probability proportional to exp(grade
+    / temperature)."""
 
     policy: FuzzyPegging
     temperature: float = TEMPERATURE
@@ -380,7 +381,7 @@ class SoftmaxPegging:
 
 @dataclass(frozen=True)
 class SamplingPegging:
-    """Lay the card whose simulated deals are worth most (seed 001's framework): the deals
+    """Lay the card whose simulated deals are worth most (Billings et al.'s framework): the deals
     played out compiled with greedy pegging, or, with a ``rollout`` policy (a rule base's
     softmax), through the game's rules (far slower)."""
 

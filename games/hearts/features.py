@@ -1,7 +1,8 @@
-"""Features of a candidate card, after seed 003's Appendix A, for every legal candidate of a
-decision at once (numpy): one row per candidate, one column per ``FEATURES`` entry.
+"""Features of a candidate card, after Sturtevant & White's Appendix A, for every legal
+candidate of a decision at once (numpy): one row per candidate, one column per ``FEATURES``
+entry.
 
-Seed 003's atomic features describe a whole position from perfect information ("Q♠ player
+Sturtevant & White's atomic features describe a whole position from perfect information ("Q♠ player
 has 2 backers", "leader short spades", "we have forced high heart"). A rule base grades one
 card at a time from what the deciding seat can know, so these are the same ideas seen
 from a candidate card: voids shown by each seat in its suit, where the Q♠ is (as far as the

@@ -7,7 +7,7 @@ suit, the highest card of the led suit wins and its winner leads next. Hearts sc
 each and the QS 13 to whoever takes them; a seat that takes all 26 "shoots the moon":
 it scores 0 and the other three 26 each.
 
-The standard restrictions (each an option, all off in seed 003's variant):
+The standard restrictions (each an option, all off in Sturtevant & White's variant):
 
 - ``no_points_first_trick``: a seat void in clubs on the first trick must discard a card
   that is neither a heart nor the QS, if it holds one; otherwise any card.
@@ -15,8 +15,8 @@ The standard restrictions (each an option, all off in seed 003's variant):
   (laid in any trick, discards included), unless the leader holds only hearts. A
   leader holding only hearts and the QS must lead the QS (OpenSpiel's default).
 - ``lead_any_club``: the 2C holder may open with any club, not only the 2C. The first
-  lead is a club from the 2C holder in every configuration (OpenSpiel's rule; seed 003
-  says nothing about who leads).
+  lead is a club from the 2C holder in every configuration (OpenSpiel's rule; Sturtevant
+  & White say nothing about who leads).
 
 Passing is three decisions of kind ``pass`` per seat, one card each, seat 0 first, then
 1, 2, 3 (OpenSpiel's order); passed cards leave the hand at once and arrive when all four

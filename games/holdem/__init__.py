@@ -1,3 +1,3 @@
-"""Heads-up limit Texas Hold'em (seed 001's Loki), with the ACPC ``holdem.limit.2p.reverse_blinds``
-structure: cards, rules checked against OpenSpiel's ``universal_poker``, hand evaluation by
-phevaluator, ACPC hand logs and simple opponents."""
+"""Heads-up limit Texas Hold'em (Loki, Billings et al. 1999), with the ACPC
+``holdem.limit.2p.reverse_blinds`` structure: cards, rules checked against OpenSpiel's
+``universal_poker``, hand evaluation by phevaluator, ACPC hand logs and simple opponents."""

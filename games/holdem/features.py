@@ -1,5 +1,5 @@
 """What a hold'em rule base reads about one action of a decision: Loki's measures of the
-hand (seed 001), the betting, and the action itself.
+hand (Billings et al. 1999), the betting, and the action itself.
 
 A decision's features are the same for its two or three actions but ``action`` (0 fold,
 1 check or call, 2 bet or raise), so a rule base grades each action the way a player
@@ -38,7 +38,7 @@ PAIRS = 300
 FEATURES: tuple[Feature, ...] = (
     Feature("strength", 0, 1, "effective hand strength against any holding: the chance "
             "to be ahead now, less the chance of falling behind, plus the chance of "
-            "drawing ahead (seed 001's EHS, its potentials to the river: the showdown "
+            "drawing ahead (Billings et al.'s EHS, its potentials to the river: the showdown "
             "equity)"),
     Feature("pot_odds", 0, 0.35, "what calling costs as a share of the pot after the "
                                  "call: the equity a call needs (0: nothing to call; at "

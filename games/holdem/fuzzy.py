@@ -1,4 +1,4 @@
-"""The fuzzy hold'em player: seed 001's ``ProbTriple`` as a rule base.
+"""The fuzzy hold'em player: Billings et al. (1999)'s ``ProbTriple`` as a rule base.
 
 The rule base (``rulebases/holdem.yaml`` by default) grades each legal action on 0..1
 (``features.decision_features``); the grades g become the probability triple by a softmax,

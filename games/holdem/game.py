@@ -84,7 +84,7 @@ class HoldemGame:
     rulebase_player = "fuzzy"
     default_rulebase = "holdem"
     default_opponent = "acpc-example"
-    #: the sampling player's playouts: seed 001's simulations with the ProbTriple inside
+    #: the sampling player's playouts: Billings et al. (1999)'s simulations, the ProbTriple in
     sampling_rollout = "fuzzy"
     #: the features of its candidates (``games/holdem/features.py``)
     features = FEATURES
@@ -96,7 +96,8 @@ class HoldemGame:
 
     @property
     def hidden_information(self) -> Any:
-        """Seed 001's selective sampling: the opponent's cards from its modelled range."""
+        """Billings et al. (1999)'s selective sampling: the opponent's cards from its modelled
+        range."""
         from fuzzeval.games.holdem.sampling import HIDDEN
 
         return HIDDEN

@@ -1,5 +1,5 @@
-"""Compiled playouts of the hold'em sampling player: seed 001's simulations with the fuzzy
-triple in both seats, fast enough for 500 trials a decision.
+"""Compiled playouts of the hold'em sampling player: Billings et al. (1999)'s simulations with
+the fuzzy triple in both seats, fast enough for 500 trials a decision.
 
 One call simulates a batch of trials of one decision. Each trial draws the opponent's two
 cards from its modelled range (the ``cdf`` of the holdings' probabilities, made once per
@@ -17,7 +17,7 @@ flop: about 30 us, a third of a trial's budget, needed up to six times a trial. 
 reads the same number preflop (the live feature's table of 169 classes) and after the
 flop the same estimator with ``PLAYOUT_PAIRS`` pairs: only the noise differs. Each seat's
 strength is estimated once a round of a trial, from its own cards and the board it sees,
-never the cards it cannot see, and shared by the trial's candidates. This is the seed's
+never the cards it cannot see, and shared by the trial's candidates. This is the paper's
 "simple, fast routine for ProbTriple()" in its simulations.
 
 Random numbers come from Marsaglia's xorshift32 (``_next``), each stream seeded through a

@@ -1,5 +1,5 @@
 """The opponent's range: a weight on each of the 1,326 two-card holdings, after Loki's
-opponent model (seed 001; Billings et al. 1998, *Opponent Modeling in Poker*).
+opponent model (Billings et al. 1999; Billings et al. 1998, *Opponent Modeling in Poker*).
 
 Cards are ids ``rank * 4 + suit`` (2c = 0, 2d = 1, 2h = 2, 2s = 3, 3c = 4 ... As = 51), the
 ids of OpenSpiel and phevaluator. Holding ``i`` is the pair ``HOLDINGS[i] = (a, b)``, a < b,
@@ -99,7 +99,7 @@ class Reaction:
         return (self.floor + (1.0 - self.floor) * up) * (1.0 - (1.0 - self.top) * down)
 
 
-#: The documented default model (hand-set, in the seed's spirit; to be tuned with the rule
+#: The documented default model (hand-set, in the paper's spirit; to be tuned with the rule
 #: base). A bet or raise shifts weight to strong holdings (a ramp centred on the 65th
 #: percentile); a call of a bet shifts it to medium ones (weak holdings fold: ramp at the
 #: 40th; the strongest would often have raised: down to 0.5 above the 85th); a check when

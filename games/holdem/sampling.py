@@ -1,12 +1,12 @@
 """Hold'em's hidden-information hooks for selective sampling (``fuzzeval.search.sampling``),
-so that the game-agnostic ``sampling`` player plays hold'em as seed 001's Loki does.
+so that the game-agnostic ``sampling`` player plays hold'em as Billings et al. (1999)'s Loki does.
 
 A seat deciding knows its two cards, the board so far and the betting. ``determinize``
 draws the opponent's two cards from the range its actions this hand suggest
 (``strength.opponent_range``: uniform over the holdings the seat cannot see, re-weighted
-by each of the opponent's actions; the seed's selective sampling), then the rest of the
+by each of the opponent's actions; the paper's selective sampling), then the rest of the
 board uniformly from the cards left. The playout plays each action to the end of the hand
-with the rollout player for both seats (by default the fuzzy triple, as in the seed:
+with the rollout player for both seats (by default the fuzzy triple, as in the paper:
 "the player's action is then randomly selected, based on the probability distribution
 defined by this triple"); a fold ends it with the chips as they stand. Its value is the
 chips the seat wins in the hand, in small bets: what the match pays.

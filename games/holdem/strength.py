@@ -1,5 +1,5 @@
-"""Loki's measures of a hand (seed 001; Billings et al. 1998, *Opponent Modeling in Poker*;
-Billings et al. 2002, *The Challenge of Poker*): hand strength against the opponent's
+"""Loki's measures of a hand (Billings et al. 1999; Billings et al. 1998, *Opponent Modeling
+in Poker*; Billings et al. 2002, *The Challenge of Poker*): hand strength against the opponent's
 weighted range, positive and negative potential, effective hand strength, and the betting
 features (pot odds, bets to call, bets this round, position, observed aggression).
 

@@ -1,6 +1,6 @@
 """Values, not only the form, of the cribbage commands and the ES and report helpers under
 them: tests added for the mutants of games/cribbage/{cli,report,es}.py that survived the
-suite (issue 25).
+suite.
 
 Expected values come from the rules by hand, from the brute force of
 tests/games/test_cribbage_discard_table (every starter and opponent's pair scored with the plain
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.mutation_pin
 
 runner = CliRunner()
 ENV = {"COLUMNS": "80"}
-HAND = "KS QH QD TC 5S 4D"  # seed 000's example hand (tests/games/test_cribbage_papers.py)
+HAND = "KS QH QD TC 5S 4D"  # Kendall & Shaw (2002)'s hand (test_cribbage_papers.py)
 
 
 def discard(*args: str) -> Any:

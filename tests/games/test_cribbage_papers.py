@@ -1,4 +1,4 @@
-"""Seed 000's example hands (Kendall & Shaw), checked with the exact evaluator.
+"""Kendall & Shaw (2002)'s example hands, checked with the exact evaluator.
 
 Expected figures were computed independently (a separate script written from the rules,
 not from this package) and agree with the exact evaluator to three decimals. Where the

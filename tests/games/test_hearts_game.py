@@ -32,7 +32,7 @@ class _With:
 
     def __init__(self, options: dict[str, object]) -> None:
         self.options = options
-        # seed 003's variant never passes, so only its plays can come up
+        # Sturtevant & White's variant never passes, so only its plays can come up
         self.logged_kinds = frozenset({"play"}) if options.get("rules") else \
             GAME.logged_kinds
 
@@ -83,7 +83,7 @@ def test_a_one_hand_game_draws_its_pass_direction_after_the_deal() -> None:
 
 def test_what_a_seat_has_taken_so_far_is_its_points_in_the_tricks_it_took() -> None:
     """``payoff_so_far`` (TD learning's rewards on the way): seat 0 holds every club and
-    leads them all (seed 003's rules, the first card each time), so it takes every trick;
+    leads them all (Sturtevant & White's rules, the first card each time), so it takes every trick;
     seat 1, void, throws a heart on each, seat 3 a spade, the QS on the 11th trick. Seat 0
     has 1 point after a trick, 24 after 11 and 26 at the end: what it took, not the hand's
     score after its moon shot (0); the others took none. A game to a target pays at its

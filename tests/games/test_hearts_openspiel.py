@@ -1,5 +1,5 @@
 """Our Hearts against OpenSpiel's ``hearts`` (pyspiel): the same legal moves at every
-decision and the same points, in standard rules and seed 003's variant; random hands plus
+decision and the same points, in standard rules and Sturtevant & White's variant; random hands plus
 the hand-worked deals of test_hearts_rules (moon shot, hearts broken by the QS, a void on
 the first trick, a first trick where a seat holds only points)."""
 
@@ -123,7 +123,7 @@ def test_script_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_script_plays_the_player_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
     """--player picks who plays our side of the check: 60 seeded hands of the heuristic
-    shoot the moon 3 and 2 times (standard, seed 003), the random player's 2 and 1; the
+    shoot the moon 3 and 2 times (standard, Sturtevant & White), the random player's 2 and 1; the
     counts of decisions and passes are the rules', whoever plays."""
     rows = {}
     for player in ("heuristic", "random"):

@@ -166,7 +166,7 @@ def test_a_point_card_on_the_first_trick_shows_a_hand_of_point_cards() -> None:
 
 
 def test_the_first_leader_keeps_the_2c_it_did_not_lead() -> None:
-    """Seed 003's variant: the 2C holder may open with any club; having led the 5C, seat 0
+    """Sturtevant & White's variant: the 2C holder may open with any club; having led the 5C, seat 0
     still holds the 2C in every sample seat 1 draws."""
     state = rules.new_hand(SPLIT, rules.STURTEVANT_WHITE)
     state = rules.apply(state, parse_cards("5C")[0])

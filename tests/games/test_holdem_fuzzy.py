@@ -1,4 +1,4 @@
-"""The fuzzy hold'em player (issue 28, item 4): an action's features on hand-worked spots,
+"""The fuzzy hold'em player: an action's features on hand-worked spots,
 the probability triple of the grades, and the player's options."""
 
 from __future__ import annotations

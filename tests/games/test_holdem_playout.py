@@ -1,4 +1,4 @@
-"""The compiled playouts of the hold'em sampling player (issue 28, item 5): the betting twin
+"""The compiled playouts of the hold'em sampling player: the betting twin
 follows rules.act and rules.chips, the strength estimate reads the live feature preflop
 (the estimator itself: test_holdem_strength.py), the compiled code draws what its Python
 source draws, and its values agree with the game-agnostic playouts in Python."""

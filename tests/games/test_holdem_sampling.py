@@ -1,4 +1,4 @@
-"""Hold'em's hidden-information hooks (issue 28, item 5): a determinized hand keeps what the
+"""Hold'em's hidden-information hooks: a determinized hand keeps what the
 seat knows, draws the opponent's cards from its modelled range, and a playout is worth
 the chips the seat wins."""
 

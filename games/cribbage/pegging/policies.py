@@ -1,10 +1,10 @@
 """Pegging policies: which card to lay, from what the player can see.
 
-``basic`` is seed 000's routine (make fifteen if possible, lead from a pair, otherwise the
-first card that can be laid). ``greedy`` takes the most points now minus the points the
-opponent is expected to get back with one card, which is what "don't leave a count of 5
-or 21, don't lead a five, don't pair into a likely pair royal" amount to: every reply is
-weighed by how many cards of its rank are still unseen.
+``basic`` is Kendall & Shaw (2002)'s routine (make fifteen if possible, lead from a pair,
+otherwise the first card that can be laid). ``greedy`` takes the most points now minus the
+points the opponent is expected to get back with one card, which is what "don't leave a
+count of 5 or 21, don't lead a five, don't pair into a likely pair royal" amount to: every
+reply is weighed by how many cards of its rank are still unseen.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class PeggingPolicy(Protocol):
 
 
 def basic(view: PegView, rng: np.random.Generator) -> int:
-    """Seed 000: make fifteen if possible; lead from a pair; else the first card."""
+    """Kendall & Shaw: make fifteen if possible; lead from a pair; else the first card."""
     count = view.count
     for i, card in enumerate(view.options):
         if count + value(card) == 15:

@@ -6,7 +6,7 @@ four directions: we apply 0 ourselves.
 
     python -m fuzzeval.games.hearts.scripts.check_openspiel --games 5000
 
-plays that many random games per configuration (standard and seed 003) and prints the
+plays that many random games per configuration (standard and Sturtevant & White's) and prints the
 counts of games and decisions compared (``--player heuristic``: heuristic play, which
 reaches other positions: the QS dumped, hearts kept back).
 """

@@ -1,0 +1,92 @@
+"""Words a reader has: papers are cited by their authors and year (docs/references.md), never
+by the number of a file in the project's reading list, and no text points at a numbered
+issue of the project's tracker. A user reads the help texts and the docs; a maintainer reads
+the docstrings, comments and messages in the code, the tests, the benchmarks and the
+shipped rule bases: none of them has those files or that tracker.
+
+A random seed is a word like any other ("--seed 26", "seed 1"): only a file number (three
+digits after "seed") or an issue's number is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+
+from fuzzeval.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a paper by its file number, with or without a space, or an issue by its number; across
+#: a line break too (a wrapped docstring)
+NUMBERED = re.compile(r"\bseed[\s_#*-]*0\d\d|\bseeds?/0\d+|\bissues?[\s#]*\d+", re.IGNORECASE)
+#: the text files of the tree that people read
+READ = {".py", ".md", ".yaml", ".yml", ".toml", ".fll", ".fis", ".txt", ".cfg", ".ini", ""}
+SKIP = {".git", ".venv", "runs", "plots", "__pycache__", ".mypy_cache", ".ruff_cache",
+        ".pytest_cache", ".hypothesis", "node_modules"}
+
+
+def _files() -> list[Path]:
+    """Every text file of the checkout a person reads, once (``fuzzeval/games`` is a link to
+    ``games/``)."""
+    seen: dict[Path, Path] = {}
+    for folder in ("fuzzeval", "games", "tests", "benchmarks", "docs", "rulebases",
+                   "scripts"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if (path.is_file() and path.suffix in READ
+                    and not SKIP & set(path.relative_to(ROOT).parts)):
+                seen.setdefault(path.resolve(), path)
+    for name in ("README.md", "CHANGELOG.md", "pyproject.toml"):
+        if (ROOT / name).is_file():
+            seen.setdefault((ROOT / name).resolve(), ROOT / name)
+    return sorted(seen.values())
+
+
+def _numbered(text: str) -> list[str]:
+    return [" ".join(m.group().split()) for m in NUMBERED.finditer(text)]
+
+
+def _commands(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
+    yield " ".join(("fuzzeval", *path)), command
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _commands(sub, (*path, name))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("TD(λ) (seed 003)", ["seed 003"]), ("Seed 001's Loki", ["Seed 001"]),
+    ("rules=seed003", ["seed003"]), ("issue 29, item 3", ["issue 29"]),
+    ("(issue #45)", ["issue #45"]), ("before issue\n27: each", ["issue 27"]),
+    ("as seed\n    003's learner", ["seed 003"]), ("the shared/seeds/002 file", ["seeds/002"]),
+    ("--seed 26", []), ("seed 1 (other deals)", []), ("SeedSequence([seed, 0])", []),
+    ("tissue 3", []), ("issues are filed", []), ("Sturtevant & White (2006)", []),
+])
+def test_the_pattern_finds_numbers_and_leaves_random_seeds(text: str, found: list[str]) -> None:
+    assert _numbered(text) == found
+
+
+def test_no_file_of_the_tree_cites_a_paper_or_an_issue_by_its_number() -> None:
+    files = _files()
+    assert len(files) > 300  # the walk reaches the code, tests, docs and rule bases
+    assert {p.parent.name for p in files} >= {"fuzzeval", "cli", "games", "tests", "docs",
+                                               "benchmarks", "rulebases"}
+    found = [f"{path.relative_to(ROOT)}: {hit}" for path in files
+             if path != Path(__file__).resolve()  # its examples are the words refused
+             for hit in _numbered(path.read_text(encoding="utf-8", errors="replace"))]
+    assert found == []
+
+
+def test_no_help_text_cites_a_paper_or_an_issue_by_its_number() -> None:
+    """Every command's help and every option's, game commands included, as written (Click
+    shows them whole or cut at the first sentence; the whole is checked)."""
+    found, commands = [], 0
+    for where, command in _commands(typer.main.get_command(app)):
+        commands += 1
+        texts = [command.help, command.short_help, command.epilog,
+                 *(getattr(p, "help", None) for p in command.params)]
+        found += [f"{where}: {hit}" for text in texts if text for hit in _numbered(text)]
+    assert commands > 30  # every group and command, the games' too
+    assert found == []
