@@ -56,13 +56,18 @@ def _commands(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, A
         yield from _commands(sub, (*path, name))
 
 
+#: the words refused, spelled apart here so that this file holds none of them
+SEED, ISSUE = "seed", "issue"
+
+
 @pytest.mark.parametrize(("text", "found"), [
-    ("TD(λ) (seed 003)", ["seed 003"]), ("Seed 001's Loki", ["Seed 001"]),
-    ("rules=seed003", ["seed003"]), ("issue 29, item 3", ["issue 29"]),
-    ("(issue #45)", ["issue #45"]), ("before issue\n27: each", ["issue 27"]),
-    ("as seed\n    003's learner", ["seed 003"]), ("the shared/seeds/002 file", ["seeds/002"]),
+    (f"TD(λ) ({SEED} 003)", [f"{SEED} 003"]), (f"S{SEED[1:]} 001's Loki", [f"S{SEED[1:]} 001"]),
+    (f"rules={SEED}003", [f"{SEED}003"]), (f"{ISSUE} 29, item 3", [f"{ISSUE} 29"]),
+    (f"({ISSUE} #45)", [f"{ISSUE} #45"]), (f"before {ISSUE}\n27: each", [f"{ISSUE} 27"]),
+    (f"as {SEED}\n    003's learner", [f"{SEED} 003"]),
+    (f"the shared/{SEED}s/002 file", [f"{SEED}s/002"]),
     ("--seed 26", []), ("seed 1 (other deals)", []), ("SeedSequence([seed, 0])", []),
-    ("tissue 3", []), ("issues are filed", []), ("Sturtevant & White (2006)", []),
+    (f"t{ISSUE} 3", []), ("issues are filed", []), ("Sturtevant & White (2006)", []),
 ])
 def test_the_pattern_finds_numbers_and_leaves_random_seeds(text: str, found: list[str]) -> None:
     assert _numbered(text) == found
@@ -74,7 +79,6 @@ def test_no_file_of_the_tree_cites_a_paper_or_an_issue_by_its_number() -> None:
     assert {p.parent.name for p in files} >= {"fuzzeval", "cli", "games", "tests", "docs",
                                                "benchmarks", "rulebases"}
     found = [f"{path.relative_to(ROOT)}: {hit}" for path in files
-             if path != Path(__file__).resolve()  # its examples are the words refused
              for hit in _numbered(path.read_text(encoding="utf-8", errors="replace"))]
     assert found == []
 

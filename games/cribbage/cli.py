@@ -1,4 +1,7 @@
-"""``fuzzeval cribbage discard|score``: the discard advisor and the hand counter.
+"""``fuzzeval cribbage``: ``discard`` (the discard advisor), ``peg`` (which card to lay),
+``score`` (the hand counter), ``report`` (every player's discards on the same deals),
+``pegging`` (two players' pegging on the same deals) and ``train-es`` (Kendall & Shaw's
+evolution-strategy table).
 
 Errors in cards give one line naming the token and exit code 2. ``--batch FILE`` reads one
 hand per line and writes one JSON object per line (a bad line, or one that is not UTF-8, an
@@ -48,7 +51,8 @@ if TYPE_CHECKING:
     from fuzzeval.games.cribbage.weights import Weighting
     from fuzzeval.play.spec import PlayerSpec
 
-app = typer.Typer(help="Cribbage: counting, discard advice, ES training, the player report.")
+app = typer.Typer(help="Cribbage: counting, discard and pegging advice, the players' reports, "
+                       "ES training.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
 console = Console()
 
