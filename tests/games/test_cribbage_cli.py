@@ -83,7 +83,7 @@ def test_score_json_and_count() -> None:
     data = json.loads(result.stdout)
     assert data["points"] == 29 and data["count"].endswith("one for his nob is twenty-nine")
     result = runner.invoke(app, ["cribbage", "score", "2H", "4H", "6H", "8H", "--starter", "QS",
-                                 "--crib", "--json"])
+                                 "--as-crib", "--json"])
     assert json.loads(result.stdout)["points"] == 0  # a crib flush needs all five
 
 
