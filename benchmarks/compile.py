@@ -44,8 +44,8 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from fuzzeval.engine import compile_rulebase  # noqa: E402
-from fuzzeval.loading import load_rulebase  # noqa: E402
+from fuzzeval.engine.evaluator import compile_rulebase  # noqa: E402
+from fuzzeval.formats.loading import load_rulebase  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import engine as bench  # noqa: E402  benchmarks/engine.py: the rule-base builder

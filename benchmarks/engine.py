@@ -46,9 +46,9 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
-from fuzzeval.engine import Evaluator, compile_rulebase  # noqa: E402
-from fuzzeval.loading import parse_rulebase  # noqa: E402
-from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase  # noqa: E402
+from fuzzeval.engine.evaluator import Evaluator, compile_rulebase  # noqa: E402
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, RuleBase  # noqa: E402
+from fuzzeval.formats.loading import parse_rulebase  # noqa: E402
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -5,7 +5,7 @@
 On the benchmark base of benchmarks/engine.py (15 inputs, 30 rules, 5 output terms), one
 core: microseconds per ``Evaluator.grade`` call at batch 1, 5, 15, 20 (and per row at
 100,000) for both defuzzifiers, against the plain-numpy engine the compiled kernels replaced
-(benchmarks/plain_engine.py), interleaved, best of --repeat; then the first call of a fresh
+(benchmarks/engine_before_kernels.py), interleaved, best of --repeat; then the first call of a fresh
 process: with an empty kernel cache (compiling) and with a warm one (loading).
 
 Targets: a call at batch 1-20 in <= 10 us (weighted average) and <= 20 us
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: the root on the path, for benchmarks.*
 
 from benchmarks.engine import load, random_rows  # noqa: E402
-from benchmarks.plain_engine import compile_plain  # noqa: E402
-from fuzzeval.engine import compile_rulebase  # noqa: E402
+from benchmarks.engine_before_kernels import compile_plain  # noqa: E402
+from fuzzeval.engine.evaluator import compile_rulebase  # noqa: E402
 
 BATCHES = (1, 5, 15, 20)
 LARGE = 100_000
@@ -46,7 +46,7 @@ TARGET_X = 5.0
 _FIRST_CALL = """
 import time, numpy as np
 t0 = time.perf_counter()
-from fuzzeval.engine import compile_rulebase
+from fuzzeval.engine.evaluator import compile_rulebase
 from benchmarks.engine import load
 t1 = time.perf_counter()
 ev = compile_rulebase(load({defuzz!r}, 7))
@@ -139,7 +139,7 @@ def main() -> None:
     for defuzz, r in results.items():
         f = r["first_call_s"]
         print(f"  {defuzz:<18} empty cache {f['empty_cache']:.2f}, warm cache "
-              f"{f['warm_cache']:.3f} (import fuzzeval.engine {f['import_s']:.2f})")
+              f"{f['warm_cache']:.3f} (import fuzzeval.engine.evaluator {f['import_s']:.2f})")
     for name, ok in targets.items():
         print(f"target {name:<48} {'PASS' if ok else 'MISS'}")
 

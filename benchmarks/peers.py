@@ -72,8 +72,8 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
-from fuzzeval.engine import compile_rulebase  # noqa: E402
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, RuleBase  # noqa: E402
+from fuzzeval.engine.evaluator import compile_rulebase  # noqa: E402
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, RuleBase  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import engine as bench  # noqa: E402  benchmarks/engine.py: the rule-base builder
@@ -287,11 +287,11 @@ def simpful_sugeno(rb: RuleBase) -> Grader:
 
 
 def skfuzzy_grader(rb: RuleBase) -> Grader:
-    """fuzzeval.reference's ControlSystem (universes of rb.resolution points plus the term
+    """fuzzeval.interop.reference's ControlSystem (universes of rb.resolution points plus the term
     vertices), one simulation for every call: scalars for one row, numpy arrays for more."""
     from skfuzzy import control as ctrl
 
-    from fuzzeval.reference import build_control_system
+    from fuzzeval.interop.reference import build_control_system
 
     _check_outputs(rb)
     system = build_control_system(rb)

@@ -124,7 +124,7 @@ game.prepare()
 M.play_indexed(game, MatchSpec(spec.game, spec.player, spec.opponent, 1, 10**6), 0)
 # ... but a match's parent reads its rule bases once (its players, its fingerprint): not
 # here before it
-from fuzzeval.loading import _PARSED
+from fuzzeval.formats.loading import _PARSED
 _PARSED.clear()
 # what a pool of this many workers costs to start and stop, one trivial task each (a
 # fixed cost inside the timed match: forking a large parent is slow on some kernels)

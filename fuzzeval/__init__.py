@@ -12,27 +12,27 @@ from typing import TYPE_CHECKING
 from fuzzeval.lazy import lazy_exports
 
 _WHERE = {
-    "Evaluator": "engine",
-    "Explanation": "engine",
+    "Evaluator": "engine.evaluator",
+    "Explanation": "engine.evaluator",
     "FuzzevalError": "errors",
     "GameNotFound": "errors",
     "NotationError": "errors",
-    "PointRef": "rulebase",
+    "PointRef": "engine.rulebase",
     "Problem": "errors",
-    "Rule": "rulebase",
-    "RuleBase": "rulebase",
+    "Rule": "engine.rulebase",
+    "RuleBase": "engine.rulebase",
     "RuleBaseError": "errors",
     "RuleBaseWarning": "errors",
-    "RuleFiring": "engine",
-    "Term": "rulebase",
-    "Variable": "rulebase",
+    "RuleFiring": "engine.evaluator",
+    "Term": "engine.rulebase",
+    "Variable": "engine.rulebase",
     "__version__": "_version",
-    "check_rulebase": "loading",
-    "compile_rulebase": "engine",
-    "dump_rulebase": "yaml_write",
-    "load_rulebase": "loading",
-    "parse_rulebase": "loading",
-    "rulebase_to_yaml": "yaml_write",
+    "check_rulebase": "formats.loading",
+    "compile_rulebase": "engine.evaluator",
+    "dump_rulebase": "formats.yaml_write",
+    "load_rulebase": "formats.loading",
+    "parse_rulebase": "formats.loading",
+    "rulebase_to_yaml": "formats.yaml_write",
 }
 __all__ = [
     "Evaluator",
@@ -61,7 +61,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 if TYPE_CHECKING:
     from fuzzeval._version import __version__
-    from fuzzeval.engine import Evaluator, Explanation, RuleFiring, compile_rulebase
+    from fuzzeval.engine.evaluator import Evaluator, Explanation, RuleFiring, compile_rulebase
+    from fuzzeval.engine.rulebase import PointRef, Rule, RuleBase, Term, Variable
     from fuzzeval.errors import (
         FuzzevalError,
         GameNotFound,
@@ -70,6 +71,5 @@ if TYPE_CHECKING:
         RuleBaseError,
         RuleBaseWarning,
     )
-    from fuzzeval.loading import check_rulebase, load_rulebase, parse_rulebase
-    from fuzzeval.rulebase import PointRef, Rule, RuleBase, Term, Variable
-    from fuzzeval.yaml_write import dump_rulebase, rulebase_to_yaml
+    from fuzzeval.formats.loading import check_rulebase, load_rulebase, parse_rulebase
+    from fuzzeval.formats.yaml_write import dump_rulebase, rulebase_to_yaml

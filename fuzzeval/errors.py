@@ -92,3 +92,13 @@ def expect(value: object, kinds: type | tuple[type, ...], where: str, hint: str 
     shown = shown if len(shown) <= 40 else shown[:37] + "..."
     raise TypeError(f"{where}: expected {wanted}, got {type(value).__name__} {shown}"
                     + (f"; {hint}" if hint else ""))
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` on one line (line breaks and other control characters escaped), shortened:
+    what a Problem's key and message hold."""
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "..."
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fuzzeval.membership import Triangle
-from fuzzeval.rulebase import RuleBase, Variable
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import RuleBase, Variable
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -23,7 +23,7 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
                           print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# Parsed rule-base files are cached for later processes (fuzzeval.loading): the tests', and
+# Parsed rule-base files are cached for later processes (fuzzeval.formats.loading): the tests', and
 # the commands they start, keep theirs in a folder of their own, so that no test reads what
 # another run, or the user's own commands, left there.
 os.environ["FUZZEVAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="fuzzeval-cache-")
@@ -36,13 +36,13 @@ if "MUTANT_UNDER_TEST" in os.environ:
     # mutmut (docs/checking.md) calls every function of a mutated module through a Python
     # trampoline, which numba cannot compile: the kernels of the mutated modules run as
     # their Python source (the others stay compiled).
-    from fuzzeval import kernels
+    from fuzzeval.engine.kernels import compiled
+    from fuzzeval.engine.kernels.jit import Kernel
     from fuzzeval.games.backgammon import moves
     from fuzzeval.games.cribbage import win_table
     from fuzzeval.games.cribbage.pegging import kernels as peg_kernels
-    from fuzzeval.jit import Kernel
 
-    for _module in (kernels, moves, peg_kernels, win_table):
+    for _module in (compiled, moves, peg_kernels, win_table):
         for _name, _value in list(vars(_module).items()):
             if isinstance(_value, Kernel):
                 setattr(_module, _name, _value.py_func)

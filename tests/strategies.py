@@ -1,5 +1,5 @@
 """Hypothesis strategies for random rule bases, and a slow scalar oracle written
-independently of fuzzeval.engine (plain Python recursion, brute-force grid)."""
+independently of fuzzeval.engine.evaluator (plain Python recursion, brute-force grid)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from fuzzeval.loading import parse_rulebase
-from fuzzeval.membership import Triangle
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
+from fuzzeval.formats.loading import parse_rulebase
 
 
 @st.composite
@@ -69,7 +69,7 @@ def rulebases(draw: st.DrawFn, defuzzifier: str | list[str] | None = None,
 def _snap(x: float, var: Variable) -> float:
     """Move an input lying within 1e-9 of the width of a vertex (a grid point k/20) onto it.
 
-    The engine draws a vertical side as a slope of 1e12/width (fuzzeval/membership.py), so an
+    The engine draws a vertical side as a slope of 1e12/width (fuzzeval/engine/membership.py), so an
     input closer than that to a vertical side gets partial membership where the textbook
     formula says 0: a documented approximation, kept out of this comparison. Inputs exactly
     on vertices are still drawn."""

@@ -100,7 +100,7 @@ def test_the_default_pegging_advice_still_takes_a_view_that_can_happen() -> None
 def test_explain_given_a_key_that_is_not_a_string_names_it_cleanly() -> None:
     # explain({0: 1.0}) raised a TypeError while joining the names
     from fuzzeval.cli.common import open_rulebase
-    from fuzzeval.engine import compile_rulebase
+    from fuzzeval.engine.evaluator import compile_rulebase
 
     ev = compile_rulebase(open_rulebase("tipping"))
     with pytest.raises(ValueError) as caught:

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzzeval import load_rulebase, parse_rulebase
+from fuzzeval.engine.membership import POINT_NAMES
+from fuzzeval.engine.rulebase import RuleBase
+from fuzzeval.formats.yaml_edit import rewrite_points
 from fuzzeval.learn.calibration_step import PointMove, calibrate
-from fuzzeval.membership import POINT_NAMES
-from fuzzeval.rulebase import RuleBase
-from fuzzeval.yaml_edit import rewrite_points
 from tests.strategies import rulebases
 
 ROOT = Path(__file__).resolve().parent.parent

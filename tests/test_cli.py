@@ -37,7 +37,7 @@ def test_evaluate_without_explain_grades_without_building_an_explanation(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The worked example's grade (763/8207) and whether a rule fired, with the rule texts
     never made: an explanation of 100,000 rules takes a second."""
-    from fuzzeval.engine import Evaluator
+    from fuzzeval.engine.evaluator import Evaluator
 
     def refuse(self: Evaluator, x: object) -> None:
         raise AssertionError("explain() called without --explain")

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.loading import load_rulebase
-from fuzzeval.rulebase import And, Is
+from fuzzeval.engine.rulebase import And, Is
+from fuzzeval.formats.loading import load_rulebase
 
 runner = CliRunner()
 SMALL = ["learn", "hearts", "-n", "16", "--block", "8", "--measure-every", "1",

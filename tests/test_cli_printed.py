@@ -162,7 +162,7 @@ def test_hearts_advice_explains_only_when_asked() -> None:
 
 def test_a_long_value_in_a_bad_place_is_shown_cut_at_40_characters() -> None:
     from fuzzeval.errors import FuzzevalError
-    from fuzzeval.loading import load_rulebase_text
+    from fuzzeval.formats.loading import load_rulebase_text
     from fuzzeval.resources import default_rulebase
 
     text = default_rulebase("tipping").read_text()
@@ -173,9 +173,9 @@ def test_a_long_value_in_a_bad_place_is_shown_cut_at_40_characters() -> None:
 
 
 def test_a_generated_start_concludes_a_value() -> None:
+    from fuzzeval.formats.loading import load_rulebase_text
     from fuzzeval.games.hearts.game import GAME
     from fuzzeval.learn.learning import LearnSettings, start_source
-    from fuzzeval.loading import load_rulebase_text
 
     rb = load_rulebase_text(start_source(GAME, LearnSettings("hearts", order=1,
                                                              sample_games=2), "a test"))
@@ -183,7 +183,7 @@ def test_a_generated_start_concludes_a_value() -> None:
 
 
 def test_membership_panels_show_the_edges_and_many_singletons_get_a_row_each() -> None:
-    from fuzzeval.loading import load_rulebase
+    from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.plots import membership_figure
 
     fig = membership_figure(load_rulebase("tipping"))
@@ -201,7 +201,7 @@ def test_membership_panels_show_the_edges_and_many_singletons_get_a_row_each() -
 def test_the_schema_says_what_a_bare_number_is() -> None:
     import json
 
-    from fuzzeval.schema import rulebase_schema
+    from fuzzeval.formats.schema import rulebase_schema
 
     assert json.dumps(rulebase_schema()).count('"description": "A singleton."') == 2
     output = rulebase_schema()["properties"]["output"]
@@ -233,7 +233,7 @@ def test_calibration_rounds_are_a_table_with_each_round_s_shift(tmp_path: Path) 
 
 
 def test_thousands_of_learned_conclusions_are_drawn_as_a_histogram() -> None:
-    from fuzzeval.loading import load_rulebase
+    from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.plots import membership_figure
 
     rb = load_rulebase("hearts_td")
@@ -249,7 +249,7 @@ def test_an_openspiel_series_table_right_aligns_its_numbers(
     from rich.console import Console
 
     from fuzzeval.cli import openspiel as cli
-    from fuzzeval.openspiel import SeatResult, Series
+    from fuzzeval.interop.openspiel import SeatResult, Series
 
     console = Console(width=80, record=True, file=io.StringIO())
     monkeypatch.setattr(cli, "console", console)

@@ -208,7 +208,7 @@ def test_the_bulk_path_grades_to_the_exact_readers_bytes_or_leaves_it_to_it(
 
     from fuzzeval.cli import evaluate as cmd
     from fuzzeval.cli.plain_csv import grade_plain
-    from fuzzeval.engine import compile_rulebase
+    from fuzzeval.engine.evaluator import compile_rulebase
 
     folder = tmp_path_factory.mktemp("plain")
     lines = [order] + [",".join(row) for row in cells]
@@ -239,7 +239,7 @@ def test_a_plain_table_of_several_blocks_is_graded_in_bulk(
 
     from fuzzeval.cli import evaluate as cmd
     from fuzzeval.cli import plain_csv
-    from fuzzeval.engine import compile_rulebase
+    from fuzzeval.engine.evaluator import compile_rulebase
 
     monkeypatch.setattr(plain_csv, "BLOCK_CHARS", 64)  # lines cut across blocks
     path = tmp_path / "t.csv"

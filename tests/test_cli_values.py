@@ -529,18 +529,18 @@ def test_curve_legend_stays_inside_the_picture() -> None:
 # --- helpers under the commands ---------------------------------------------------------
 
 def test_lazy_exports_import_on_first_use_and_refuse_other_names() -> None:
-    import fuzzeval.engine
+    import fuzzeval.engine.evaluator
     from fuzzeval.lazy import lazy_exports
 
     get, names = lazy_exports("fuzzeval", {"compile_rulebase": "engine"})
-    assert get("compile_rulebase") is fuzzeval.engine.compile_rulebase
+    assert get("compile_rulebase") is fuzzeval.engine.evaluator.compile_rulebase
     with pytest.raises(AttributeError, match=r"^module 'fuzzeval' has no attribute 'nope'$"):
         get("nope")
     assert "compile_rulebase" in names() and names() == sorted(names())
 
 
 def test_jit_says_numba_is_loaded_once_a_kernel_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fuzzeval import jit
+    from fuzzeval.engine.kernels import jit
 
     monkeypatch.setattr(jit, "_loaded", False)  # the rest of the session keeps its own
     assert jit.loaded() is False
@@ -627,8 +627,8 @@ def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
 def test_the_schema_and_the_reader_agree_on_the_least_resolution() -> None:
     """The JSON schema editors validate against says what the reader refuses: resolution
     11 is read, 10 is not."""
-    from fuzzeval.schema import rulebase_schema
-    from fuzzeval.yaml_read import MIN_RESOLUTION
+    from fuzzeval.formats.schema import rulebase_schema
+    from fuzzeval.formats.yaml_read import MIN_RESOLUTION
 
     assert MIN_RESOLUTION == 11
     assert rulebase_schema()["properties"]["resolution"]["minimum"] == MIN_RESOLUTION

@@ -6,6 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fuzzeval.engine.rulebase import And, Is
+from fuzzeval.formats.loading import load_rulebase_text
+from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.learn.conjunctions import (
     Atom,
     atom_memberships,
@@ -14,10 +17,7 @@ from fuzzeval.learn.conjunctions import (
     conjunction_rulebase,
     frequent_conjunctions,
 )
-from fuzzeval.loading import load_rulebase_text
 from fuzzeval.play.game import Feature
-from fuzzeval.rulebase import And, Is
-from fuzzeval.yaml_write import rulebase_to_yaml
 
 LEAD = Feature("leading", 0, 1, "we lead")
 RANK = Feature("rank", 0, 12, "the card's rank")

@@ -1,4 +1,4 @@
-"""fuzzeval.defuzzify against hand-worked centroids and weighted averages, and against a
+"""fuzzeval.engine.defuzzify against hand-worked centroids and weighted averages, and against a
 brute-force integration of max_t min(a_t, mu_t(y)) on a fine grid (written here, without
 the closed form): overlapping terms, vertical sides inside the range, shoulders at the
 ends, several candidates at once (gaps found by mutation testing)."""
@@ -9,8 +9,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from fuzzeval.defuzzify import centroid, plan_centroid, weighted_average
-from fuzzeval.membership import Triangle
+from fuzzeval.engine.defuzzify import centroid, plan_centroid, weighted_average
+from fuzzeval.engine.membership import Triangle
 
 pytestmark = pytest.mark.mutation_pin
 

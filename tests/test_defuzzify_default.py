@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.defuzzify import weighted_average
+from fuzzeval.engine.defuzzify import weighted_average
 
 pytestmark = pytest.mark.audit
 

@@ -1,8 +1,9 @@
-"""Gaps left by surviving mutants of fuzzeval.defuzzify and fuzzeval.engine: grading in
-chunks, explain's refusal of complex input, defaults given as ints, rule bases with no
-rules or no output terms, terms reaching beyond the output range, the threshold for
-vertical sides, which sides get level points, and rows that cannot disturb each other.
-Every expected value is worked out by hand (or by a plain sequential sum written here)."""
+"""Gaps left by surviving mutants of fuzzeval.engine.defuzzify and
+fuzzeval.engine.evaluator: grading in chunks, explain's refusal of complex input, defaults
+given as ints, rule bases with no rules or no output terms, terms reaching beyond the output
+range, the threshold for vertical sides, which sides get level points, and rows that cannot
+disturb each other. Every expected value is worked out by hand (or by a plain sequential sum
+written here)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import numpy.typing as npt
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.defuzzify import centroid, plan_centroid, weighted_average
-from fuzzeval.engine import Evaluator
-from fuzzeval.membership import Triangle
+from fuzzeval.engine.defuzzify import centroid, plan_centroid, weighted_average
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.membership import Triangle
 
 pytestmark = pytest.mark.mutation_pin
 
@@ -200,7 +201,7 @@ def test_plans_are_in_float64_for_float32_points() -> None:
 def test_weighted_average_sums_rule_by_rule_for_fortran_ordered_strengths_below_256() -> None:
     """Found while sorting survivors: a Fortran-ordered (R, n) array with n < 256 was summed
     pairwise along the rules, not in rule order as the docstring says."""
-    from fuzzeval.defuzzify import weighted_average
+    from fuzzeval.engine.defuzzify import weighted_average
 
     rng = np.random.default_rng(3)
     strengths = np.asfortranarray(rng.random((300, 255)))
@@ -214,8 +215,8 @@ def test_weighted_average_sums_rule_by_rule_for_fortran_ordered_strengths_below_
 
 
 def test_moving_points_that_do_not_exist_names_each() -> None:
-    from fuzzeval.loading import load_rulebase
-    from fuzzeval.rulebase import PointRef
+    from fuzzeval.engine.rulebase import PointRef
+    from fuzzeval.formats.loading import load_rulebase
 
     rb = load_rulebase("tipping")
     with pytest.raises(KeyError) as raised:

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase, parse_rulebase
-from fuzzeval.engine import Evaluator
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.rulebase import RuleBase
 from tests.strategies import inputs_for, oracle_grade, oracle_strengths, rulebases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -274,7 +274,7 @@ def test_a_grade_does_not_depend_on_the_batch_it_is_graded_in(name: str) -> None
 @given(st.integers(1, 60), st.integers(1, 600), st.integers(0, 2**32 - 1))
 def test_the_weighted_average_sums_rule_after_rule(rules: int, n: int, seed: int) -> None:
     """Every path (one column, a few, many) gives the plain sequential sums, bit for bit."""
-    from fuzzeval.defuzzify import weighted_average
+    from fuzzeval.engine.defuzzify import weighted_average
 
     rng = np.random.default_rng(seed)
     s = rng.random((rules, n)) * (rng.random((rules, n)) < 0.7)
@@ -317,16 +317,16 @@ def test_the_weighted_sum_by_hand_on_both_paths() -> None:
     """At x = 4: low 0.6, high 0.4 x 0.5 = 0.2, so 0.6 x 2 + 0.2 x 5 = 2.2 (the weighted
     average would be 2.2 / 0.8 = 2.75); at 10 only the half-weight rule: 2.5 (average 5);
     at 0, 1 x 2 = 2. Graded through numpy (a few candidates) and the compiled kernel."""
-    from fuzzeval import kernels, numpy_kernels
+    from fuzzeval.engine.kernels import compiled, numpy_twins
 
     ev = _compiled(WEIGHTED)
     xs = np.array([[4.0], [10.0], [0.0], [12.0]])
     want = [2.2, 2.5, 2.0, 2.5]
     np.testing.assert_allclose(ev.grade(xs), want, rtol=1e-15)
     out = np.empty(4)
-    assert kernels.grade_wa(xs, out, *ev._kernel_args) == -1
+    assert compiled.grade_wa(xs, out, *ev._kernel_args) == -1
     np.testing.assert_allclose(out, want, rtol=1e-15)
-    np.testing.assert_allclose(numpy_kernels.grade_wa(xs, *ev._program(), ev.values, -1.0, False),
+    np.testing.assert_allclose(numpy_twins.grade_wa(xs, *ev._program(), ev.values, -1.0, False),
                                want, rtol=1e-15)
     average = _compiled(WEIGHTED.replace("weighted_sum", "weighted_average"))
     np.testing.assert_allclose(average.grade(xs), [2.75, 5.0, 2.0, 5.0], rtol=1e-15)

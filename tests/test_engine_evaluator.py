@@ -1,6 +1,7 @@
-"""fuzzeval.engine on a small rule base worked by hand: explanations (and their dict form),
-rule strengths with weights, batches longer than a chunk, conditions nested deep enough
-to need temporaries, and the messages for bad input (gaps found by mutation testing)."""
+"""fuzzeval.engine.evaluator on a small rule base worked by hand: explanations (and their
+dict form), rule strengths with weights, batches longer than a chunk, conditions nested deep
+enough to need temporaries, and the messages for bad input (gaps found by mutation
+testing)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase, parse_rulebase
-from fuzzeval.engine import Evaluator
-from fuzzeval.engine import compile_rulebase as compile_
-from fuzzeval.membership import Triangle
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.evaluator import compile_rulebase as compile_
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase, Term, Variable
 
 pytestmark = pytest.mark.mutation_pin
 

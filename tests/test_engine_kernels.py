@@ -1,5 +1,5 @@
 """The compiled engine against an independent reference written from the documented
-semantics (tests/plain_engine.py: no rule compiler, side slopes or defuzzifier of the
+semantics (tests/independent_engine.py: no rule compiler, side slopes or defuzzifier of the
 engine's), on every shipped rule base and on random ones: the same weighted averages to
 rounding, the same centroids to 1e-10 of the output's range (the engine draws a vertical
 side as a slope 1e-12 of the range wide, the reference exactly)."""
@@ -15,8 +15,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase
-from fuzzeval.rulebase import RuleBase
-from tests.plain_engine import compile_plain
+from fuzzeval.engine.rulebase import RuleBase
+from tests.independent_engine import compile_plain
 from tests.strategies import rulebases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,13 +79,13 @@ def test_the_centroid_visits_only_the_points_that_can_kink(
     reaches, gives the exact centroid of the reference, which cuts at every point (to 1e-9
     of the range: the engine draws a vertical side as a slope 1e-12 of the range wide).
     Singletons, which have no area, are not output terms of a centroid rule base."""
-    from fuzzeval.defuzzify import centroid, plan_centroid
-    from fuzzeval.membership import Triangle
-    from tests import plain_engine
+    from fuzzeval.engine.defuzzify import centroid, plan_centroid
+    from fuzzeval.engine.membership import Triangle
+    from tests import independent_engine
 
     terms, act = case
     tris = [Triangle(*t) for t in terms]
     assume(all(t.left < t.right for t in tris))
     got = centroid(plan_centroid(tris, 0.0, 10.0), act, -1.0)
-    want = plain_engine.centroid(tris, 0.0, 10.0, act, -1.0)
+    want = independent_engine.centroid(tris, 0.0, 10.0, act, -1.0)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9 * 10)

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzeval.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
-from fuzzeval.rulebase import And, Is, Not, Or, Rule, render
+from fuzzeval.engine.rulebase import And, Is, Not, Or, Rule, render
+from fuzzeval.formats.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
 from tests.strategies import conditions, variables
 
 A, B, C = Is("a", "x"), Is("b", "y"), Is("c", "z")

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.engine.rulebase import PointRef, RuleBase
 from fuzzeval.learn.calibration_rounds import Calibration, CalibrationSettings, RoundResult
 from fuzzeval.learn.held_out import held_out_measures, held_out_seed
-from fuzzeval.rulebase import PointRef, RuleBase
 
 TIPPING = Path(__file__).resolve().parents[1] / "rulebases" / "tipping.yaml"
 

@@ -77,7 +77,7 @@ NOT_HOOKS = {
     "columns",  # a pandas DataFrame's, for grading one
     "_max_workers", "_client", "_processes", "_result_queue", "_reader",  # executors'
     "F_SETPIPE_SZ", "O_BINARY", "O_NONBLOCK",  # the platform's flags
-    "search_state", "resample",  # an OpenSpiel bridge's (fuzzeval/openspiel.py)
+    "search_state", "resample",  # an OpenSpiel bridge's (fuzzeval/interop/openspiel.py)
     "simulator",  # the hidden-information hooks' compiled playouts (search/sampling.py)
     "advisors",  # check_game's look at a PlayInterface
 }

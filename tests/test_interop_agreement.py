@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from fuzzeval import compile_rulebase
-from fuzzeval.interop import import_rulebase
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.rulebase import RuleBase
+from fuzzeval.formats.fll_fis import import_rulebase
 
 DATA = Path(__file__).parent / "data" / "interop"
 TABLES = sorted((DATA / "tables").glob("*.csv"))

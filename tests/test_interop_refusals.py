@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from fuzzeval import compile_rulebase
 from fuzzeval.cli import app
 from fuzzeval.cli.common import resolve_rulebase
-from fuzzeval.interop import ConversionError, import_text
+from fuzzeval.formats.fll_fis import ConversionError, import_text
 
 DATA = Path(__file__).parent / "data" / "interop"
 FLL = (DATA / "tipper.fll").read_text()
@@ -426,7 +426,7 @@ def test_a_name_fis_cannot_quote_is_refused_on_export() -> None:
     from dataclasses import replace
 
     from fuzzeval import load_rulebase
-    from fuzzeval.interop import export_rulebase
+    from fuzzeval.formats.fll_fis import export_rulebase
 
     rb = replace(load_rulebase("tipping"), name="Joe's tips")
     with pytest.raises(ConversionError, match="a FIS name is quoted with '"):

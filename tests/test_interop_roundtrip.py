@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase
-from fuzzeval.interop import ConversionError, export_rulebase, import_rulebase, import_text
-from fuzzeval.interop.common import negation_normal
-from fuzzeval.loading import load_rulebase_text
-from fuzzeval.membership import Triangle
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, RuleBase, Variable
+from fuzzeval.formats.conversion import negation_normal
+from fuzzeval.formats.fll_fis import ConversionError, export_rulebase, import_rulebase, import_text
+from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.resources import shipped_rulebases
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, RuleBase, Variable
 from tests.corpus import shortened
 from tests.strategies import inputs_for, rulebases
 

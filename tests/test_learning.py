@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fuzzeval.engine import compile_rulebase
+from fuzzeval.engine.evaluator import compile_rulebase
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.formats.loading import load_rulebase_text
+from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.games.hearts.features import FEATURES
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.learn.conjunctions import conjunction_rulebase
@@ -25,11 +27,9 @@ from fuzzeval.learn.learning import (
     run_learning,
     with_conclusions,
 )
-from fuzzeval.loading import load_rulebase_text
 from fuzzeval.play.game import Candidates, Payoff
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.store import History
-from fuzzeval.yaml_write import rulebase_to_yaml
 
 
 @pytest.fixture(scope="module")

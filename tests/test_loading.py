@@ -18,8 +18,8 @@ from fuzzeval import (
     parse_rulebase,
     rulebase_to_yaml,
 )
-from fuzzeval.membership import Triangle
-from fuzzeval.rulebase import Is, Rule, RuleBase, Term, Variable
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import Is, Rule, RuleBase, Term, Variable
 from tests.strategies import rulebases
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,7 +158,7 @@ def test_libyaml_writes_the_bytes_python_writes(rb: RuleBase, description: str,
     time: a match's fingerprint writes its bases). It must write what PyYAML's own emitter
     writes, or a stored match's fingerprint would depend on how PyYAML was built; text of
     any characters, long lines included."""
-    from fuzzeval import yaml_write
+    from fuzzeval.formats import yaml_write
 
     rb = replace(rb, description=description, made_by=made_by,
                  inputs=(replace(rb.inputs[0], description=about), *rb.inputs[1:]))
@@ -172,7 +172,7 @@ def test_libyaml_writes_the_bytes_python_writes(rb: RuleBase, description: str,
 @pytest.mark.parametrize("path", sorted((ROOT / "rulebases").glob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_libyaml_writes_each_shipped_base_as_python_does(path: Path) -> None:
-    from fuzzeval import yaml_write
+    from fuzzeval.formats import yaml_write
 
     rb = load_rulebase(path)
     fast = rulebase_to_yaml(rb)

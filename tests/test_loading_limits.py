@@ -21,13 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fuzzeval import RuleBaseError, check_rulebase, compile_rulebase, load_rulebase, loading
+from fuzzeval import RuleBaseError, check_rulebase, compile_rulebase, load_rulebase
 from fuzzeval.cli import app
-from fuzzeval.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
-from fuzzeval.loading import MAX_RULEBASE_BYTES, parse_rulebase, read_rulebase_text
-from fuzzeval.membership import MAX_MAGNITUDE, RESOLUTION, resolution
-from fuzzeval.rulebase import RuleBase
-from fuzzeval.yaml_read import MAX_YAML_DEPTH
+from fuzzeval.engine.membership import MAX_MAGNITUDE, RESOLUTION, resolution
+from fuzzeval.engine.rulebase import RuleBase
+from fuzzeval.formats import loading
+from fuzzeval.formats.grammar import MAX_NESTING, RuleSyntaxError, parse_rule
+from fuzzeval.formats.loading import MAX_RULEBASE_BYTES, parse_rulebase, read_rulebase_text
+from fuzzeval.formats.yaml_read import MAX_YAML_DEPTH
 from tests.corpus import shortened
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,8 +148,8 @@ def test_input_points_closer_than_the_resolution_load_and_grade_exactly(term: st
 
 
 def test_a_long_calibration_writes_rule_bases_that_load() -> None:
+    from fuzzeval.formats.yaml_edit import rewrite_points
     from fuzzeval.learn.calibration_step import calibrate
-    from fuzzeval.yaml_edit import rewrite_points
 
     path = ROOT / "rulebases" / "cribbage_linguistic.yaml"
     rb, text = load_rulebase(path), path.read_text()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fuzzeval import yaml_read
+from fuzzeval.formats import yaml_read
 from tests.test_loading_limits import DEEP_YAML, _errors, _text
 
 ROOT = Path(__file__).resolve().parents[1]

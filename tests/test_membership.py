@@ -1,4 +1,4 @@
-"""fuzzeval.membership against hand-worked numbers and scikit-fuzzy's ``trimf``: the
+"""fuzzeval.engine.membership against hand-worked numbers and scikit-fuzzy's ``trimf``: the
 membership function, the slopes of vertical sides, and the loader's range, resolution and
 triangle checks at their exact boundaries (gaps found by mutation testing)."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import skfuzzy
 
-from fuzzeval.membership import (
+from fuzzeval.engine.membership import (
     Triangle,
     membership,
     number_text,

@@ -1,4 +1,4 @@
-"""fuzzeval players as OpenSpiel bots (``fuzzeval.openspiel``): whole games in OpenSpiel's
+"""fuzzeval players as OpenSpiel bots (``fuzzeval.interop.openspiel``): whole games in OpenSpiel's
 own loop (``pyspiel.evaluate_bots``) against its bots with every action checked legal
 there, the bridges' translations checked against fuzzeval's own rules and OpenSpiel's own
 action names, the refusals, and ``fuzzeval openspiel play``.
@@ -36,7 +36,7 @@ from fuzzeval.games.cribbage.openspiel import (
 )
 from fuzzeval.games.hearts.openspiel import HeartsBridge, options_of
 from fuzzeval.games.hearts.rules import STANDARD, STURTEVANT_WHITE
-from fuzzeval.openspiel import (
+from fuzzeval.interop.openspiel import (
     IllegalAction,
     UnsupportedGame,
     _row,
@@ -381,7 +381,7 @@ def test_a_series_seats_the_bot_in_turn_and_reads_each_row_from_its_seat(
     base returns. Seat 0's bot row reads seat 0 of games 0 and 3 (106, 102), its opponent
     row seat 0 of games 1, 2, 4, 5 (0, 5, 1, 0); the last row the bot's seat in each game.
     """
-    import fuzzeval.openspiel as bridge
+    import fuzzeval.interop.openspiel as bridge
 
     base = [(6, 1, -3), (0, 4, 2), (5, -1, 1), (2, 3, 3), (1, -2, 7), (0, 0, 9)]
     played: list[int] = []

@@ -32,7 +32,7 @@ def test_wheel_contents(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     shipped = {p.name for p in (ROOT / "rulebases").glob("*.yaml")}
     assert shipped and {f"fuzzeval/rulebases/{n}" for n in shipped} <= set(names)
-    assert "fuzzeval/games/__init__.py" in names and "fuzzeval/engine.py" in names
+    assert "fuzzeval/games/__init__.py" in names and "fuzzeval/engine/evaluator.py" in names
     # No generic top-level name: everything installs under fuzzeval/ (and its dist-info).
     tops = {n.split("/")[0] for n in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"fuzzeval"}
@@ -117,20 +117,20 @@ def test_the_installed_console_script_runs_from_anywhere(installed: Path, tmp_pa
 
 
 _GRADE_AND_REPORT = (
-    "import fuzzeval, numpy as np; from fuzzeval import kernels; "
+    "import fuzzeval, numpy as np; from fuzzeval.engine.kernels import compiled; "
     "from fuzzeval.resources import default_rulebase as d; "
     "ev = fuzzeval.compile_rulebase(fuzzeval.load_rulebase(d('tipping'))); "
     "grade = ev.grade(np.array([[6.5, 9.8]]))[0]; "
-    "print(grade, sum(kernels.grade_centroid.stats.cache_hits.values()))"
+    "print(grade, sum(compiled.grade_centroid.stats.cache_hits.values()))"
 )
 
 
 def test_compiled_kernels_are_cached_for_a_read_only_install(
     installed: Path, tmp_path: Path
 ) -> None:
-    """An installed wheel whose folder cannot be written (here: its ``__pycache__`` is a
-    file, which stops even root) caches the kernels in the user's cache folder: the
-    first process compiles, the next loads; with no writable folder at all they compile
+    """An installed wheel whose folder cannot be written (here: the kernels'
+    ``__pycache__`` is a file, which stops even root) caches them in the user's cache
+    folder: the first process compiles, the next loads; with no writable folder at all they compile
     in every process and still grade."""
     import shutil
 
@@ -138,7 +138,7 @@ def test_compiled_kernels_are_cached_for_a_read_only_install(
     shutil.copytree(installed, site)
     for pkg in (site / "fuzzeval").rglob("__pycache__"):
         shutil.rmtree(pkg)
-    (site / "fuzzeval" / "__pycache__").write_text("not a folder")
+    (site / "fuzzeval" / "engine" / "kernels" / "__pycache__").write_text("not a folder")
     cache = tmp_path / "cache"
     env = {"PYTHONPATH": str(site), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(cache),
            "PYTHONDONTWRITEBYTECODE": "1"}

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from fuzzeval.engine import compile_rulebase
-from fuzzeval.loading import parse_rulebase
-from fuzzeval.rulebase import And, Condition, Is, Not, Or
+from fuzzeval.engine.evaluator import compile_rulebase
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or
+from fuzzeval.formats.loading import parse_rulebase
 
 ROOT = Path(__file__).resolve().parent.parent
 # scikit-fuzzy 0.5.0 on numpy 2 (as in tests/test_reference.py)

@@ -10,7 +10,7 @@ from typing import Any
 import matplotlib
 import pytest
 
-from fuzzeval.loading import load_rulebase
+from fuzzeval.formats.loading import load_rulebase
 from fuzzeval.plots import membership_figure
 from fuzzeval.resources import rulebase_dir
 

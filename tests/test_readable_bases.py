@@ -18,9 +18,9 @@ import typer
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.loading import load_rulebase, parse_rulebase
-from fuzzeval.rulebase import RuleBase, Term
-from fuzzeval.yaml_edit import NUMBER_WORDS, numbers_in
+from fuzzeval.engine.rulebase import RuleBase, Term
+from fuzzeval.formats.loading import load_rulebase, parse_rulebase
+from fuzzeval.formats.yaml_edit import NUMBER_WORDS, numbers_in
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted((ROOT / "rulebases").glob("*.yaml"))
@@ -258,7 +258,7 @@ def test_bounds_and_made_by_are_read_and_checked() -> None:
 
 
 def test_rewriting_drops_only_the_comments_that_state_a_changed_number() -> None:
-    from fuzzeval.yaml_edit import rewrite_points
+    from fuzzeval.formats.yaml_edit import rewrite_points
 
     text = BASE.replace("# A tip.\n", "# A tip.\n#\n# The high term peaks at 5,\n# the middle."
                         "\n#\n# Small tips are 2 points.\n")

@@ -1,4 +1,4 @@
-"""Our engine against scikit-fuzzy (fuzzeval.reference) and against brute-force integration.
+"""Our engine against scikit-fuzzy (fuzzeval.interop.reference) and against brute-force integration.
 
 Our centroid is exact (closed form). scikit-fuzzy's is exact only up to its grid:
 it samples the aggregated set on its universe plus the points where each output
@@ -21,13 +21,13 @@ import numpy.typing as npt
 import pytest
 
 from fuzzeval import Evaluator, RuleBase, compile_rulebase, load_rulebase, parse_rulebase
-from fuzzeval.reference import (
+from fuzzeval.engine.rulebase import And, Condition, Is, Not
+from fuzzeval.interop.reference import (
     build_control_system,
     reference_grades,
     reference_strengths,
     universe,
 )
-from fuzzeval.rulebase import And, Condition, Is, Not
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -178,7 +178,7 @@ def _activations(ev: Evaluator, x: Array) -> Array:
 #
 # A grid centroid evaluates f exactly at its points and integrates the interpolant
 # g (straight lines between points) exactly. scikit-fuzzy's grid holds the
-# universe (which has every vertex; see fuzzeval.reference.universe) and the own-cut
+# universe (which has every vertex; see fuzzeval.interop.reference.universe) and the own-cut
 # points; our brute force below holds the vertices only. Where a cell [y0, y0 + h]
 # holds no missed kink, g = f. Where it does, f - g is 0 at both ends and has slope
 # at most 2S (S: steepest non-vertical output side; vertical sides only jump at a
@@ -284,7 +284,7 @@ def brute_force_centroids(rb: RuleBase, act: Array, n_grid: int) -> Array:
 
 
 def test_import_fuzzeval_does_not_import_skfuzzy() -> None:
-    code = "import fuzzeval, fuzzeval.reference, sys; print('skfuzzy' in sys.modules)"
+    code = "import fuzzeval, fuzzeval.interop.reference, sys; print('skfuzzy' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )

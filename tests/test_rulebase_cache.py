@@ -1,4 +1,4 @@
-"""A rule-base file's parse is kept in the cache folder (fuzzeval.loading), so that the next
+"""A rule-base file's parse is kept in the cache folder (fuzzeval.formats.loading), so that the next
 process loads it without importing YAML: the one-hand advice's start-up."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fuzzeval import loading
-from fuzzeval.loading import cache_folder, check_rulebase
+from fuzzeval.formats import loading
+from fuzzeval.formats.loading import cache_folder, check_rulebase
 
 ROOT = Path(__file__).resolve().parents[1]
 TIPPING = (ROOT / "rulebases" / "tipping.yaml").read_text()
@@ -23,7 +23,7 @@ UNUSED = TIPPING.replace("inputs:\n", "inputs:\n  unused:\n    range: [0, 1]\n  
 
 LOAD = """
 import json, sys, warnings
-from fuzzeval.loading import check_rulebase
+from fuzzeval.formats.loading import check_rulebase
 rb, problems = check_rulebase(sys.argv[1])
 print(json.dumps({"rb": repr(rb), "problems": [str(p) for p in problems],
                   "yaml": "yaml" in sys.modules}))
@@ -177,7 +177,7 @@ def test_a_refusal_a_failed_write_or_a_missing_reader_is_no_entry_and_no_error(
     (entry,) = _entries(cache)
 
     def gone() -> tuple[object, ...]:
-        raise FileNotFoundError("fuzzeval/grammar.py")
+        raise FileNotFoundError("fuzzeval/formats/grammar.py")
 
     monkeypatch.setattr(loading, "_reader_stamp", gone)
     assert loading._from_cache(entry, TIPPING, str(path)) is None
@@ -203,7 +203,7 @@ def test_an_entry_is_another_texts_paths_or_readers_and_read_again(
         tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry holds its whole key: one whose name matches but whose text, path or reader
     differ (a checksum's collision, a fuzzeval whose reader changed) is not used."""
-    from fuzzeval import yaml_read
+    from fuzzeval.formats import yaml_read
 
     path = tmp_path / "t.yaml"
     path.write_text(TIPPING)
@@ -226,8 +226,8 @@ def test_an_entry_is_another_texts_paths_or_readers_and_read_again(
     assert rb is not None and reads == [(TIPPING, str(path))]  # read, not loaded
     assert loading._from_cache(entry, TIPPING, str(path)) == (rb, ())  # kept for the new one
     assert set(loading._READER_MODULES) == {
-        "loading.py", "yaml_read.py", "grammar.py", "rulebase.py", "membership.py",
-        "errors.py"}
+        "formats/loading.py", "formats/yaml_read.py", "formats/grammar.py",
+        "engine/rulebase.py", "engine/membership.py", "errors.py"}
 
 
 def test_the_readers_stamp_changes_with_its_sources(tmp_path: Path,
@@ -235,15 +235,18 @@ def test_the_readers_stamp_changes_with_its_sources(tmp_path: Path,
     first = loading._reader_stamp()
     assert first == loading._reader_stamp()
     assert first[0] == sys.version
-    files = [Path(str(f[0])).name for f in first[1:]]  # type: ignore[index]
-    assert files == [*loading._READER_MODULES, "__init__.py"]
+    files = [Path(str(f[0])) for f in first[1:]]  # type: ignore[index]
+    assert [f.relative_to(ROOT / "fuzzeval").as_posix() for f in files[:-1]] \
+        == list(loading._READER_MODULES)
+    assert files[-1].name == "__init__.py"  # PyYAML's
     copy = tmp_path / "fuzzeval"
     copy.mkdir()
     for name in loading._READER_MODULES:
+        (copy / name).parent.mkdir(exist_ok=True)
         (copy / name).write_text((ROOT / "fuzzeval" / name).read_text())
-    monkeypatch.setattr(loading, "__file__", str(copy / "loading.py"))
+    monkeypatch.setattr(loading, "__file__", str(copy / "formats" / "loading.py"))
     before = loading._reader_stamp()
-    os.utime(copy / "grammar.py", ns=(0, 0))
+    os.utime(copy / "formats" / "grammar.py", ns=(0, 0))
     assert loading._reader_stamp() != before
 
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import fuzzeval.cli.evaluate as evaluate_cli
 from fuzzeval.cli import app
-from fuzzeval.engine import Evaluator, compile_rulebase
-from fuzzeval.loading import load_rulebase_text
+from fuzzeval.engine.evaluator import Evaluator, compile_rulebase
+from fuzzeval.formats.loading import load_rulebase_text
 
 runner = CliRunner()
 
@@ -161,7 +161,7 @@ def test_reading_a_base_with_a_term_per_rule_checks_each_rule_in_constant_time(
     """A learned base (fuzzeval learn) concludes each rule on its own term: the reader once
     scanned every term for each rule (15,652 rules read in 49 s). Now the terms are listed
     once per variable, not once per rule."""
-    from fuzzeval.rulebase import Variable
+    from fuzzeval.engine.rulebase import Variable
 
     n = 400
     text = ("name: many\ndefuzzifier: weighted_sum\ndefault: 0\ninputs:\n"

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from fuzzeval.loading import parse_rulebase
-from fuzzeval.schema import rulebase_schema
+from fuzzeval.formats.loading import parse_rulebase
+from fuzzeval.formats.schema import rulebase_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rulebases").glob("*.yaml")) + sorted((ROOT / "tests/data").glob("*.yaml"))

@@ -20,14 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fuzzeval import compile_rulebase, load_rulebase
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.rulebase import RuleBase
 from tests.conftest import RULEBASES
 from tests.strategies import rulebases
 
 HAND = ["5H", "5S", "JD", "QC", "4S", "9C"]
 #: never imported by a command that does not use them
 HEAVY = {"pandas", "numba", "matplotlib", "scipy", "skfuzzy", "dask", "distributed", "cma",
-         "fuzzeval.engine", "fuzzeval.play.store", "rich.progress", "pydantic"}
+         "fuzzeval.engine.evaluator", "fuzzeval.play.store", "rich.progress", "pydantic"}
 RUN = """
 import json, sys
 out, sys.argv = sys.argv[2], ["fuzzeval", *json.loads(sys.argv[1])]
@@ -98,7 +98,7 @@ def test_importing_the_package_is_cheap() -> None:
     code = ("import sys, fuzzeval; before = sorted(m for m in sys.modules if m == 'numpy' or "
             "m.startswith(('fuzzeval.', 'importlib.metadata'))); "
             "from fuzzeval import compile_rulebase, __version__; "
-            "print(before, 'fuzzeval.engine' in sys.modules, bool(__version__))")
+            "print(before, 'fuzzeval.engine.evaluator' in sys.modules, bool(__version__))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['fuzzeval.lazy'] True True"
@@ -108,7 +108,7 @@ def test_importing_the_package_is_cheap() -> None:
 
 FUZZY = ["cribbage", "discard", *HAND, "-p", "fuzzy"]
 #: what the fuzzy advice may load: it grades with the engine, from a YAML rule base
-FUZZY_HEAVY = HEAVY - {"fuzzeval.engine"}
+FUZZY_HEAVY = HEAVY - {"fuzzeval.engine.evaluator"}
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"], ["--explain"],
@@ -118,7 +118,7 @@ def test_one_fuzzy_discard_loads_no_numba(tmp_path: Path, extra: list[str]) -> N
     about a second of CPU, twenty times the hand's work."""
     modules, shown = imported(tmp_path, [*FUZZY, *extra])
     assert "4S 9C" in shown  # the fuzzy player's throw (docs/results.md's hand)
-    assert "fuzzeval.engine" in modules
+    assert "fuzzeval.engine.evaluator" in modules
     assert loaded(modules, FUZZY_HEAVY) == []
 
 
@@ -134,19 +134,19 @@ def test_a_fuzzy_batch_loads_no_numba(tmp_path: Path) -> None:
 
 GRADE_TWICE = """
 import sys, numpy as np
-from fuzzeval import numpy_kernels
+from fuzzeval.engine.kernels import numpy_twins
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
 fz = FuzzyDiscard(resolve_rulebase("cribbage_linguistic_tuned"))
 hands = np.sort(np.random.default_rng(1).permuted(np.tile(np.arange(52), (15000, 1)),
                                                   axis=1)[:, :6], axis=1)
 mine = np.arange(15000) % 2 == 0
 first = fz.grades(hands[:1], [True])
-print("numba" in sys.modules, numpy_kernels._work)
+print("numba" in sys.modules, numpy_twins._work)
 big = fz.grades(hands, mine)  # 225,000 rows: over the budget
-more = numpy_kernels.grade_wa(fz.judge(hands, mine)[1].reshape(225000, -1),
+more = numpy_twins.grade_wa(fz.judge(hands, mine)[1].reshape(225000, -1),
                               *fz.evaluator._program(), fz.evaluator.values,
                               float(fz.rulebase.default), True)
-print("numba" in sys.modules, numpy_kernels._work)
+print("numba" in sys.modules, numpy_twins._work)
 print(first.tobytes() == big[:1].tobytes(), big.tobytes() == more.tobytes())
 """
 
@@ -154,7 +154,7 @@ print(first.tobytes() == big[:1].tobytes(), big.tobytes() == more.tobytes())
 def test_a_process_turns_to_the_compiled_kernels_after_numpy_work() -> None:
     """The first grades are numpy's (one hand: 15 rows + 200 a call); past NUMPY_WORK the
     compiled kernels take over, with the same grades to the bit."""
-    from fuzzeval.numpy_kernels import CALL_ROWS, NUMPY_WORK
+    from fuzzeval.engine.kernels.numpy_twins import CALL_ROWS, NUMPY_WORK
 
     assert (CALL_ROWS, NUMPY_WORK) == (200, 200_000)
     out = subprocess.run([sys.executable, "-c", GRADE_TWICE], capture_output=True, text=True,
@@ -167,17 +167,17 @@ def test_a_process_turns_to_the_compiled_kernels_after_numpy_work() -> None:
 def test_a_larger_program_counts_its_candidates_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """numpy runs a program an instruction at a time: a candidate of a program of 2,500
     (instructions and registers) counts ten times, one of 250 or fewer once."""
-    from fuzzeval import jit, numpy_kernels
+    from fuzzeval.engine.kernels import jit, numpy_twins
 
     monkeypatch.setattr(jit, "loaded", lambda: False)
-    monkeypatch.setattr(numpy_kernels, "_work", 0.0)
-    assert numpy_kernels.use_numpy(15, 2500)
-    assert numpy_kernels._work == 2150.0
-    assert numpy_kernels.use_numpy(15, 112)
-    assert numpy_kernels._work == 2365.0
-    assert not numpy_kernels.use_numpy(20_000, 2500)  # 202,000 more: past the budget
-    from fuzzeval.engine import compile_rulebase
-    from fuzzeval.loading import load_rulebase
+    monkeypatch.setattr(numpy_twins, "_work", 0.0)
+    assert numpy_twins.use_numpy(15, 2500)
+    assert numpy_twins._work == 2150.0
+    assert numpy_twins.use_numpy(15, 112)
+    assert numpy_twins._work == 2365.0
+    assert not numpy_twins.use_numpy(20_000, 2500)  # 202,000 more: past the budget
+    from fuzzeval.engine.evaluator import compile_rulebase
+    from fuzzeval.formats.loading import load_rulebase
 
     sizes = {name: compile_rulebase(load_rulebase(name))._size
              for name in ("cribbage_linguistic_tuned", "hearts", "backgammon_refined")}
@@ -187,11 +187,12 @@ def test_a_larger_program_counts_its_candidates_more(monkeypatch: pytest.MonkeyP
 
 def test_importing_the_games_loads_no_numba() -> None:
     """numba is imported by a kernel's first call, not by the modules that define kernels."""
-    code = ("import sys, fuzzeval.kernels, fuzzeval.games.cribbage.sampling, "
+    code = ("import sys, fuzzeval.engine.kernels.compiled, fuzzeval.games.cribbage.sampling, "
             "fuzzeval.games.backgammon.moves, fuzzeval.games.backgammon.pubeval; "
-            "a = 'numba' in sys.modules; from fuzzeval import kernels; import numpy as np; "
+            "a = 'numba' in sys.modules; from fuzzeval.engine.kernels import compiled; "
+            "import numpy as np; "
             "x = np.array([[1.0, np.nan]]); "
-            "print(a, kernels.first_nan(x), kernels.first_nan.py_func(x), "
+            "print(a, compiled.first_nan(x), compiled.first_nan.py_func(x), "
             "'numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -203,10 +204,10 @@ def test_a_kernel_pickles_as_its_plain_function() -> None:
     grades the same after the original has been compiled."""
     import pickle
 
-    from fuzzeval import kernels
-    from fuzzeval.jit import Kernel
+    from fuzzeval.engine.kernels import compiled
+    from fuzzeval.engine.kernels.jit import Kernel
 
-    first_nan = kernels.first_nan
+    first_nan = compiled.first_nan
     assert isinstance(first_nan, Kernel)
     xs = np.array([[1.0, 2.0], [3.0, np.nan]])
     assert first_nan(xs) == 3  # compiled now
@@ -232,7 +233,7 @@ def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
     """Every shipped cribbage discard base (all weighted averages) on 4,000 hands, both
     crib owners: the numpy path (a process's first grades) and the compiled kernel give
     the same doubles, and the same rule strengths (``--explain``)."""
-    from fuzzeval import kernels, numpy_kernels
+    from fuzzeval.engine.kernels import compiled, numpy_twins
     from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard, resolve_rulebase
 
     fz = FuzzyDiscard(resolve_rulebase(name))
@@ -240,14 +241,14 @@ def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
     xs = fz.judge(_hands(4000, 7), np.arange(4000) % 2 == 0)[1].reshape(60_000, -1)
     assert ev.plan is None
     want = np.empty(len(xs))
-    assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
-    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default),
+    assert compiled.grade_wa(xs, want, *ev._kernel_args) == -1
+    got = numpy_twins.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default),
                                  True)
     assert got.tobytes() == want.tobytes()
     assert len(np.unique(got)) > 1000  # many different grades, not a constant
     rules = np.empty((3000, len(ev.rulebase.rules)))
-    assert kernels.strengths(xs[:3000], rules, *ev._program(), ev.rule_rows) == -1
-    mine = numpy_kernels.strengths(xs[:3000], *ev._program(), ev.rule_rows)
+    assert compiled.strengths(xs[:3000], rules, *ev._program(), ev.rule_rows) == -1
+    mine = numpy_twins.strengths(xs[:3000], *ev._program(), ev.rule_rows)
     assert mine.tobytes() == rules.tobytes()
 
 
@@ -258,7 +259,7 @@ def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
                                                                   seed: int) -> None:
     """Random rule bases (and, or, not, weights, vertical sides), inputs inside and outside
     the ranges, on the terms' vertices too: the same doubles on both paths."""
-    from fuzzeval import kernels, numpy_kernels
+    from fuzzeval.engine.kernels import compiled, numpy_twins
 
     ev = compile_rulebase(rb)
     rng = np.random.default_rng(seed)
@@ -267,25 +268,25 @@ def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
     xs = lo + width * rng.uniform(-0.3, 1.3, (400, len(lo)))
     xs[::2] = lo + width * rng.integers(0, 21, (200, len(lo))) / 20  # on the grid's vertices
     want = np.empty(len(xs))
-    assert kernels.grade_wa(xs, want, *ev._kernel_args) == -1
-    got = numpy_kernels.grade_wa(xs, *ev._program(), ev.values, float(rb.default),
+    assert compiled.grade_wa(xs, want, *ev._kernel_args) == -1
+    got = numpy_twins.grade_wa(xs, *ev._program(), ev.values, float(rb.default),
                                  ev.normalise)
     assert got.tobytes() == want.tobytes()
     rules = np.empty((len(xs), len(rb.rules)))
-    kernels.strengths(xs, rules, *ev._program(), ev.rule_rows)
-    assert numpy_kernels.strengths(xs, *ev._program(), ev.rule_rows).tobytes() \
+    compiled.strengths(xs, rules, *ev._program(), ev.rule_rows)
+    assert numpy_twins.strengths(xs, *ev._program(), ev.rule_rows).tobytes() \
         == rules.tobytes()
 
 
 def test_the_numpy_path_refuses_nan_as_the_kernel_does() -> None:
-    from fuzzeval import numpy_kernels
+    from fuzzeval.engine.kernels import numpy_twins
 
     rb = load_rulebase(RULEBASES / "cribbage_linguistic_tuned.yaml")
     ev = compile_rulebase(rb)
     xs = np.zeros((3, ev.n_inputs))
     xs[2, 1] = np.nan
-    assert numpy_kernels.first_nan(xs) == 2 * ev.n_inputs + 1
-    assert numpy_kernels.first_nan(xs[:2]) == -1
+    assert numpy_twins.first_nan(xs) == 2 * ev.n_inputs + 1
+    assert numpy_twins.first_nan(xs[:2]) == -1
     with pytest.raises(ValueError, match=rf"input '{ev.input_names[1]}' is NaN \(row 2\)"):
         ev.grade(xs)
 

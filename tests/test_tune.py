@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.engine.rulebase import PointRef, RuleBase
 from fuzzeval.errors import FuzzevalError
+from fuzzeval.formats.loading import load_rulebase, parse_rulebase
+from fuzzeval.formats.yaml_edit import rewrite_points
 from fuzzeval.learn.tune import Space, TuneSettings, load_tuning, made_by, run_tuning, tuned_name
-from fuzzeval.loading import load_rulebase, parse_rulebase
 from fuzzeval.play.store import History
-from fuzzeval.rulebase import PointRef, RuleBase
-from fuzzeval.yaml_edit import rewrite_points
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,7 +315,7 @@ def test_a_start_with_more_decimals_is_still_the_start_exactly() -> None:
 
 
 def test_small_moved_numbers_are_written_as_yaml_floats() -> None:
-    from fuzzeval.yaml_edit import _number
+    from fuzzeval.formats.yaml_edit import _number
 
     for x in (1e-05, -3e-09, 2.5e-07, 0.1, 1e20):
         assert yaml.safe_load(_number(x)) == x and isinstance(yaml.safe_load(_number(x)), float)

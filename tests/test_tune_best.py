@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fuzzeval.engine.rulebase import PointRef, RuleBase
+from fuzzeval.formats.loading import load_rulebase
 from fuzzeval.learn.tune import Generation, Space, TuneSettings, run_tuning
-from fuzzeval.loading import load_rulebase
 from fuzzeval.play.store import History
-from fuzzeval.rulebase import PointRef, RuleBase
 
 pytestmark = pytest.mark.pinned
 

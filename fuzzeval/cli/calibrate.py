@@ -86,6 +86,8 @@ def calibrate(
     inputs in winning decisions. Stopped at any moment, run the same command again; run
     again when finished, it shows the stored calibration.
     """
+    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.formats.yaml_edit import rewrite_points
     from fuzzeval.learn.calibration_rounds import (
         RUNNING,
         CalibrationSettings,
@@ -98,7 +100,6 @@ def calibrate(
         summary_rows,
     )
     from fuzzeval.learn.held_out import held_out_measures
-    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
@@ -113,7 +114,6 @@ def calibrate(
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History, stored_games
     from fuzzeval.plots import image_path, plot_drift
-    from fuzzeval.yaml_edit import rewrite_points
 
     no_o("calibrate", opponent_o)
     if win_unit not in ("game", "deal"):

@@ -26,9 +26,9 @@ from fuzzeval.resources import find_rulebase
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from fuzzeval.engine.rulebase import RuleBase
     from fuzzeval.learn.measure import Comparison
     from fuzzeval.play.game import Game, Player
-    from fuzzeval.rulebase import RuleBase
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
@@ -196,7 +196,7 @@ def resolve_rulebase(spec: str) -> Path:
 
 def open_rulebase(spec: str) -> RuleBase:
     """Load a rule base, printing its warnings on stderr."""
-    from fuzzeval.loading import load_rulebase
+    from fuzzeval.formats.loading import load_rulebase
 
     path = resolve_rulebase(spec)
     with warnings.catch_warnings(record=True) as caught:

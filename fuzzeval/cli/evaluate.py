@@ -26,8 +26,8 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 from fuzzeval.errors import NotFound
 
 if TYPE_CHECKING:  # the engine is imported by the command that grades, not at start-up
-    from fuzzeval.engine import Evaluator, Explanation
-    from fuzzeval.membership import FloatArray
+    from fuzzeval.engine.evaluator import Evaluator, Explanation
+    from fuzzeval.engine.membership import FloatArray
 
 _usage = usage_error  # every bad value given here, typed or in the --csv table, exits 2
 #: rows of a --csv table read, graded and written at a time (memory: a few MB a chunk)
@@ -159,7 +159,7 @@ def evaluate(
     if output is not None and output.is_dir():
         raise _usage(f"--output {output}: a folder; give a file name, e.g. "
                      f"{output / 'graded.csv'}")
-    from fuzzeval.engine import compile_rulebase
+    from fuzzeval.engine.evaluator import compile_rulebase
 
     with user_errors():
         if output is not None and csv is not None:  # the graded table never replaces its input

@@ -120,6 +120,7 @@ def learn(
 
     Without --rulebase, the start is generated: a rule for each conjunction of up to --order atoms of the game's features that fires often enough in sampled play, concluding 0, with the weighted_sum defuzzifier. The conclusions step after every --update games (Sturtevant & White: after every game) and are committed every --block games; the result is the same with any number of workers. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
+    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.learn.learning import (
         RUNNING,
         SCALE_RANGE,
@@ -132,7 +133,6 @@ def learn(
         source_digest,
         start_source,
     )
-    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.history import require_for_resume

@@ -20,7 +20,7 @@ from fuzzeval.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from fuzzeval.openspiel import Series
+    from fuzzeval.interop.openspiel import Series
 
 app = typer.Typer(help="fuzzeval players as OpenSpiel bots, in OpenSpiel's games "
                        "(extra: pip install 'fuzzeval\\[openspiel]').")
@@ -62,7 +62,7 @@ def play(
 
     with user_errors():
         OPENSPIEL.require("fuzzeval openspiel play")
-        from fuzzeval.openspiel import check_series, play_series
+        from fuzzeval.interop.openspiel import check_series, play_series
 
         loaded = check_series(game, bot, against, simulations)  # before the progress bar
         progress = progress_bar(disable=as_json or games < 20)

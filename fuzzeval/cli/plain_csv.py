@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from fuzzeval.engine import Evaluator
+    from fuzzeval.engine.evaluator import Evaluator
 
 #: characters a plain table never has (a quoted cell, a Windows line end, a blank line)
 _NOT_PLAIN = ('"', "\r", "\0", "\n\n")

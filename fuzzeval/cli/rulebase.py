@@ -23,7 +23,7 @@ from fuzzeval.cli.common import (
 from fuzzeval.resources import shipped_rulebases
 
 if TYPE_CHECKING:  # the loader is imported when a command runs, not at start-up
-    from fuzzeval.rulebase import RuleBase, Variable
+    from fuzzeval.engine.rulebase import RuleBase, Variable
 
 app = typer.Typer(help="Check, show and describe rule-base files.")
 app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
@@ -32,7 +32,7 @@ app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, ex
 @app.command("list")
 def list_shipped() -> None:
     """The shipped rule bases: name, inputs, rules and what each is."""
-    from fuzzeval.loading import check_rulebase
+    from fuzzeval.formats.loading import check_rulebase
 
     table = Table(title="shipped rule bases", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("name", no_wrap=True)
@@ -53,7 +53,7 @@ def check(
     files: Annotated[list[str], typer.Argument(help="Rule-base files (or shipped names).")],
 ) -> None:
     """Report every problem in each file; exit 1 if any file has an error."""
-    from fuzzeval.loading import check_rulebase
+    from fuzzeval.formats.loading import check_rulebase
 
     failed = False
     for spec in files:
@@ -112,7 +112,7 @@ def show(
     """Tables of the variables, terms and rules."""
     import yaml
 
-    from fuzzeval.yaml_write import rulebase_to_yaml
+    from fuzzeval.formats.yaml_write import rulebase_to_yaml
 
     with user_errors():
         rb = open_rulebase(file)
@@ -133,7 +133,7 @@ def top(
 
     For a rule base whose conclusions are single values, such as a learned one: with weighted_sum, what a rule adds when it fires fully (its conclusion times its weight), the most it adds, then the least (below 0); with weighted_average, the value it pulls the grade toward (as hard as its weight), the highest, then the lowest.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
-    from fuzzeval.rulebase import render
+    from fuzzeval.engine.rulebase import render
 
     with user_errors():
         rb = open_rulebase(file)
@@ -188,7 +188,7 @@ def top(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of rule-base files (for editors that validate YAML)."""
-    from fuzzeval.schema import rulebase_schema
+    from fuzzeval.formats.schema import rulebase_schema
 
     print_json(rulebase_schema())
 
@@ -241,9 +241,9 @@ def import_file(
     """Convert an FLL or FIS rule base to fuzzeval's YAML, exactly or not at all."""
     from fuzzeval.cli.outputs import Input, Output, check_outputs
     from fuzzeval.errors import RuleBaseError
-    from fuzzeval.interop import file_format, import_text
-    from fuzzeval.loading import read_rulebase_text
-    from fuzzeval.yaml_write import rulebase_to_yaml
+    from fuzzeval.formats.fll_fis import file_format, import_text
+    from fuzzeval.formats.loading import read_rulebase_text
+    from fuzzeval.formats.yaml_write import rulebase_to_yaml
 
     suffix = file_format(file)
     if suffix is None:
@@ -279,7 +279,7 @@ def export_file(
 ) -> None:
     """Write a rule base as fuzzylite FLL or MATLAB/Octave FIS (from -o's suffix)."""
     from fuzzeval.cli.outputs import Input, Output, check_outputs
-    from fuzzeval.interop import ConversionError, export_rulebase, file_format
+    from fuzzeval.formats.fll_fis import ConversionError, export_rulebase, file_format
 
     suffix = file_format(output) if output is not None else None
     if output is None or suffix is None:

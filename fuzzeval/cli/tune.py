@@ -77,6 +77,8 @@ def tune(
     Searches the points marked 'adjust:' (points of a variable standing together move as one) and the output values that declare 'bounds:' (within them; the others stay as written and keep the unit), on seeded training deals; reports held-out deals before and after. Stopped at any moment, run the same command with --resume.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.errors import FuzzevalError
+    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.formats.yaml_edit import rewrite_points
     from fuzzeval.learn.held_out import held_out_seed
     from fuzzeval.learn.measure import compare
     from fuzzeval.learn.tune import (
@@ -93,7 +95,6 @@ def tune(
         stopped_by,
         tuned_name,
     )
-    from fuzzeval.loading import load_rulebase_text, read_rulebase_text
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
@@ -101,7 +102,6 @@ def tune(
     from fuzzeval.play.match import check_rulebase_player
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.store import History
-    from fuzzeval.yaml_edit import rewrite_points
 
     for name, value, low in (("--budget", budget, 1), ("--training-deals", deals, 1),
                              ("--held-out-deals", held_out, 0),

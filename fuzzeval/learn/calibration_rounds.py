@@ -24,18 +24,18 @@ from typing import Any, Literal
 
 import numpy as np
 
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.formats.loading import parse_rulebase
+from fuzzeval.formats.yaml_edit import rewrite_points
 from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
-from fuzzeval.loading import parse_rulebase
 from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, Options, PlayerSpec
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import show_value
 from fuzzeval.play.store import History, run_match
-from fuzzeval.rulebase import RuleBase
 from fuzzeval.stats import wilson
-from fuzzeval.yaml_edit import rewrite_points
 
 WinUnit = Literal["game", "deal"]
 Window = Literal["round", "all"]

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.membership import POINT_NAMES
-from fuzzeval.rulebase import PointRef, RuleBase
+from fuzzeval.engine.membership import POINT_NAMES
+from fuzzeval.engine.rulebase import PointRef, RuleBase
 
 RATE = 0.1
 

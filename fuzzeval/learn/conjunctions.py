@@ -31,9 +31,9 @@ from itertools import combinations, product
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.membership import Triangle, membership
+from fuzzeval.engine.membership import Triangle, membership
+from fuzzeval.engine.rulebase import And, Condition, Is, Rule, RuleBase, Term, Variable
 from fuzzeval.play.game import Feature
-from fuzzeval.rulebase import And, Condition, Is, Rule, RuleBase, Term, Variable
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]

@@ -35,18 +35,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import Evaluator, compile_rulebase
+from fuzzeval.engine.evaluator import Evaluator, compile_rulebase
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import RuleBase, Term
 from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.formats.loading import load_rulebase_text
+from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
-from fuzzeval.loading import load_rulebase_text
-from fuzzeval.membership import Triangle
 from fuzzeval.play.game import Candidates, Game, GameHooks, Payoff, Player, hook
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.store import History
-from fuzzeval.rulebase import RuleBase, Term
-from fuzzeval.yaml_write import rulebase_to_yaml
 
 FloatArray = npt.NDArray[np.float64]
 Options = tuple[tuple[str, Any], ...]
@@ -277,7 +277,7 @@ def value_player(game: Game, **options: Any) -> ValuePlayer:
     the game's features (a ValueError otherwise). Without a rule base it plays the one
     shipped for the game, ``GAME_td``, where there is one (so ``sampling:rollout=td``
     works)."""
-    from fuzzeval.loading import load_rulebase
+    from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.play.game import compile_for_features
     from fuzzeval.resources import find_rulebase, rulebase_dir
 

@@ -17,7 +17,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import Evaluator
+from fuzzeval.engine.evaluator import Evaluator
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

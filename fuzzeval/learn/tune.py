@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.rulebase import PointRef, RuleBase
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.learn.measure import RulebaseMeasure, objective
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.store import History
-from fuzzeval.rulebase import PointRef, RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 

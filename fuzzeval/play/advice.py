@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from fuzzeval.engine import Evaluator, Explanation
+from fuzzeval.engine.evaluator import Evaluator, Explanation
 from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 
 #: the seed of the generator an advisor draws from: asked twice, it says the same

@@ -16,8 +16,8 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import Evaluator, compile_rulebase
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.evaluator import Evaluator, compile_rulebase
+from fuzzeval.engine.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 T = TypeVar("T", covariant=True)  # a hook of a narrower type is one of a wider

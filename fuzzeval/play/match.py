@@ -491,8 +491,8 @@ def _canonical_digest(path: str, raw: str) -> str:
     """The digest of a rule base's canonical form, parsed once for each content of its
     file (``raw``, the digest of its bytes): a command asks for a match's fingerprint
     several times, and parsing and writing out a large base takes a tenth of a second."""
-    from fuzzeval.loading import load_rulebase
-    from fuzzeval.yaml_write import rulebase_to_yaml
+    from fuzzeval.formats.loading import load_rulebase
+    from fuzzeval.formats.yaml_write import rulebase_to_yaml
 
     return _digest(rulebase_to_yaml(load_rulebase(path)).encode())
 

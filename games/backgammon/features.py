@@ -19,8 +19,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.kernels.jit import kernel
 from fuzzeval.games.backgammon.board import BAR, CHECKERS, Boards, Position
-from fuzzeval.jit import kernel
 from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]

@@ -17,9 +17,9 @@ from typing import NamedTuple, overload
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.kernels.jit import kernel
 from fuzzeval.errors import NotationError
 from fuzzeval.games.backgammon.board import BAR, Boards, Position
-from fuzzeval.jit import kernel
 
 Step = tuple[int, int, bool, int]  # from index (24 = bar), to index (-1 = off), hit, die
 IntArray = npt.NDArray[np.int64]

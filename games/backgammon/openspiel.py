@@ -1,5 +1,5 @@
 """The bridge to OpenSpiel's ``backgammon`` (pyspiel, the ``openspiel`` extra): a fuzzeval
-backgammon player seated there as a bot (``fuzzeval.openspiel.make_bot``,
+backgammon player seated there as a bot (``fuzzeval.interop.openspiel.make_bot``,
 docs/openspiel.md).
 
 OpenSpiel numbers the points in one frame for both players (player 0, ``x``, moves from

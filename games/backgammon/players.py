@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval import load_rulebase
-from fuzzeval.engine import Evaluator
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.errors import FuzzevalError, MissingExtra
 from fuzzeval.extras import GNUBG
 from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
@@ -26,7 +27,6 @@ from fuzzeval.games.backgammon.selector import BoardSelector, history_record
 from fuzzeval.games.options import as_fraction, as_int, as_text, check_keys
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
-from fuzzeval.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -18,8 +18,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.kernels.jit import kernel
 from fuzzeval.games.backgammon.board import BAR, CHECKERS, Boards, Position
-from fuzzeval.jit import kernel
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -281,7 +281,7 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
 
 def _print_origin(rb: object) -> None:
     """The advice header's second line: the rule base in use and where it came from."""
-    from fuzzeval.rulebase import RuleBase
+    from fuzzeval.engine.rulebase import RuleBase
 
     if isinstance(rb, RuleBase):
         console.print(rb.origin, markup=False, highlight=False)

@@ -14,13 +14,13 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval import load_rulebase
-from fuzzeval.engine import Evaluator, Explanation
+from fuzzeval.engine.evaluator import Evaluator, Explanation
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_features
 from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
-from fuzzeval.rulebase import RuleBase
 
 #: what calibration and tuning start from by default: the draft that reads only what a
 #: player sees

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.games.cribbage.features import FEATURE_NAMES, discard_features
 from fuzzeval.games.cribbage.report import OWNERS, exact_ev, random_hands
 from fuzzeval.play.game import compile_for_features
-from fuzzeval.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 NAMES = ("discard efficiency, my crib", "discard efficiency, their crib")

@@ -1,5 +1,5 @@
 """The bridge to OpenSpiel's ``cribbage`` (pyspiel, the ``openspiel`` extra): a fuzzeval
-cribbage player seated there as a bot (``fuzzeval.openspiel.make_bot``, docs/openspiel.md).
+cribbage player seated there as a bot (``fuzzeval.interop.openspiel.make_bot``, docs/openspiel.md).
 
 OpenSpiel's card ids are suit * 13 + rank (suits C D H S, ace low); ours are rank * 4 +
 suit. Its game: player 0 deals first and the deal alternates; each deal is twelve chance

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.cribbage.cards import Card, card_str, parse_cards
 from fuzzeval.games.cribbage.discard import (
@@ -34,7 +35,6 @@ from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.games.options import as_choice, as_int, as_text, check_keys, shown
 from fuzzeval.play.game import Candidates, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.rulebase import RuleBase
 
 WEIGHTINGS = ("uniform", "expert")
 

@@ -20,7 +20,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.jit import kernel
+from fuzzeval.engine.kernels.jit import kernel
 
 FloatArray = npt.NDArray[np.float64]
 DATA_FILE = "deal_points.json"

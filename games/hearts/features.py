@@ -26,9 +26,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from fuzzeval.engine.kernels.jit import kernel, loaded
 from fuzzeval.games.hearts.cards import HEARTS, POINTS, QUEEN_SPADES, SPADES, SUIT_MASK
 from fuzzeval.games.hearts.view import View
-from fuzzeval.jit import kernel, loaded
 from fuzzeval.play.game import Feature
 
 FloatArray = npt.NDArray[np.float64]

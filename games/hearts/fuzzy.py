@@ -16,13 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval import load_rulebase
-from fuzzeval.engine import Evaluator, Explanation
+from fuzzeval.engine.evaluator import Evaluator, Explanation
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.hearts.features import FEATURE_NAMES, candidate_features
 from fuzzeval.games.hearts.view import View
 from fuzzeval.games.options import as_text, check_keys
 from fuzzeval.play.game import Candidates, compile_for_features
-from fuzzeval.rulebase import RuleBase
 
 #: the shipped rule base the fuzzy player reads, and calibration starts from
 RULEBASE = "hearts"

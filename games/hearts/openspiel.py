@@ -1,5 +1,5 @@
 """The bridge that seats a fuzzeval Hearts player in OpenSpiel's ``hearts`` as a bot
-(``fuzzeval.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
+(``fuzzeval.interop.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
 docs/openspiel.md), and the pyspiel states of our hands that ``hearts.ismcts`` hands to
 OpenSpiel's search. It stands on the plug-in (``hearts.game``); the agreement check with
 OpenSpiel's rules is a script (``hearts.scripts.check_openspiel``).

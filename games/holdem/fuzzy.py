@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import Evaluator
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.formats.loading import load_rulebase
 from fuzzeval.games.holdem.features import FEATURE_NAMES, decision_features
 from fuzzeval.games.holdem.players import Decision, draw
 from fuzzeval.games.options import as_positive
-from fuzzeval.loading import load_rulebase
 from fuzzeval.play.game import Candidates, compile_for_features
 from fuzzeval.resources import find_rulebase
 

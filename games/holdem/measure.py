@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import compile_rulebase
+from fuzzeval.engine.evaluator import compile_rulebase
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.games.holdem.fuzzy import TEMPERATURE, FuzzyPlayer
 from fuzzeval.play.game import Game
 from fuzzeval.play.match import make_player, play_game
-from fuzzeval.rulebase import RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -1,5 +1,5 @@
 """The bridge that seats a fuzzeval hold'em player in OpenSpiel's ``universal_poker`` as a
-bot (``fuzzeval.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
+bot (``fuzzeval.interop.openspiel.make_bot``, entry point group ``fuzzeval.openspiel``,
 docs/openspiel.md). It stands on the plug-in (``holdem.game``); the agreement check with
 OpenSpiel's rules is a script (``holdem.scripts.check_openspiel``).
 

@@ -6,10 +6,10 @@ cards from its modelled range (the ``cdf`` of the holdings' probabilities, made 
 decision by ``sampling.determinized``'s range) and the rest of the board uniformly, then
 plays every candidate action out from the same draw with the same random stream (common
 random numbers): at each later decision the mover's legal actions are graded by the rule
-base (``fuzzeval.kernels``' ``fill`` and ``wa_row``, the engine's own compiled steps), the
-grades become the triple by the softmax of ``fuzzy.triple`` and one uniform number draws
-the action, as ``players.draw`` does. A trial is worth the chips the deciding position
-wins in the hand, in small bets.
+base (``fuzzeval.engine.kernels.compiled``' ``fill`` and ``wa_row``, the engine's own
+compiled steps), the grades become the triple by the softmax of ``fuzzy.triple`` and one
+uniform number draws the action, as ``players.draw`` does. A trial is worth the chips the
+deciding position wins in the hand, in small bets.
 
 **Strength in a playout.** The live feature (``features.hand_strength``) estimates the
 showdown equity against any holding from 300 sampled (runout, holding) pairs after the
@@ -35,14 +35,14 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import Evaluator
+from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.kernels.compiled import fill, wa_row
+from fuzzeval.engine.kernels.jit import Kernel
 from fuzzeval.games.holdem import strength as S
 from fuzzeval.games.holdem.features import FEATURE_NAMES, preflop_strength
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.games.holdem.range import HOLDINGS
 from fuzzeval.games.holdem.rules import BET_SIZE, BOARD_SIZE, Betting
-from fuzzeval.jit import Kernel
-from fuzzeval.kernels import fill, wa_row
 from fuzzeval.search.sampling import Simulator
 
 FloatArray = npt.NDArray[np.float64]

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import fuzzeval.games.cribbage.advice
 from fuzzeval import load_rulebase
 from fuzzeval.cli import app
-from fuzzeval.engine import compile_rulebase
+from fuzzeval.engine.evaluator import compile_rulebase
 from fuzzeval.games.cribbage.advice import player_advice
 from fuzzeval.games.cribbage.cards import cards_str
 from fuzzeval.games.cribbage.es import DEFAULT_TABLE, load_table

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.formats.loading import check_rulebase, load_rulebase
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.advice import position
 from fuzzeval.games.hearts.cards import card_str
@@ -19,7 +20,6 @@ from fuzzeval.games.hearts.fuzzy import FuzzyHearts, fuzzy_player
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.games.hearts.players import heuristic_player, play_out
 from fuzzeval.games.hearts.view import view
-from fuzzeval.loading import check_rulebase, load_rulebase
 
 FUZZY = fuzzy_player()
 RNG = np.random.default_rng(0)

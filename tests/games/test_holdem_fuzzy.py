@@ -112,8 +112,8 @@ def test_holdem_act_grades_every_action_and_explains_one() -> None:
 def test_the_tuning_measure_is_what_a_duplicate_match_pays() -> None:
     """Deal k's contribution against each opponent of the panel is the fuzzy player's
     mean over games 2k and 2k + 1 of the duplicate match with the measure's seed."""
+    from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.games.holdem.measure import holdem_measure
-    from fuzzeval.loading import load_rulebase
     from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
     from fuzzeval.resources import find_rulebase
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from fuzzeval.rulebase import And, Condition, Is, Not, Or
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or
 
 KEYWORDS = frozenset({"if", "then", "is", "and", "or", "not"})
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -27,7 +27,7 @@ _VERTICAL = 1e12
 TINY = 1e-12
 
 # Limits on the numbers of a rule base, so that the engine evaluates it exactly (enforced by
-# the loader, fuzzeval/loading.py; see README "Rule bases"):
+# the loader, fuzzeval/formats/loading.py; see README "Rule bases"):
 #: Largest magnitude of any number. Below 2**53 (~9.007e15), so whole numbers are exact and
 #: doubles are at most 0.125 apart; differences (<= 2e15) and the centroid's products of
 #: coordinates, widths and slopes stay far from overflow (1.8e308).
@@ -35,7 +35,7 @@ MAX_MAGNITUDE = 1e15
 #: Relative resolution of a variable: its range is at least this times max(1, |lo|, |hi|)
 #: wide, and two points of one *output* triangle are equal or at least that far apart.
 #: Numbers that far apart differ by millions of units in the last place; the centroid
-#: (fuzzeval/defuzzify.py) takes a side steeper than 1e9 / width for vertical, and crosses
+#: (fuzzeval/engine/defuzzify.py) takes a side steeper than 1e9 / width for vertical, and crosses
 #: side lines by products of slopes and coordinates, which then stay exact and finite; with
 #: the floor of 1, products of coordinates cannot underflow (a range scaled by 1e-200 did).
 RESOLUTION = 1e-9

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import yaml
 
-from fuzzeval.loading import parse_rulebase
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.rulebase import RuleBase
+from fuzzeval.formats.loading import parse_rulebase
 
 #: number words a comment may state a value in ("four points, five one time in five")
 NUMBER_WORDS = {w: float(i) for i, w in enumerate((

@@ -1,14 +1,14 @@
-"""YAML text -> RuleBase: the reader behind ``fuzzeval.loading``.
+"""YAML text -> RuleBase: the reader behind ``fuzzeval.formats.loading``.
 
 Reading walks the composed YAML node tree (safe loader only) so that every problem carries
 its line, and collects *all* problems before failing: ``file:line: key: what must hold (got
 value)``. Whatever the text, reading answers with a RuleBase or with problems, never with
-another exception: numbers are bounded (``fuzzeval.membership``: MAX_MAGNITUDE, RESOLUTION,
+another exception: numbers are bounded (``fuzzeval.engine.membership``: MAX_MAGNITUDE, RESOLUTION,
 MIN_WEIGHT) and read without Python's big-integer pitfalls, and YAML nesting and rule nesting
-are bounded (MAX_YAML_DEPTH, ``fuzzeval.grammar.MAX_NESTING``).
+are bounded (MAX_YAML_DEPTH, ``fuzzeval.formats.grammar.MAX_NESTING``).
 
 Its own module because PyYAML's import is a third of a one-hand advice's own cost: a rule
-base read before is loaded from ``fuzzeval.loading``'s cache without it.
+base read before is loaded from ``fuzzeval.formats.loading``'s cache without it.
 """
 
 from __future__ import annotations
@@ -23,10 +23,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from fuzzeval.errors import Problem
-from fuzzeval.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
-from fuzzeval.loading import one_line
-from fuzzeval.membership import (
+from fuzzeval.engine.membership import (
     MAX_MAGNITUDE,
     MIN_WEIGHT,
     POINT_NAMES,
@@ -36,7 +33,7 @@ from fuzzeval.membership import (
     resolution_problem,
     triangle_problem,
 )
-from fuzzeval.rulebase import (
+from fuzzeval.engine.rulebase import (
     DEFUZZIFIERS,
     PointName,
     Rule,
@@ -45,6 +42,8 @@ from fuzzeval.rulebase import (
     Variable,
     conditions_used,
 )
+from fuzzeval.errors import Problem, one_line
+from fuzzeval.formats.grammar import KEYWORDS, NAME_RE, RuleSyntaxError, parse_rule
 
 TOP_KEYS = (
     "name",
@@ -548,7 +547,7 @@ def _document(ctx: _Ctx, text: str) -> yaml.Node | None:
 
 def read_yaml(text: str, path: str) -> tuple[RuleBase | None, list[Problem]]:
     """The rule base of YAML ``text`` (None if any error) and every problem found, each
-    with its line: ``fuzzeval.loading.parse_rulebase`` is the cached way in."""
+    with its line: ``fuzzeval.formats.loading.parse_rulebase`` is the cached way in."""
     ctx = _Ctx(path)
     root = _document(ctx, text)
     if root is None:

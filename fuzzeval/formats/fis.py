@@ -17,7 +17,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from fuzzeval.interop.common import (
+from fuzzeval.engine.rulebase import (
+    And,
+    Condition,
+    Defuzzifier,
+    Is,
+    Not,
+    Or,
+    Rule,
+    RuleBase,
+    Variable,
+)
+from fuzzeval.formats.conversion import (
     Problems,
     RuleSpec,
     TermSpec,
@@ -28,17 +39,6 @@ from fuzzeval.interop.common import (
     negation_normal,
     term_nots,
     variable,
-)
-from fuzzeval.rulebase import (
-    And,
-    Condition,
-    Defuzzifier,
-    Is,
-    Not,
-    Or,
-    Rule,
-    RuleBase,
-    Variable,
 )
 
 SYSTEM_KEYS = ("Name", "Type", "Version", "NumInputs", "NumOutputs", "NumRules", "AndMethod",

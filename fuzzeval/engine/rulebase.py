@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from fuzzeval.membership import POINT_NAMES, Triangle, triangle_problem
-from fuzzeval.membership import PointName as PointName
+from fuzzeval.engine.membership import POINT_NAMES, Triangle, triangle_problem
+from fuzzeval.engine.membership import PointName as PointName
 
 Defuzzifier = Literal["centroid", "weighted_average", "weighted_sum"]
 DEFUZZIFIERS: tuple[Defuzzifier, ...] = ("centroid", "weighted_average", "weighted_sum")

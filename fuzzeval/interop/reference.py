@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.membership import FloatArray
-from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase, Variable, conditions_used
+from fuzzeval.engine.membership import FloatArray
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, RuleBase, Variable, conditions_used
 
 
 @dataclass(frozen=True, eq=False)

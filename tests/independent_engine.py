@@ -16,7 +16,7 @@ nothing with fuzzeval's engine, kernels or defuzzifiers (no rule compiler, no si
 
 Slow and plain on purpose (a loop over candidates for the centroid). The engine the
 compiled kernels replaced, which shared their rule compiler and is no check of it, is
-kept as the "before" of benchmarks/latency.py in benchmarks/plain_engine.py.
+kept as the "before" of benchmarks/latency.py in benchmarks/engine_before_kernels.py.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.membership import Triangle
-from fuzzeval.rulebase import And, Condition, Is, Not, Or, RuleBase
+from fuzzeval.engine.membership import Triangle
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, RuleBase
 
 FloatArray = npt.NDArray[np.float64]
 TINY = 1e-12  # docs/rulebase-format.md: "Memberships below 1e-12 count as 0"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuzzeval.grammar import KEYWORDS
-from fuzzeval.membership import POINT_NAMES
-from fuzzeval.rulebase import DEFUZZIFIERS
-from fuzzeval.yaml_read import (
+from fuzzeval.engine.membership import POINT_NAMES
+from fuzzeval.engine.rulebase import DEFUZZIFIERS
+from fuzzeval.formats.grammar import KEYWORDS
+from fuzzeval.formats.yaml_read import (
     MAX_MADE_BY_CHARS,
     OUTPUT_KEYS,
     RULE_KEYS,

@@ -2,7 +2,7 @@
 call per step over a chunk of candidates; the centroid visits every breakpoint): the
 "before" that benchmarks/latency.py times the compiled engine against. It shares the
 engine's rule compiler and side slopes, so it is no check of them: the tests check the
-engine against tests/plain_engine.py, written independently from the documented
+engine against tests/independent_engine.py, written independently from the documented
 semantics."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.engine import _ProgramBuilder  # the same steps; only their running differs
-from fuzzeval.membership import TINY, FloatArray, Triangle, side_slopes
-from fuzzeval.rulebase import RuleBase
+from fuzzeval.engine.evaluator import _ProgramBuilder  # the same steps; only their running differs
+from fuzzeval.engine.membership import TINY, FloatArray, Triangle, side_slopes
+from fuzzeval.engine.rulebase import RuleBase
 
 CHUNK = 1024
 

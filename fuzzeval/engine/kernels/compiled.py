@@ -2,7 +2,7 @@
 a function is in, not the files of the kernels it calls, so kernels that call each other
 live together and a change to one invalidates them all.
 
-Each kernel is a plain function compiled by a call to ``kernel`` (fuzzeval/jit.py) under
+Each kernel is a plain function compiled by a call to ``kernel`` (``jit.py``) under
 the public name: the plain one is what mutation testing mutates. One candidate at a time,
 in a small register file: memberships of the terms the rules read, then rule strengths
 grouped by output term, then temporaries.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.jit import kernel
-from fuzzeval.membership import TINY, FloatArray
+from fuzzeval.engine.kernels.jit import kernel
+from fuzzeval.engine.membership import TINY, FloatArray
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
@@ -44,7 +44,7 @@ def _centroid_row(
     var_side: IntArray, default: float, fired: IntArray, moving: FloatArray, y: FloatArray,
 ) -> float:
     """The exact centroid of max_t min(a_t, mu_t) for one candidate's activations (T,),
-    from a CentroidPlan's arrays (fuzzeval/defuzzify.py says how); ``fired``, ``moving``
+    from a CentroidPlan's arrays (fuzzeval/engine/defuzzify.py says how); ``fired``, ``moving``
     and ``y`` are scratch space of T, J and F + J places.
 
     Only the breakpoints that can be kinks for these activations are visited: the points

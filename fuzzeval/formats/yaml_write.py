@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
+from fuzzeval.engine.rulebase import RuleBase, Term, Variable
 from fuzzeval.errors import expect
-from fuzzeval.rulebase import RuleBase, Term, Variable
 
 
 class _Flow(list[Any]):

@@ -1,11 +1,12 @@
 """compile_rulebase(rb) -> Evaluator: the rule base as immutable arrays and a tiny
-register program, run for every candidate by one compiled kernel (fuzzeval/jit.py).
+register program, run for every candidate by one compiled kernel
+(fuzzeval/engine/kernels/jit.py).
 
 A game grades small batches (15 throws, ~20 plays), where numpy's fixed cost per call,
 not arithmetic, is the price; the kernel walks the candidates one by one with the rule
 base's numbers in registers, so a call costs about what its arithmetic does. A process's
-first grades take the kernels' numpy twins instead (fuzzeval/numpy_kernels.py): the same
-grades, without numba's second of start-up.
+first grades take the kernels' numpy twins instead
+(fuzzeval/engine/kernels/numpy_twins.py): the same grades, without numba's second of start-up.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import kernels, numpy_kernels
-from fuzzeval.defuzzify import CentroidPlan, plan_centroid
+from fuzzeval.engine.defuzzify import CentroidPlan, plan_centroid
+from fuzzeval.engine.kernels import compiled, numpy_twins
+from fuzzeval.engine.kernels.compiled import COPY, MAX, MIN, NOT
+from fuzzeval.engine.membership import FloatArray, membership, side_slopes
+from fuzzeval.engine.rulebase import And, Condition, Is, Not, RuleBase
 from fuzzeval.errors import expect
-from fuzzeval.kernels import COPY, MAX, MIN, NOT
-from fuzzeval.membership import FloatArray, membership, side_slopes
-from fuzzeval.rulebase import And, Condition, Is, Not, RuleBase
 
 Op = tuple[int, int, int, int]  # (opcode, destination, a, b) over registers
 IntArray = npt.NDArray[np.intp]
@@ -96,10 +97,10 @@ class Evaluator:
         kernel: Any
         args: tuple[Any, ...]
         if self.plan is None:
-            kernel, args = kernels.grade_wa, (*self._program(), self.values, default,
+            kernel, args = compiled.grade_wa, (*self._program(), self.values, default,
                                               self.normalise)
         else:
-            kernel = kernels.grade_centroid
+            kernel = compiled.grade_centroid
             args = (*self._program(), self.groups, *self.plan.kernel_args(), default)
         object.__setattr__(self, "_kernel", kernel)
         object.__setattr__(self, "_kernel_args", args)
@@ -117,9 +118,9 @@ class Evaluator:
     def grade(self, x: npt.ArrayLike) -> FloatArray:
         """Grades of candidates ``x`` of shape (n, n_inputs), columns in ``input_names`` order."""
         xs = self._check(x)
-        if self.plan is None and numpy_kernels.use_numpy(xs.shape[0], self._size):
-            self._raise_nan(xs, numpy_kernels.first_nan(xs))
-            return numpy_kernels.grade_wa(xs, *self._program(), self.values,
+        if self.plan is None and numpy_twins.use_numpy(xs.shape[0], self._size):
+            self._raise_nan(xs, numpy_twins.first_nan(xs))
+            return numpy_twins.grade_wa(xs, *self._program(), self.values,
                                           float(self.rulebase.default), self.normalise)
         out = np.empty(xs.shape[0], dtype=np.float64)
         self._raise_nan(xs, self._kernel(xs, out, *self._kernel_args))
@@ -128,11 +129,11 @@ class Evaluator:
     def strengths(self, x: npt.ArrayLike) -> FloatArray:
         """Firing strength of every rule (n, rules), rules in file order, weights applied."""
         xs = self._check(x, "strengths(x)")
-        if numpy_kernels.use_numpy(xs.shape[0], self._size):
-            self._raise_nan(xs, numpy_kernels.first_nan(xs))
-            return numpy_kernels.strengths(xs, *self._program(), self.rule_rows)
+        if numpy_twins.use_numpy(xs.shape[0], self._size):
+            self._raise_nan(xs, numpy_twins.first_nan(xs))
+            return numpy_twins.strengths(xs, *self._program(), self.rule_rows)
         out = np.empty((xs.shape[0], len(self.rulebase.rules)), dtype=np.float64)
-        self._raise_nan(xs, kernels.strengths(xs, out, *self._program(), self.rule_rows))
+        self._raise_nan(xs, compiled.strengths(xs, out, *self._program(), self.rule_rows))
         return out
 
     def explain(self, x: Mapping[str, float] | npt.ArrayLike) -> Explanation:

@@ -1,7 +1,7 @@
 """Rule bases from files and text: read once, checked, cached.
 
 A file is read only if it is a regular file of at most MAX_RULEBASE_BYTES
-(``read_rulebase_text``); its YAML is read by ``fuzzeval.yaml_read``, which answers with a
+(``read_rulebase_text``); its YAML is read by ``fuzzeval.formats.yaml_read``, which answers with a
 RuleBase or with every problem, each with its line. A text is parsed once per process, and
 a file's parse is kept in the user's cache folder (``FUZZEVAL_CACHE_DIR``, docs/rulebase-format.md),
 so that the next process loads it without importing YAML at all.
@@ -21,24 +21,15 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning, expect
+from fuzzeval.errors import Problem, RuleBaseError, RuleBaseWarning, expect, one_line
 from fuzzeval.resources import rulebase_path
 
 if TYPE_CHECKING:
-    from fuzzeval.rulebase import RuleBase
+    from fuzzeval.engine.rulebase import RuleBase
 
 #: the most a rule-base file may hold: far above any real rule base (the largest shipped one
 #: is ~10 kB), far below what would exhaust memory or take minutes to parse
 MAX_RULEBASE_BYTES = 10_000_000
-
-
-def one_line(text: str, limit: int | None = None) -> str:
-    """``text`` on one line (line breaks and other control characters escaped), shortened."""
-    if limit is not None and len(text) > limit:
-        text = text[:limit] + "..."
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def parse_rulebase(text: str, path: str = "<string>") -> tuple[RuleBase | None, list[Problem]]:
@@ -66,7 +57,7 @@ def _parsed(text: str, path: str, keep: bool) -> tuple[RuleBase | None, list[Pro
         entry = _cache_entry(text, path) if keep and len(text) <= CACHE_MAX_BYTES else None
         found = _from_cache(entry, text, path) if entry is not None else None
         if found is None:
-            from fuzzeval.yaml_read import read_yaml
+            from fuzzeval.formats.yaml_read import read_yaml
 
             rb, problems = read_yaml(text, path)
             found = (rb, tuple(problems))
@@ -96,7 +87,7 @@ def _reader_stamp() -> tuple[object, ...]:
     """What a parse depends on besides its text, as Python's bytecode cache tells a changed
     source (size and modification time, no reading): the reader's own modules, PyYAML's
     (found, not imported) and Python's version. A change to any of them misses the cache."""
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     files = [here / name for name in _READER_MODULES]
     spec = find_spec("yaml")
     if spec is not None and spec.origin is not None:
@@ -109,8 +100,8 @@ def _reader_stamp() -> tuple[object, ...]:
 
 
 #: the modules whose code makes a parse: the reader's and those of the objects it makes
-_READER_MODULES = ("loading.py", "yaml_read.py", "grammar.py", "rulebase.py", "membership.py",
-                   "errors.py")
+_READER_MODULES = ("formats/loading.py", "formats/yaml_read.py", "formats/grammar.py",
+                   "engine/rulebase.py", "engine/membership.py", "errors.py")
 
 
 def _cache_entry(text: str, path: str) -> Path | None:

@@ -19,8 +19,8 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import kernels
-from fuzzeval.membership import FloatArray, Triangle, side_slopes
+from fuzzeval.engine.kernels import compiled
+from fuzzeval.engine.membership import FloatArray, Triangle, side_slopes
 
 IntArray = np.ndarray[tuple[int, ...], np.dtype[np.intp]]
 BoolArray = npt.NDArray[np.bool_]
@@ -38,7 +38,7 @@ def weighted_average(
     """
     s = np.ascontiguousarray(np.asarray(strengths, dtype=np.float64).T)
     out = np.empty(s.shape[0], dtype=np.float64)
-    kernels.wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default),
+    compiled.wa_rows(s, np.ascontiguousarray(values, dtype=np.float64), float(default),
                     normalise, out)
     return out
 
@@ -127,5 +127,5 @@ def centroid(plan: CentroidPlan, act: FloatArray, default: float) -> FloatArray:
     """Exact centroids for activations ``act`` of shape (n, T); ``default`` where all are 0."""
     a = np.ascontiguousarray(act, dtype=np.float64)
     out = np.empty(a.shape[0], dtype=np.float64)
-    kernels.centroid_rows(a, *plan.kernel_args(), float(default), out)
+    compiled.centroid_rows(a, *plan.kernel_args(), float(default), out)
     return out

@@ -1,4 +1,4 @@
-"""The weighted-average kernels of fuzzeval/kernels.py in numpy, for a process's first grades.
+"""The weighted-average kernels of ``compiled.py`` in numpy, for a process's first grades.
 
 numba's first call in a process costs about a second of CPU (its import, its registries,
 the cache lookups; docs/benchmarks.md, start-up), as much as grading some hundred thousand
@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval import jit
-from fuzzeval.kernels import COPY, MAX, MIN, NOT
-from fuzzeval.membership import TINY, FloatArray
+from fuzzeval.engine.kernels import jit
+from fuzzeval.engine.kernels.compiled import COPY, MAX, MIN, NOT
+from fuzzeval.engine.membership import TINY, FloatArray
 
 IntArray = npt.NDArray[np.intp]
 
@@ -51,14 +51,14 @@ def use_numpy(rows: int, program_size: int = 0) -> bool:
 
 
 def first_nan(xs: FloatArray) -> int:
-    """Flat index of the first NaN in ``xs``, or -1 (kernels.first_nan)."""
+    """Flat index of the first NaN in ``xs``, or -1 (compiled.first_nan)."""
     bad = np.flatnonzero(np.isnan(xs))
     return int(bad[0]) if bad.size else -1
 
 
 def registers(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_reg: int,
               first: int, weights: FloatArray) -> FloatArray:
-    """Every candidate's registers, (n_reg, n), as kernels.fill leaves them."""
+    """Every candidate's registers, (n_reg, n), as compiled.fill leaves them."""
     reg = np.zeros((n_reg, xs.shape[0]))
     n_terms = col.size
     d = np.minimum(np.maximum(xs.T[col], par[:, 0:1]), par[:, 1:2]) - par[:, 2:3]
@@ -81,7 +81,7 @@ def registers(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_
 def grade_wa(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_reg: int,
              first: int, weights: FloatArray, values: FloatArray, default: float,
              normalise: bool) -> FloatArray:
-    """Weighted-average or weighted-sum grades (kernels.grade_wa), summed in rule order; no
+    """Weighted-average or weighted-sum grades (compiled.grade_wa), summed in rule order; no
     NaN in ``xs``."""
     s = registers(xs, col, par, prog, n_reg, first, weights)[first:first + weights.size]
     num = np.zeros(xs.shape[0])
@@ -99,6 +99,6 @@ def grade_wa(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_r
 
 def strengths(xs: FloatArray, col: IntArray, par: FloatArray, prog: IntArray, n_reg: int,
               first: int, weights: FloatArray, rule_rows: IntArray) -> FloatArray:
-    """Rule strengths (n, rules) in file order (kernels.strengths); no NaN in ``xs``."""
+    """Rule strengths (n, rules) in file order (compiled.strengths); no NaN in ``xs``."""
     out: FloatArray = registers(xs, col, par, prog, n_reg, first, weights)[rule_rows].T
     return np.ascontiguousarray(out)

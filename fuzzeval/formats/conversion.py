@@ -12,10 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from fuzzeval.errors import Problem, RuleBaseError
-from fuzzeval.grammar import KEYWORDS, NAME_RE
-from fuzzeval.membership import Triangle, number_text, triangle_problem
-from fuzzeval.rulebase import (
+from fuzzeval.engine.membership import Triangle, number_text, triangle_problem
+from fuzzeval.engine.rulebase import (
     And,
     Condition,
     Defuzzifier,
@@ -27,6 +25,8 @@ from fuzzeval.rulebase import (
     Term,
     Variable,
 )
+from fuzzeval.errors import Problem, RuleBaseError
+from fuzzeval.formats.grammar import KEYWORDS, NAME_RE
 
 
 class ConversionError(RuleBaseError):
@@ -171,8 +171,8 @@ def assemble(problems: Problems, name: str, description: str, defuzzifier: Defuz
              rules: list[RuleSpec]) -> RuleBase:
     """The rule base, checked by the YAML loader itself (its limits, its rules on terms),
     so that the YAML written from it loads; ConversionError with every problem otherwise."""
-    from fuzzeval.loading import parse_rulebase
-    from fuzzeval.yaml_write import rulebase_to_yaml
+    from fuzzeval.formats.loading import parse_rulebase
+    from fuzzeval.formats.yaml_write import rulebase_to_yaml
 
     if not rules:
         problems.add(None, "rules", "none; a rule base needs at least one rule")

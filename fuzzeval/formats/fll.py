@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fuzzeval.grammar import MAX_NESTING
-from fuzzeval.interop.common import (
+from fuzzeval.engine.rulebase import And, Condition, Defuzzifier, Is, Not, Or, RuleBase, Variable
+from fuzzeval.formats.conversion import (
     ConversionError,
     Problems,
     RuleSpec,
@@ -34,7 +34,7 @@ from fuzzeval.interop.common import (
     term_nots,
     variable,
 )
-from fuzzeval.rulebase import And, Condition, Defuzzifier, Is, Not, Or, RuleBase, Variable
+from fuzzeval.formats.grammar import MAX_NESTING
 
 SECTIONS = ("Engine", "InputVariable", "OutputVariable", "RuleBlock")
 PROPERTIES = {
