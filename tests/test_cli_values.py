@@ -532,7 +532,7 @@ def test_lazy_exports_import_on_first_use_and_refuse_other_names() -> None:
     import fuzzeval.engine.evaluator
     from fuzzeval.lazy import lazy_exports
 
-    get, names = lazy_exports("fuzzeval", {"compile_rulebase": "engine"})
+    get, names = lazy_exports("fuzzeval", {"compile_rulebase": "engine.evaluator"})
     assert get("compile_rulebase") is fuzzeval.engine.evaluator.compile_rulebase
     with pytest.raises(AttributeError, match=r"^module 'fuzzeval' has no attribute 'nope'$"):
         get("nope")
