@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fuzzeval.learn.learning import LearnSettings, run_learning, start_source
+from fuzzeval.learn.td_runs import LearnSettings, run_learning, start_source
 from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.registry import load_game

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from fuzzeval.learn.calibration_rounds import Calibration
+    from fuzzeval.learn.td_runs import Block
     from fuzzeval.play.game import Payoff
 
 
@@ -249,6 +250,19 @@ def curves_figure(curves: Sequence[Curve], title: str, xlabel: str, ylabel: str,
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3),
                fontsize=8, frameon=False)
     return fig
+
+
+def plot_learning_curve(curve: Sequence[Block], path: Path, title: str, unit: str,
+                        games: int) -> Path:
+    """A learn's curve: the learned player's mean payoff at each measured block, with its
+    95 % band (``games`` games a point)."""
+    half = [b.measure_half or 0.0 for b in curve]
+    means = [float(b.measure or 0.0) for b in curve]
+    band = ([m - h for m, h in zip(means, half, strict=True)],
+            [m + h for m, h in zip(means, half, strict=True)])
+    return plot_curves([Curve(f"learned player ({games} games a point, 95 % band)",
+                              [b.games for b in curve], means, band)],
+                       path, title, "games learned from", unit, integer_x=True)
 
 
 def plot_bars(groups: Sequence[str], series: Mapping[str, Sequence[float]], path: Path,

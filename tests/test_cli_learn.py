@@ -72,7 +72,7 @@ def test_a_learned_base_is_named_for_its_run_and_explains_itself_so(tmp_path: Pa
 
 
 def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
-    from fuzzeval.learn.learning import learned_name
+    from fuzzeval.learn.td_runs import learned_name
 
     assert learned_name("hearts_td", "hearts_learn") == "hearts_td_hearts_learn"
     assert learned_name("backgammon_td", "bg") == "backgammon_td_bg"
@@ -358,7 +358,7 @@ def test_a_learn_plays_the_game_options_it_is_given_and_says_so(tmp_path: Path) 
 def test_passes_learned_from_the_hands_points_are_another_learn(tmp_path: Path) -> None:
     """--monte-carlo pass changes what the rule about passes concludes, is part of the
     learn's settings (an older learn's are written without it) and of made_by."""
-    from fuzzeval.learn.learning import LearnSettings
+    from fuzzeval.learn.td_runs import LearnSettings
 
     def pass_value(folder: Path) -> float:
         rb = load_rulebase(folder / "l.yaml")
@@ -425,7 +425,7 @@ def test_fewer_games_than_stored_write_the_base_as_it_was_then(tmp_path: Path) -
 
 def test_another_learn_is_refused_before_its_start_is_sampled(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import fuzzeval.learn.learning as learning
+    import fuzzeval.learn.td_runs as learning
 
     assert runner.invoke(app, [*SMALL, *_files(tmp_path)]).exit_code == 0
 

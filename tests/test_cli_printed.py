@@ -175,7 +175,7 @@ def test_a_long_value_in_a_bad_place_is_shown_cut_at_40_characters() -> None:
 def test_a_generated_start_concludes_a_value() -> None:
     from fuzzeval.formats.loading import load_rulebase_text
     from fuzzeval.games.hearts.game import GAME
-    from fuzzeval.learn.learning import LearnSettings, start_source
+    from fuzzeval.learn.td_runs import LearnSettings, start_source
 
     rb = load_rulebase_text(start_source(GAME, LearnSettings("hearts", order=1,
                                                              sample_games=2), "a test"))

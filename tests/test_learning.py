@@ -13,19 +13,19 @@ import numpy as np
 import pytest
 
 from fuzzeval.engine.evaluator import compile_rulebase
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.games.hearts.features import FEATURES
 from fuzzeval.games.hearts.game import GAME
 from fuzzeval.learn.conjunctions import conjunction_rulebase
-from fuzzeval.learn.learning import (
+from fuzzeval.learn.td_player import ValuePlayer, with_conclusions
+from fuzzeval.learn.td_runs import (
     LearnSettings,
-    ValuePlayer,
+    check_length,
     last_weights,
     learn_games,
     run_learning,
-    with_conclusions,
 )
 from fuzzeval.play.game import Candidates, Payoff
 from fuzzeval.play.history import HistoryError
@@ -54,7 +54,7 @@ SETTINGS = LearnSettings("hearts", block=8, update=4, measure_every=2, measure_g
 
 def _weights(db: Path, source: str) -> bytes:
     with History(db) as h:
-        from fuzzeval.learn.learning import load_learn
+        from fuzzeval.learn.td_runs import load_learn
         learn = load_learn(h)
         return last_weights(h, learn, load_rulebase_text(source)).tobytes()
 
@@ -117,17 +117,42 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    for bad, message in (({"lam": 1.5}, r"λ must be in \[0, 1\]"),
-                         ({"alpha": 0.0}, r"step size must be in \(0, 1\]"),
-                         ({"alpha": 1.01}, r"step size must be in \(0, 1\]: a step of 1 "),
-                         ({"alpha": float("nan")}, r"step size must be in \(0, 1\]"),
-                         ({"scale": float("inf")}, "the scale is from 1e-06 to 1e"),
-                         ({"scale": 1e20}, r"the scale is from 1e-06 to 1e\+12"),
-                         ({"block": 0}, "at least 1 game"),
-                         ({"halving": -5}, "halving is 0 [(]a constant step[)] or more"),
-                         ({"block": 10, "update": 4}, "a whole number of updates")):
-        with pytest.raises(ValueError, match=message):
+    """A library caller is refused what the command refuses, in the same words."""
+    for bad, message in (({"lam": 1.5}, r"^--lambda must be in \[0, 1\] \(got 1.5\)$"),
+                         ({"lam": -0.5}, r"^--lambda must be in \[0, 1\] \(got -0.5\)$"),
+                         ({"alpha": 0.0}, r"^--alpha must be in \(0, 1\]: a step of 1 moves "
+                                          r"a value all the way to its target, more "
+                                          r"overshoots it \(got 0\)$"),
+                         ({"alpha": 1.01}, r"--alpha must be in \(0, 1\]: a step of 1 "),
+                         ({"alpha": float("nan")}, r"--alpha must be in \(0, 1\].*got nan"),
+                         ({"scale": float("inf")}, "^--scale must be from 1e-06 to 1e"),
+                         ({"scale": 1e20}, r"^--scale must be from 1e-06 to 1e\+12 \(got "
+                                           r"1e\+20\)$"),
+                         ({"block": 0}, r"^--block must be at least 1 \(got 0\)$"),
+                         ({"halving": -5}, r"^--halving must be at least 0 \(got -5\)$"),
+                         ({"measure_games": 10**11}, r"^--measure-games must be at most "
+                                                     r"100,000,000 \(got 100,000,000,000\)$"),
+                         ({"min_share": 1.0}, r"^--min-share must be in \(0, 1\) \(got 1\)$"),
+                         ({"order": 4}, r"^--order must be 1, 2 or 3 \(got 4\)$"),
+                         ({"block": 7, "update": 2}, r"^--block 7 is not a whole number of "
+                                                     r"updates of --update 2$")):
+        with pytest.raises(UsageError, match=message):
             LearnSettings("hearts", **bad)  # type: ignore[arg-type]
+
+
+def test_a_learns_length_is_refused_as_the_command_refuses_it(tmp_path: Path) -> None:
+    """--games a whole number of blocks, --average no more than the blocks: the library's
+    refusals are the command's."""
+    settings = LearnSettings("hearts", block=100)
+    for games, average, message in (
+            (250, 1, r"^--games 250 is not a whole number of blocks of --block 100$"),
+            (200, 5, r"^--average 5 is more than the 2 blocks of --games 200$"),
+            (0, 1, r"^--games must be at least 1 \(got 0\)$")):
+        with pytest.raises(UsageError, match=message):
+            check_length(settings, games, average)
+        if average == 1:  # run_learning refuses the length before reading its start
+            with History(tmp_path / "l.sqlite") as h, pytest.raises(UsageError, match=message):
+                run_learning(h, GAME, settings, "unused", games)
 
 
 def test_the_value_player_takes_the_best_value_the_payoffs_way(source: str) -> None:
@@ -191,7 +216,7 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
 
 def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,
                                                                 source: str) -> None:
-    from fuzzeval.learn.learning import learned_yaml, load_learn
+    from fuzzeval.learn.td_runs import learned_yaml, load_learn
     from fuzzeval.play.match import MatchSpec, PlayerSpec, make_player, play_indexed
 
     with History(tmp_path / "l.sqlite") as h:
@@ -268,7 +293,7 @@ def test_the_learner_plays_every_seat_moving_first_and_later() -> None:
     """Against other players the learner's seat turns every round of first movers (seat
     index % seats moves first): every (seat, first mover) pair once in seats^2 games."""
     from fuzzeval.games.holdem.game import GAME as HOLDEM
-    from fuzzeval.learn.learning import learner_seat
+    from fuzzeval.learn.td_runs import learner_seat
 
     for game in (GAME, HOLDEM):
         n = game.seats
@@ -279,7 +304,7 @@ def test_the_learner_plays_every_seat_moving_first_and_later() -> None:
 
 def test_a_start_td_cannot_learn_is_refused(source: str) -> None:
     from fuzzeval.errors import UsageError
-    from fuzzeval.learn.learning import check_start
+    from fuzzeval.learn.td_runs import check_start
 
     rb = load_rulebase_text(source)
     check_start(GAME, rb)  # the generated one is fine
@@ -310,7 +335,7 @@ def test_the_curve_s_half_width_and_the_compiled_base_per_rule_base(source: str)
     """A point of the learning curve is the mean of its games' payoffs with 1.96 standard
     deviations over the root of their number; a process compiles each base once, and a
     different base compiles anew."""
-    from fuzzeval.learn.learning import _compiled, measure, measure_all
+    from fuzzeval.learn.td_runs import _compiled, measure, measure_all
 
     rb = load_rulebase_text(source)
     weights = np.linspace(-1, 1, len(rb.rules))
@@ -329,7 +354,8 @@ def test_the_curve_s_half_width_and_the_compiled_base_per_rule_base(source: str)
 def test_the_learned_base_may_conclude_the_mean_of_the_last_blocks(tmp_path: Path,
                                                                     source: str) -> None:
     """Polyak averaging: the mean of the conclusions stored after the last N blocks."""
-    from fuzzeval.learn.learning import averaged_weights, conclusions, learned_yaml, load_learn
+    from fuzzeval.learn.td_player import conclusions
+    from fuzzeval.learn.td_runs import averaged_weights, learned_yaml, load_learn
 
     rb = load_rulebase_text(source)
     with History(tmp_path / "l.sqlite") as h:
@@ -443,7 +469,7 @@ def test_each_seat_learns_from_its_own_rewards_and_payoff_by_hand() -> None:
 def test_the_learned_player_is_measured_by_its_own_seats_payoff() -> None:
     """Games 0-3 against ``first``: the learner sits at seat 0, 0, 1, 1 while seat 0, 1,
     0, 1 moves first, and takes 1 + 3 moving first, 2 + 4 moving second."""
-    from fuzzeval.learn.learning import measure
+    from fuzzeval.learn.td_runs import measure
 
     settings = LearnSettings("taketurns", block=1, update=1, measure_every=0)
     assert measure(_TakeTurns(), SEATS_BASE, np.zeros(2), settings, "first",  # type: ignore[arg-type]
@@ -451,8 +477,8 @@ def test_the_learned_player_is_measured_by_its_own_seats_payoff() -> None:
 
 
 def test_an_update_keeps_each_conclusion_inside_the_output_range() -> None:
-    from fuzzeval.learn.learning import update_weights
     from fuzzeval.learn.td import to_fixed
+    from fuzzeval.learn.td_runs import update_weights
 
     moved = update_weights(np.array([0.5, 0.5, 0.5]), to_fixed(np.array([5.0, -5.0, 0.25])),
                            -1.0, 2.0)

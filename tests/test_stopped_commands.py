@@ -43,7 +43,7 @@ def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Pat
 def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None:
     from fuzzeval.cli.learn import _saved as learn_saved
     from fuzzeval.cli.tune import _saved as tune_saved
-    from fuzzeval.learn.learning import LearnSettings
+    from fuzzeval.learn.td_runs import LearnSettings
     from fuzzeval.learn.tune import TuneSettings
 
     settings = LearnSettings("hearts", block=4, measure_every=0, order=1, sample_games=2)

@@ -87,7 +87,7 @@ def test_an_update_adds_its_games_steps_and_alpha_bounds_them() -> None:
     each update: 0.65 with alpha 0.05 and one game (6.5, 8.775, 9.57125, ...); with four
     games a step is 2.6 times the distance and the value swings ever wider (26, -15.6,
     50.96, ...) until the range stops it."""
-    from fuzzeval.learn.learning import update_weights
+    from fuzzeval.learn.td_runs import update_weights
 
     phi = np.ones((13, 1))
     rewards = np.zeros(13)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich import box
@@ -12,7 +12,6 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     DEALS_MAX,
     GAME_HELP,
-    GAMES_MAX,
     SEED_MAX,
     DaskOpt,
     WorkersOpt,
@@ -24,17 +23,15 @@ from fuzzeval.cli.common import (
     picture_option,
     print_json,
     progress_bar,
-    resolve_rulebase,
     say_stored,
     stopped,
-    usage_error,
     user_errors,
 )
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.learn.calibration_rounds import RoundResult
-    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.learn.calibration_rounds import Calibration, RoundResult, Window, WinUnit
+    from fuzzeval.learn.measure import Comparison
     from fuzzeval.play.rows import GameRows
     from fuzzeval.play.store import History
 
@@ -86,104 +83,72 @@ def calibrate(
     inputs in winning decisions. Stopped at any moment, run the same command again; run
     again when finished, it shows the stored calibration.
     """
-    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
-    from fuzzeval.formats.yaml_edit import rewrite_points
     from fuzzeval.learn.calibration_rounds import (
-        RUNNING,
+        CALIBRATIONS,
         CalibrationSettings,
         calibrated_path,
-        check_calibratable,
-        find_calibration,
+        calibration_job,
+        check_rounds,
         load_calibration,
         run_calibration,
-        running_key,
         summary_rows,
     )
     from fuzzeval.learn.held_out import held_out_measures
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
-    from fuzzeval.play.history import require_for_resume
-    from fuzzeval.play.match import (
-        MatchSpec,
-        PlayerSpec,
-        check_players,
-        check_rulebase_player,
-        parse_options,
-    )
-    from fuzzeval.play.registry import load_game
-    from fuzzeval.play.store import History, stored_games
+    from fuzzeval.play.runs import open_kind
+    from fuzzeval.play.store import History
     from fuzzeval.plots import image_path, plot_drift
 
     no_o("calibrate", opponent_o)
-    if win_unit not in ("game", "deal"):
-        raise usage_error(f"--win-unit must be game or deal (got {win_unit!r})")
-    if window not in ("round", "all"):
-        raise usage_error(f"--window must be round or all (got {window!r})")
-    if not 0 < rate <= 1:  # NaN fails too
-        raise usage_error(f"--rate must be in (0, 1] (got {rate:g})")
-    if rounds * games_per_round > GAMES_MAX:
-        raise usage_error(f"--rounds {rounds:,} of --games-per-round {games_per_round:,} are "
-                          f"more than {GAMES_MAX:,} games in all")
-    picture_option("--plot", plot)
     with user_errors():
-        game = load_game(game_name)
-        source_path = resolve_rulebase(rulebase or game.default_rulebase)
-        source = read_rulebase_text(source_path)
-        check_rulebase_player(game, source_path)  # before any file is made
-        check_calibratable(game, source)
-        rewrite_points(source, load_rulebase_text(source, str(source_path)))  # writable back
-        settings = CalibrationSettings(
-            game.name, opponent or game.default_opponent, games_per_round, seed, rate,
-            "deal" if win_unit == "deal" else "game", "all" if window == "all" else "round",
-            (), parse_options(option or [], game.name))
-        against = PlayerSpec.parse(settings.opponent)  # it and the options: before any file
-        check_players(game, MatchSpec(game.name, against, against, 1, seed, settings.options))
+        asked = CalibrationSettings(game_name, opponent or "", games_per_round, seed, rate,
+                                    cast("WinUnit", win_unit), cast("Window", window))
+        check_rounds(asked, rounds)
+        picture_option("--plot", plot)
+        job = calibration_job(asked, rulebase, rounds, option or [])
+        game, settings = job.game, job.settings
         path = db or Path("runs") / f"{game.name}_calibration.sqlite"
         check_outputs([Output("--db", path, "database"),
                        *([Output("--plot", image_path(plot), "picture")] if plot else []),
                        Output("the calibrated rule base", calibrated_path(path), "rulebase",
                               "--db")],
-                      [Input("--rulebase", source_path)])
-        if resume:
-            require_for_resume(path)
+                      [Input("--rulebase", job.path)])
+        stored = open_kind(path, CALIBRATIONS, settings, job.source, resume, lambda h, i: (
+            i, len(load_calibration(h, i).finished_rounds)))
+        done = 0 if stored is None else stored[1]
+        if stored is not None:
+            say_stored(path, f"calibration {stored[0]}", min(done, rounds), rounds, "round",
+                       resuming=resume)
+        bar = progress_bar(disable=as_json)
+        task = bar.add_task("calibration", total=games_per_round)
+        # as the bar: the estimate of a long calibration, not with --json
+        then = (f", then {deals:,} held-out deals (timed as they start)"
+                if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
+        watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
+                          lambda line: err_console.print(line + then, markup=False,
+                                                         highlight=False))
+
+        def ended(_record: GameRows) -> None:
+            bar.advance(task)
+            watch.tick()
+
+        def start(k: int, stored_games: int) -> None:  # a resumed round's games counted
+            bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
+                      completed=stored_games)
+
+        def finished(r: RoundResult) -> None:
+            if not as_json:
+                lo, hi = r.interval
+                moved = sum(1 for m in r.moves if m.shift != 0)
+                bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
+                                  f"({lo:.1%}–{hi:.1%}), {moved} points moved")
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as pool, History(path) as history:
-            history.check_free(running_key(settings, source), RUNNING)  # before any work
-            stored = find_calibration(history, settings, source)
-            done = 0 if stored is None else len(load_calibration(history, stored).finished_rounds)
-            if stored is not None:
-                say_stored(path, f"calibration {stored}", min(done, rounds), rounds, "round",
-                           resuming=resume)
-            bar = progress_bar(disable=as_json)
-            task = bar.add_task("calibration", total=games_per_round)
-            # as the bar: the estimate of a long calibration, not with --json
-            then = (f", then {deals:,} held-out deals (timed as they start)"
-                    if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
-            watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
-                              lambda line: err_console.print(line + then, markup=False,
-                                                             highlight=False))
-
-            def ended(_record: GameRows) -> None:
-                bar.advance(task)
-                watch.tick()
-
-            def start(k: int, spec: MatchSpec) -> None:
-                bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
-                          completed=stored_games(history, game, spec))  # a resumed round's games
-
-            def finished(r: RoundResult) -> None:
-                if not as_json:
-                    lo, hi = r.interval
-                    moved = sum(1 for m in r.moves if m.shift != 0)
-                    bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
-                                      f"({lo:.1%}–{hi:.1%}), {moved} points moved")
             with stopped(path, lambda: _saved(history)), bar:
-                cal = run_calibration(history, game, settings, source, rounds, pool,
-                                      resume, on_round_start=start,
-                                      on_game=ended,
-                                      on_round=finished)
-            cal = load_calibration(history, cal.id)
+                cal = run_calibration(history, game, settings, job.source, rounds, pool,
+                                      resume, start, ended, finished)
             with stopped(path, lambda: _saved(history)), \
                     progress_bar("held-out deals: exact values", as_json) as bar2:
                 task2 = bar2.add_task("deals", total=2 * deals)
@@ -193,18 +158,27 @@ def calibrate(
         final = calibrated_path(path)
         final.write_text(cal.final_yaml())
         picture = plot_drift(cal, plot or picture_for(path, "drift", "_calibration", cal.id))
-    rows = summary_rows(cal)
     if as_json:
         print_json({"calibration_id": cal.id, "db": str(path), "rulebase": cal.rulebase_name,
                     "opponent": settings.opponent, "calibrated": str(final),
-                    "plot": str(picture), "rounds": rows,
+                    "plot": str(picture), "rounds": summary_rows(cal),
                     "held_out": [c.to_dict() for c in held_out]})
-        return
-    table = Table(title=f"{game.name}: calibrating {cal.rulebase_name} against "
-                        f"{settings.opponent}, {games_per_round} games a round, rate {rate:g}",
+    else:
+        _print(cal, game.name, rounds, held_out, deals, final, picture, path)
+
+
+def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison, ...],
+           deals: int, final: Path, picture: Path, path: Path) -> None:
+    """The rounds' win rates and moves, the held-out measures, and where the files are."""
+    from fuzzeval.learn.calibration_rounds import summary_rows
+
+    s = cal.settings
+    table = Table(title=f"{game}: calibrating {cal.rulebase_name} against "
+                        f"{s.opponent}, {s.games_per_round} games a round, rate {s.rate:g}",
                   title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("round", "win rate (95%)", "points moved", "mean |shift|"):
         table.add_column(col, justify="right")
+    rows = summary_rows(cal)
     for row in rows:
         lo, hi = row["interval95"]
         table.add_row(str(row["round"]), f"{row['win_rate']:.1%} ({lo:.1%}–{hi:.1%})",
@@ -223,8 +197,8 @@ def calibrate(
 
 def _saved(history: History) -> str:
     """What a stopped calibration has stored: finished rounds and games."""
-    rounds = history.conn.execute(
-        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0]
-    games = history.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    from fuzzeval.learn.calibration_rounds import stored_so_far
+
+    rounds, games = stored_so_far(history)
     return (f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} "
             f"game{'' if games == 1 else 's'}")

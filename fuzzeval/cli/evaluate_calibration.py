@@ -116,4 +116,4 @@ def _span(interval: tuple[float, float]) -> str:
 
 def _games(history: History) -> str:
     """What a stopped evaluation has stored: games (its matches continue on a rerun)."""
-    return f"{history.conn.execute('SELECT COUNT(*) FROM games').fetchone()[0]} games"
+    return f"{history.games_stored()} games"

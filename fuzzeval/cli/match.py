@@ -78,9 +78,9 @@ def match(
     """
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.history import require_for_resume
     from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.runs import open_run
     from fuzzeval.play.store import History, run_match, stored_games
 
     no_o("match", opponent_o)
@@ -94,11 +94,9 @@ def match(
         check_players(game, spec)  # a bad name or option fails before any file is made
         path = db or Path("runs") / f"{game.name}.sqlite"
         check_outputs([Output("--db", path, "database")])
-        if resume:
-            require_for_resume(path)
+        open_run(path, resume, lambda h: _say_if_stored(h, game, spec, resume))
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
-            _say_if_stored(history, game, spec, resume)
             progress = progress_bar(disable=as_json)
             already = stored_games(history, game, spec)
             task = progress.add_task(spec.describe(), total=games,

@@ -13,10 +13,9 @@ Any game with a rule-base player works: nothing here knows the game.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,8 +32,9 @@ from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, Options, PlayerSpec
 from fuzzeval.play.rows import GameRows
-from fuzzeval.play.spec import show_value
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.runs import RunKind, settings_json
+from fuzzeval.play.spec import GAMES_MAX, show_value
+from fuzzeval.play.store import History, run_match, stored_games
 from fuzzeval.stats import wilson
 
 WinUnit = Literal["game", "deal"]
@@ -56,20 +56,34 @@ class CalibrationSettings:
     options: Options = ()
 
     def __post_init__(self) -> None:
+        """Refuse what a calibration cannot run, in the words of its command's options."""
         if self.win_unit not in ("game", "deal"):
-            raise ValueError(f"win unit must be game or deal (got {self.win_unit!r})")
+            raise UsageError(f"--win-unit must be game or deal (got {self.win_unit!r})")
         if self.window not in ("round", "all"):
-            raise ValueError(f"window must be round or all (got {self.window!r})")
-        if not 0 < self.rate <= 1:
-            raise ValueError(f"rate must be in (0, 1] (got {self.rate})")
+            raise UsageError(f"--window must be round or all (got {self.window!r})")
+        if not 0 < self.rate <= 1:  # NaN fails too
+            raise UsageError(f"--rate must be in (0, 1] (got {self.rate:g})")
         if self.games_per_round < 1:
-            raise ValueError("games per round must be at least 1")
+            raise UsageError(f"--games-per-round must be at least 1 (got "
+                             f"{self.games_per_round})")
 
     def to_json(self) -> str:
-        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        d["player_options"] = [list(kv) for kv in self.player_options]
-        d["options"] = [list(kv) for kv in self.options]
-        return json.dumps(d, sort_keys=True)
+        return settings_json(self)
+
+
+def check_rounds(settings: CalibrationSettings, rounds: int) -> None:
+    """Refuse more games in all than a match may have, before any file is made."""
+    if rounds < 1:
+        raise UsageError(f"--rounds must be at least 1 (got {rounds})")
+    if rounds * settings.games_per_round > GAMES_MAX:
+        raise UsageError(f"--rounds {rounds:,} of --games-per-round "
+                         f"{settings.games_per_round:,} are more than {GAMES_MAX:,} games in "
+                         "all")
+
+
+#: a calibration stored: its settings, its rule base's digest, its rounds
+CALIBRATIONS = RunKind("calibration", "calibrations", "rulebase_source",
+                       "this calibration is being run")
 
 
 class NoSuchCalibration(HistoryError, UsageError):
@@ -161,32 +175,17 @@ class Calibration:
         return RoundResult(len(self.finished_rounds), self.final_yaml()).rulebase()
 
 
-def _source_hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def find_calibration(history: History, settings: CalibrationSettings,
-                     source: str) -> int | None:
-    row = history.conn.execute(
-        "SELECT id FROM calibrations WHERE settings = ? AND rulebase_source = ? "
-        "ORDER BY id DESC LIMIT 1", (settings.to_json(), _source_hash(source))).fetchone()
-    return None if row is None else int(row[0])
-
-
 def load_calibration(history: History, calibration_id: int | None = None) -> Calibration:
     """A stored calibration (the latest when no id is given)."""
     if calibration_id is None:
-        row = history.conn.execute("SELECT MAX(id) FROM calibrations").fetchone()
-        if row is None or row[0] is None:
-            raise HistoryError(f"{history.path}: no calibration stored here")
-        calibration_id = int(row[0])
+        calibration_id = CALIBRATIONS.latest(history)
     head = history.conn.execute(
         "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
         (calibration_id,)).fetchone()
     if head is None:
-        ids = [str(r[0]) for r in history.conn.execute("SELECT id FROM calibrations ORDER BY id")]
+        ids = ", ".join(map(str, CALIBRATIONS.ids(history)))
         raise NoSuchCalibration(f"{history.path}: no calibration {calibration_id} (stored: "
-                                f"{', '.join(ids) or 'none'})")
+                                f"{ids or 'none'})")
     raw = json.loads(head[0])
     raw["player_options"] = tuple(tuple(kv) for kv in raw["player_options"])
     raw["options"] = tuple(tuple(kv) for kv in raw["options"])
@@ -225,40 +224,35 @@ def round_spec(history: History, cal: Calibration, game: Game, round_index: int,
 
 def start_calibration(history: History, settings: CalibrationSettings, rulebase_name: str,
                       source: str, rounds: int) -> int:
-    with history.conn:
-        cur = history.conn.execute(
-            "INSERT INTO calibrations (game, settings, rulebase_name, rulebase_source, rounds) "
-            "VALUES (?, ?, ?, ?, ?)", (settings.game, settings.to_json(), rulebase_name,
-                                       _source_hash(source), rounds))
-        cal_id = int(cur.lastrowid or 0)
-        history.conn.execute("INSERT INTO calibration_rounds (calibration_id, round, "
-                             "rulebase_yaml) VALUES (?, 0, ?)", (cal_id, source))
+    """Store a new calibration and its first rule base (the open transaction's)."""
+    cal_id = CALIBRATIONS.start(history, settings, source, rulebase_name=rulebase_name,
+                                rounds=rounds)
+    history.conn.execute("INSERT INTO calibration_rounds (calibration_id, round, "
+                         "rulebase_yaml) VALUES (?, 0, ?)", (cal_id, source))
     return cal_id
 
 
-#: what a second process is told when a calibration is running
-RUNNING = "this calibration is being run"
-
-
-def running_key(settings: CalibrationSettings, source: str) -> str:
-    """The running mark of a calibration: its settings and rule base, so that a second
-    process is refused even before the first has stored its calibration."""
-    return f"calibration {_source_hash(settings.to_json() + source)}"
+def stored_so_far(history: History) -> tuple[int, int]:
+    """What a stopped calibration has stored: its finished rounds and games."""
+    rounds = history.conn.execute(
+        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0]
+    return int(rounds), history.games_stored()
 
 
 def run_calibration(history: History, game: Game, settings: CalibrationSettings,
                     source: str, rounds: int, executor: Executor | None = None,
                     resume: bool = False,
-                    on_round_start: Callable[[int, MatchSpec], None] | None = None,
+                    on_round_start: Callable[[int, int], None] | None = None,
                     on_game: Callable[[GameRows], None] | None = None,
                     on_round: Callable[[RoundResult], None] | None = None) -> Calibration:
     """Play (or finish) ``rounds`` calibration rounds; returns the stored calibration.
 
     As a match, a calibration is stored once: one with the same settings and rule base is
-    continued (only the rounds it lacks are played, none when it is complete); with
+    continued (only the rounds it lacks are played, none when it is complete; a round
+    starting says so to ``on_round_start`` with the games it has stored); with
     ``resume``, finding none is an error instead of a start. One process at a time runs
     it (a running mark; a second is refused with the first one's pid)."""
-    with history.running(running_key(settings, source), RUNNING):
+    with history.running(CALIBRATIONS.key(settings, source), CALIBRATIONS.running):
         return _run_rounds(history, game, settings, source, rounds, executor, resume,
                            on_round_start, on_game, on_round)
 
@@ -280,20 +274,15 @@ def check_calibratable(game: Game, source: str) -> RuleBase:
 def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
                 source: str, rounds: int, executor: Executor | None,
                 resume: bool,
-                on_round_start: Callable[[int, MatchSpec], None] | None,
+                on_round_start: Callable[[int, int], None] | None,
                 on_game: Callable[[GameRows], None] | None,
                 on_round: Callable[[RoundResult], None] | None) -> Calibration:
     first = check_calibratable(game, source)
-    cal_id = find_calibration(history, settings, source)
-    if resume and cal_id is None:
-        raise HistoryError(f"{history.path}: no calibration to resume with these settings "
-                           "and this rule base; run without --resume to start one")
-    if cal_id is None:
-        cal_id = start_calibration(history, settings, first.name, source, rounds)
-    else:
-        with history.conn:  # asked for more rounds: extend; for fewer: keep the record
-            history.conn.execute("UPDATE calibrations SET rounds = MAX(rounds, ?) WHERE id = ?",
-                                 (rounds, cal_id))
+    cal_id = CALIBRATIONS.claim(history, settings, source, resume, lambda: start_calibration(
+        history, settings, first.name, source, rounds))
+    with history.conn:  # asked for more rounds: extend; for fewer: keep the record
+        history.conn.execute("UPDATE calibrations SET rounds = MAX(rounds, ?) WHERE id = ?",
+                             (rounds, cal_id))
     game.prepare()
     for k in range(rounds):
         cal = load_calibration(history, cal_id)
@@ -301,8 +290,8 @@ def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
         if current.finished:
             continue
         spec = round_spec(history, cal, game, k, current.rulebase_yaml)
-        if on_round_start is not None:
-            on_round_start(k, spec)
+        if on_round_start is not None:  # the round, and its games stored before
+            on_round_start(k, stored_games(history, game, spec))
         match, _ = run_match(history, game, spec, executor, on_game=on_game)
         outcomes = history.outcomes(match.id)[: settings.games_per_round]
         window = [match.id] if settings.window == "round" else [
@@ -350,3 +339,41 @@ def summary_rows(cal: Calibration) -> list[dict[str, Any]]:
                      if r.moves else 0.0,
                      "moves": [m.to_dict() for m in r.moves]})
     return rows
+
+
+@dataclass(frozen=True)
+class CalibrationJob:
+    """A calibration as asked for, checked before any file is made: the game, the settings
+    (the opponent and options filled in), the rule base (its path and text), the rounds."""
+
+    game: Game
+    settings: CalibrationSettings
+    path: Path
+    source: str
+    rounds: int
+
+
+def calibration_job(settings: CalibrationSettings, rulebase: str | None, rounds: int,
+                    options: Sequence[str] = ()) -> CalibrationJob:
+    """Check a calibration before any work (``settings.game`` the game's name, an empty
+    opponent the game's default): the rounds, the rule base (calibratable, its points
+    writable back), the opponent and the options; a UsageError names what is wrong."""
+    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.play.match import check_players, check_rulebase_player, parse_options
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.resources import find_rulebase
+
+    check_rounds(settings, rounds)
+    game = load_game(settings.game)
+    path = find_rulebase(rulebase or game.default_rulebase)
+    source = read_rulebase_text(path)
+    check_rulebase_player(game, path)
+    check_calibratable(game, source)
+    rewrite_points(source, load_rulebase_text(source, str(path)))  # writable back
+    settings = replace(settings, game=game.name,
+                       opponent=settings.opponent or game.default_opponent,
+                       options=parse_options(list(options), game.name))
+    against = PlayerSpec.parse(settings.opponent)
+    check_players(game, MatchSpec(game.name, against, against, 1, settings.seed,
+                                  settings.options))
+    return CalibrationJob(game, settings, path, source, rounds)

@@ -25,7 +25,7 @@ The step moves w toward each G_t by the normalised rule of the paper's perceptro
 
 Updates are batched: every episode of a block of games is played and stepped with the
 weights the block started with, and the block applies the mean of their steps
-(``fuzzeval.learn.learning``). To make that
+(``fuzzeval.learn.td_runs``). To make that
 sum the same whatever the number of workers (and however the games were grouped into
 tasks), each game's step is rounded to a whole number of 2^-32 (``to_fixed``): integers
 add the same in any order, floating-point numbers do not.

@@ -22,7 +22,7 @@ an uninterrupted run. Nothing here knows a game.
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import json
 import math
 import pickle
@@ -31,15 +31,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.engine.rulebase import PointRef, RuleBase
-from fuzzeval.errors import FuzzevalError
-from fuzzeval.learn.measure import RulebaseMeasure, objective
+from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.learn.measure import Comparison, RulebaseMeasure, objective
+from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.history import HistoryError
+from fuzzeval.play.runs import RunKind, settings_json
+from fuzzeval.play.spec import DEALS_MAX
 from fuzzeval.play.store import History
 
 FloatArray = npt.NDArray[np.float64]
@@ -205,16 +209,22 @@ class TuneSettings:
     popsize: int = 0  # 0: CMA-ES's default, 4 + 3 ln(d)
 
     def __post_init__(self) -> None:
-        if self.deals < 1:
-            raise ValueError(f"deals must be at least 1 (got {self.deals})")
+        """Refuse what CMA-ES cannot run, in the words of the command's options."""
+        for name, value in (("--training-deals", self.deals), ("--popsize", self.popsize)):
+            low = 1 if name == "--training-deals" else 0
+            if value < low:
+                raise UsageError(f"{name} must be at least {low} (got {value})")
+        if self.deals > DEALS_MAX:
+            raise UsageError(f"--training-deals must be at most {DEALS_MAX:,} (got "
+                             f"{self.deals:,})")
         if not SIGMA_MIN <= self.sigma0 <= 1:
-            raise ValueError(f"sigma must be in [{SIGMA_MIN:g}, 1] (got {self.sigma0})")
-        if self.popsize < 0 or self.popsize == 1:
-            raise ValueError(f"popsize must be 0 (default) or at least 2 (got {self.popsize})")
+            raise UsageError(f"--sigma must be in [{SIGMA_MIN:g}, 1], a share of each point's "
+                             f"range (got {self.sigma0:g})")
+        if self.popsize == 1:
+            raise UsageError("--popsize must be 0 (CMA-ES's default) or at least 2 (got 1)")
 
     def to_json(self) -> str:
-        return json.dumps({k: getattr(self, k) for k in self.__dataclass_fields__},
-                          sort_keys=True)
+        return settings_json(self)
 
 
 @dataclass
@@ -254,24 +264,14 @@ class Tuning:
 
 
 
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def find_tuning(history: History, settings: TuneSettings, source: str) -> int | None:
-    row = history.conn.execute(
-        "SELECT id FROM tunings WHERE settings = ? AND rulebase_source = ? ORDER BY id DESC "
-        "LIMIT 1", (settings.to_json(), _hash(source))).fetchone()
-    return None if row is None else int(row[0])
+#: a tuning stored: its settings, its start's digest and text, its generations
+TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being run")
 
 
 def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
     """A stored tuning (the latest when no id is given)."""
     if tuning_id is None:
-        row = history.conn.execute("SELECT MAX(id) FROM tunings").fetchone()
-        if row is None or row[0] is None:
-            raise HistoryError(f"{history.path}: no tuning stored here")
-        tuning_id = int(row[0])
+        tuning_id = TUNINGS.latest(history)
     head = history.conn.execute("SELECT settings, rulebase_name, rulebase_yaml FROM tunings "
                                 "WHERE id = ?", (tuning_id,)).fetchone()
     if head is None:
@@ -382,15 +382,6 @@ def popsize_of(space: Space, settings: TuneSettings) -> int:
     return settings.popsize or 4 + int(3 * math.log(max(space.dimension, 1)))
 
 
-#: what a second process is told when a tuning is running
-RUNNING = "this tuning is being run"
-
-
-def running_key(settings: TuneSettings, source: str) -> str:
-    """The running mark of a tuning: its settings and start rule base."""
-    return f"tuning {_hash(settings.to_json() + source)}"
-
-
 def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
                settings: TuneSettings, source: str, budget: int,
                executor: Executor | None = None, resume: bool = False,
@@ -400,7 +391,7 @@ def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
     As a match, a tuning is stored once: one with the same settings and rule base continues
     (nothing runs when it is complete); with ``resume``, finding none is an error. One
     process at a time runs it (a running mark; a second is refused with the first's pid)."""
-    with history.running(running_key(settings, source), RUNNING):
+    with history.running(TUNINGS.key(settings, source), TUNINGS.running):
         return _search(history, space, measure, settings, source, budget, executor, resume,
                        on_generation)
 
@@ -411,17 +402,8 @@ def _search(history: History, space: Space, measure: RulebaseMeasure,
     if space.dimension == 0:
         raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
                             "points 'adjust:' (or give output terms 'bounds:' and tune them)")
-    tuning_id = find_tuning(history, settings, source)  # stored once: continued, or shown
-    if resume and tuning_id is None:
-        raise HistoryError(f"{history.path}: no tuning to resume with these settings and "
-                           "this rule base; run without --resume to start one")
-    if tuning_id is None:
-        with history.conn:
-            cur = history.conn.execute(
-                "INSERT INTO tunings (game, settings, rulebase_name, rulebase_source, "
-                "rulebase_yaml) VALUES (?, ?, ?, ?, ?)",
-                (settings.game, settings.to_json(), space.rulebase.name, _hash(source), source))
-            tuning_id = int(cur.lastrowid or 0)
+    tuning_id = TUNINGS.claim(history, settings, source, resume, lambda: TUNINGS.start(
+        history, settings, source, rulebase_name=space.rulebase.name, rulebase_yaml=source))
     done = load_tuning(history, tuning_id)
     es = _last_state(history, tuning_id) or _new_strategy(space, settings)
     gens = list(done.generations)
@@ -451,3 +433,112 @@ def _search(history: History, space: Space, measure: RulebaseMeasure,
         if on_generation is not None:
             on_generation(gen)
     return load_tuning(history, tuning_id)
+
+
+@dataclass(frozen=True)
+class TuneJob:
+    """A tuning as asked for, checked before any file is made: the game and its measure's
+    builder, the settings, the start rule base (its path as found, its text, its base and
+    the numbers searched), the budget and the rule bases of a generation."""
+
+    game: Game
+    build: Callable[..., RulebaseMeasure | None]
+    settings: TuneSettings
+    path: Path
+    source: str
+    start: RuleBase
+    space: Space
+    budget: int
+    lam: int
+
+
+def tune_job(settings: TuneSettings, rulebase: str | None, budget: int) -> TuneJob:
+    """Check a tuning before any work (``settings.game`` the game's name): a game with a
+    measure of a rule base, a start with something to search and points writable back, a
+    budget of the start and a generation at least; a UsageError names what is wrong."""
+    from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
+    from fuzzeval.formats.yaml_edit import rewrite_points
+    from fuzzeval.play.match import check_rulebase_player
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.resources import find_rulebase
+
+    if budget < 1:
+        raise UsageError(f"--budget must be at least 1 (got {budget})")
+    game = load_game(settings.game)
+    build = hook(game, GameHooks.rulebase_measure)
+    if build is None:
+        raise UsageError(f"{game.name} offers no measure of a rule base to tune for")
+    path = find_rulebase(rulebase or game.default_rulebase)
+    source = read_rulebase_text(path)
+    start = load_rulebase_text(source, str(path))
+    if game.rulebase_player:
+        check_rulebase_player(game, path)  # before any file is made
+    rewrite_points(source, start)  # its points can be written back (no YAML aliases)
+    try:
+        space = Space.of(start, settings.outputs)
+    except FuzzevalError as exc:  # the conclusions' scale would be free
+        raise FuzzevalError(f"{path}: {exc}") from None
+    if space.dimension == 0:
+        raise UsageError(f"{path}: rule base {start.name!r} has nothing to tune: mark points "
+                         "'adjust:'" + (" or give output terms 'bounds:'" if settings.outputs
+                                        else " or use --outputs"))
+    settings = dataclasses.replace(settings, game=game.name)
+    lam = popsize_of(space, settings)
+    if budget < lam + 1:
+        raise UsageError(f"--budget {budget} is less than the start and one generation "
+                         f"({1 + lam} rule bases)")
+    return TuneJob(game, build, settings, path, source, start, space, budget, lam)
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """A tuning's result: the stored tuning, why CMA-ES stopped before the budget (() if it
+    did not), the tuned rule base, and its held-out measures before and after."""
+
+    tuning: Tuning
+    stopped_by: tuple[str, ...]
+    rulebase: RuleBase
+    held_out: tuple[Comparison, ...]
+
+
+def tune_into(path: Path, job: TuneJob, rulebase: str, held_out: int,
+              executor: Executor | None = None, resume: bool = False,
+              on_phase: Callable[[str, int], None] = lambda _d, _t: None,
+              on_advance: Callable[[int], None] = lambda _k: None,
+              on_generation: Callable[[Generation], None] | None = None) -> Tuned:
+    """Measure the training deals, tune ``job`` into the history at ``path`` (``rulebase``:
+    the start as the user named it, for ``made_by``) and measure ``held_out`` deals before
+    and after. ``on_phase`` says each phase and its total: the training deals' exact values
+    (``on_advance`` counts them), tuning (``on_generation``), the held-out deals."""
+    from fuzzeval.learn.held_out import held_out_seed
+    from fuzzeval.learn.measure import compare
+
+    s, start = job.settings, job.start
+    cache = path.resolve().parent / "cache"
+    on_phase("training deals: exact values", 2 * s.deals)
+    measure = job.build(start.input_names, s.deals, s.seed, executor, cache, on_advance)
+    if measure is None:
+        raise UsageError(f"{job.path}: {job.game.name} has no measure of rule base "
+                         f"{start.name!r} (inputs {', '.join(start.input_names)}) to tune "
+                         "for; tune a rule base of what the game measures")
+    on_phase("tuning", job.budget)
+    with History(path) as history:
+        tuning = run_tuning(history, job.space, measure, s, job.source, job.budget, executor,
+                            resume, on_generation)
+        why = stopped_by(history, tuning.id)
+    tuned = dataclasses.replace(job.space.at(tuning.best_x(job.space)),
+                                name=tuned_name(start.name),
+                                made_by=made_by(s, rulebase, job.budget, tuning.evaluations))
+    on_phase("held-out deals: exact values", 2 * held_out)
+    held = job.build(start.input_names, held_out, held_out_seed(s.seed), executor, cache,
+                     on_advance) if held_out else None
+    return Tuned(tuning, why, tuned, compare(held, start, tuned) if held is not None else ())
+
+
+def stored_tuning(path: Path, settings: TuneSettings, source: str) -> Tuning | None:
+    """The stored tuning of these settings and start (read-only), or None."""
+    if not path.is_file():
+        return None
+    with History(path, readonly=True) as history:
+        found = TUNINGS.find(history, settings, source)
+        return None if found is None else load_tuning(history, found)

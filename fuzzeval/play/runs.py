@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
+from fuzzeval.play.store import History
 
 T = TypeVar("T")
 
@@ -123,9 +124,9 @@ class RunKind:
                             "without --resume to start one")
 
 
-def open_run(path: Path, resume: bool, find: Callable[[HistoryFile], T | None],
+def open_run(path: Path, resume: bool, find: Callable[[History], T | None],
              held: tuple[str, str] | None = None,
-             nothing: Callable[[HistoryFile], None] | None = None) -> T | None:
+             nothing: Callable[[History], None] | None = None) -> T | None:
     """What a run does before its costly work, in order: refuse a resume of nothing (no
     database), refuse a run another live process holds (``held``: its running mark's key
     and words), then find the stored run (``find``: None when there is none; then
@@ -134,7 +135,7 @@ def open_run(path: Path, resume: bool, find: Callable[[HistoryFile], T | None],
         require_for_resume(path)
     if not path.is_file():
         return None
-    with HistoryFile(path) as history:
+    with History(path) as history:
         if held is not None:
             history.check_free(*held)
         found = find(history)
@@ -144,17 +145,17 @@ def open_run(path: Path, resume: bool, find: Callable[[HistoryFile], T | None],
 
 
 def open_kind(path: Path, kind: RunKind, settings: Settings, source: str | None,
-              resume: bool, look: Callable[[HistoryFile, int], T]) -> T | None:
+              resume: bool, look: Callable[[History, int], T]) -> T | None:
     """``open_run`` for a kind of run: the stored run of these settings and start (None:
     any start, for a start made by the run) as ``look`` reads it; a resume that finds
     none, or (a learn) a database holding another, is refused."""
 
-    def nothing(history: HistoryFile) -> None:
+    def nothing(history: History) -> None:
         kind.refuse_another(history)
         if resume:
             raise kind.nothing_to_resume(path)
 
-    def find(history: HistoryFile) -> T | None:
+    def find(history: History) -> T | None:
         found = kind.find(history, settings, source)
         return None if found is None else look(history, found)
     return open_run(path, resume, find, (kind.key(settings, source or ""), kind.running),

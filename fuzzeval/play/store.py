@@ -103,6 +103,10 @@ class History(HistoryFile):
             "SELECT m.id, m.game, m.player, m.opponent, m.options, m.seed, m.games, "
             "COUNT(g.idx) AS finished, m.created FROM matches m "
             "LEFT JOIN games g ON g.match_id = m.id GROUP BY m.id ORDER BY m.id")
+    def games_stored(self) -> int:
+        """Every stored game, of every match: what a stopped run of several has saved."""
+        return int(self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
     def finished(self, match_id: int) -> set[int]:
         return {r[0] for r in self.conn.execute(
             "SELECT idx FROM games WHERE match_id = ?", (match_id,))}

@@ -26,10 +26,12 @@ import dataclasses
 import hashlib
 import json
 import math
+import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,16 +45,17 @@ from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
-from fuzzeval.play.game import Candidates, Game, GameHooks, Payoff, Player, hook
+from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
+from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
+from fuzzeval.play.runs import RunKind, digest, settings_json
+from fuzzeval.play.spec import GAMES_MAX
 from fuzzeval.play.store import History
 
 FloatArray = npt.NDArray[np.float64]
 Options = tuple[tuple[str, Any], ...]
 
-#: what the running mark of a learn says it is
-RUNNING = "learning"
 #: the seed of the measuring games is the learn's seed plus this (never a training game)
 MEASURE_SEED = 1_000_003
 
@@ -65,6 +68,27 @@ LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": ()}
 #: the conclusions' range, +-scale: what a rule base file can hold (its numbers within
 #: +-1e15) with room, and above what its triangles can tell apart
 SCALE_RANGE = (1e-6, 1e12)
+
+
+def check_count(name: str, value: int, low: int) -> None:
+    """A count of games or blocks (option ``name``): at least ``low``, at most a match's."""
+    if value < low:
+        raise UsageError(f"{name} must be at least {low} (got {value})")
+    if value > GAMES_MAX:
+        raise UsageError(f"{name} must be at most {GAMES_MAX:,} (got {value:,})")
+
+
+def check_length(settings: LearnSettings, games: int, average: int = 1) -> None:
+    """A learn of ``games`` games is whole blocks, and the learned base's mean of the last
+    ``average`` blocks' conclusions has that many blocks to average."""
+    check_count("--games", games, 1)
+    check_count("--average", average, 1)
+    if games % settings.block:
+        raise UsageError(f"--games {games} is not a whole number of blocks of --block "
+                         f"{settings.block}")
+    if average > games // settings.block:
+        raise UsageError(f"--average {average} is more than the {games // settings.block} "
+                         f"blocks of --games {games}")
 
 
 @dataclass(frozen=True)
@@ -98,26 +122,30 @@ class LearnSettings:
     start: str = ""  # a given start's content digest; "" for a generated start
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.lam <= 1.0:
-            raise ValueError(f"λ must be in [0, 1] (got {self.lam})")
-        if not 0 < self.alpha <= 1:  # NaN fails too
-            raise ValueError(f"the step size must be in (0, 1]: a step of 1 moves a value "
-                             f"all the way to its target, more overshoots it "
-                             f"(got {self.alpha})")
-        if self.block < 1 or self.update < 1:
-            raise ValueError(f"a block and an update have at least 1 game (got "
-                             f"{self.block}, {self.update})")
-        if self.halving < 0:
-            raise ValueError(f"halving is 0 (a constant step) or more games (got "
-                             f"{self.halving})")
+        """Refuse what TD(λ) cannot run, in the words of ``fuzzeval learn``'s options."""
+        for name, value, low in (("--block", self.block, 1), ("--update", self.update, 1),
+                                 ("--halving", self.halving, 0),
+                                 ("--sample-games", self.sample_games, 1),
+                                 ("--measure-every", self.measure_every, 0),
+                                 ("--measure-games", self.measure_games, 1)):
+            check_count(name, value, low)
+        if not 0 <= self.lam <= 1:  # NaN fails too
+            raise UsageError(f"--lambda must be in [0, 1] (got {self.lam:g})")
+        if not 0 < self.alpha <= 1:
+            raise UsageError(f"--alpha must be in (0, 1]: a step of 1 moves a value all the "
+                             f"way to its target, more overshoots it (got {self.alpha:g})")
+        if not SCALE_RANGE[0] <= self.scale <= SCALE_RANGE[1]:
+            raise UsageError(f"--scale must be from {SCALE_RANGE[0]:g} to "
+                             f"{SCALE_RANGE[1]:g} (got {self.scale:g})")
+        for name, share in (("--min-share", self.min_share),
+                            ("--triple-share", self.triple_share)):
+            if not 0 < share < 1:
+                raise UsageError(f"{name} must be in (0, 1) (got {share:g})")
+        if not 1 <= self.order <= 3:
+            raise UsageError(f"--order must be 1, 2 or 3 (got {self.order})")
         if self.block % self.update:
-            raise ValueError(f"a block ({self.block} games) is a whole number of updates "
-                             f"({self.update} games)")
-        if self.measure_every < 0 or self.measure_games < 1:
-            raise ValueError("measure every 0 or more blocks, on at least 1 game")
-        if self.sample_games < 1 or not SCALE_RANGE[0] <= self.scale <= SCALE_RANGE[1]:
-            raise ValueError(f"sample at least 1 game; the scale is from {SCALE_RANGE[0]:g} "
-                             f"to {SCALE_RANGE[1]:g}")
+            raise UsageError(f"--block {self.block} is not a whole number of updates of "
+                             f"--update {self.update}")
 
     def step_size(self, index: int) -> float:
         """The step size of game ``index``: ``alpha``, divided by 1 + index / ``halving``
@@ -126,10 +154,7 @@ class LearnSettings:
         return self.alpha if not self.halving else self.alpha / (1.0 + index / self.halving)
 
     def to_json(self) -> str:
-        d = {k: getattr(self, k) for k in self.__dataclass_fields__
-             if not (k in LATER and getattr(self, k) == LATER[k])}
-        d["options"] = [list(kv) for kv in self.options]
-        return json.dumps(d, sort_keys=True)
+        return settings_json(self, LATER)
 
     @staticmethod
     def from_json(text: str) -> LearnSettings:
@@ -165,21 +190,6 @@ class Learn:
         return self.blocks[-1].games if self.blocks else 0
 
 
-def with_conclusions(ev: Evaluator, weights: FloatArray) -> Evaluator:
-    """The same compiled rule base concluding ``weights`` (one per rule, in file order):
-    a learned base has a singleton term of its own for each rule."""
-    values = np.empty(len(weights))
-    values[ev.rule_rows - ev.rule_rows.min()] = weights
-    values.setflags(write=False)
-    return dataclasses.replace(ev, values=values)
-
-
-def conclusions(rb: RuleBase) -> FloatArray:
-    """Each rule's conclusion (the peak of its term), in file order."""
-    peak = {t.name: t.triangle.peak for t in rb.output.terms}
-    return np.array([peak[r.output_term] for r in rb.rules], dtype=np.float64)
-
-
 def learned_name(start: str, run: str) -> str:
     """The learned base's name: the start's, then the run's, the stem of its database (one
     learn a database): ``hearts_td_hearts_learn``, so that a learned base never explains
@@ -197,46 +207,6 @@ def learned_rulebase(rb: RuleBase, weights: FloatArray, made_by: str) -> RuleBas
                   if t.name in value else t for t in rb.output.terms)
     return dataclasses.replace(rb, output=dataclasses.replace(rb.output, terms=terms),
                                made_by=made_by)
-
-
-@dataclass
-class ValuePlayer:
-    """Grades every candidate with a weighted-sum base and takes the best value (the
-    most, or the fewest where the payoff is better lower); ties go to the first. With a
-    ``trace``, it keeps the strengths of what it chose (the episode)."""
-
-    evaluator: Evaluator
-    payoff: Payoff
-    trace: list[FloatArray] | None = None
-    kinds: list[str] | None = None  # with a trace: the kind of each decision in it
-    _columns: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
-
-    def rows(self, candidates: Candidates) -> FloatArray:
-        names = candidates.feature_names
-        if names not in self._columns:
-            missing = [n for n in self.evaluator.input_names if n not in names]
-            if missing:
-                raise FuzzevalError(f"rule base {self.evaluator.rulebase.name!r} reads "
-                                    f"{', '.join(missing)}: not features of this decision")
-            self._columns[names] = [names.index(n) for n in self.evaluator.input_names]
-        rows: FloatArray = candidates.feature_rows(range(len(candidates)))[
-            :, self._columns[names]]
-        return rows
-
-    def estimate(self, candidates: Candidates) -> float:
-        """The value of the best candidate: the payoff expected from here on."""
-        grades = self.evaluator.grade(self.rows(candidates))
-        return float(grades.max() if self.payoff.higher_is_better else grades.min())
-
-    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
-        rows = self.rows(candidates)
-        grades = self.evaluator.grade(rows)
-        best = int(np.argmax(grades) if self.payoff.higher_is_better else np.argmin(grades))
-        if self.trace is not None:
-            self.trace.append(self.evaluator.strengths(rows[best:best + 1])[0])
-            if self.kinds is not None:
-                self.kinds.append(candidates.kind)
-        return best
 
 
 def sampled_features(game: Game, settings: LearnSettings) -> FloatArray:
@@ -269,34 +239,6 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
                               settings.min_share, settings.triple_share, made_by=made_by,
                               split=settings.split)
     return rulebase_to_yaml(rb)
-
-
-def value_player(game: Game, **options: Any) -> ValuePlayer:
-    """``td:rulebase=NAME|PATH``: the learned player of any game with features (a plug-in
-    of the ``fuzzeval.players`` group), grading its candidates with a weighted_sum base of
-    the game's features (a ValueError otherwise). Without a rule base it plays the one
-    shipped for the game, ``GAME_td``, where there is one (so ``sampling:rollout=td``
-    works)."""
-    from fuzzeval.formats.loading import load_rulebase
-    from fuzzeval.play.game import compile_for_features
-    from fuzzeval.resources import find_rulebase, rulebase_dir
-
-    unknown = sorted(set(options) - {"rulebase"})
-    if unknown:
-        raise ValueError(f"player 'td' does not take options {unknown} (options: rulebase)")
-    rulebase = str(options.get("rulebase", ""))
-    if not rulebase and (rulebase_dir() / f"{game.name}_td.yaml").is_file():
-        rulebase = f"{game.name}_td"
-    if not rulebase:
-        raise ValueError(f"player 'td' needs a learned rule base: td:rulebase=FILE "
-                         f"(fuzzeval learn {game.name} makes one; none is shipped for "
-                         f"{game.name})")
-    rb = load_rulebase(find_rulebase(str(rulebase)))
-    if rb.defuzzifier != "weighted_sum":
-        raise ValueError(f"player 'td': rule base {rb.name!r} is {rb.defuzzifier}, not a "
-                         "learned weighted_sum base")
-    names = [f.name for f in hook(game, GameHooks.features) or ()]
-    return ValuePlayer(compile_for_features(rb, names, game.name), game.payoff)
 
 
 def learner_seat(game: Game, index: int) -> int:
@@ -461,20 +403,15 @@ def measure_all(game: Game, source: str, weights: FloatArray, settings: LearnSet
     return math.fsum(paid) / len(paid), half
 
 
-def find_learn(history: History, settings: LearnSettings, source: str) -> int | None:
-    row = history.conn.execute("SELECT id FROM learns WHERE settings = ? AND source = ? "
-                               "ORDER BY id DESC LIMIT 1",
-                               (settings.to_json(), _hash(source))).fetchone()
-    return None if row is None else int(row[0])
+#: a learn stored (one a database): its settings, its start's digest and text, its blocks
+LEARNS = RunKind("learn", "learns", "source", "learning", resume_detail="",
+                 one_a_database=True)
 
 
 def load_learn(history: History, learn_id: int | None = None) -> Learn:
     """A stored learn (the latest when no id is given)."""
     if learn_id is None:
-        row = history.conn.execute("SELECT MAX(id) FROM learns").fetchone()
-        if row is None or row[0] is None:
-            raise HistoryError(f"{history.path}: no learn stored here")
-        learn_id = int(row[0])
+        learn_id = LEARNS.latest(history)
     head = history.conn.execute("SELECT settings, rulebase_yaml FROM learns WHERE id = ?",
                                 (learn_id,)).fetchone()
     if head is None:
@@ -495,19 +432,6 @@ def last_weights(history: History, learn: Learn, rb: RuleBase) -> FloatArray:
     if row is None:
         return conclusions(rb)
     return np.frombuffer(row[0], dtype="<f8").copy()
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def source_digest(source: str) -> str:
-    """What ``LearnSettings.start`` records of a given start: its content's digest."""
-    return _hash(source)
-
-
-def running_key(settings: LearnSettings, source: str) -> str:
-    return f"learn {_hash(settings.to_json() + source)}"
 
 
 def check_start(game: Game, rb: RuleBase) -> None:
@@ -541,21 +465,12 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
     Stored once, like a match: a learn with the same settings and start rule base goes on
     (nothing runs when it has played enough); a database holding a different learn is
     refused; with ``resume``, finding none is an error. One process at a time."""
+    check_length(settings, games)
     rb = load_rulebase_text(source)
     check_start(game, rb)
-    with history.running(running_key(settings, source), RUNNING):
-        learn_id = find_learn(history, settings, source)
-        if learn_id is None:
-            refuse_another_learn(history)
-            if resume:
-                raise HistoryError(f"{history.path}: no learn to resume; run without "
-                                   "--resume to start one")
-            with history.conn:
-                cur = history.conn.execute(
-                    "INSERT INTO learns (game, settings, source, rulebase_yaml) "
-                    "VALUES (?, ?, ?, ?)",
-                    (settings.game, settings.to_json(), _hash(source), source))
-                learn_id = int(cur.lastrowid or 0)
+    with history.running(LEARNS.key(settings, source), LEARNS.running):
+        learn_id = LEARNS.claim(history, settings, source, resume, lambda: LEARNS.start(
+            history, settings, source, rulebase_yaml=source))
         learn = load_learn(history, learn_id)
         weights = last_weights(history, learn, rb)
         block = len(learn.blocks)
@@ -575,14 +490,6 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
                 on_block(done)
             block += 1
         return load_learn(history, learn_id)
-
-
-def refuse_another_learn(history: History) -> None:
-    """One learn to a database: a new learn where one is stored is refused."""
-    other = history.conn.execute("SELECT id FROM learns LIMIT 1").fetchone()
-    if other is not None:
-        raise HistoryError(f"{history.path} holds learn {other[0]}, with other settings or "
-                           "another start: one learn to a database; give another --db")
 
 
 def averaged_weights(history: History, learn: Learn, rb: RuleBase, blocks: int) -> FloatArray:
@@ -612,3 +519,140 @@ def learned_yaml(history: History, learn: Learn, made_by: str, average: int = 1)
     learned = learned_rulebase(rb, averaged_weights(history, learn, rb, average), made_by)
     return rulebase_to_yaml(dataclasses.replace(
         learned, name=learned_name(rb.name, history.path.stem)))
+
+
+def made_by(settings: LearnSettings, games: int, start: str | None, average: int) -> str:
+    """The command that made the learned base (its made_by line), from what decides it."""
+    s = settings
+    words = ["fuzzeval", "learn", s.game, "--games", str(games), "--block", str(s.block),
+             *(["--average", str(average)] if average > 1 else []), "--update", str(s.update),
+             *(["--halving", str(s.halving)] if s.halving else []),
+             "--lambda", _number(s.lam), "--alpha", _number(s.alpha), "--opponent",
+             s.opponent, "--seed", str(s.seed)]
+    for kind in s.monte_carlo:
+        words += ["--monte-carlo", kind]
+    for key, value in s.options:
+        words += ["--option", f"{key}={_option_text(value)}"]
+    if start is not None:
+        words += ["--rulebase", start]
+    else:
+        words += ["--order", str(s.order), "--min-share", _number(s.min_share),
+                  "--triple-share", _number(s.triple_share), "--sample-games",
+                  str(s.sample_games), "--scale", _number(s.scale),
+                  *(["--split", s.split] if s.split else [])]
+    # the learning curve's settings are the stored learn's too: the same command goes on
+    words += ["--measure-every", str(s.measure_every), "--measure-games", str(s.measure_games),
+              *(["--measure-opponent", s.measure_opponent] if s.measure_opponent else [])]
+    return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
+
+
+def _number(x: float) -> str:
+    """A number as short as it is written (0.3, 100), never rounded (0.12345678 stays)."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
+
+
+def _option_text(value: object) -> str:
+    """An option's value as it is written on the command line (parse_value's inverse)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def monte_carlo_kinds(game: Game, given: Sequence[str], options: Options) -> tuple[str, ...]:
+    """The --monte-carlo kinds, sorted: each a kind of decision the game logs with these
+    options (a game's ``logged_kinds_for(**options)`` where it has one), once."""
+    logged_kinds_for = hook(game, GameHooks.logged_kinds_for)
+    known = sorted(game.logged_kinds if logged_kinds_for is None
+                   else logged_kinds_for(**dict(options)))
+    with_options = " with " + " ".join(f"--option {k}={_option_text(v)}" for k, v in options) \
+        if options else ""
+    for kind in given:
+        if kind not in known:
+            raise UsageError(f"--monte-carlo {kind}: not a kind of decision {game.name} logs"
+                             f"{with_options} (kinds: {', '.join(known)})")
+        if given.count(kind) > 1:
+            raise UsageError(f"--monte-carlo {kind}: given twice; give each kind once")
+    return tuple(sorted(given))
+
+
+@dataclass(frozen=True)
+class LearnJob:
+    """A learn as asked for, checked before any file is made: the game, the settings (with
+    its options, its Monte Carlo kinds and a given start's digest), the games to learn
+    from, the blocks the learned base averages, and a given start (as named, and its text;
+    None: a generated start)."""
+
+    game: Game
+    settings: LearnSettings
+    games: int
+    average: int = 1
+    rulebase: str | None = None
+    source: str | None = None
+
+
+def learn_job(settings: LearnSettings, games: int, average: int = 1,
+              rulebase: str | None = None, monte_carlo: Sequence[str] = (),
+              options: Sequence[str] = ()) -> LearnJob:
+    """Check a learn before any work (``settings.game`` the game's name): its length, the
+    game's options, kinds, features and players, and a given start TD(λ) can learn; a
+    UsageError names what is wrong, as ``fuzzeval learn`` says it."""
+    from fuzzeval.formats.loading import read_rulebase_text
+    from fuzzeval.learn.conjunctions import split_features
+    from fuzzeval.play.match import check_game_options, parse_options
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.resources import find_rulebase
+
+    check_length(settings, games, average)
+    game = load_game(settings.game)
+    opts = parse_options(list(options), game.name)
+    check_game_options(game, opts)
+    kinds = monte_carlo_kinds(game, monte_carlo, opts)
+    features = [f.name for f in hook(game, GameHooks.features) or ()]
+    if rulebase is None and not features:
+        raise UsageError(f"{game.name} lists no features to learn from; give --rulebase")
+    if settings.split:
+        if rulebase is not None:
+            raise UsageError("--split shapes a generated start; --rulebase gives the start")
+        try:
+            split_features(settings.split, features)
+        except ValueError as exc:
+            raise UsageError(f"--split {settings.split}: {exc}") from None
+    for flag, who in (("--opponent", settings.opponent),
+                      ("--measure-opponent", settings.measure_opponent or game.default_opponent)):
+        if who != "self" or flag != "--opponent":
+            try:  # an unknown player is refused before any work
+                make_player(game, who)
+            except ValueError as exc:
+                raise UsageError(f"{flag} {who}: {exc}") from None
+    start = find_rulebase(rulebase) if rulebase else None
+    source = read_rulebase_text(start) if start else None
+    if source is not None:  # a start TD(λ) cannot learn is refused before any file
+        check_start(game, load_rulebase_text(source, str(start)))
+    return LearnJob(game, dataclasses.replace(
+        settings, game=game.name, monte_carlo=kinds, options=opts,
+        start="" if source is None else digest(source)), games, average, rulebase, source)
+
+
+def learn_into(path: Path, job: LearnJob, source: str, executor: Executor | None = None,
+               resume: bool = False, on_block: Callable[[Block], None] | None = None
+               ) -> tuple[Learn, str]:
+    """Learn ``job`` into the history at ``path`` from the start ``source`` (its YAML):
+    the learn as it was after ``job.games`` games (a longer one may be stored) and the
+    learned rule base's YAML."""
+    with History(path) as history:
+        done = run_learning(history, job.game, job.settings, source, job.games, executor,
+                            resume, on_block)
+        done = dataclasses.replace(done, blocks=done.blocks[:job.games // job.settings.block])
+        return done, learned_yaml(history, done, made_by(job.settings, done.games,
+                                                         job.rulebase, job.average),
+                                  job.average)
+
+
+def stored_learn(path: Path) -> Learn | None:
+    """The learn a history holds (read-only), or None: what a stopped learn has saved."""
+    if not path.is_file():
+        return None
+    with History(path, readonly=True) as history:
+        try:
+            return load_learn(history)
+        except HistoryError:
+            return None
