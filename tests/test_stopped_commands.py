@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.errors import UsageError
 from fuzzeval.play.store import History
 
 pytestmark = pytest.mark.pinned
@@ -43,12 +44,10 @@ def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Pat
 def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None:
     from fuzzeval.cli.learn import _saved as learn_saved
     from fuzzeval.cli.tune import _saved as tune_saved
-    from fuzzeval.learn.td_runs import LearnSettings
     from fuzzeval.learn.tune import TuneSettings
 
-    settings = LearnSettings("hearts", block=4, measure_every=0, order=1, sample_games=2)
     db = tmp_path / "l.sqlite"
-    assert learn_saved(db, settings, "") is None  # nothing there yet
+    assert learn_saved(db) is None  # nothing there yet
     done = runner.invoke(app, ["learn", "hearts", "-n", "8", "--block", "4",
                                "--measure-every", "0", "--order", "1", "--sample-games",
                                "2", "-w", "1", "--db", str(db), "-o",
@@ -56,10 +55,10 @@ def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None
                                "--json"])
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["games"] == 8
-    assert learn_saved(db, settings, "") == "8 games of learn 1"
+    assert learn_saved(db) == "8 games of learn 1"
     with History(tmp_path / "other.sqlite"):
         pass
-    assert learn_saved(tmp_path / "other.sqlite", settings, "") is None  # no learn in it
+    assert learn_saved(tmp_path / "other.sqlite") is None  # no learn in it
     tuning = TuneSettings("cribbage", 10, 1)
     assert tune_saved(tmp_path / "none.sqlite", tuning, "x") is None
     assert tune_saved(db, tuning, "x") is None  # a database without that tuning
@@ -80,7 +79,7 @@ def test_tuning_refuses_a_zero_step_and_seeds_with_1_by_default() -> None:
     from fuzzeval.learn.tune import TuneSettings, popsize_of
 
     for sigma in (0.0, -0.1, 1.5, 1e-300, 0.000999, float("nan")):
-        with pytest.raises(ValueError, match=r"sigma must be in \[0.001, 1\]"):
+        with pytest.raises(UsageError, match=r"^--sigma must be in \[0.001, 1\]"):
             TuneSettings("cribbage", 10, 1, sigma0=sigma)
     assert TuneSettings("cribbage", 10, 1, sigma0=1.0).sigma0 == 1.0
     assert TuneSettings("cribbage", 10, 1, sigma0=0.001).sigma0 == 0.001
