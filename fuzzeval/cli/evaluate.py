@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    JsonOpt,
     console,
     open_rulebase,
     print_json,
@@ -139,7 +140,7 @@ def evaluate(
     ] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: the memberships, rule strengths and activations.")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    json_out: JsonOpt = False,
     csv: Annotated[
         Path | None,
         typer.Option(help="Grade every row of a CSV whose columns are the input names."),

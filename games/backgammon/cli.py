@@ -9,7 +9,13 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from fuzzeval.cli.common import help_when_bare, player_option, print_json, usage_error
+from fuzzeval.cli.common import (
+    JsonOpt,
+    help_when_bare,
+    player_option,
+    print_json,
+    usage_error,
+)
 from fuzzeval.errors import FuzzevalError
 
 app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
@@ -31,7 +37,7 @@ def moves(
         "--explain", help="Why: a rule base's memberships and rule strengths of the best "
                           "play (fuzzy, td), or how the player chose.")]
     = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Every legal play for the roll, best first by the player's grade (none once a side
     has borne off all fifteen: the game is over)."""

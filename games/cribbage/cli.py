@@ -3,11 +3,12 @@
 ``pegging`` (two players' pegging on the same deals) and ``train-es`` (Kendall & Shaw's
 evolution-strategy table).
 
-Errors in cards give one line naming the token and exit code 2. ``--batch FILE`` reads one
-hand per line and writes one JSON object per line (a bad line, or one that is not UTF-8, an
-error object naming its line; exit 2 after all lines), so thousands of hands cost one start:
-the player (a rule base loaded and compiled, a table read) is built once per run, and the
-fuzzy and ES players judge the hands of a batch together, with the same output as one by one.
+Errors in cards give one line naming the token and exit code 2. ``discard`` and ``score``
+take ``--batch FILE``: one hand per line in, one JSON object per line out (a bad line, or
+one that is not UTF-8, an error object naming its line; exit 2 after all lines), so
+thousands of hands cost one start: the player (a rule base loaded and compiled, a table
+read) is built once per run, and the fuzzy and ES players judge the hands of a batch
+together, with the same output as one by one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from fuzzeval.cli.common import (
     DEALS_MAX,
     GAMES_MAX,
     SEED_MAX,
+    JsonOpt,
     WorkersOpt,
     columns_that_fit,
     deprecated,
@@ -65,7 +67,6 @@ CRIB_MISSING = ("discard without --crib is deprecated (it meant --crib mine); gi
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
 Handle = Callable[[list[str]], dict[str, Any]]

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     SEED_MAX,
+    JsonOpt,
     columns_that_fit,
     help_when_bare,
     player_option,
@@ -57,8 +58,7 @@ def card(
                           "card (fuzzy, td), or how the player chose.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of a player that draws (random, sampling, "
                                            "ismcts).", min=0, max=SEED_MAX)] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-    = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Which card to lay (or, with --pass, which three to pass), and why.
 

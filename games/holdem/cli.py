@@ -24,6 +24,7 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     SEED_MAX,
+    JsonOpt,
     help_when_bare,
     player_option,
     print_json,
@@ -48,8 +49,7 @@ console = Console(emoji=False)
 def replay(
     file: Annotated[Path, typer.Argument(help="ACPC log: STATE:hand:betting:cards:chips:"
                                               "names lines (SCORE lines are checked too).")],
-    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-    = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Check every hand of an ACPC log and print each player's totals.
 
@@ -114,8 +114,7 @@ def act(
                           "(a rule base), or how the player chose.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of a player that draws (the triple, "
                                            "random, sampling).", min=0, max=SEED_MAX)] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-    = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Grade each legal action of a spot and show the triple (fold, call, raise), or what
     another player would do.
