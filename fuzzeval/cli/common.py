@@ -158,6 +158,14 @@ def help_when_bare(ctx: typer.Context) -> None:
         raise typer.Exit(0)
 
 
+def command_group(help: str) -> typer.Typer:
+    """A group of commands (``fuzzeval plot``, ``fuzzeval hearts``, ...) that, alone,
+    prints its help and exits 0 (``help_when_bare``)."""
+    group = typer.Typer(help=help)
+    group.callback(invoke_without_command=True)(help_when_bare)
+    return group
+
+
 def picture_option(name: str, path: Path | None) -> None:
     """Refuse a picture name that cannot be written (a folder, an extension other than
     .png, .svg or .pdf) as a usage error before any work, not after a long run."""

@@ -19,16 +19,15 @@ import typer
 from rich import box
 from rich.table import Table
 
-from fuzzeval.cli.common import console, fold, help_when_bare, user_errors
+from fuzzeval.cli.common import command_group, console, fold, user_errors
 
 if TYPE_CHECKING:
     from fuzzeval.play.game import Outcome
     from fuzzeval.play.replay import Move
     from fuzzeval.play.store import History, StoredMatch
 
-app = typer.Typer(help="Stored matches and games: show a game move by move, or export "
-                       "games as JSON.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Stored matches and games: show a game move by move, or export "
+                    "games as JSON.")
 
 
 def say(text: str) -> None:

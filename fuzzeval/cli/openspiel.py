@@ -12,8 +12,8 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     GAMES_MAX,
     SEED_MAX,
+    command_group,
     console,
-    help_when_bare,
     print_json,
     progress_bar,
     user_errors,
@@ -22,9 +22,8 @@ from fuzzeval.cli.common import (
 if TYPE_CHECKING:
     from fuzzeval.interop.openspiel import Series
 
-app = typer.Typer(help="fuzzeval players as OpenSpiel bots, in OpenSpiel's games "
-                       "(extra: pip install 'fuzzeval\\[openspiel]').")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("fuzzeval players as OpenSpiel bots, in OpenSpiel's games "
+                    "(extra: pip install 'fuzzeval\\[openspiel]').")
 
 
 @app.command()

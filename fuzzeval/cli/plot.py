@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from fuzzeval.cli.common import (
+    command_group,
     console,
-    help_when_bare,
     open_rulebase,
     picture_for,
     picture_option,
@@ -20,8 +20,7 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 from fuzzeval.errors import NotFound
 
-app = typer.Typer(help="Draw pictures (PNG by default; give a .svg name for SVG).")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Draw pictures (PNG by default; give a .svg name for SVG).")
 
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Image file.")]
 CalibrationOpt = Annotated[int | None, typer.Option(

@@ -11,9 +11,9 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
+    command_group,
     console,
     err_console,
-    help_when_bare,
     open_rulebase,
     print_json,
     resolve_rulebase,
@@ -25,8 +25,7 @@ from fuzzeval.resources import shipped_rulebases
 if TYPE_CHECKING:  # the loader is imported when a command runs, not at start-up
     from fuzzeval.engine.rulebase import RuleBase, Variable
 
-app = typer.Typer(help="Check, show and describe rule-base files.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Check, show and describe rule-base files.")
 
 
 @app.command("list")

@@ -11,15 +11,14 @@ from rich.table import Table
 
 from fuzzeval.cli.common import (
     JsonOpt,
-    help_when_bare,
+    command_group,
     player_option,
     print_json,
     usage_error,
 )
 from fuzzeval.errors import FuzzevalError
 
-app = typer.Typer(help="Backgammon: legal plays ranked by a player.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Backgammon: legal plays ranked by a player.")
 console = Console()
 
 

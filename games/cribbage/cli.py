@@ -31,8 +31,8 @@ from fuzzeval.cli.common import (
     JsonOpt,
     WorkersOpt,
     columns_that_fit,
+    command_group,
     deprecated,
-    help_when_bare,
     json_line,
     picture_option,
     player_list,
@@ -53,9 +53,8 @@ if TYPE_CHECKING:
     from fuzzeval.games.cribbage.weights import Weighting
     from fuzzeval.play.spec import PlayerSpec
 
-app = typer.Typer(help="Cribbage: counting, discard and pegging advice, the players' reports, "
-                       "ES training.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Cribbage: counting, discard and pegging advice, the players' reports, "
+                    "ES training.")
 console = Console()
 
 #: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.

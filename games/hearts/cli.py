@@ -16,15 +16,14 @@ from fuzzeval.cli.common import (
     SEED_MAX,
     JsonOpt,
     columns_that_fit,
-    help_when_bare,
+    command_group,
     player_option,
     print_json,
     usage_error,
 )
 from fuzzeval.errors import FuzzevalError
 
-app = typer.Typer(help="Hearts: advice for one decision.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Hearts: advice for one decision.")
 console = Console()
 
 

@@ -25,7 +25,7 @@ from rich.table import Table
 from fuzzeval.cli.common import (
     SEED_MAX,
     JsonOpt,
-    help_when_bare,
+    command_group,
     player_option,
     print_json,
     say_error,
@@ -39,8 +39,7 @@ if TYPE_CHECKING:  # the players import the engine: `fuzzeval --help` does not
     from fuzzeval.play.advice import Judgement
     from fuzzeval.play.game import Candidates
 
-app = typer.Typer(help="Heads-up limit hold'em: advice for a spot, and ACPC hand logs.")
-app.callback(invoke_without_command=True)(help_when_bare)  # alone: its help, exit 0
+app = command_group("Heads-up limit hold'em: advice for a spot, and ACPC hand logs.")
 # no emoji: ":hand:" in a log line or a player's name is text
 console = Console(emoji=False)
 
