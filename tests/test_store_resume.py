@@ -1,6 +1,7 @@
 """What ``--resume`` picks and plays (fuzzeval.play.store): the latest match of exactly the same
 spec, its stored length never shrinking, only the missing games played, and the errors
-that stop a resume (gaps found by mutation testing). Played on the toy game: quick."""
+that stop a resume. Played on the toy game, quick; then on cribbage, a resume that
+continues the latest of two matches of a spec and one that fills gaps wherever they are."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
+from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError, require_for_resume
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, play_indexed
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.store import History, StoredMatch, resumable, run_match, stored_games
 from tests.toy import RULEBASE, ToyGame
-
-pytestmark = pytest.mark.mutation_pin
 
 
 def spec(games: int, seed: int = 5, player: str = "random", opponent: str = "random",
@@ -38,6 +39,7 @@ class CountingToy(ToyGame):
 # --- require_for_resume ----------------------------------------------------------------
 
 
+@pytest.mark.mutation_pin
 def test_resume_needs_an_existing_history_file(tmp_path: Path) -> None:
     missing = tmp_path / "none.sqlite"
     with pytest.raises(HistoryError) as info:
@@ -54,6 +56,7 @@ def test_resume_needs_an_existing_history_file(tmp_path: Path) -> None:
 # --- find_match ------------------------------------------------------------------------
 
 
+@pytest.mark.mutation_pin
 def test_find_match_gives_the_latest_match_of_the_same_spec_with_its_stored_fields(
     tmp_path: Path,
 ) -> None:
@@ -79,6 +82,7 @@ def test_find_match_gives_the_latest_match_of_the_same_spec_with_its_stored_fiel
 # --- extend_match and finished ----------------------------------------------------------
 
 
+@pytest.mark.mutation_pin
 def test_extend_match_never_shortens_and_keeps_the_rest(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(4), "deal", "fp")
@@ -93,6 +97,7 @@ def test_extend_match_never_shortens_and_keeps_the_rest(tmp_path: Path) -> None:
                                                               4, None)
 
 
+@pytest.mark.mutation_pin
 def test_finished_lists_the_stored_games_of_that_match_only(tmp_path: Path) -> None:
     game = ToyGame()
     with History(tmp_path / "h.sqlite") as h:
@@ -109,6 +114,7 @@ def test_finished_lists_the_stored_games_of_that_match_only(tmp_path: Path) -> N
 # --- run_match --------------------------------------------------------------------------
 
 
+@pytest.mark.mutation_pin
 def test_resume_without_a_match_names_the_spec(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite") as h:
         run_match(h, ToyGame(), spec(2))
@@ -121,6 +127,7 @@ def test_resume_without_a_match_names_the_spec(tmp_path: Path) -> None:
         assert len(h.matches()) == 1
 
 
+@pytest.mark.mutation_pin
 def test_resume_refuses_a_match_whose_player_files_changed(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(3), "", '{"player": {"rulebase": "0123"}}')
@@ -133,6 +140,7 @@ def test_resume_refuses_a_match_whose_player_files_changed(tmp_path: Path) -> No
         assert h.finished(stored.id) == set()
 
 
+@pytest.mark.mutation_pin
 def test_resume_accepts_a_match_stored_without_a_fingerprint(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(3), "", None)
@@ -141,6 +149,7 @@ def test_resume_accepts_a_match_stored_without_a_fingerprint(tmp_path: Path) -> 
         assert h.finished(stored.id) == {0, 1, 2}
 
 
+@pytest.mark.mutation_pin
 def test_a_match_run_again_continues_the_stored_one_with_its_fingerprint(
     tmp_path: Path,
 ) -> None:
@@ -157,6 +166,7 @@ def test_a_match_run_again_continues_the_stored_one_with_its_fingerprint(
     assert game.prepared >= 2  # the game is prepared before each match is played
 
 
+@pytest.mark.mutation_pin
 def test_resume_plays_exactly_the_missing_games_and_reports_the_stored_ones(
     tmp_path: Path,
 ) -> None:
@@ -178,6 +188,7 @@ def test_resume_plays_exactly_the_missing_games_and_reports_the_stored_ones(
             assert h.outcomes(stored.id) == whole.outcomes(ref.id)
 
 
+@pytest.mark.mutation_pin
 def test_a_shorter_resume_plays_only_what_it_lacks_and_keeps_the_length(
     tmp_path: Path,
 ) -> None:
@@ -211,6 +222,7 @@ class RecordingExecutor(Executor):
         return fut
 
 
+@pytest.mark.mutation_pin
 def test_resume_through_an_executor_plays_the_missing_games_once(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite") as h:
         stored = h.create_match(spec(12), "", "{}")
@@ -225,6 +237,7 @@ def test_resume_through_an_executor_plays_the_missing_games_once(tmp_path: Path)
         assert sorted(r.index for r in records) == [1, 3, 5, 7, 9, 11]
 
 
+@pytest.mark.mutation_pin
 def test_a_resume_sizes_its_tasks_by_the_games_it_still_has_to_play(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stored: games 0, 20 and 21 of a match of 22; resumed as a match of 20, 19 games are
@@ -261,6 +274,7 @@ class DefaultedToy(ToyGame):
         return super().make_player(name, **options)
 
 
+@pytest.mark.mutation_pin
 def test_a_match_stores_the_fingerprint_of_the_default_rulebase_it_reads(
     tmp_path: Path,
 ) -> None:
@@ -280,6 +294,7 @@ def test_a_match_stores_the_fingerprint_of_the_default_rulebase_it_reads(
             run_match(h, game, s, resume=True)
 
 
+@pytest.mark.mutation_pin
 def test_resumable_is_the_latest_match_whose_players_read_the_same_files(
     tmp_path: Path,
 ) -> None:
@@ -297,6 +312,7 @@ def test_resumable_is_the_latest_match_whose_players_read_the_same_files(
         assert resumable(h, game, spec(4, seed=6)) is None
 
 
+@pytest.mark.mutation_pin
 def test_stored_games_counts_the_finished_games_a_resume_keeps(tmp_path: Path) -> None:
     game = ToyGame()
     with History(tmp_path / "h.sqlite") as h:
@@ -313,6 +329,7 @@ def test_stored_games_counts_the_finished_games_a_resume_keeps(tmp_path: Path) -
         assert stored_games(h, game, spec(6)) == 0  # the latest cannot be resumed
 
 
+@pytest.mark.mutation_pin
 def test_a_match_of_the_default_rulebase_is_resumable_and_its_games_counted(
     tmp_path: Path,
 ) -> None:
@@ -328,3 +345,54 @@ def test_a_match_of_the_default_rulebase_is_resumable_and_its_games_counted(
         assert stored_games(h, game, s) == 3
         base.write_text(RULEBASE.replace("[2, 10, 10]", "[3, 10, 10]"))
         assert resumable(h, game, s) is None and stored_games(h, game, s) == 0
+
+
+# --- on cribbage: the latest of two matches, and gaps ---------------------------------
+
+
+def cribbage_spec(games: int) -> MatchSpec:
+    return MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), games, 7)
+
+
+def _uninterrupted(tmp_path: Path, games: int) -> list[Outcome]:
+    with History(tmp_path / "whole.sqlite") as h:
+        match, _ = run_match(h, CRIBBAGE, cribbage_spec(games))
+        return h.outcomes(match.id)
+
+
+@pytest.mark.audit
+def test_resume_continues_the_latest_of_two_matches_with_one_spec(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        older, _ = run_match(h, CRIBBAGE, cribbage_spec(3))  # a full run of 3 games...
+        # ...then a second match of 1 (as older fuzzeval stored a run without --resume)
+        newer = h.create_match(cribbage_spec(1), CRIBBAGE.unit_name, fingerprint(cribbage_spec(1)))
+        h.save_game(newer, play_indexed(CRIBBAGE, cribbage_spec(1), 0))
+        assert newer.id > older.id and h.find_match(cribbage_spec(5)).id == newer.id  # type: ignore[union-attr]
+        played: list[int] = []
+        match, before = run_match(h, CRIBBAGE, cribbage_spec(5), resume=True,
+                                  on_game=lambda r: played.append(r.index))
+        assert match.id == newer.id and before == 1 and played == [1, 2, 3, 4]
+        assert h.finished(newer.id) == {0, 1, 2, 3, 4}
+        assert h.finished(older.id) == {0, 1, 2}  # the older match is left as it was
+        assert h.outcomes(newer.id) == _uninterrupted(tmp_path, 5)
+        assert list(h.matches()["games"]) == [3, 5]
+
+
+@pytest.mark.audit
+def test_resume_fills_gaps_in_the_finished_games(tmp_path: Path) -> None:
+    """Games 0, 1 and 3 of five stored (as workers finishing out of order leave them): the
+    resume plays exactly 2 and 4, and the match equals an uninterrupted one."""
+    db = tmp_path / "h.sqlite"
+    s = cribbage_spec(5)
+    with History(db) as h:
+        stored = h.create_match(s, CRIBBAGE.unit_name, fingerprint(s))
+        for i in (0, 1, 3):
+            h.save_game(stored, play_indexed(CRIBBAGE, s, i))
+        played: list[GameRows] = []
+        match, before = run_match(h, CRIBBAGE, s, resume=True, on_game=played.append)
+        assert match.id == stored.id and before == 3
+        assert sorted(r.index for r in played) == [2, 4]
+        assert h.finished(match.id) == {0, 1, 2, 3, 4}
+        assert h.outcomes(match.id) == _uninterrupted(tmp_path, 5)
+        assert len(h.matches()) == 1
