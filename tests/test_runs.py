@@ -1,0 +1,131 @@
+"""A stored run (fuzzeval.play.runs): one way to find, key, claim and open a calibration, a
+tuning or a learn, and the refusals a library caller gets as the commands give them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from fuzzeval.errors import UsageError
+from fuzzeval.learn.calibration_rounds import (
+    CALIBRATIONS,
+    CalibrationSettings,
+    check_rounds,
+    start_calibration,
+)
+from fuzzeval.learn.td_runs import LEARNS, LearnSettings
+from fuzzeval.learn.tune import TUNINGS, TuneSettings
+from fuzzeval.play.history import HistoryError
+from fuzzeval.play.runs import digest, open_kind, open_run, settings_json
+from fuzzeval.play.store import History
+
+
+def test_the_digest_is_the_first_16_hex_digits_of_sha256() -> None:
+    assert digest("abc") == hashlib.sha256(b"abc").hexdigest()[:16] == "ba7816bf8f01cfea"
+
+
+def test_settings_are_stored_as_the_json_runs_were_stored_with() -> None:
+    """A stored run is found by this text: it must not change, or the same command would
+    start a new run instead of going on (tuples as lists, keys sorted, later settings left
+    out at their default)."""
+    cal = CalibrationSettings("cribbage", "random", 4, 2, options=(("peg_counts", False),))
+    assert cal.to_json() == (
+        '{"game": "cribbage", "games_per_round": 4, "opponent": "random", "options": '
+        '[["peg_counts", false]], "player_options": [], "rate": 0.1, "seed": 2, '
+        '"win_unit": "game", "window": "round"}')
+    assert TuneSettings("cribbage", 10, 1).to_json() == (
+        '{"deals": 10, "game": "cribbage", "outputs": false, "popsize": 0, "seed": 1, '
+        '"sigma0": 0.1}')
+    learn = json.loads(LearnSettings("hearts", monte_carlo=("pass",)).to_json())
+    assert learn["monte_carlo"] == ["pass"] and "halving" not in learn and "split" not in learn
+    assert settings_json(LearnSettings("hearts")) != LearnSettings("hearts").to_json()
+
+
+def test_each_kind_keys_its_running_mark_by_its_settings_and_start() -> None:
+    s = TuneSettings("cribbage", 10, 1)
+    assert TUNINGS.key(s, "x") == f"tuning {digest(s.to_json() + 'x')}"
+    assert CALIBRATIONS.key(CalibrationSettings("cribbage", "random", 4, 2), "x").startswith(
+        "calibration ")
+    assert LEARNS.key(LearnSettings("hearts"), "").startswith("learn ")
+
+
+def test_a_kind_finds_claims_and_refuses_as_the_commands_do(tmp_path: Path) -> None:
+    settings = CalibrationSettings("cribbage", "random", 4, 2)
+    with History(tmp_path / "c.sqlite") as h:
+        with pytest.raises(HistoryError, match=r"no calibration stored here$"):
+            CALIBRATIONS.latest(h)
+        with pytest.raises(HistoryError, match=r"c.sqlite: no calibration to resume with "
+                                               "these settings and this rule base; run "
+                                               "without --resume to start one$"):
+            CALIBRATIONS.claim(h, settings, "yaml", True, lambda: 0)
+        first = CALIBRATIONS.claim(h, settings, "yaml", False, lambda: start_calibration(
+            h, settings, "rb", "yaml", 2))
+        assert first == 1 == CALIBRATIONS.find(h, settings, "yaml") == CALIBRATIONS.latest(h)
+        assert CALIBRATIONS.claim(h, settings, "yaml", True, lambda: 0) == 1  # found again
+        assert CALIBRATIONS.find(h, settings, "other yaml") is None
+        assert CALIBRATIONS.find(h, settings, None) == 1  # any start
+        assert CALIBRATIONS.ids(h) == [1]
+
+
+def test_one_learn_to_a_database(tmp_path: Path) -> None:
+    with History(tmp_path / "l.sqlite") as h:
+        with h.conn:
+            LEARNS.start(h, LearnSettings("hearts"), "start", rulebase_yaml="start")
+        with pytest.raises(HistoryError, match=r"l.sqlite holds learn 1, with other settings "
+                                               "or another start: one learn to a database; "
+                                               "give another --db$"):
+            LEARNS.claim(h, LearnSettings("hearts", seed=2), "start", False, lambda: 0)
+
+
+def test_open_run_refuses_a_resume_of_nothing_and_a_run_another_process_holds(
+        tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(HistoryError, match=r"r.sqlite: no such history database, so nothing "
+                                           "to resume; run without --resume to start$"):
+        open_run(db, True, lambda h: 1)
+    assert open_run(db, False, lambda h: 1) is None and not db.exists()  # no file made
+    settings = TuneSettings("cribbage", 10, 1)
+    with History(db) as h, h.conn:
+        h.conn.execute("INSERT INTO running_runs (key, pid, host) VALUES (?, ?, 'elsewhere')",
+                       (TUNINGS.key(settings, "yaml"), os.getpid()))
+    with pytest.raises(HistoryError, match=r"this tuning is being run by another process "
+                                           r"\(pid \d+ on elsewhere\)"):
+        open_kind(db, TUNINGS, settings, "yaml", False, lambda h, i: i)
+    with pytest.raises(HistoryError, match="no tuning to resume"):
+        open_kind(db, TUNINGS, TuneSettings("cribbage", 10, 2), "yaml", True, lambda h, i: i)
+    assert open_kind(db, TUNINGS, TuneSettings("cribbage", 10, 2), "yaml", False,
+                     lambda h, i: i) is None
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: CalibrationSettings("cribbage", "random", 4, 2, rate=2.0),
+     r"^--rate must be in \(0, 1\] \(got 2\)$"),
+    (lambda: CalibrationSettings("cribbage", "random", 4, 2, rate=float("nan")),
+     r"^--rate must be in \(0, 1\] \(got nan\)$"),
+    (lambda: CalibrationSettings("cribbage", "random", 4, 2, win_unit="hand"),  # type: ignore[arg-type]
+     r"^--win-unit must be game or deal \(got 'hand'\)$"),
+    (lambda: CalibrationSettings("cribbage", "random", 4, 2, window="some"),  # type: ignore[arg-type]
+     r"^--window must be round or all \(got 'some'\)$"),
+    (lambda: CalibrationSettings("cribbage", "random", 0, 2),
+     r"^--games-per-round must be at least 1 \(got 0\)$"),
+    (lambda: check_rounds(CalibrationSettings("cribbage", "random", 100_000, 2), 100_000),
+     r"^--rounds 100,000 of --games-per-round 100,000 are more than 100,000,000 games in "
+     "all$"),
+    (lambda: TuneSettings("cribbage", 0, 1), r"^--training-deals must be at least 1 \(got 0\)$"),
+    (lambda: TuneSettings("cribbage", 10**8, 1),
+     r"^--training-deals must be at most 1,000,000 \(got 100,000,000\)$"),
+    (lambda: TuneSettings("cribbage", 10, 1, sigma0=5.0),
+     r"^--sigma must be in \[0.001, 1\], a share of each point's range \(got 5\)$"),
+    (lambda: TuneSettings("cribbage", 10, 1, popsize=1),
+     r"^--popsize must be 0 \(CMA-ES's default\) or at least 2 \(got 1\)$"),
+    (lambda: TuneSettings("cribbage", 10, 1, popsize=-1),
+     r"^--popsize must be at least 0 \(got -1\)$"),
+])
+def test_a_library_caller_is_refused_what_the_command_refuses(make: object,
+                                                              message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        make()  # type: ignore[operator]
