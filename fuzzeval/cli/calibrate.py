@@ -30,51 +30,68 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from rich.progress import Progress
+
     from fuzzeval.learn.calibration_rounds import Calibration, RoundResult, Window, WinUnit
     from fuzzeval.learn.measure import Comparison
+    from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.rows import GameRows
     from fuzzeval.play.store import History
 
 
+#: the command's options, each with its help (the signature lists them with their defaults)
+RulebaseOpt = Annotated[str | None, typer.Option(
+    help="Rule base to calibrate (path or shipped name); default: the game's.")]
+OpponentOpt = Annotated[str | None, typer.Option(
+    "--opponent", help="Opponent: NAME or NAME:key=value,...; default: the game's "
+                       "(cribbage: exhaustive, backgammon: pubeval).")]
+OpponentOOpt = Annotated[str | None, typer.Option(
+    "-o", hidden=True, help="Not an option here: refused, saying so.")]
+SeedOpt = Annotated[int, typer.Option(
+    min=0, max=SEED_MAX,
+    help="Seed; round N (from 1) plays with SeedSequence(\\[seed, N - 1]).")]
+DbOpt = Annotated[Path | None, typer.Option(
+    help="History database; default runs/GAME_calibration.sqlite.")]
+WinUnitOpt = Annotated[str, typer.Option(
+    help="Winning decisions are those of won games (the paper), or of won deals.")]
+WindowOpt = Annotated[str, typer.Option(
+    help="Calibrate from this round's winning decisions, or from all rounds so far.")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Finish the stored calibration with these settings, and fail if "
+                     "there is none (without it, the same command finishes or shows it "
+                     "too, or starts one).")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", help="Game option key=value, e.g. peg_counts=false.")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    help="Drift picture; default plots/<db name>_drift.png "
+         "(runs/GAME_calibration.sqlite: plots/GAME_drift.png).")]
+DealsOpt = Annotated[int, typer.Option(
+    "--held-out-deals", min=0, max=DEALS_MAX,
+    help="Held-out deals for the game's own measure of the rule base before and after "
+         "(cribbage: discard efficiency); 0 skips it.")]
+
+
 def calibrate(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
-    rulebase: Annotated[str | None, typer.Option(
-        help="Rule base to calibrate (path or shipped name); default: the game's.")] = None,
-    opponent: Annotated[str | None, typer.Option(
-        "--opponent", help="Opponent: NAME or NAME:key=value,...; default: the game's "
-                           "(cribbage: exhaustive, backgammon: pubeval).")] = None,
-    opponent_o: Annotated[str | None, typer.Option(
-        "-o", hidden=True, help="Not an option here: refused, saying so.")] = None,
+    rulebase: RulebaseOpt = None,
+    opponent: OpponentOpt = None,
+    opponent_o: OpponentOOpt = None,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds of play-then-calibrate.")] = 5,
     games_per_round: Annotated[int, typer.Option(min=1, help="Games in each round.")] = 100,
     rate: Annotated[float, typer.Option(help="Eq. 1's rate.")] = 0.1,
-    seed: Annotated[int, typer.Option(
-        min=0, max=SEED_MAX,
-        help="Seed; round N (from 1) plays with SeedSequence(\\[seed, N - 1]).")]
+    seed: SeedOpt
     = 1,
-    db: Annotated[Path | None, typer.Option(
-        help="History database; default runs/GAME_calibration.sqlite.")] = None,
+    db: DbOpt = None,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    win_unit: Annotated[str, typer.Option(
-        help="Winning decisions are those of won games (the paper), or of won deals.")]
+    win_unit: WinUnitOpt
     = "game",
-    window: Annotated[str, typer.Option(
-        help="Calibrate from this round's winning decisions, or from all rounds so far.")]
+    window: WindowOpt
     = "round",
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the stored calibration with these settings, and fail if "
-                         "there is none (without it, the same command finishes or shows it "
-                         "too, or starts one).")] = False,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
-    plot: Annotated[Path | None, typer.Option(
-        help="Drift picture; default plots/<db name>_drift.png "
-             "(runs/GAME_calibration.sqlite: plots/GAME_drift.png).")] = None,
-    deals: Annotated[int, typer.Option(
-        "--held-out-deals", min=0, max=DEALS_MAX,
-        help="Held-out deals for the game's own measure of the rule base before and after "
-             "(cribbage: discard efficiency); 0 skips it.")] = 10_000,
+    resume: ResumeOpt = False,
+    option: OptionOpt = None,
+    plot: PlotOpt = None,
+    deals: DealsOpt = 10_000,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
@@ -121,34 +138,18 @@ def calibrate(
         if stored is not None:
             say_stored(path, f"calibration {stored[0]}", min(done, rounds), rounds, "round",
                        resuming=resume)
-        bar = progress_bar(disable=as_json)
-        task = bar.add_task("calibration", total=games_per_round)
-        # as the bar: the estimate of a long calibration, not with --json
+        # with the bar, the estimate of a long calibration (not with --json)
         then = (f", then {deals:,} held-out deals (timed as they start)"
                 if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
-        watch = Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
-                          lambda line: err_console.print(line + then, markup=False,
-                                                         highlight=False))
-
-        def ended(_record: GameRows) -> None:
-            bar.advance(task)
-            watch.tick()
-
-        def start(k: int, stored_games: int) -> None:  # a resumed round's games counted
-            bar.reset(task, total=games_per_round, description=f"round {k + 1}/{rounds}",
-                      completed=stored_games)
-
-        def finished(r: RoundResult) -> None:
-            if not as_json:
-                lo, hi = r.interval
-                moved = sum(1 for m in r.moves if m.shift != 0)
-                bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
-                                  f"({lo:.1%}–{hi:.1%}), {moved} points moved")
+        shown = _Rounds(progress_bar(disable=as_json), rounds, games_per_round, as_json,
+                        Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
+                                  lambda line: err_console.print(line + then, markup=False,
+                                                                 highlight=False)))
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as pool, History(path) as history:
-            with stopped(path, lambda: _saved(history)), bar:
+            with stopped(path, lambda: _saved(history)), shown.bar:
                 cal = run_calibration(history, game, settings, job.source, rounds, pool,
-                                      resume, start, ended, finished)
+                                      resume, shown.start, shown.ended, shown.finished)
             with stopped(path, lambda: _saved(history)), \
                     progress_bar("held-out deals: exact values", as_json) as bar2:
                 task2 = bar2.add_task("deals", total=2 * deals)
@@ -165,6 +166,31 @@ def calibrate(
                     "held_out": [c.to_dict() for c in held_out]})
     else:
         _print(cal, game.name, rounds, held_out, deals, final, picture, path)
+
+
+class _Rounds:
+    """How a calibration's rounds are shown: a bar of each round's games (a resumed round's
+    stored games counted), the time estimate, and a line as each round ends."""
+
+    def __init__(self, bar: Progress, rounds: int, games: int, quiet: bool,
+                 watch: Stopwatch) -> None:
+        self.bar, self.rounds, self.games, self.quiet, self.watch = bar, rounds, games, quiet, watch
+        self.task = bar.add_task("calibration", total=games)
+
+    def start(self, k: int, stored_games: int) -> None:
+        self.bar.reset(self.task, total=self.games, description=f"round {k + 1}/{self.rounds}",
+                       completed=stored_games)
+
+    def ended(self, _record: GameRows) -> None:
+        self.bar.advance(self.task)
+        self.watch.tick()
+
+    def finished(self, r: RoundResult) -> None:
+        if not self.quiet:
+            lo, hi = r.interval
+            moved = sum(1 for m in r.moves if m.shift != 0)
+            self.bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
+                                   f"({lo:.1%}–{hi:.1%}), {moved} points moved")
 
 
 def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison, ...],

@@ -30,79 +30,105 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not at start
     from fuzzeval.play.game import Game
 
 
+#: the command's options, each with its help (the signature lists them with their defaults)
+GamesOpt = Annotated[int, typer.Option(
+    "--games", "-n", help="Games to play in all, learning from them (a whole number "
+                          "of blocks).")]
+BlockOpt = Annotated[int, typer.Option(
+    help="Games between two commits to --db (a whole number of updates).")]
+UpdateOpt = Annotated[int, typer.Option(
+    help="TD(λ): games played with the same conclusions, then their steps added (1: "
+         "after every game, as Sturtevant & White's; more lets the workers share them).")]
+HalvingOpt = Annotated[int, typer.Option(
+    help="TD(λ): the step size's schedule, --alpha / (1 + games so far / this): "
+         "halved after this many games (0: constant).")]
+LamOpt = Annotated[float, typer.Option(
+    "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
+                     "payoff (Sturtevant & White: 0.75).")]
+AlphaOpt = Annotated[float, typer.Option(
+    help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
+         "by their strength (Sturtevant & White's normalised step).")]
+OpponentOpt = Annotated[str, typer.Option(
+    help="Opponent: 'self' (every seat learns) or a player of the game in the other "
+         "seats.")]
+RulebaseOpt = Annotated[str | None, typer.Option(
+    help="Rule base to start from (weighted_sum) instead of a generated one.")]
+OrderOpt = Annotated[int, typer.Option(
+    help="Generated start: conjunctions of at most this many atoms (1 to 3).")]
+MinShareOpt = Annotated[float, typer.Option(
+    help="Generated start: an atom or a pair must fire on this share of the sampled "
+         "decisions.")]
+TripleShareOpt = Annotated[float, typer.Option(
+    help="Generated start: a triple must fire on this share of the sampled "
+         "decisions.")]
+SplitOpt = Annotated[str, typer.Option(
+    help="Generated start: one group of rules for each atom of this feature (or each "
+         "combination of atoms of these, separated by commas), learned apart "
+         "(backgammon: Contact, a contact base and a race base in one file); --order "
+         "counts the atoms beside the group's.")]
+MonteCarloOpt = Annotated[list[str] | None, typer.Option(
+    "--monte-carlo", metavar="KIND",
+    help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
+         "alone; hearts: pass, whose worth shows only when the hand is played); "
+         "repeatable.")]
+SampleGamesOpt = Annotated[int, typer.Option(
+    help="Generated start: games of the game's default opponent that sample the "
+         "decisions.")]
+ScaleOpt = Annotated[float, typer.Option(
+    help="Generated start: conclusions stay within ± this (in the payoff's "
+         "unit).")]
+AverageOpt = Annotated[int, typer.Option(
+    help="The learned base concludes the mean of the conclusions after each of the "
+         "last this many blocks (1: the last block's).")]
+MeasureEveryOpt = Annotated[int, typer.Option(
+    help="Learning curve: blocks between two points (0: none).")]
+MeasureGamesOpt = Annotated[int, typer.Option(
+    help="Learning curve: games a point.")]
+MeasureOpponentOpt = Annotated[str | None, typer.Option(
+    help="Learning curve: the fixed opponent; default: the game's.")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", help="Game option key=value of every game played, learning and "
+                     "measuring (e.g. hearts: rules=sturtevant-white).")]
+DbOpt = Annotated[Path | None, typer.Option(
+    help="History database; default runs/GAME_learn.sqlite.")]
+OutputOpt = Annotated[Path | None, typer.Option(
+    "--output", "-o", help="Output file: the learned rule base; default next to --db, "
+                           "GAME_learn.learned.yaml.")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    help="Learning curve picture; default plots/GAME_learn_curve.png.")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Continue the stored learn of these settings.")]
+
+
 def learn(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
-    games: Annotated[int, typer.Option(
-        "--games", "-n", help="Games to play in all, learning from them (a whole number "
-                              "of blocks).")] = 2000,
-    block: Annotated[int, typer.Option(
-        help="Games between two commits to --db (a whole number of updates).")] = 100,
-    update: Annotated[int, typer.Option(
-        help="TD(λ): games played with the same conclusions, then their steps added (1: "
-             "after every game, as Sturtevant & White's; more lets the workers share them).")] = 1,
-    halving: Annotated[int, typer.Option(
-        help="TD(λ): the step size's schedule, --alpha / (1 + games so far / this): "
-             "halved after this many games (0: constant).")] = 0,
-    lam: Annotated[float, typer.Option(
-        "--lambda", help="TD(λ): λ in [0, 1]; 0 learns from the next value, 1 from the "
-                         "payoff (Sturtevant & White: 0.75).")] = 0.75,
-    alpha: Annotated[float, typer.Option(
-        help="TD(λ): a decision's step size, above 0, divided among the rules that fire "
-             "by their strength (Sturtevant & White's normalised step).")] = 0.1,
-    opponent: Annotated[str, typer.Option(
-        help="Opponent: 'self' (every seat learns) or a player of the game in the other "
-             "seats.")
-    ] = "self",
-    rulebase: Annotated[str | None, typer.Option(
-        help="Rule base to start from (weighted_sum) instead of a generated one.")] = None,
-    order: Annotated[int, typer.Option(
-        help="Generated start: conjunctions of at most this many atoms (1 to 3).")] = 3,
-    min_share: Annotated[float, typer.Option(
-        help="Generated start: an atom or a pair must fire on this share of the sampled "
-             "decisions.")] = 0.005,
-    triple_share: Annotated[float, typer.Option(
-        help="Generated start: a triple must fire on this share of the sampled "
-             "decisions.")] = 0.15,
-    split: Annotated[str, typer.Option(
-        help="Generated start: one group of rules for each atom of this feature (or each "
-             "combination of atoms of these, separated by commas), learned apart "
-             "(backgammon: Contact, a contact base and a race base in one file); --order "
-             "counts the atoms beside the group's.")] = "",
-    monte_carlo: Annotated[list[str] | None, typer.Option(
-        "--monte-carlo", metavar="KIND",
-        help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
-             "alone; hearts: pass, whose worth shows only when the hand is played); "
-             "repeatable.")] = None,
-    sample_games: Annotated[int, typer.Option(
-        help="Generated start: games of the game's default opponent that sample the "
-             "decisions.")] = 200,
-    scale: Annotated[float, typer.Option(
-        help="Generated start: conclusions stay within ± this (in the payoff's "
-             "unit).")] = 100.0,
-    average: Annotated[int, typer.Option(
-        help="The learned base concludes the mean of the conclusions after each of the "
-             "last this many blocks (1: the last block's).")] = 1,
-    measure_every: Annotated[int, typer.Option(
-        help="Learning curve: blocks between two points (0: none).")] = 10,
-    measure_games: Annotated[int, typer.Option(
-        help="Learning curve: games a point.")] = 200,
-    measure_opponent: Annotated[str | None, typer.Option(
-        help="Learning curve: the fixed opponent; default: the game's.")] = None,
+    games: GamesOpt = 2000,
+    block: BlockOpt = 100,
+    update: UpdateOpt = 1,
+    halving: HalvingOpt = 0,
+    lam: LamOpt = 0.75,
+    alpha: AlphaOpt = 0.1,
+    opponent: OpponentOpt = "self",
+    rulebase: RulebaseOpt = None,
+    order: OrderOpt = 3,
+    min_share: MinShareOpt = 0.005,
+    triple_share: TripleShareOpt = 0.15,
+    split: SplitOpt = "",
+    monte_carlo: MonteCarloOpt = None,
+    sample_games: SampleGamesOpt = 200,
+    scale: ScaleOpt = 100.0,
+    average: AverageOpt = 1,
+    measure_every: MeasureEveryOpt = 10,
+    measure_games: MeasureGamesOpt = 200,
+    measure_opponent: MeasureOpponentOpt = None,
     seed: Annotated[int, typer.Option(min=0, max=SEED_MAX, help="Seed of every game.")] = 1,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", help="Game option key=value of every game played, learning and "
-                         "measuring (e.g. hearts: rules=sturtevant-white).")] = None,
-    db: Annotated[Path | None, typer.Option(
-        help="History database; default runs/GAME_learn.sqlite.")] = None,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Output file: the learned rule base; default next to --db, "
-                               "GAME_learn.learned.yaml.")] = None,
-    plot: Annotated[Path | None, typer.Option(
-        help="Learning curve picture; default plots/GAME_learn_curve.png.")] = None,
+    option: OptionOpt = None,
+    db: DbOpt = None,
+    output: OutputOpt = None,
+    plot: PlotOpt = None,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue the stored learn of these settings.")] = False,
+    resume: ResumeOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Learn a rule base's conclusions by TD(λ) (as Sturtevant & White, 2006), in self-play or against a player.
@@ -161,12 +187,7 @@ def learn(
         target.write_text(text)
         curve = [b for b in done.blocks if b.measure is not None]
         if curve:
-            from fuzzeval.plots import plot_learning_curve
-
-            better = "fewer" if not game.payoff.higher_is_better else "more"
-            plot_learning_curve(curve, picture, f"{game.name}: TD(λ = {lam:g}) against "
-                                f"{against} ({better} is better)", game.payoff.unit,
-                                measure_games)
+            _plot(curve, game, lam, against, measure_games, picture)
     if as_json:
         print_json({"learn_id": done.id, "db": str(path), "learned": str(target),
                     "games": done.games, "blocks": len(done.blocks),
@@ -175,6 +196,16 @@ def learn(
                     "picture": str(picture) if curve else None})
     else:
         _print(done, game, lam, against, target, path, picture if curve else None)
+
+
+def _plot(curve: list[Block], game: Game, lam: float, against: str, games: int,
+          picture: Path) -> None:
+    """The learning curve's picture."""
+    from fuzzeval.plots import plot_learning_curve
+
+    better = "fewer" if not game.payoff.higher_is_better else "more"
+    plot_learning_curve(curve, picture, f"{game.name}: TD(λ = {lam:g}) against {against} "
+                        f"({better} is better)", game.payoff.unit, games)
 
 
 def _print(done: Learn, game: Game, lam: float, against: str, target: Path, path: Path,

@@ -28,42 +28,56 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.learn.tune import Generation, TuneSettings
+    from fuzzeval.learn.tune import Generation, Tuned, TuneJob, TuneSettings, Tuning
+
+
+#: the command's options, each with its help (the signature lists them with their defaults)
+RulebaseOpt = Annotated[str | None, typer.Option(
+    help="Rule base to tune (path or shipped name); default: the game's.")]
+BudgetOpt = Annotated[int, typer.Option(
+    help="Evaluations of the measure at most (each a rule base on every training "
+         "deal).")]
+DealsOpt = Annotated[int, typer.Option(
+    "--training-deals", help="Training deals: the deals the measure is tuned on.")]
+HeldOutOpt = Annotated[int, typer.Option(
+    "--held-out-deals", help="Held-out deals for the game's own measure of the rule "
+                             "base before and after (a seed no training uses); 0 skips "
+                             "it.")]
+OutputsOpt = Annotated[bool, typer.Option(
+    "--outputs/--points-only",
+    help="Also tune the output terms that declare 'bounds:', within them (default), or "
+         "only the 'adjust:' points.")]
+SigmaOpt = Annotated[float, typer.Option(
+    help="CMA-ES's first step, as a share of each variable's range.")]
+PopsizeOpt = Annotated[int, typer.Option(
+    help="Rule bases a generation (0: CMA-ES's default, 4 + 3 ln d).")]
+SeedOpt = Annotated[int, typer.Option(
+    min=0, max=SEED_MAX, help="Seed of the training deals and of CMA-ES.")]
+DbOpt = Annotated[Path | None, typer.Option(
+    help="History database; default runs/GAME_tune.sqlite.")]
+OutputOpt = Annotated[Path | None, typer.Option(
+    "--output", "-o",
+    help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
+         "--db).")]
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Finish the stored tuning with these settings.")]
 
 
 def tune(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
-    rulebase: Annotated[str | None, typer.Option(
-        help="Rule base to tune (path or shipped name); default: the game's.")] = None,
-    budget: Annotated[int, typer.Option(
-        help="Evaluations of the measure at most (each a rule base on every training "
-             "deal).")] = 8000,
-    deals: Annotated[int, typer.Option(
-        "--training-deals", help="Training deals: the deals the measure is tuned on.")] = 3000,
-    held_out: Annotated[int, typer.Option(
-        "--held-out-deals", help="Held-out deals for the game's own measure of the rule "
-                                 "base before and after (a seed no training uses); 0 skips "
-                                 "it.")] = 10_000,
-    outputs: Annotated[bool, typer.Option(
-        "--outputs/--points-only",
-        help="Also tune the output terms that declare 'bounds:', within them (default), or "
-             "only the 'adjust:' points.")] = True,
-    sigma: Annotated[float, typer.Option(
-        help="CMA-ES's first step, as a share of each variable's range.")] = 0.1,
-    popsize: Annotated[int, typer.Option(
-        help="Rule bases a generation (0: CMA-ES's default, 4 + 3 ln d).")] = 0,
-    seed: Annotated[int, typer.Option(
-        min=0, max=SEED_MAX, help="Seed of the training deals and of CMA-ES.")] = 1,
-    db: Annotated[Path | None, typer.Option(
-        help="History database; default runs/GAME_tune.sqlite.")] = None,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o",
-        help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
-             "--db).")] = None,
+    rulebase: RulebaseOpt = None,
+    budget: BudgetOpt = 8000,
+    deals: DealsOpt = 3000,
+    held_out: HeldOutOpt = 10_000,
+    outputs: OutputsOpt = True,
+    sigma: SigmaOpt = 0.1,
+    popsize: PopsizeOpt = 0,
+    seed: SeedOpt = 1,
+    db: DbOpt = None,
+    output: OutputOpt = None,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Finish the stored tuning with these settings.")] = False,
+    resume: ResumeOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Tune a rule base with CMA-ES for the game's own measure (cribbage: discard efficiency).
@@ -118,21 +132,33 @@ def tune(
                               lambda k: bar.advance(task, k), step)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(rewrite_points(job.source, tuned.rulebase))
-    tuning, start, why = tuned.tuning, job.start, tuned.stopped_by
-    best = tuning.generations[-1].best if tuning.generations else float("nan")
     if as_json:
-        print_json({"tuning_id": tuning.id, "db": str(path), "rulebase": start.name,
+        tuning = tuned.tuning
+        print_json({"tuning_id": tuning.id, "db": str(path), "rulebase": job.start.name,
                     "tuned": str(target), "evaluations": tuning.evaluations,
-                    "generations": len(tuning.generations), "training_best": best,
-                    "searched": [p.label for p in job.space.params], "stopped_by": list(why),
+                    "generations": len(tuning.generations), "training_best": _best(tuning),
+                    "searched": [p.label for p in job.space.params],
+                    "stopped_by": list(tuned.stopped_by),
                     "held_out": [c.to_dict() for c in tuned.held_out]})
-        return
-    table = Table(title=f"{game.name}: tuning {start.name} with CMA-ES on {deals:,} deals "
-                        f"({job.space.dimension} numbers)", title_justify="left",
-                  box=box.SIMPLE_HEAD)
+    else:
+        _print(job, tuned, held_out, target, path)
+
+
+def _best(tuning: Tuning) -> float:
+    """The best measure on the training deals (NaN before a generation)."""
+    return tuning.generations[-1].best if tuning.generations else float("nan")
+
+
+def _print(job: TuneJob, tuned: Tuned, held_out: int, target: Path, path: Path) -> None:
+    """The search's generations and best, why CMA-ES stopped, the held-out measures."""
+    tuning, start, why = tuned.tuning, job.start, tuned.stopped_by
+    table = Table(title=f"{job.game.name}: tuning {start.name} with CMA-ES on "
+                        f"{job.settings.deals:,} deals ({job.space.dimension} numbers)",
+                  title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("generations", "evaluations", "best on training deals"):
         table.add_column(col, justify="right")
-    table.add_row(str(len(tuning.generations)), f"{tuning.evaluations:,}", f"{best:.4f}")
+    table.add_row(str(len(tuning.generations)), f"{tuning.evaluations:,}",
+                  f"{_best(tuning):.4f}")
     console.print(table)
     if why:
         console.print(f"CMA-ES stopped by itself after {len(tuning.generations)} "
