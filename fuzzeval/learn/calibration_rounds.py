@@ -14,7 +14,6 @@ Any game with a rule-base player works: nothing here knows the game.
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
@@ -32,7 +31,7 @@ from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, Options, PlayerSpec
 from fuzzeval.play.rows import GameRows
-from fuzzeval.play.runs import RunKind, settings_json
+from fuzzeval.play.runs import RunKind, made_by_line, settings_json
 from fuzzeval.play.spec import GAMES_MAX, show_value
 from fuzzeval.play.store import History, run_match, stored_games
 from fuzzeval.stats import wilson
@@ -98,16 +97,15 @@ def calibrated_name(name: str) -> str:
 def made_by(settings: CalibrationSettings, rulebase: str, rounds: int) -> str:
     """The ``made_by:`` line of the rule base after ``rounds`` rounds: the command that
     makes it again (every setting that decides it; the rule base by its name)."""
-    cmd = [f"fuzzeval calibrate {settings.game} --rulebase {shlex.quote(rulebase)}",
-           f"--opponent {shlex.quote(str(settings.opponent))} --rounds {rounds}",
-           f"--games-per-round {settings.games_per_round} --rate {settings.rate!r}",
-           f"--seed {settings.seed}"]
-    if settings.win_unit != "game":
-        cmd.append(f"--win-unit {settings.win_unit}")
-    if settings.window != "round":
-        cmd.append(f"--window {settings.window}")
-    cmd += [f"--option {shlex.quote(f'{k}={show_value(v)}')}" for k, v in settings.options]
-    return f"calibrated by `{' '.join(cmd)}` (eq. 1)"
+    s = settings
+    words = ["fuzzeval", "calibrate", s.game, "--rulebase", rulebase, "--opponent",
+             str(s.opponent), "--rounds", str(rounds), "--games-per-round",
+             str(s.games_per_round), "--rate", repr(s.rate), "--seed", str(s.seed),
+             *(["--win-unit", s.win_unit] if s.win_unit != "game" else []),
+             *(["--window", s.window] if s.window != "round" else [])]
+    for k, v in s.options:
+        words += ["--option", f"{k}={show_value(v)}"]
+    return made_by_line("calibrated", words, "(eq. 1)")
 
 
 def round_seed(seed: int, round_index: int) -> int:

@@ -26,7 +26,6 @@ import dataclasses
 import hashlib
 import json
 import math
-import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -49,7 +48,7 @@ from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
-from fuzzeval.play.runs import RunKind, digest, settings_json
+from fuzzeval.play.runs import RunKind, digest, made_by_line, settings_json
 from fuzzeval.play.spec import GAMES_MAX
 from fuzzeval.play.store import History
 
@@ -543,7 +542,7 @@ def made_by(settings: LearnSettings, games: int, start: str | None, average: int
     # the learning curve's settings are the stored learn's too: the same command goes on
     words += ["--measure-every", str(s.measure_every), "--measure-games", str(s.measure_games),
               *(["--measure-opponent", s.measure_opponent] if s.measure_opponent else [])]
-    return "learned by `" + " ".join(shlex.quote(w) for w in words) + "`"
+    return made_by_line("learned", words)
 
 
 def _number(x: float) -> str:

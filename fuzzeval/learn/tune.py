@@ -26,7 +26,6 @@ import dataclasses
 import json
 import math
 import pickle
-import shlex
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.measure import Comparison, RulebaseMeasure, objective
 from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.runs import RunKind, settings_json
+from fuzzeval.play.runs import RunKind, made_by_line, settings_json
 from fuzzeval.play.spec import DEALS_MAX
 from fuzzeval.play.store import History
 
@@ -367,15 +366,14 @@ def tuned_name(name: str) -> str:
 def made_by(settings: TuneSettings, rulebase: str, budget: int, evaluations: int) -> str:
     """The tuned base's ``made_by:`` line: the command that makes it again, bit for bit
     (every option that decides the result, the rule base as the user named it)."""
-    cmd = [f"fuzzeval tune {settings.game} --rulebase {shlex.quote(rulebase)}",
-           f"--training-deals {settings.deals} --budget {budget} --seed {settings.seed}"]
-    if settings.sigma0 != TuneSettings.sigma0:
-        cmd.append(f"--sigma {settings.sigma0!r}")  # every digit: the same search again
-    if settings.popsize:
-        cmd.append(f"--popsize {settings.popsize}")
-    if not settings.outputs:
-        cmd.append("--points-only")
-    return f"tuned by `{' '.join(cmd)}` (CMA-ES, {evaluations:,} evaluations)"
+    s = settings
+    words = ["fuzzeval", "tune", s.game, "--rulebase", rulebase, "--training-deals",
+             str(s.deals), "--budget", str(budget), "--seed", str(s.seed),
+             # every digit of sigma: the same search again
+             *(["--sigma", repr(s.sigma0)] if s.sigma0 != TuneSettings.sigma0 else []),
+             *(["--popsize", str(s.popsize)] if s.popsize else []),
+             *([] if s.outputs else ["--points-only"])]
+    return made_by_line("tuned", words, f"(CMA-ES, {evaluations:,} evaluations)")
 
 
 def popsize_of(space: Space, settings: TuneSettings) -> int:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+import shlex
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -38,6 +39,12 @@ def settings_json(settings: Any, later: Mapping[str, Any] | None = None) -> str:
     return json.dumps({k: getattr(settings, k) for k in fields
                        if not (k in later and getattr(settings, k) == later[k])},
                       sort_keys=True)
+
+
+def made_by_line(made: str, words: Sequence[str], how: str = "") -> str:
+    """A stored run's result's ``made_by:`` line: what made it ("calibrated"), the command
+    that makes it again (each word quoted for a shell where it must be) and how."""
+    return f"{made} by `{' '.join(shlex.quote(w) for w in words)}`" + (f" {how}" if how else "")
 
 
 class Settings(Protocol):
