@@ -37,6 +37,12 @@ def test_durations_are_as_precise_as_an_estimate(seconds: float, said: str) -> N
     assert duration(seconds) == said
 
 
+@pytest.mark.mutation_pin
+def test_durations_below_90_seconds_are_in_seconds_from_90_in_minutes() -> None:
+    assert duration(89.4) == "89 s"
+    assert duration(90) == "2 min"  # 1.5 min, rounded half to even
+
+
 class FakeClock:
     def __init__(self) -> None:
         self.now = 0.0
