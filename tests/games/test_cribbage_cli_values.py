@@ -3,7 +3,7 @@ them: tests added for the mutants of games/cribbage/{cli,report,es}.py that surv
 suite.
 
 Expected values come from the rules by hand, from the brute force of
-tests/games/test_cribbage_discard_table (every starter and opponent's pair scored with the plain
+tests/games/test_cribbage_discard (every starter and opponent's pair scored with the plain
 scorer of cribbage_reference), and from the independent script behind
 tests/games/test_cribbage_papers -- never from the code under test. The console is 80
 columns wide, as in tests/test_cli_rulebase_list.py."""
@@ -26,7 +26,7 @@ from fuzzeval.cli import app
 from fuzzeval.games.cribbage import es
 from fuzzeval.games.cribbage.cards import parse_cards
 from tests.games import cribbage_reference as ref
-from tests.games.test_cribbage_discard_table import _brute
+from tests.games.test_cribbage_discard import _brute
 
 pytestmark = pytest.mark.mutation_pin
 
