@@ -2,25 +2,33 @@
 fuzzeval.learn.calibration_rounds.round_seed) against numpy's SeedSequence used directly:
 game ``i`` of a match with seed ``s`` draws from ``SeedSequence(s).spawn(n)[i]``, split into chance,
 seat 0 and seat 1 streams; round ``k`` of a calibration with seed ``s`` plays with the
-first 32-bit word of ``SeedSequence([s, k])`` (gaps found by mutation testing)."""
+first 32-bit word of ``SeedSequence([s, k])``, the seed its match is stored and played with."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from fuzzeval.learn.calibration_rounds import round_seed
+from fuzzeval.learn.calibration_rounds import (
+    CalibrationSettings,
+    load_calibration,
+    round_seed,
+    run_calibration,
+)
 from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import game_seed, play_game
-from tests.test_store_resume import ToyGame
-
-pytestmark = pytest.mark.mutation_pin
+from fuzzeval.play.store import History
+from tests.toy import RULEBASE as TOY_RULEBASE
+from tests.toy import ToyGame
 
 
 def _children(seed: int, n: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(n)
 
 
+@pytest.mark.mutation_pin
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**32 - 1, 2**40 + 3])
 def test_game_seed_is_the_spawned_child_of_the_match_seed(seed: int) -> None:
     children = _children(seed, 12)
@@ -48,6 +56,7 @@ class FirstDraw:
         return 0
 
 
+@pytest.mark.mutation_pin
 @pytest.mark.parametrize(("seed", "index"), [(3, 0), (3, 1), (11, 4), (11, 7)])
 def test_a_game_draws_its_deal_and_each_seat_from_its_own_child_stream(
     seed: int, index: int
@@ -67,6 +76,7 @@ def test_a_game_draws_its_deal_and_each_seat_from_its_own_child_stream(
     assert record.moves == 6
 
 
+@pytest.mark.mutation_pin
 def test_seat_zero_moves_first_in_even_games_only() -> None:
     for index in range(6):
         players = (FirstDraw(), FirstDraw())
@@ -76,6 +86,7 @@ def test_seat_zero_moves_first_in_even_games_only() -> None:
 
 
 # Worked out with numpy directly: int(SeedSequence([s, k]).generate_state(1, np.uint32)[0]).
+@pytest.mark.mutation_pin
 @pytest.mark.parametrize(("seed", "k"), [(0, 0), (0, 1), (1, 0), (5, 3), (2**31, 9)])
 def test_round_seed_is_the_first_word_of_the_sequence_of_seed_and_round(
     seed: int, k: int
@@ -85,3 +96,33 @@ def test_round_seed_is_the_first_word_of_the_sequence_of_seed_and_round(
     assert type(got) is int and got == want and 0 <= got < 2**32
     assert round_seed(seed, k) != round_seed(seed, k + 1)
     assert round_seed(seed, k) != round_seed(seed + 1, k)
+
+
+# --- the round seeds a calibration stores ---------------------------------------------
+
+
+# numpy.random.SeedSequence([seed, round]).generate_state(1, numpy.uint32)[0], worked out once
+# with numpy outside fuzzeval and written down.
+KNOWN_ROUND_SEEDS = {(0, 0): 2968811710, (3, 0): 1576890651, (3, 1): 457190280,
+                     (3, 2): 960329833, (2, 0): 2834126987, (2, 1): 307626447,
+                     (12345, 7): 363984956}
+
+
+@pytest.mark.audit
+def test_round_seeds_are_drawn_from_seed_sequence_of_seed_and_round() -> None:
+    for (seed, k), want in KNOWN_ROUND_SEEDS.items():
+        direct = int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint32)[0])
+        assert direct == want
+        assert round_seed(seed, k) == want, (seed, k)
+
+
+@pytest.mark.audit
+def test_each_round_plays_its_match_under_its_round_seed(tmp_path: Path) -> None:
+    """The seed a calibration round's match is stored (and played) with."""
+    settings = CalibrationSettings("toy", "random", games_per_round=4, seed=2)
+    with History(tmp_path / "toy.sqlite") as h:
+        run_calibration(h, ToyGame(), settings, TOY_RULEBASE, rounds=2)
+        cal = load_calibration(h)
+        seeds: dict[int, int] = dict(h.matches()[["id", "seed"]].itertuples(index=False))
+    assert [seeds[r.match_id] for r in cal.finished_rounds] == [
+        KNOWN_ROUND_SEEDS[(2, 0)], KNOWN_ROUND_SEEDS[(2, 1)]]
