@@ -1,6 +1,7 @@
-"""``calibrate``, ``tournament``, ``evaluate-calibration`` and ``learn --dask ADDRESS`` run
-their games on the cluster's workers and store what the local run stores with the same
-seed (as ``match`` and ``tune`` do: tests/test_match_dask.py, tests/test_tune.py)."""
+"""``match``, ``calibrate``, ``tournament``, ``evaluate-calibration`` and ``learn --dask
+ADDRESS`` run their games on the cluster's workers (not on a local pool that would give
+the same outcomes) and store what the local run stores with the same seed (as ``tune``
+does: tests/test_tune.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
+from fuzzeval.play.match import play_block
 from fuzzeval.play.store import read_decisions, read_games
 
 distributed = pytest.importorskip("distributed")
@@ -109,3 +111,28 @@ def test_learn_on_dask_learns_the_local_conclusions(cluster: Any, tmp_path: Path
     texts = [Path(run["learned"]).read_text().replace(str(Path(run["learned"]).parent), "DB")
              for run in (local, remote)]
     assert texts[0] == texts[1] and " then value is r" in texts[0]
+
+
+# --- match: on a cluster of its own, whose scheduler has seen no game before ----------
+
+
+@pytest.mark.audit
+def test_match_with_dask_runs_the_games_on_the_clusters_workers(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    # Backgammon between random players: quick games, and no tables for workers to build.
+    common = ["match", "backgammon", "--player", "random", "--opponent", "random", "--games",
+              "6", "--seed", "21", "--json"]
+    local = runner.invoke(app, [*common, "--db", str(tmp_path / "local.sqlite")])
+    assert local.exit_code == 0, local.output
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert play_block.__name__ not in set(cluster.scheduler.task_prefixes)
+        remote = runner.invoke(app, [*common, "--db", str(tmp_path / "dask.sqlite"), "--dask",
+                                     cluster.scheduler_address])
+        ran_there = set(cluster.scheduler.task_prefixes)
+    assert remote.exit_code == 0, remote.output
+    assert play_block.__name__ == "play_block" and "play_block" in ran_there
+    assert json.loads(remote.stdout)["games"] == 6
+    columns = ["game", "first", "winner", "score0", "score1", "result", "points", "units"]
+    assert read_games(tmp_path / "dask.sqlite")[columns].equals(
+        read_games(tmp_path / "local.sqlite")[columns])
