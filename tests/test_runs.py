@@ -129,3 +129,30 @@ def test_a_library_caller_is_refused_what_the_command_refuses(make: object,
                                                               message: str) -> None:
     with pytest.raises(UsageError, match=message):
         make()  # type: ignore[operator]
+
+
+def test_a_kind_makes_its_own_tables_with_its_first_run_and_checks_them(
+        tmp_path: Path) -> None:
+    """A history holds a kind's tables from its first run of that kind on; read-only, one
+    without them holds no run of it; a table of the kind lost is refused as damage."""
+    db = tmp_path / "k.sqlite"
+    with History(db):
+        pass
+    tables = "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tun%'"
+    with History(db) as h:
+        assert h.conn.execute(tables).fetchall() == []
+    with History(db, readonly=True) as h:
+        assert TUNINGS.find(h, TuneSettings("cribbage", 10, 1), "x") is None
+        assert TUNINGS.ids(h) == []
+        with pytest.raises(HistoryError, match=r"no tuning stored here$"):
+            TUNINGS.latest(h)
+        assert h.conn.execute(tables).fetchall() == []  # nothing made in a reader
+    with History(db) as h:
+        assert TUNINGS.find(h, TuneSettings("cribbage", 10, 1), "x") is None
+        assert sorted(r[0] for r in h.conn.execute(tables)) == ["tuning_generations",
+                                                                "tunings"]
+        h.conn.execute("DROP TABLE tuning_generations")
+    with History(db) as h, pytest.raises(HistoryError, match=(
+            r"k.sqlite: damaged history: table 'tuning_generations' is missing while "
+            r"'tunings' is there; nothing was written$")):
+        TUNINGS.ids(h)

@@ -80,9 +80,32 @@ def check_rounds(settings: CalibrationSettings, rounds: int) -> None:
                          "all")
 
 
+#: its tables: the head row of each run, and what each run stores as it goes
+TABLES = """
+CREATE TABLE IF NOT EXISTS calibrations (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    rulebase_name TEXT NOT NULL,
+    rulebase_source TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS calibration_rounds (
+    calibration_id INTEGER NOT NULL REFERENCES calibrations(id),
+    round INTEGER NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    match_id INTEGER,
+    games INTEGER,
+    wins INTEGER,
+    moves TEXT,
+    PRIMARY KEY (calibration_id, round)
+);
+"""
+
 #: a calibration stored: its settings, its rule base's digest, its rounds
 CALIBRATIONS = RunKind("calibration", "calibrations", "rulebase_source",
-                       "this calibration is being run")
+                       "this calibration is being run", TABLES)
 
 
 class NoSuchCalibration(HistoryError, UsageError):
@@ -179,7 +202,7 @@ def load_calibration(history: History, calibration_id: int | None = None) -> Cal
         calibration_id = CALIBRATIONS.latest(history)
     head = history.conn.execute(
         "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
-        (calibration_id,)).fetchone()
+        (calibration_id,)).fetchone() if CALIBRATIONS.ready(history) else None
     if head is None:
         ids = ", ".join(map(str, CALIBRATIONS.ids(history)))
         raise NoSuchCalibration(f"{history.path}: no calibration {calibration_id} (stored: "
@@ -233,7 +256,8 @@ def start_calibration(history: History, settings: CalibrationSettings, rulebase_
 def stored_so_far(history: History) -> tuple[int, int]:
     """What a stopped calibration has stored: its finished rounds and games."""
     rounds = history.conn.execute(
-        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0]
+        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0] \
+        if CALIBRATIONS.ready(history) else 0
     return int(rounds), history.games_stored()
 
 

@@ -402,8 +402,30 @@ def measure_all(game: Game, source: str, weights: FloatArray, settings: LearnSet
     return math.fsum(paid) / len(paid), half
 
 
+#: its tables: the head row of each run, and what each run stores as it goes
+TABLES = """
+CREATE TABLE IF NOT EXISTS learns (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    source TEXT NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS learn_blocks (
+    learn_id INTEGER NOT NULL REFERENCES learns(id),
+    block INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    mean REAL NOT NULL,
+    measure REAL,
+    measure_half REAL,
+    weights BLOB NOT NULL,
+    PRIMARY KEY (learn_id, block)
+);
+"""
+
 #: a learn stored (one a database): its settings, its start's digest and text, its blocks
-LEARNS = RunKind("learn", "learns", "source", "learning", resume_detail="",
+LEARNS = RunKind("learn", "learns", "source", "learning", TABLES, resume_detail="",
                  one_a_database=True)
 
 
@@ -412,7 +434,7 @@ def load_learn(history: History, learn_id: int | None = None) -> Learn:
     if learn_id is None:
         learn_id = LEARNS.latest(history)
     head = history.conn.execute("SELECT settings, rulebase_yaml FROM learns WHERE id = ?",
-                                (learn_id,)).fetchone()
+                                (learn_id,)).fetchone() if LEARNS.ready(history) else None
     if head is None:
         raise HistoryError(f"{history.path}: no learn {learn_id}")
     rows = history.conn.execute(

@@ -263,8 +263,31 @@ class Tuning:
 
 
 
+#: its tables: the head row of each run, and what each run stores as it goes
+TABLES = """
+CREATE TABLE IF NOT EXISTS tunings (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    rulebase_name TEXT NOT NULL,
+    rulebase_source TEXT NOT NULL,
+    rulebase_yaml TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS tuning_generations (
+    tuning_id INTEGER NOT NULL REFERENCES tunings(id),
+    generation INTEGER NOT NULL,
+    evaluations INTEGER NOT NULL,
+    best REAL NOT NULL,
+    best_x TEXT NOT NULL,
+    mean REAL NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (tuning_id, generation)
+);
+"""
+
 #: a tuning stored: its settings, its start's digest and text, its generations
-TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being run")
+TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being run", TABLES)
 
 
 def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
@@ -272,7 +295,8 @@ def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
     if tuning_id is None:
         tuning_id = TUNINGS.latest(history)
     head = history.conn.execute("SELECT settings, rulebase_name, rulebase_yaml FROM tunings "
-                                "WHERE id = ?", (tuning_id,)).fetchone()
+                                "WHERE id = ?", (tuning_id,)).fetchone() \
+        if TUNINGS.ready(history) else None
     if head is None:
         raise HistoryError(f"{history.path}: no tuning {tuning_id}")
     rows = history.conn.execute(

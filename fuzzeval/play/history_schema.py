@@ -78,62 +78,6 @@ CREATE TABLE IF NOT EXISTS running_runs (
     host TEXT NOT NULL,
     started TEXT NOT NULL DEFAULT (datetime('now'))
 );
-CREATE TABLE IF NOT EXISTS calibrations (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    rulebase_name TEXT NOT NULL,
-    rulebase_source TEXT NOT NULL,
-    rounds INTEGER NOT NULL,
-    created TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS calibration_rounds (
-    calibration_id INTEGER NOT NULL REFERENCES calibrations(id),
-    round INTEGER NOT NULL,
-    rulebase_yaml TEXT NOT NULL,
-    match_id INTEGER,
-    games INTEGER,
-    wins INTEGER,
-    moves TEXT,
-    PRIMARY KEY (calibration_id, round)
-);
-CREATE TABLE IF NOT EXISTS tunings (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    rulebase_name TEXT NOT NULL,
-    rulebase_source TEXT NOT NULL,
-    rulebase_yaml TEXT NOT NULL,
-    created TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS tuning_generations (
-    tuning_id INTEGER NOT NULL REFERENCES tunings(id),
-    generation INTEGER NOT NULL,
-    evaluations INTEGER NOT NULL,
-    best REAL NOT NULL,
-    best_x TEXT NOT NULL,
-    mean REAL NOT NULL,
-    state BLOB NOT NULL,
-    PRIMARY KEY (tuning_id, generation)
-);
-CREATE TABLE IF NOT EXISTS learns (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    source TEXT NOT NULL,
-    rulebase_yaml TEXT NOT NULL,
-    created TEXT NOT NULL DEFAULT (datetime('now'))
-);
-CREATE TABLE IF NOT EXISTS learn_blocks (
-    learn_id INTEGER NOT NULL REFERENCES learns(id),
-    block INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    mean REAL NOT NULL,
-    measure REAL,
-    measure_half REAL,
-    weights BLOB NOT NULL,
-    PRIMARY KEY (learn_id, block)
-);
 """
 
 
@@ -144,16 +88,16 @@ ADDED = {2: (("decisions", "feature_set"),), 3: (("games", "choices"),),
               ("games", "payoffs"))}
 
 #: a table whose absence, while the other one is there, means the file was damaged
-NEEDS = {"games": "matches", "decisions": "games", "calibration_rounds": "calibrations",
-          "tuning_generations": "tunings", "learn_blocks": "learns"}
+NEEDS = {"games": "matches", "decisions": "games"}
 
 
 
 @cache
-def columns() -> dict[str, list[str]]:
-    """Every table's columns as this version writes them."""
+def columns(schema: str = SCHEMA) -> dict[str, list[str]]:
+    """Every table's columns as this version writes them (of ``schema``: the history's own
+    tables, or a kind of run's)."""
     probe = sqlite3.connect(":memory:")
-    probe.executescript(SCHEMA)
+    probe.executescript(schema)
     out = {t: [r[1] for r in probe.execute(f"PRAGMA table_info({t})")]
            for (t,) in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     probe.close()
@@ -164,16 +108,18 @@ def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
     return any(r[1] == column for r in conn.execute(f"PRAGMA table_info({table})"))
 
 
-def damage(conn: sqlite3.Connection, tables: set[str]) -> str | None:
+def damage(conn: sqlite3.Connection, tables: set[str], schema: str = SCHEMA,
+           needs: dict[str, str] = NEEDS) -> str | None:
     """What is missing from a history of this version or older (a table while the one it
-    hangs from is there, a column of its version), or None when nothing is."""
-    for table, parent in NEEDS.items():
+    hangs from is there, a column of its version), or None when nothing is; ``schema`` and
+    ``needs``: a kind of run's tables instead of the history's own."""
+    for table, parent in needs.items():
         if table not in tables and parent in tables:
             return f"table {table!r} is missing while {parent!r} is there"
     version = int(dict(conn.execute(
         "SELECT key, value FROM fuzzeval_meta").fetchall()).get("version", "1"))
     added = [(t, c) for v, pairs in ADDED.items() if v <= version for t, c in pairs]
-    for table, names in columns().items():
+    for table, names in columns(schema).items():
         if table in tables:
             have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
             lost = [c for c in [*names, *(c for t, c in added if t == table)]

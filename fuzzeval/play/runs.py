@@ -3,7 +3,9 @@
 Each kind of run is stored once per settings and start rule base: the same command run
 again finds it (``RunKind.find``) and goes on with it, or shows it when it is complete; a
 running mark (``HistoryFile.running``) keeps a second process from running it at the same
-time. ``open_run`` is what every command does before its costly work: refuse a resume of
+time. Each kind owns its tables (their DDL beside its queries, in its module): a history
+holds them from its first run of that kind on, checked as the history's own tables are.
+``open_run`` is what every command does before its costly work: refuse a resume of
 nothing, refuse a run another process holds, and say what is stored.
 """
 
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
+from fuzzeval.play.history_schema import columns, damage
 from fuzzeval.play.store import History
 
 T = TypeVar("T")
@@ -65,8 +68,28 @@ class RunKind:
     table: str  # the head table, e.g. "calibrations"
     source: str  # the head table's column of the start rule base's digest
     running: str  # what a second process is told, e.g. "this calibration is being run"
+    ddl: str = ""  # its tables, made with the first run of its kind a history stores
     resume_detail: str = " with these settings and this rule base"
     one_a_database: bool = False  # a learn: a second one (other settings) is refused
+
+    def ready(self, history: HistoryFile) -> bool:
+        """Whether this kind's tables are in the history: checked where they are (a table
+        or a column lost is refused, as the history's own are), made in a writable history
+        that has none yet, absent from a read-only one. Made by ``executescript``, which
+        commits: called before a transaction, never inside one."""
+        have = {r[0] for r in history.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if self.table in have:
+            lost = damage(history.conn, have, self.ddl,
+                          {t: self.table for t in columns(self.ddl) if t != self.table})
+            if lost is not None:
+                done = "nothing was read" if history.readonly else "nothing was written"
+                raise HistoryError(f"{history.path}: damaged history: {lost}; {done}")
+            return True
+        if history.readonly:
+            return False
+        history.conn.executescript(self.ddl)
+        return True
 
     def key(self, settings: Settings, source: str) -> str:
         """The running mark: the settings and the start, so that a second process is
@@ -75,6 +98,8 @@ class RunKind:
 
     def find(self, history: HistoryFile, settings: Settings, source: str | None) -> int | None:
         """The latest stored run of these settings and this start (None: any start)."""
+        if not self.ready(history):
+            return None
         where, args = ((f" AND {self.source} = ?", (digest(source),)) if source is not None
                        else ("", ()))
         row = history.conn.execute(
@@ -84,18 +109,21 @@ class RunKind:
 
     def latest(self, history: HistoryFile) -> int:
         """The latest stored run's id; a HistoryError when there is none."""
-        row = history.conn.execute(f"SELECT MAX(id) FROM {self.table}").fetchone()
+        row = history.conn.execute(f"SELECT MAX(id) FROM {self.table}").fetchone() \
+            if self.ready(history) else None
         if row is None or row[0] is None:
             raise HistoryError(f"{history.path}: no {self.name} stored here")
         return int(row[0])
 
     def ids(self, history: HistoryFile) -> list[int]:
+        """Every stored run's id, in order."""
         return [int(r[0]) for r in history.conn.execute(
-            f"SELECT id FROM {self.table} ORDER BY id")]
+            f"SELECT id FROM {self.table} ORDER BY id")] if self.ready(history) else []
 
     def start(self, history: HistoryFile, settings: Settings, source: str,
               **columns: str | int) -> int:
         """Store a new run (its head row) in the open transaction; its id."""
+        self.ready(history)
         values = {"game": settings.game, "settings": settings.to_json(),
                   self.source: digest(source), **columns}
         cur = history.conn.execute(
