@@ -28,6 +28,8 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from rich.progress import TaskID
+
     from fuzzeval.learn.tune import Generation, Tuned, TuneJob, TuneSettings, Tuning
 
 
@@ -112,7 +114,13 @@ def tune(
             say_stored(path, f"tuning {done[0]}", done[1], 1 + lam * ((budget - 1) // lam),
                        "evaluation", "running", resuming=resume)
         bar = progress_bar(disable=as_json)
-        task = bar.add_task("", total=0)
+        tasks: list[TaskID] = []  # the one task, made by the first phase
+
+        def phase(description: str, total: int) -> None:
+            if tasks:
+                bar.reset(tasks[0], total=total, description=description)
+            else:
+                tasks.append(bar.add_task(description, total=total))
         # a generation is a batch of rule bases, steadier than one game: two timed in the
         # later half are enough (four made a slow tuning say it at 99 s)
         evaluated = done[1] if done else 0
@@ -121,15 +129,15 @@ def tune(
             unit="generation", at_least=2)
 
         def step(g: Generation) -> None:
-            bar.update(task, completed=g.evaluations, description=f"tuning: best {g.best:.4f}")
+            bar.update(tasks[0], completed=g.evaluations,
+                       description=f"tuning: best {g.best:.4f}")
             watch.tick()
         # the executor first: an unreachable cluster fails before a database is made; then
         # the measure: a rule base the game cannot measure is refused before any row
         with executor_for(workers, dask) as pool, bar, \
                 stopped(path, lambda: _saved(path, settings, job.source)):
             tuned = tune_into(path, job, rulebase or game.default_rulebase, held_out, pool,
-                              resume, lambda d, n: bar.reset(task, total=n, description=d),
-                              lambda k: bar.advance(task, k), step)
+                              resume, phase, lambda k: bar.advance(tasks[0], k), step)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(rewrite_points(job.source, tuned.rulebase))
     if as_json:
