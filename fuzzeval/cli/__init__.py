@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from fuzzeval.cli.common import err_console, help_when_bare, stop_code, stop_told
+from fuzzeval.cli.common import err_console, help_when_bare, say_error, stop_code, stop_told
 from fuzzeval.errors import Terminated
 from fuzzeval.play.registry import command_entry_points
 
@@ -81,7 +81,7 @@ class _OneLineErrors(TyperGroup):
                 sys.exit(code)
             ctx = getattr(exc, "ctx", None)
             hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-            err_console.print(f"error: {text}{hint}", markup=False, highlight=False)
+            say_error(f"{text}{hint}")
             sys.exit(code)
         sys.exit(rv if isinstance(rv, int) else 0)
 

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from fuzzeval.learn.measure import Comparison
     from fuzzeval.play.game import Game, Player
 
-console = Console()
-err_console = Console(stderr=True, soft_wrap=True)
+#: no emoji anywhere: a file, player or command name may hold ``:hand:``, printed as typed
+console = Console(emoji=False)
+err_console = Console(stderr=True, soft_wrap=True, emoji=False)
 #: the GAME argument's help, naming the games installed (entry points, read once)
 GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 #: every command's --workers/-w: the same spelling, default (2) and check (at least 1)
@@ -195,7 +196,7 @@ def user_errors() -> Iterator[None]:
     except (FuzzevalError, OSError, ValueError, KeyError) as exc:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         for line in str(text).splitlines():
-            err_console.print(f"error: {line}", markup=False, highlight=False)
+            say_error(line)
         raise typer.Exit(2 if isinstance(exc, UsageError) else 1) from None
 
 

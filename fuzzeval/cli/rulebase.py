@@ -17,6 +17,7 @@ from fuzzeval.cli.common import (
     open_rulebase,
     print_json,
     resolve_rulebase,
+    say_error,
     usage_error,
     user_errors,
 )
@@ -138,10 +139,8 @@ def top(
         rb = open_rulebase(file)
     value = {t.name: t.triangle.peak for t in rb.output.terms if t.triangle.is_singleton}
     if rb.defuzzifier == "centroid" or len(value) < len(rb.output.terms):
-        err_console.print(f"error: {file}: rule base {rb.name!r} concludes on triangles "
-                          f"({rb.defuzzifier}); top ranks single-valued conclusions",
-                          markup=False, highlight=False)
-        raise typer.Exit(2)
+        raise usage_error(f"{file}: rule base {rb.name!r} concludes on triangles "
+                          f"({rb.defuzzifier}); top ranks single-valued conclusions")
     unit = rb.output.description or rb.output.name
     what = rb.output.name + (f" ({unit})" if unit != rb.output.name else "")
     if rb.defuzzifier == "weighted_sum":  # a rule adds its conclusion times its weight
@@ -216,7 +215,7 @@ def _write(path: Path, text: str) -> None:
 def _refused(exc: Exception) -> typer.Exit:
     """Every problem of a file that cannot be converted, one line each; exit 2."""
     for line in str(exc).splitlines():
-        err_console.print(f"error: {line}", markup=False, highlight=False)
+        say_error(line)
     return typer.Exit(2)
 
 

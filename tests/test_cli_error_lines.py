@@ -1,0 +1,61 @@
+"""Every error line is printed as written: a player, a command or a file name holding
+``:hand:`` (an emoji name to rich) or ``[bold]`` (rich markup) comes back as typed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app
+from fuzzeval.resources import find_rulebase
+
+runner = CliRunner()
+
+
+def test_a_player_is_named_as_typed(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["match", "cribbage", "-p", ":hand:", "--db",
+                                 str(tmp_path / "h.sqlite")])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: player ':hand:': a player is written name or "
+                             "name:key=value,...\n")
+
+
+def test_an_unknown_command_is_named_as_typed() -> None:
+    result = runner.invoke(app, [":hand:"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: No such command ':hand:'. (see fuzzeval --help)\n"
+
+
+def test_rulebase_top_names_the_file_as_typed(tmp_path: Path) -> None:
+    path = tmp_path / ":hand:[bold].yaml"
+    shutil.copy(find_rulebase("tipping"), path)
+    result = runner.invoke(app, ["rulebase", "top", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {path}: rule base 'tipping' concludes on triangles "
+                             "(centroid); top ranks single-valued conclusions\n")
+
+
+@pytest.mark.parametrize("command", [["evaluate"], ["rulebase", "show"]])
+def test_a_missing_file_is_named_as_typed(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, ":hand:[bold]x.yaml"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: :hand:[bold]x.yaml: no such rule-base file\n"
+
+
+def test_rulebase_check_names_a_missing_file_as_typed() -> None:
+    result = runner.invoke(app, ["rulebase", "check", ":hand:[bold]x.yaml"])
+    assert result.exit_code == 1
+    assert result.stderr == ":hand:[bold]x.yaml: no such rule-base file\n"
+
+
+def test_rulebase_import_names_the_file_as_typed(tmp_path: Path) -> None:
+    path = tmp_path / ":hand:[b].fll"
+    path.write_text("Engine: e\nbogus line\n")
+    result = runner.invoke(app, ["rulebase", "import", str(path), "-o",
+                                 str(tmp_path / "o.yaml")])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == (f"error: {path}:2: (line): expected "
+                                             "'key: value' (got 'bogus line')")
