@@ -29,9 +29,11 @@ def _one_error(args: list[str]) -> str:
 
 def test_sampling_trials_beyond_the_cap_are_refused_with_the_valid_range() -> None:
     assert MAX_TRIALS == 100_000  # docs/sampling.md says so
-    line = _one_error(["cribbage", "discard", *HAND, "-p", "sampling:trials=1000000000000"])
+    line = _one_error(["cribbage", "discard", "--crib", "mine",
+                       *HAND, "-p", "sampling:trials=1000000000000"])
     assert "trials must be a whole number from 1 to 100,000 (got 1000000000000)" in line
-    line = _one_error(["cribbage", "discard", *HAND, "-p", "sampling:trials=100001"])
+    line = _one_error(["cribbage", "discard", "--crib", "mine",
+                       *HAND, "-p", "sampling:trials=100001"])
     assert "from 1 to 100,000 (got 100001)" in line
 
 
@@ -52,7 +54,7 @@ def test_a_key_given_twice_is_refused_naming_it() -> None:
 
 
 @pytest.mark.parametrize("args", [
-    ["cribbage", "discard", *HAND, "-p", "sampling:trials=50,trials=60"],
+    ["cribbage", "discard", "--crib", "mine", *HAND, "-p", "sampling:trials=50,trials=60"],
     ["cribbage", "peg", "KC", "--starter", "9H", "--mine", "5S 4S 2S", "--count", "5S 3C 4S 2S",
      "-p", "exhaustive:pegging=fuzzy,pegging=basic"],
     ["match", "cribbage", "-p", "sampling:trials=50,trials=60", "-n", "2"],

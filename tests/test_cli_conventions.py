@@ -678,18 +678,19 @@ def test_cribbage_pegging_opponent() -> None:
 HAND6 = ["7H", "8S", "KD", "QC", "2S", "3C"]
 
 
-def test_discard_needs_whose_crib_and_left_out_it_is_mine_with_a_warning() -> None:
+def test_discard_needs_whose_crib() -> None:
     """The same six cards are thrown differently to my crib and to theirs, so --crib has no
-    default: left out (deprecated) it is mine, as it was."""
+    default: left out, it is Click's missing-option usage error."""
     mine, theirs, left_out = (runner.invoke(app, ["cribbage", "discard", *HAND6, *extra,
                                                   "--json"])
                               for extra in (["--crib", "mine"], ["--crib", "theirs"], []))
     assert json.loads(mine.stdout)["discard"] == ["7H", "8S"]  # a fifteen to my crib
     assert json.loads(theirs.stdout)["discard"] == ["KD", "QC"]  # nothing to theirs
-    assert left_out.stdout == mine.stdout and mine.stderr == ""
-    assert left_out.stderr == ("warning: discard without --crib is deprecated (it meant --crib "
-                               "mine); give --crib mine or theirs\n")
-    bad = runner.invoke(app, ["cribbage", "discard", *HAND6[:5], "1X"])
+    assert mine.stderr == ""
+    assert (left_out.exit_code, left_out.stdout) == (2, "")
+    assert left_out.stderr == ("error: Missing option '--crib'. "
+                               "(see fuzzeval cribbage discard --help)\n")
+    bad = runner.invoke(app, ["cribbage", "discard", "--crib", "mine", *HAND6[:5], "1X"])
     assert bad.exit_code == 2 and bad.stderr.startswith("error: ") and bad.stderr.count("\n") == 1
 
 

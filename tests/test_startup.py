@@ -69,7 +69,7 @@ def test_help_imports_neither_numpy_nor_the_engine(tmp_path: Path, args: list[st
 
 @pytest.mark.parametrize("extra", [[], ["--json"], ["--crib", "theirs", "--weights", "expert"]])
 def test_one_exhaustive_discard_imports_numpy_only(tmp_path: Path, extra: list[str]) -> None:
-    modules, shown = imported(tmp_path, ["cribbage", "discard", *HAND, *extra])
+    modules, shown = imported(tmp_path, ["cribbage", "discard", "--crib", "mine", *HAND, *extra])
     assert "9C" in shown
     assert "numpy" in modules
     assert loaded(modules, HEAVY) == []
@@ -106,7 +106,7 @@ def test_importing_the_package_is_cheap() -> None:
 
 # --- the fuzzy advisor is fast from the first hand ---------------------------------------
 
-FUZZY = ["cribbage", "discard", *HAND, "-p", "fuzzy"]
+FUZZY = ["cribbage", "discard", "--crib", "mine", *HAND, "-p", "fuzzy"]
 #: what the fuzzy advice may load: it grades with the engine, from a YAML rule base
 FUZZY_HEAVY = HEAVY - {"fuzzeval.engine.evaluator"}
 
@@ -125,7 +125,8 @@ def test_one_fuzzy_discard_loads_no_numba(tmp_path: Path, extra: list[str]) -> N
 def test_a_fuzzy_batch_loads_no_numba(tmp_path: Path) -> None:
     hands = tmp_path / "hands.txt"
     hands.write_text("5H 5S JD QC 4S 9C\n" * 300 + "AC 2D 3H 4S 5C 6D\n")
-    modules, shown = imported(tmp_path, ["cribbage", "discard", "--batch", str(hands),
+    modules, shown = imported(tmp_path, ["cribbage", "discard", "--crib", "mine",
+                                         "--batch", str(hands),
                                          "--json", "-p", "fuzzy"])
     assert len(shown.splitlines()) == 301
     assert json.loads(shown.splitlines()[0])["discard"] == ["4S", "9C"]

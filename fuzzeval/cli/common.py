@@ -143,12 +143,6 @@ def usage_error(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def deprecated(message: str) -> None:
-    """One line on stderr for a use that still works but is going away (``cribbage discard``
-    without --crib), so that scripts keep running and their authors learn the new one."""
-    err_console.print(f"warning: {message}", markup=False, highlight=False)
-
-
 def help_when_bare(ctx: typer.Context) -> None:
     """A group's callback: the group alone (``fuzzeval``, ``fuzzeval plot``) prints its help
     and exits 0, since asking for the menu is not a mistake (Click's no_args_is_help exits 2)."""

@@ -32,7 +32,6 @@ from fuzzeval.cli.common import (
     WorkersOpt,
     columns_that_fit,
     command_group,
-    deprecated,
     json_line,
     picture_option,
     player_list,
@@ -60,9 +59,6 @@ console = Console()
 #: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.
 #: No default: a player asked what to throw first asks whose crib it is (docs/cli.md)
 CRIB_HELP = "Whose crib: mine or theirs."
-#: discard without --crib: the old default, with a warning, for one release
-CRIB_MISSING = ("discard without --crib is deprecated (it meant --crib mine); give --crib "
-                "mine or theirs")
 BatchOpt = Annotated[
     Path | None, typer.Option(help="One hand per line in, one JSON object per line out.")
 ]
@@ -191,11 +187,9 @@ def _discard_json(tokens: list[str], crib: CribOwner, weights: Weighting) -> dic
 
 @app.command()
 def discard(
+    crib: Annotated[str, typer.Option(help=CRIB_HELP)],
     cards: Annotated[list[str] | None, typer.Argument(help="Six cards, e.g. 5H 5S JD QC 4S 9C")]
     = None,
-    crib: Annotated[str | None, typer.Option(
-        help=f"{CRIB_HELP} Give it: the advice differs (left out: mine, with a "
-             "deprecation warning, for this release).")] = None,
     player: Annotated[str, typer.Option(
         "--player", "-p",
         help="Player: exhaustive (exact EV table), random, greedy, es, fuzzy or sampling; "
@@ -215,12 +209,10 @@ def discard(
     The exhaustive player shows its exact EV table; another player its choice with its
     reasons (fuzzy: grades, and with --explain the rules that fired).
     """
-    if crib is not None and crib not in ("mine", "theirs"):
+    if crib not in ("mine", "theirs"):
         raise usage_error(f"--crib must be mine or theirs (got {crib!r})")
     _advise(cards, "theirs" if crib == "theirs" else "mine", player, weights, explain,
             json_out, batch)
-    if crib is None:  # after the advice: an error is one line, without the warning
-        deprecated(CRIB_MISSING)
 
 
 def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str,

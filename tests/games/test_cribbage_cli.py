@@ -75,12 +75,14 @@ def test_discard_json_is_discard_table_without_pandas(crib: str, weights: str) -
 
 
 def test_discard_table_printed() -> None:
-    result = runner.invoke(app, ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C"])
+    result = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                                 "5H", "5S", "JD", "QC", "4S", "9C"])
     assert result.exit_code == 0 and "4S 9C" in result.stdout and "EV" in result.stdout
 
 
 def test_bad_card_is_one_line_and_exit_2() -> None:
-    result = runner.invoke(app, ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "1X"])
+    result = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                                 "5H", "5S", "JD", "QC", "4S", "1X"])
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "error: '1X': unknown rank '1' (ranks: A 2-9 T/10 J Q K)"
@@ -104,7 +106,7 @@ def test_score_json_and_count() -> None:
 def test_batches_one_json_line_per_hand(tmp_path: Path) -> None:
     hands = tmp_path / "hands.txt"
     hands.write_text("5H 5S JD QC 4S 9C\n# a comment\n\nKH QH QD TS 5C 4D\n5H 5S JD QC 4S 9X\n")
-    result = runner.invoke(app, ["cribbage", "discard", "--batch", str(hands)])
+    result = runner.invoke(app, ["cribbage", "discard", "--crib", "mine", "--batch", str(hands)])
     lines = [json.loads(x) for x in result.stdout.splitlines()]
     assert len(lines) == 3 and result.exit_code == 2
     assert lines[0]["discard"] == ["4S", "9C"]
@@ -144,7 +146,8 @@ PAPERS_HAND = "KS QH QD TC 5S 4D"  # Kendall & Shaw (2002)'s hand (test_cribbage
 
 
 def discard(*args: str) -> Any:
-    res = runner.invoke(app, ["cribbage", "discard", *PAPERS_HAND.split(), *args], env=ENV)
+    res = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                              *PAPERS_HAND.split(), *args], env=ENV)
     assert res.exit_code == 0, res.output
     return res
 

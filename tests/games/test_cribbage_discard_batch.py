@@ -44,7 +44,7 @@ def _write(tmp_path: Path, lines: list[str]) -> Path:
 
 
 def _discard(*args: str) -> Any:
-    return runner.invoke(app, ["cribbage", "discard", *args])
+    return runner.invoke(app, ["cribbage", "discard", "--crib", "mine", *args])
 
 
 @pytest.fixture

@@ -220,7 +220,8 @@ def test_train_es_cli_saves_a_table_a_curve_and_the_player_uses_it(tmp_path: Pat
         assert not bool(data["crib"])  # --hand-only
         assert data["curve_y"].size == 200
         assert data["random_level"] < data["best_level"]
-    advice = CliRunner().invoke(app, ["cribbage", "discard", "5H", "5S", "JD", "QC", "4S",
+    advice = CliRunner().invoke(app, ["cribbage", "discard", "--crib", "mine",
+                                      "5H", "5S", "JD", "QC", "4S",
                                       "9C", "-p", f"es:table={out}", "--json"])
     assert advice.exit_code == 0, advice.output
     data = json.loads(advice.stdout)

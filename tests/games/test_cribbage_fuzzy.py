@@ -143,11 +143,12 @@ def test_discard_cli_fuzzy_explain_and_batch(tmp_path: Path) -> None:
     assert any(r["strength"] > 0 for r in data["explanation"]["rules"])
     batch = tmp_path / "hands.txt"
     batch.write_text("5H 5S JD QC 4S 9C\n7C 8C 9C TC JC 6D\n5H 5H JD QC 4S 9C\n")
-    res = runner.invoke(app, ["cribbage", "discard", "--batch", str(batch), "-p", "fuzzy"])
+    res = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                              "--batch", str(batch), "-p", "fuzzy"])
     lines = [json.loads(x) for x in res.stdout.splitlines()]
     assert res.exit_code == 2 and len(lines) == 3
     assert len(lines[0]["discard"]) == 2 and "appears twice" in lines[2]["error"]
-    bad = runner.invoke(app, ["cribbage", "discard", *hand, "-p", "fuzy"])
+    bad = runner.invoke(app, ["cribbage", "discard", "--crib", "mine", *hand, "-p", "fuzy"])
     assert bad.exit_code == 2 and "fuzy" in bad.output
 
 

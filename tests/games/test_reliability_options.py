@@ -160,16 +160,17 @@ def test_a_selector_file_that_is_no_history_is_one_error(tmp_path: Path,
                                   "exhaustive:weights=expert,depth=2"])
 def test_discard_refuses_bad_exhaustive_options(spec: str) -> None:
     """It used to run the uniform table for any weights and ignore unknown keys."""
-    res = runner.invoke(app, ["cribbage", "discard", *HAND, "-p", spec])
+    res = runner.invoke(app, ["cribbage", "discard", "--crib", "mine", *HAND, "-p", spec])
     _one_error_line(res, f"--player {spec}:")
     assert ("weights must be" in res.stderr
             or "(options: peg_rulebase, pegging, weights)" in res.stderr)
 
 
 def test_discard_exhaustive_option_weights_is_the_weights_flag() -> None:
-    by_option = runner.invoke(app, ["cribbage", "discard", *HAND, "-p",
+    by_option = runner.invoke(app, ["cribbage", "discard", "--crib", "mine", *HAND, "-p",
                                     "exhaustive:weights=expert", "--json"])
-    by_flag = runner.invoke(app, ["cribbage", "discard", *HAND, "--weights", "expert",
+    by_flag = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                                  *HAND, "--weights", "expert",
                                   "--json"])
     assert by_option.exit_code == by_flag.exit_code == 0, by_option.output
     assert by_option.stdout == by_flag.stdout and '"weights": "expert"' in by_option.stdout
@@ -247,7 +248,8 @@ def test_a_bad_es_table_is_refused_naming_the_file(tmp_path: Path, kind: str) ->
         load_table(path)
     message = str(info.value)
     assert message.startswith(f"{path}: ") and what in message and "\n" not in message
-    res = runner.invoke(app, ["cribbage", "discard", *HAND, "-p", f"es:table={path}"])
+    res = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                              *HAND, "-p", f"es:table={path}"])
     _one_error_line(res, str(path), what)
 
 
@@ -262,7 +264,8 @@ def test_a_file_that_is_not_a_table_is_one_error_line(tmp_path: Path, content: b
     path.write_bytes(content)
     with pytest.raises(ValueError, match="cannot read an ES table"):
         load_table(path)
-    res = runner.invoke(app, ["cribbage", "discard", *HAND, "-p", f"es:table={path}"])
+    res = runner.invoke(app, ["cribbage", "discard", "--crib", "mine",
+                              *HAND, "-p", f"es:table={path}"])
     _one_error_line(res, str(path), what)
 
 
