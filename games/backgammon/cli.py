@@ -6,12 +6,12 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import (
     JsonOpt,
     command_group,
+    console,
     player_option,
     print_json,
     usage_error,
@@ -19,7 +19,6 @@ from fuzzeval.cli.common import (
 from fuzzeval.errors import FuzzevalError
 
 app = command_group("Backgammon: legal plays ranked by a player.")
-console = Console()
 
 
 @app.command()

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -32,6 +31,7 @@ from fuzzeval.cli.common import (
     WorkersOpt,
     columns_that_fit,
     command_group,
+    console,
     json_line,
     picture_option,
     player_list,
@@ -54,7 +54,6 @@ if TYPE_CHECKING:
 
 app = command_group("Cribbage: counting, discard and pegging advice, the players' reports, "
                     "ES training.")
-console = Console()
 
 #: --crib always says whose crib it is; score's switch is --as-crib, train-es's --with-crib.
 #: No default: a player asked what to throw first asks whose crib it is (docs/cli.md)

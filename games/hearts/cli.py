@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -17,6 +16,7 @@ from fuzzeval.cli.common import (
     JsonOpt,
     columns_that_fit,
     command_group,
+    console,
     player_option,
     print_json,
     usage_error,
@@ -24,7 +24,6 @@ from fuzzeval.cli.common import (
 from fuzzeval.errors import FuzzevalError
 
 app = command_group("Hearts: advice for one decision.")
-console = Console()
 
 
 @app.command()

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
 from fuzzeval.cli.common import (
     SEED_MAX,
     JsonOpt,
     command_group,
+    console,
     player_option,
     print_json,
     say_error,
@@ -40,8 +40,6 @@ if TYPE_CHECKING:  # the players import the engine: `fuzzeval --help` does not
     from fuzzeval.play.game import Candidates
 
 app = command_group("Heads-up limit hold'em: advice for a spot, and ACPC hand logs.")
-# no emoji: ":hand:" in a log line or a player's name is text
-console = Console(emoji=False)
 
 
 @app.command()
