@@ -1,6 +1,6 @@
 """The compact history (version 2): features as packed float64 with their names stored
 once. Old (version-1) histories still read, resume and calibrate; a calibration gives the
-points it gave before the change, to the last bit."""
+points it gave before the compact storage (commit ab122a3), to the last bit."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from fuzzeval.resources import find_rulebase
 
 DATA = Path(__file__).resolve().parent / "data"
 # The matches of tests/data/history_v1.sqlite (made by tests/data/make_history_v1.py with
-# the code before this change: JSON features, players written out; re-made with greedy
-# pegging's fix applied to that code).
+# the code of commit ab76fd8, before the compact storage: JSON features, players written out;
+# re-made with greedy pegging's fix applied to that code).
 CRIB = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 2, 7)
 BG = MatchSpec("backgammon", PlayerSpec.parse("fuzzy:rulebase=backgammon_simple"),
                PlayerSpec("pubeval"), 1, 2)
@@ -91,8 +91,9 @@ def test_features_take_a_fraction_of_the_json_they_took(tmp_path: Path) -> None:
         assert low <= size / rows <= high, (path, size / rows)
 
 
-# Calibrated points of three small calibrations, as the code before the storage change
-# computed them (run from a checkout of that commit); the change must not move one bit.
+# Calibrated points of three small calibrations, as the code before the compact storage
+# computed them (run from a checkout of commit ab76fd8); the compact storage must not move
+# one bit.
 # The digests of the final texts were re-made when bases gained made_by: (the points did
 # not move): the text now carries its name and made_by: line, and the shipped texts gained made_by:.
 BEFORE = {

@@ -1,11 +1,14 @@
 """Words a reader has: papers are cited by their authors and year (docs/references.md), never
-by the number of a file in the project's reading list, and no text points at a numbered
-issue of the project's tracker. A user reads the help texts and the docs; a maintainer reads
-the docstrings, comments and messages in the code, the tests, the benchmarks and the
-shipped rule bases: none of them has those files or that tracker.
+by the number of a file in the project's reading list; no text points at a numbered
+issue of the project's tracker, or at a work session by its number (measured "in session"
+and a number): a date, a commit or what was done says it. A user reads the help texts and
+the docs; a maintainer reads the docstrings, comments and messages in the code, the tests,
+the benchmarks and the shipped rule bases: none of them has those files, that tracker or
+those sessions' numbers.
 
 A random seed is a word like any other ("--seed 26", "seed 1"): only a file number (three
-digits after "seed") or an issue's number is refused.
+digits after "seed"), an issue's number or a session's number is refused; a session without
+a number (a play session, a test session) is a word like any other too.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import typer
 from fuzzeval.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
-#: a paper by its file number, with or without a space, or an issue by its number; across
-#: a line break too (a wrapped docstring)
-NUMBERED = re.compile(r"\bseed[\s_#*-]*0\d\d|\bseeds?/0\d+|\bissues?[\s#]*\d+", re.IGNORECASE)
+#: a paper by its file number, with or without a space, an issue by its number (a heading's
+#: anchor too: issue, a dash, the number) or a work session by its number; across a line break too
+#: (a wrapped docstring)
+NUMBERED = re.compile(r"\bseed[\s_#*-]*0\d\d|\bseeds?/0\d+|\bissues?[\s#-]*\d+"
+                      r"|\bsessions?[\s#-]*\d+", re.IGNORECASE)
 #: the text files of the tree that people read
 READ = {".py", ".md", ".yaml", ".yml", ".toml", ".fll", ".fis", ".txt", ".cfg", ".ini", ""}
 SKIP = {".git", ".venv", "runs", "plots", "__pycache__", ".mypy_cache", ".ruff_cache",
@@ -57,7 +62,7 @@ def _commands(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, A
 
 
 #: the words refused, spelled apart here so that this file holds none of them
-SEED, ISSUE = "seed", "issue"
+SEED, ISSUE, SESSION = "seed", "issue", "session"
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -68,6 +73,13 @@ SEED, ISSUE = "seed", "issue"
     (f"the shared/{SEED}s/002 file", [f"{SEED}s/002"]),
     ("--seed 26", []), ("seed 1 (other deals)", []), ("SeedSequence([seed, 0])", []),
     (f"t{ISSUE} 3", []), ("issues are filed", []), ("Sturtevant & White (2006)", []),
+    (f"results.md#one-ply-deeper-{ISSUE}-18", [f"{ISSUE}-18"]),
+    (f"measured again in {SESSION} 13", [f"{SESSION} 13"]),
+    (f"**{SESSION.title()} 14** (2026-11-26)", [f"{SESSION.title()} 14"]),
+    (f"its {SESSION}-14 test", [f"{SESSION}-14"]), (f"{SESSION}\n16's run", [f"{SESSION} 16"]),
+    (f"{SESSION}s 13 and 14", [f"{SESSION}s 13"]),
+    ("a play session, typed", []), ("the test session's own cache folder", []),
+    ("played over two sessions", []), ("session_start(1)", []), ("obsession 2", []),
 ])
 def test_the_pattern_finds_numbers_and_leaves_random_seeds(text: str, found: list[str]) -> None:
     assert _numbered(text) == found
