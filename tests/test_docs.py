@@ -287,11 +287,28 @@ def test_other_commands_exist() -> None:
     assert seen >= 3
 
 
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces
+    as dashes (headings inside code blocks are none)."""
+    text = FENCE.sub("", page.read_text())
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.*)$", text, re.M)}
+
+
 def test_local_links_resolve() -> None:
+    """Each link to a page of the checkout finds it, and the heading it names (a renamed
+    heading leaves its links pointing nowhere)."""
+    anchors = 0
     for page in PAGES:
-        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text()):
-            if "://" not in target:
-                assert (page.parent / target).exists(), f"{page.name}: {target}"
+        for target, anchor in re.findall(r"\]\(([^)#]*)(?:#([^)]*))?\)", page.read_text()):
+            if "://" in target:
+                continue
+            path = page.parent / target if target else page
+            assert path.exists(), f"{page.name}: {target}"
+            if anchor:
+                anchors += 1
+                assert anchor in _anchors(path), f"{page.name}: {target}#{anchor}"
+    assert anchors >= 10  # the docs link to headings: each is checked
 
 
 def test_format_guide_shows_the_shipped_file() -> None:
