@@ -79,8 +79,8 @@ def main() -> None:
     pegs, discards = decisions(args.decisions, 1)
     full = SamplingSettings(trials=args.trials, stop="none")
     # Compile (or load) every kernel off the clock.
-    SamplingPegging(full).decide(pegs[0], np.random.default_rng(0))
-    SamplingDiscard(full).decide(discards[0], np.random.default_rng(0))
+    SamplingPegging(full).weigh(pegs[0], np.random.default_rng(0))
+    SamplingDiscard(full).weigh(discards[0], np.random.default_rng(0))
     results: dict[str, Any] = {"decisions": args.decisions, "trials": args.trials}
     results["greedy_peg_ms"], _ = per_decision(greedy, pegs, 0)
     results["sampling_peg_ms"], _ = per_decision(SamplingPegging(full).decide, pegs, 0)

@@ -13,10 +13,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fuzzeval.play.game import Feature, GameHooks, PlayerHooks, hooks_of, offered
+from fuzzeval.play.game import (
+    BridgeHooks,
+    Feature,
+    GameHooks,
+    HiddenInformationHooks,
+    PlayerHooks,
+    hook,
+    hooks_of,
+    offered,
+)
 from fuzzeval.play.match import make_player
 from fuzzeval.play.registry import load_game
-from fuzzeval.play.testing import ConformanceError, check_game, check_player
+from fuzzeval.play.testing import ConformanceError, check_bridge, check_game, check_player
 from tests.toy import ToyGame, ToyHooks, ToyState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,12 +33,16 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_HOOKS = ("features", "logged_kinds_for", "tournament_players", "play_rulebase",
               "implied_options", "hidden_information", "sampling_rollout", "payoff_so_far",
               "play_interface", "chance_events", "export_formats", "rulebase_measure")
-PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "estimate", "evaluator", "rows",
-                "payoff", "settings")
+PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "rulebase", "estimate", "evaluator",
+                "rows", "payoff", "settings")
+HIDDEN_HOOKS = ("simulator",)
+BRIDGE_HOOKS = ("search_state", "resample")
+KINDS = ((GameHooks, GAME_HOOKS), (PlayerHooks, PLAYER_HOOKS),
+         (HiddenInformationHooks, HIDDEN_HOOKS), (BridgeHooks, BRIDGE_HOOKS))
 
 
 def test_each_hook_is_declared_once_under_its_own_name() -> None:
-    for kind, names in ((GameHooks, GAME_HOOKS), (PlayerHooks, PLAYER_HOOKS)):
+    for kind, names in KINDS:
         hooks = hooks_of(kind)
         assert tuple(h.name for h in hooks) == names
         assert all(getattr(kind, h.name) is h for h in hooks)
@@ -57,8 +70,11 @@ def test_the_shipped_games_offer_these_hooks_and_every_hook_is_offered() -> None
 #: a shipped player for each player hook: what it offers
 PLAYERS = {
     ("cribbage", "sampling"): ("decide", "logged_kinds"),
+    ("cribbage", "fuzzy"): ("decide", "logged_kinds", "rulebase"),
     ("backgammon", "random"): ("logs_features",),
-    ("hearts", "fuzzy"): ("logs_features", "evaluator"),
+    ("backgammon", "fuzzy"): ("logs_features", "rulebase"),
+    ("hearts", "fuzzy"): ("logs_features", "rulebase", "evaluator"),
+    ("holdem", "fuzzy"): ("rulebase", "evaluator"),
     ("hearts", "sampling"): ("decide", "settings"),
     ("hearts", "td"): ("estimate", "evaluator", "rows", "payoff"),
 }
@@ -71,18 +87,24 @@ def test_shipped_players_offer_every_player_hook_in_its_shape() -> None:
     assert {h for hooks in got.values() for h in hooks} == set(PLAYER_HOOKS)
 
 
+def test_every_game_s_rule_base_player_names_its_rule_base_by_one_hook() -> None:
+    for name in OFFERED:
+        game = load_game(name)
+        player = make_player(game, game.rulebase_player)
+        rb = hook(player, PlayerHooks.rulebase)
+        assert rb is not None and rb.name == {
+            "cribbage": "cribbage_linguistic_tuned", "backgammon": "backgammon_refined",
+            "hearts": "hearts", "holdem": "holdem"}[name]
+
+
 #: names the core looks up with getattr/hasattr that are no game's or player's hook
 NOT_HOOKS = {
     "help", "commands", "ctx", "finite", "format_message", "exit_code",  # click's objects
     "columns",  # a pandas DataFrame's, for grading one
     "_max_workers", "_client", "_processes", "_result_queue", "_reader",  # executors'
     "F_SETPIPE_SZ", "O_BINARY", "O_NONBLOCK",  # the platform's flags
-    "search_state", "resample",  # an OpenSpiel bridge's (fuzzeval/interop/openspiel.py)
-    "simulator",  # the hidden-information hooks' compiled playouts (search/sampling.py)
     "advisors",  # check_game's look at a PlayInterface
 }
-#: a game's own lookups that share a hook's name: (file, name)
-GAME_OWN = {("games/cribbage/players.py", "decide")}  # a strategy's decide(view, rng)
 
 
 def literal_lookups(path: Path) -> list[tuple[int, str]]:
@@ -95,7 +117,7 @@ def literal_lookups(path: Path) -> list[tuple[int, str]]:
 
 
 def test_hooks_are_looked_up_only_through_hook() -> None:
-    hooks = set(GAME_HOOKS) | set(PLAYER_HOOKS)
+    hooks = {name for _, names in KINDS for name in names}
     assert not hooks & NOT_HOOKS
     helper = ROOT / "fuzzeval" / "play" / "game.py"
     core = [p for p in (ROOT / "fuzzeval").rglob("*.py")
@@ -107,7 +129,7 @@ def test_hooks_are_looked_up_only_through_hook() -> None:
     assert undeclared == []
     by_name = [f"{p.relative_to(ROOT)}:{line}: {name}" for p in games
                for line, name in literal_lookups(p)
-               if name in hooks and (str(p.relative_to(ROOT)), name) not in GAME_OWN]
+               if name in hooks]
     assert by_name == []
 
 
@@ -122,6 +144,9 @@ def test_the_plugin_page_lists_every_hook_with_its_contract_and_games() -> None:
         assert tables.pop(h.name) == (h.contract, games)
     for h in hooks_of(PlayerHooks):
         assert tables.pop(h.name)[0] == h.contract
+    assert tables.pop("simulator") == (HiddenInformationHooks.simulator.contract, "holdem")
+    assert tables.pop("search_state") == (BridgeHooks.search_state.contract, "hearts")
+    assert tables.pop("resample") == (BridgeHooks.resample.contract, "cribbage")
     assert tables == {}
 
 
@@ -282,3 +307,67 @@ def test_a_player_hook_of_the_wrong_shape_is_refused_naming_it() -> None:
     with pytest.raises(ConformanceError) as caught:
         check_player(Bragging(), "bragging")
     assert str(caught.value) == "player bragging: hook logs_features: 'no' is not True or False"
+
+
+class SlowSimulator(ToyHooks):
+    """Hidden-information hooks whose compiled simulator forgets the policies."""
+
+    def simulator(self, candidates: Any) -> Any:
+        return None
+
+
+class SlowHidden(ToyGame):
+    @property
+    def hidden_information(self) -> Any:
+        return SlowSimulator(ToyState(0, 0, (1, 2, 3), (0, 0)))
+
+
+def test_a_hidden_information_hook_that_breaks_its_contract_is_refused_naming_it() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_game(SlowHidden(), games=1, seed=1)
+    assert str(caught.value) == ("toy: hook hidden_information.simulator: does not take "
+                                 "(candidates, policies)")
+
+
+class Unread:
+    """A player that names, as its rule base, the name of one."""
+
+    rulebase = "hearts"
+
+    def choose(self, candidates: Any, rng: np.random.Generator) -> int:
+        return 0
+
+
+def test_a_rule_base_that_is_a_name_is_refused() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_player(Unread(), "unread")
+    assert str(caught.value) == "player unread: hook rulebase: 'hearts' is not a RuleBase"
+
+
+class SearchingBridge:
+    """An OpenSpiel bridge that turns a state for OpenSpiel's search."""
+
+    game = "toy"
+
+    def decide(self, state: Any, choose: Any) -> int:
+        return 0
+
+    def restart(self) -> None:
+        pass
+
+    def search_state(self, state: Any) -> Any:
+        return state
+
+
+class LooseBridge(SearchingBridge):
+    """A bridge whose resampler takes no generator."""
+
+    def resample(self, state: Any, seat: int) -> Any:
+        return state
+
+
+def test_a_bridge_hook_that_breaks_its_contract_is_refused_naming_it() -> None:
+    assert check_bridge(SearchingBridge(), "toy") == ("search_state",)
+    with pytest.raises(ConformanceError) as caught:
+        check_bridge(LooseBridge(), "toy")
+    assert str(caught.value) == "bridge toy: hook resample: does not take (state, seat, rng)"

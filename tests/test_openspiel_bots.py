@@ -40,10 +40,13 @@ from fuzzeval.interop.openspiel import (
     IllegalAction,
     UnsupportedGame,
     _row,
+    bridge,
+    bridged_games,
     make_bot,
     opponent_bot,
     play_game,
 )
+from fuzzeval.play.testing import check_bridge
 
 runner = CliRunner()
 
@@ -287,6 +290,14 @@ def test_a_bot_moves_only_for_its_seat() -> None:
     state.apply_action(0)  # player 0 to move
     with pytest.raises(ValueError, match="asked to move for seat 0"):
         make_bot("backgammon", "pubeval", 1, 0).step(state)
+
+
+def test_each_shipped_bridge_offers_these_hooks_in_their_shape() -> None:
+    """docs/plugins.md's table of the bridges' hooks says the same."""
+    got = {name: check_bridge(bridge(HOLDEM if name == "universal_poker" else name), name)
+           for name in bridged_games()}
+    assert got == {"backgammon": (), "cribbage": ("resample",), "hearts": ("search_state",),
+                   "universal_poker": ()}
 
 
 def test_the_hearts_bridge_reads_openspiel_s_parameters_and_turns_the_pass() -> None:

@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 
 from fuzzeval.errors import FuzzevalError, UsageError
-from fuzzeval.play.game import Candidates, Player
+from fuzzeval.play.game import BridgeHooks, Candidates, Player, hook
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.stats import mean_interval, wilson
 
@@ -62,9 +62,8 @@ class Bridge(Protocol):
         """Forget anything kept between steps (a new game begins)."""
         ...
 
-    # Optionally ``search_state(state) -> state``: a state where OpenSpiel's ISMCTSBot can
-    # search the same decision, its actions meaning the same (hearts: in the pass, the
-    # deal turned so that the seat passes first, where OpenSpiel's resampler works).
+    # What a bridge may add (``search_state``, ``resample``) is listed in ``BridgeHooks``
+    # (fuzzeval/play/game.py) and read through ``hook``.
 
 
 def describe(game: Any) -> str:
@@ -226,7 +225,7 @@ class SearchBot(_SeatedBot):
         return f"ISMCTSBot(seat={self._seat})"
 
     def step(self, state: Any) -> int:
-        turn = getattr(self._bridge, "search_state", None)
+        turn = hook(self._bridge, BridgeHooks.search_state)
         return int(self._search.step(state if turn is None else turn(state)))
 
 
@@ -254,8 +253,9 @@ class RandomRollouts:
         return [(a, 1 / len(legal)) for a in legal]
 
 
-def _python_ismcts(game: Any, translator: Any, seat: int, seed: int, simulations: int
-                   ) -> SearchBot:
+def _python_ismcts(game: Any, translator: Any,
+                   resample: Callable[[Any, int, np.random.Generator], Any], seat: int,
+                   seed: int, simulations: int) -> SearchBot:
     """OpenSpiel's Python ISMCTSBot, random rollouts, the most visited action, drawing
     each simulation's state from the bridge's ``resample`` (for a game whose OpenSpiel
     state cannot resample itself)."""
@@ -265,7 +265,7 @@ def _python_ismcts(game: Any, translator: Any, seat: int, seed: int, simulations
                               random_state=np.random.RandomState(seed),
                               final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
     rng = np.random.default_rng(seed)
-    search.set_resampler(lambda state, player: translator.resample(state, player, rng))
+    search.set_resampler(lambda state, player: resample(state, player, rng))
     return SearchBot(search, translator, seat)
 
 
@@ -308,12 +308,13 @@ def opponent_bot(game: Any, name: str, seat: int, seed: int, simulations: int = 
                              f"information; {short} is of perfect information "
                              f"(use mcts)")
         translator = bridge(game) if _factory(short) is not None else None
-        if translator is not None and hasattr(translator, "resample"):
-            return _python_ismcts(game, translator, seat, seed, simulations)
+        resample = hook(translator, BridgeHooks.resample) if translator is not None else None
+        if resample is not None:
+            return _python_ismcts(game, translator, resample, seat, seed, simulations)
         search = pyspiel.ISMCTSBot(seed, evaluator, UCT_C, simulations, -1,
                                    pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                    not kind.provides_information_state_string, False)
-        if translator is None or not hasattr(translator, "search_state"):
+        if translator is None or hook(translator, BridgeHooks.search_state) is None:
             return search
         return SearchBot(search, translator, seat)
     if not perfect:

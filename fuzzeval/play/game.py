@@ -390,8 +390,8 @@ class GameHooks:
         "implied_options", "(name, options) -> the options with the defaults of the files "
         "the player reads filled in, for a match's fingerprint", _method("(name, options)", 2))
     hidden_information: Hook[Any] = Hook(  # fuzzeval.search.sampling.HiddenInformation
-        "hidden_information", "determinize, finished and value (and optionally a compiled "
-        "simulator): what the sampling player simulates with",
+        "hidden_information", "determinize, finished and value (and the optional "
+        "HiddenInformationHooks): what the sampling player simulates with",
         _with("determinize", "finished", "value"))
     sampling_rollout: Hook[str] = Hook(
         "sampling_rollout", "the player the sampling player's playouts use by default, "
@@ -428,6 +428,9 @@ class PlayerHooks:
     logs_features: Hook[bool] = Hook(
         "logs_features", "False: its logged decisions carry no features (it reads none); "
         "default True", _flag)
+    rulebase: Hook[RuleBase] = Hook(
+        "rulebase", "the rule base it plays from (cribbage: its discard's), which advice "
+        "names", _instance(RuleBase))
     estimate: Hook[Callable[[Candidates], float]] = Hook(
         "estimate", "(candidates) -> the payoff it expects from here on: a playout that "
         "stops short is valued by it", _method("(candidates)", 1))
@@ -445,8 +448,35 @@ class PlayerHooks:
         _stop)
 
 
+#: a compiled simulator: ``(trials, rng) -> (trials, options)`` payoffs (search.sampling's)
+CompiledSimulator = Callable[[int, np.random.Generator], FloatArray]
+
+
+class HiddenInformationHooks:
+    """Every optional hook of a game's ``hidden_information``."""
+
+    simulator: Hook[Callable[[Candidates, Sequence[Player]], CompiledSimulator | None]] = \
+        Hook("simulator", "(candidates, policies) -> a compiled simulator of playouts to "
+             "the end, every seat by its policy, or None where it has none",
+             _method("(candidates, policies)", 2))
+
+
+class BridgeHooks:
+    """Every optional hook of an OpenSpiel bridge (fuzzeval.interop.openspiel's
+    ``Bridge``, entry point group ``fuzzeval.openspiel``)."""
+
+    search_state: Hook[Callable[[Any], Any]] = Hook(
+        "search_state", "(state) -> a state where OpenSpiel's ISMCTSBot can search the same "
+        "decision, its actions meaning the same", _method("(state)", 1))
+    resample: Hook[Callable[[Any, int, np.random.Generator], Any]] = Hook(
+        "resample", "(state, seat, rng) -> a state with the seat's information state, for "
+        "OpenSpiel's Python ISMCTSBot where OpenSpiel's state cannot resample itself",
+        _method("(state, seat, rng)", 3))
+
+
 def hooks_of(kind: type) -> tuple[Hook[Any], ...]:
-    """The hooks ``GameHooks`` or ``PlayerHooks`` declares, in order."""
+    """The hooks a ``...Hooks`` class (``GameHooks``, ``PlayerHooks``, ...) declares, in
+    order."""
     return tuple(v for v in vars(kind).values() if isinstance(v, Hook))
 
 

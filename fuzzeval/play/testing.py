@@ -21,8 +21,10 @@ import numpy as np
 
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.play.game import (
+    BridgeHooks,
     Game,
     GameHooks,
+    HiddenInformationHooks,
     Hook,
     Player,
     PlayerHooks,
@@ -129,11 +131,10 @@ def _broken(game: Game, which: Hook[Any], problem: str) -> ConformanceError:
 def check_hooks(game: Game) -> tuple[Hook[Any], ...]:
     """The optional hooks ``game`` offers, each checked against its contract as far as
     the game alone shows it (ConformanceError naming the first hook that breaks it)."""
-    hooks = offered(game, GameHooks)
-    for which in hooks:
-        problem = which.shape(hook(game, which))
-        if problem:
-            raise _broken(game, which, problem)
+    hooks = _shaped(game, GameHooks, f"{game.name}: hook ")
+    hidden = hook(game, GameHooks.hidden_information)
+    if hidden is not None:
+        _shaped(hidden, HiddenInformationHooks, f"{game.name}: hook hidden_information.")
     players = set(game.player_names)
     unknown = [p for p in hook(game, GameHooks.tournament_players) or () if p not in players]
     if unknown:
@@ -204,12 +205,26 @@ def check_hooks_in_play(game: Game, states: list[Any]) -> None:
                               "it does not list")
 
 
+def _shaped(owner: object, kind: type, where: str) -> tuple[Hook[Any], ...]:
+    """The hooks of ``kind`` that ``owner`` offers, each of the shape its contract says
+    (ConformanceError, ``where`` then the hook's name and the problem, for the first that
+    is not)."""
+    hooks = offered(owner, kind)
+    for which in hooks:
+        problem = which.shape(hook(owner, which))
+        if problem:
+            raise ConformanceError(f"{where}{which.name}: {problem}")
+    return hooks
+
+
 def check_player(player: Player, name: str) -> tuple[str, ...]:
     """The optional hooks ``player`` (made as ``name``) offers (``PlayerHooks``), each of the
     shape its contract says (ConformanceError naming the first that is not)."""
-    hooks = offered(player, PlayerHooks)
-    for which in hooks:
-        problem = which.shape(hook(player, which))
-        if problem:
-            raise ConformanceError(f"player {name}: hook {which.name}: {problem}")
-    return tuple(h.name for h in hooks)
+    return tuple(h.name for h in _shaped(player, PlayerHooks, f"player {name}: hook "))
+
+
+def check_bridge(bridge: object, name: str) -> tuple[str, ...]:
+    """The optional hooks an OpenSpiel bridge (for OpenSpiel's game ``name``) offers
+    (``BridgeHooks``), each of the shape its contract says (ConformanceError naming the
+    first that is not)."""
+    return tuple(h.name for h in _shaped(bridge, BridgeHooks, f"bridge {name}: hook "))

@@ -19,8 +19,9 @@ simulation when one candidate is obviously best:
 The game provides a ``Simulator``: ``simulate(n, rng)`` gives the values of all ``k``
 candidates in ``n`` trials, an ``(n, k)`` array. ``playout_simulator`` builds one for any
 game plug-in from three hooks (``HiddenInformation``); a game may also write a faster one,
-and its hooks may offer it as ``simulator(candidates, policies)``: a compiled simulator of
-the same playouts, or None where it cannot compile these policies.
+and its hooks may offer it as ``simulator(candidates, policies)`` (declared in
+``HiddenInformationHooks``): a compiled simulator of the same playouts, or None where it
+cannot compile these policies.
 
 A playout may also stop short (``horizon``, Sturtevant & White's search "to the end of the trick"):
 at the deciding seat's ``horizon``-th later decision it is valued by the rollout player's
@@ -39,7 +40,16 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.play.game import Candidates, Game, GameHooks, Player, PlayerHooks, hook
+from fuzzeval.play.game import (
+    Candidates,
+    CompiledSimulator,
+    Game,
+    GameHooks,
+    HiddenInformationHooks,
+    Player,
+    PlayerHooks,
+    hook,
+)
 
 FloatArray = npt.NDArray[np.float64]
 StopRule = Literal["obvious", "paired", "none"]
@@ -52,10 +62,9 @@ PAIRED_Z = 2.5
 MAX_HORIZON = 100
 
 
-class Simulator(Protocol):
-    def __call__(self, n: int, rng: np.random.Generator) -> FloatArray:
-        """Values of every candidate in ``n`` trials, (n, k); a row shares its sample."""
-        ...
+#: ``(n, rng) ->`` the values of every candidate in ``n`` trials, (n, k); a row shares its
+#: sample (a game's compiled one is ``HiddenInformationHooks.simulator``'s)
+Simulator = CompiledSimulator
 
 
 @dataclass(frozen=True)
@@ -301,7 +310,7 @@ class SamplingPlayer:
     def simulator(self, candidates: Candidates) -> Simulator:
         """The game's compiled simulator of these playouts where it has one (playouts to
         the end, every seat by its ``rollout``), else the playouts in Python."""
-        compiled = getattr(self.hooks, "simulator", None)
+        compiled = hook(self.hooks, HiddenInformationHooks.simulator)
         fast: Simulator | None = (
             compiled(candidates, self.rollout)
             if compiled is not None and not self.horizon and self.others is None else None)

@@ -19,7 +19,7 @@ from fuzzeval.games.backgammon.features import position_features
 from fuzzeval.games.backgammon.game import RESULTS, State
 from fuzzeval.games.backgammon.players import BackgammonPlayer, FuzzyGrades, MoveView
 from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
-from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 
 TOP = 8  # rows of an advisor's ranking
@@ -135,9 +135,9 @@ class BackgammonPlay:
 
     def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
-        grader = getattr(player, "grader", None)
-        if isinstance(grader, FuzzyGrades):
-            name = f"{PlayerSpec.parse(name).name} ({grader.rulebase.name})"
+        rb = hook(player, PlayerHooks.rulebase)
+        if rb is not None:
+            name = f"{PlayerSpec.parse(name).name} ({rb.name})"
         return advice(name, j, candidates.labels, "play", TOP)
 
 

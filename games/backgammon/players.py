@@ -130,6 +130,11 @@ class BackgammonPlayer:
         """Only a rule-base player's moves need their features in the history."""
         return isinstance(self.grader, FuzzyGrades)
 
+    @property
+    def rulebase(self) -> RuleBase | None:
+        """The rule base it grades positions with (a rule-base player's), for advice."""
+        return self.grader.rulebase if isinstance(self.grader, FuzzyGrades) else None
+
     def grades(self, view: MoveView) -> FloatArray:
         return self.grader(view)
 

@@ -169,8 +169,8 @@ def _advice(player: CribbagePlayer, spec: PlayerSpec, hands: Sequence[Hand], cri
     elif _samples(discarder):  # each throw's mean and deviation
         choices = []
         for hand, lab, out in zip(hands, labels, outs, strict=True):
-            choice, result = discarder.decide(DiscardView(hand, mine, (0, 0)),
-                                              np.random.default_rng(seed))
+            choice, result = discarder.weigh(DiscardView(hand, mine, (0, 0)),
+                                             np.random.default_rng(seed))
             choices.append(int(choice))
             out["sampling"] = {"trials": result.trials, "stopped": result.stopped,
                                "stop": discarder.settings.stop}

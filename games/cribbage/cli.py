@@ -270,11 +270,13 @@ def _advise(cards: list[str] | None, owner: CribOwner, player: str, weights: str
                       highlight=False)
 
 
-def _print_origin(rb: object) -> None:
-    """The advice header's second line: the rule base in use and where it came from."""
-    from fuzzeval.engine.rulebase import RuleBase
+def _print_origin(reader: object) -> None:
+    """The advice header's second line: the rule base ``reader`` (a player, or its pegging
+    policy) plays from, if any, and where it came from."""
+    from fuzzeval.play.game import PlayerHooks, hook
 
-    if isinstance(rb, RuleBase):
+    rb = hook(reader, PlayerHooks.rulebase)
+    if rb is not None:
         console.print(rb.origin, markup=False, highlight=False)
 
 
@@ -302,7 +304,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     who = "my" if crib == "mine" else "their"
     console.print(f"{data['hand']}, {who} crib, player {data['player']}: throw "
                   f"[bold]{' '.join(data['discard'])}[/bold], keep {' '.join(data['keep'])}")
-    _print_origin(getattr(built.discarder, "rulebase", None))
+    _print_origin(built)
     rows = data.get("table", [])
     if rows:
         width = min(80, console.width)  # fewer columns on a narrower terminal
@@ -697,7 +699,7 @@ def peg(
         return
     console.print(f"count {data['count']}, player {data['player']}: lay "
                   f"[bold]{data['lay']}[/bold]", highlight=False)
-    _print_origin(getattr(built.policy, "rulebase", None))
+    _print_origin(built.policy)
     rows = data["table"]
     width = min(80, console.width)  # fewer columns on a narrower terminal
     shown, hidden = columns_that_fit(list(rows[0]), width, ALWAYS_SHOWN, WIDE)

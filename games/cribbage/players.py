@@ -97,6 +97,12 @@ class CribbagePlayer:
         a pegging rule base decides it (so that calibration can read it)."""
         return hook(self.policy, PlayerHooks.logged_kinds) or frozenset()
 
+    @property
+    def rulebase(self) -> RuleBase | None:
+        """The rule base its discard reads (a fuzzy discard's), for advice; its pegging's
+        is ``hook(player.policy, PlayerHooks.rulebase)``."""
+        return hook(self.discarder, PlayerHooks.rulebase)
+
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, Mapping[str, str | int | float]]:
         """The choice, and what the history keeps about how it was made (a simulation's
@@ -130,12 +136,12 @@ class CribbagePlayer:
 
 def _with_note(how: Any, view: object, rng: np.random.Generator
                ) -> tuple[int, Mapping[str, str | int | float]]:
-    """A strategy's choice, with its simulation's record when it simulates (a strategy's
-    own ``decide(view, rng)``, not the player hook)."""
-    decide = getattr(how, "decide", None)
-    if decide is None:
+    """A strategy's choice, with its simulation's record when it simulates (a sampling
+    strategy's ``weigh(view, rng)``)."""
+    weigh = getattr(how, "weigh", None)  # only the sampling strategies simulate
+    if weigh is None:
         return int(how(view, rng)), {}
-    choice, result = decide(view, rng)
+    choice, result = weigh(view, rng)
     return int(choice), result.record()
 
 

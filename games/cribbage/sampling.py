@@ -389,7 +389,8 @@ class SamplingPegging:
     weights: Weighting = "expert"
     rollout: SoftmaxPegging | None = None
 
-    def decide(self, view: PegView, rng: np.random.Generator) -> tuple[int, SamplingResult]:
+    def weigh(self, view: PegView, rng: np.random.Generator) -> tuple[int, SamplingResult]:
+        """The card whose simulated plays are worth most, and the simulation."""
         if self.rollout is None:
             simulator = pegging_simulator(view, self.weights)
         else:
@@ -403,7 +404,7 @@ class SamplingPegging:
         return result.best, result
 
     def __call__(self, view: PegView, rng: np.random.Generator) -> int:
-        return self.decide(view, rng)[0]
+        return self.weigh(view, rng)[0]
 
 
 @dataclass(frozen=True)
@@ -413,11 +414,12 @@ class SamplingDiscard:
     settings: SamplingSettings = field(default_factory=SamplingSettings)
     weights: Weighting = "expert"
 
-    def decide(self, view: DiscardView, rng: np.random.Generator
-               ) -> tuple[int, SamplingResult]:
+    def weigh(self, view: DiscardView, rng: np.random.Generator
+              ) -> tuple[int, SamplingResult]:
+        """The throw whose simulated deals are worth most, and the simulation."""
         result = simulate(discard_simulator(view, self.weights), len(THROWS), self.settings,
                           rng)
         return result.best, result
 
     def __call__(self, view: DiscardView, rng: np.random.Generator) -> int:
-        return self.decide(view, rng)[0]
+        return self.weigh(view, rng)[0]

@@ -20,7 +20,7 @@ from fuzzeval.games.hearts.fuzzy import FuzzyHearts
 from fuzzeval.games.hearts.game import Decision, State
 from fuzzeval.games.hearts.view import View
 from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
-from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -153,8 +153,9 @@ class HeartsPlay:
     # --- advice ----------------------------------------------------------------------------
     def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
-        if isinstance(player, FuzzyHearts):
-            name = f"{PlayerSpec.parse(name).name} ({player.rulebase.name})"
+        rb = hook(player, PlayerHooks.rulebase)
+        if rb is not None:
+            name = f"{PlayerSpec.parse(name).name} ({rb.name})"
         return advice(name, j, candidates.labels, "card")
 
 

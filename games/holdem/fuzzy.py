@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.engine.evaluator import Evaluator
+from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.formats.loading import load_rulebase
 from fuzzeval.games.holdem.features import FEATURE_NAMES, decision_features
 from fuzzeval.games.holdem.players import Decision, draw
@@ -51,6 +52,11 @@ class FuzzyPlayer:
 
     evaluator: Evaluator
     temperature: float = TEMPERATURE
+
+    @property
+    def rulebase(self) -> RuleBase:
+        """The rule base it plays from, for advice."""
+        return self.evaluator.rulebase
 
     def grades(self, candidates: Candidates) -> FloatArray:
         rows = candidates.feature_rows(range(len(candidates)))

@@ -18,7 +18,7 @@ from fuzzeval.games.holdem.fuzzy import TRIPLE, FuzzyPlayer, triple
 from fuzzeval.games.holdem.game import State, action_word
 from fuzzeval.games.holdem.players import Decision
 from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
-from fuzzeval.play.game import Advice, Candidates, Player
+from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 
 POSITIONS = ("big blind", "button")
@@ -101,8 +101,9 @@ class HoldemPlay:
 
     def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
-        if isinstance(player, FuzzyPlayer):
-            name = f"{PlayerSpec.parse(name).name} ({player.evaluator.rulebase.name})"
+        rb = hook(player, PlayerHooks.rulebase)
+        if rb is not None:
+            name = f"{PlayerSpec.parse(name).name} ({rb.name})"
         return advice(name, j, candidates.labels, "action")
 
 

@@ -329,7 +329,7 @@ def test_fuzzy_rollouts_play_the_rule_bases_softmax_through_the_rules() -> None:
     # Both at 119, the 5 on their king wins at once, whatever the rollouts do after it.
     view = peg_view("5C 9D KS QH", "KH", "KH", "5C 9D KS QH", scores=(119, 119),
                     my_crib=True)
-    choice, result = player.policy.decide(view, np.random.default_rng(0))  # type: ignore[union-attr]
+    choice, result = player.policy.weigh(view, np.random.default_rng(0))  # type: ignore[union-attr]
     assert choice == 0 and result.means[0] == 1.0 and result.trials == 30
     # The softmax is a distribution over the cards, exp(grade / 0.1) normalised.
     cands = GAME.candidates(S.determinized(

@@ -154,7 +154,7 @@ def peg_advice(player: CribbagePlayer, spec: str, seat: Seat, seed: int = 0) -> 
     if isinstance(policy, SamplingPegging):  # a simulation
         if len(view.thrown) != 2:
             raise ValueError("the sampling player needs --thrown: the two cards I threw")
-        choice, result = policy.decide(view, np.random.default_rng(seed))
+        choice, result = policy.weigh(view, np.random.default_rng(seed))
         out["sampling"] = {"trials": result.trials, "stopped": result.stopped,
                            "stop": policy.settings.stop}
         rows = [{"card": c, "mean": round(float(m), 6), "sd": round(float(s), 6)}
