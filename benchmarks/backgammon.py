@@ -42,7 +42,8 @@ def measure(player: str, opponent: str, games: int, seed: int) -> dict[str, obje
     """CPU seconds for ``games`` seeded games (after one to warm up), and a digest of every
     decision and result."""
     from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, play_indexed
+    from fuzzeval.play.spec import PlayerSpec
 
     spec = MatchSpec("backgammon", PlayerSpec.parse(player), PlayerSpec.parse(opponent),
                      games, seed)

@@ -32,7 +32,8 @@ from concurrent.futures import Executor  # noqa: E402
 
 from fuzzeval.games.cribbage.game import GAME  # noqa: E402
 from fuzzeval.play.executors import executor_for  # noqa: E402
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed, run_games  # noqa: E402
+from fuzzeval.play.match import MatchSpec, play_indexed, run_games  # noqa: E402
+from fuzzeval.play.spec import PlayerSpec  # noqa: E402
 
 Result = tuple[object, ...]
 

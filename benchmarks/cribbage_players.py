@@ -18,7 +18,8 @@ from pathlib import Path
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.report import run_report
 from fuzzeval.play.executors import executor_for
-from fuzzeval.play.match import MatchSpec, PlayerSpec, summarize
+from fuzzeval.play.match import MatchSpec, summarize
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, run_match
 
 PLAYERS = (

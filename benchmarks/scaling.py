@@ -62,7 +62,8 @@ import concurrent.futures.process as P
 import fuzzeval.play.executors as E
 import fuzzeval.play.match as M
 import fuzzeval.play.store as S
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.registry import load_game
 game_name, player, opponent, games, workers, db, seed, variant = sys.argv[1:9]
 for part in variant.split("+"):  # the runner as it is, or changed for a comparison

@@ -1,6 +1,6 @@
 """Checking the options users give players and games (``NAME:key=value,...``, ``--option``).
 
-Values arrive as the CLI parses them (``fuzzeval.play.match.parse_value``: true/false, yes/no
+Values arrive as the CLI parses them (``fuzzeval.play.spec.parse_value``: true/false, yes/no
 and on/off as booleans, numbers as int or float, anything else a string) or as Python
 values. Every check names the option, what was given and what is valid, in one line.
 """

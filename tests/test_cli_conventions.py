@@ -796,7 +796,8 @@ def test_every_games_option_stops_at_games_max_and_workers_at_4_a_cpu(tmp_path: 
 
 def test_a_match_spec_of_more_games_than_a_run_can_finish_is_refused() -> None:
     from fuzzeval.errors import UsageError
-    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     with pytest.raises(UsageError, match=r"^MatchSpec games must be a whole number from 1 to "
                                          r"100000000 \(got 100000001\)$"):

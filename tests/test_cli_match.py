@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.executors import executor_for
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_games, run_match
 
 runner = CliRunner()

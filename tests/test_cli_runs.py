@@ -104,8 +104,9 @@ def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) 
     """run_match run twice (docs/matches.md's snippet) continues the stored match: the
     second run plays nothing, and the history holds one match of 4 games, not two."""
     from fuzzeval.play.history import HistoryError
-    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.match import MatchSpec
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.play.store import History, read_games, run_match
 
     spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),

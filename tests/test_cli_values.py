@@ -434,7 +434,7 @@ def test_a_stopped_match_names_its_database(tmp_path: Path,
 
 def test_seats_keep_a_players_own_comma_separated_options() -> None:
     from fuzzeval.cli.match import _lineup
-    from fuzzeval.play.match import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     got = _lineup("sampling:trials=5,stop=none,random, greedy", "fuzzy", None)
     assert got == (PlayerSpec("sampling", (("stop", "none"), ("trials", 5))),

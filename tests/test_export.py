@@ -15,7 +15,8 @@ from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.games.hearts import rules as hearts
 from fuzzeval.games.hearts.cards import mask_of, parse_card
 from fuzzeval.games.hearts.game import GAME as HEARTS
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_games, run_match
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -19,7 +19,8 @@ from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.cards import parse_card, parse_cards
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Candidates
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_game
+from fuzzeval.play.match import MatchSpec, play_game
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, run_match
 
 runner = CliRunner()

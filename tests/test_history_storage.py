@@ -15,8 +15,9 @@ import pytest
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.registry import load_game
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games, run_match
 from fuzzeval.resources import find_rulebase
 

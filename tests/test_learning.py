@@ -217,7 +217,8 @@ def test_rewards_arrive_as_points_are_taken(source: str) -> None:
 def test_the_td_player_plays_a_learned_base_and_refuses_others(tmp_path: Path,
                                                                 source: str) -> None:
     from fuzzeval.learn.td_runs import learned_yaml, load_learn
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, make_player, play_indexed
+    from fuzzeval.play.match import MatchSpec, make_player, play_indexed
+    from fuzzeval.play.spec import PlayerSpec
 
     with History(tmp_path / "l.sqlite") as h:
         run_learning(h, GAME, SETTINGS, source, 8)

@@ -11,16 +11,8 @@ from scipy.stats import binomtest
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
-from fuzzeval.play.match import (
-    GameRecord,
-    MatchSpec,
-    PlayerSpec,
-    game_rngs,
-    game_seed,
-    parse_options,
-    run_games,
-    summarize,
-)
+from fuzzeval.play.match import GameRecord, MatchSpec, game_rngs, game_seed, run_games, summarize
+from fuzzeval.play.spec import PlayerSpec, parse_options
 from fuzzeval.stats import T95, mean_interval, wilson
 
 SPEC = MatchSpec("cribbage", PlayerSpec("greedy", (("pegging", "basic"),)), PlayerSpec("random"),

@@ -14,7 +14,8 @@ import pytest
 from fuzzeval.errors import UsageError
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, run_match
 
 GREEDY, RANDOM = PlayerSpec("greedy"), PlayerSpec("random")

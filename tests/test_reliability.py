@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.executors import executor_for
-from fuzzeval.play.match import MatchSpec, PlayerSpec, run_games
+from fuzzeval.play.match import MatchSpec, run_games
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games
 from tests.killing import rows_in
 
@@ -372,7 +373,8 @@ def test_workers_do_not_inherit_the_parents_sigterm_handler() -> None:
 SLOW_CREATE = r"""
 import sys, time
 from fuzzeval.play import store
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.registry import load_game
 slow = len(sys.argv) > 2
 create = store.History.create_match

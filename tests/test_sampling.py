@@ -480,7 +480,8 @@ class Flaky:
 
 
 def test_a_rollout_policy_that_raises_leaves_only_whole_games_stored(tmp_path: Any) -> None:
-    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.play.store import History, read_decisions, read_games, run_match
 
     game = FlakyToy()

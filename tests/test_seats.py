@@ -20,14 +20,9 @@ from fuzzeval.errors import UsageError
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Outcome, Payoff
-from fuzzeval.play.match import (
-    MatchSpec,
-    PlayerSpec,
-    check_players,
-    play_indexed,
-    summarize,
-)
+from fuzzeval.play.match import MatchSpec, check_players, play_indexed, summarize
 from fuzzeval.play.replay import initial_state
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games, run_match
 from tests.toy import ToyTable
 

@@ -15,8 +15,9 @@ import pytest
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.rows import GameRows
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games, run_match
 
 

@@ -15,8 +15,9 @@ import pytest
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError, require_for_resume
-from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, play_indexed
+from fuzzeval.play.match import MatchSpec, fingerprint, play_indexed
 from fuzzeval.play.rows import GameRows
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, StoredMatch, resumable, run_match, stored_games
 from tests.toy import RULEBASE, ToyGame
 

@@ -28,8 +28,9 @@ from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from fuzzeval.play.game import Game
-    from fuzzeval.play.match import MatchSpec, MatchSummary, PlayerSpec
+    from fuzzeval.play.match import MatchSpec, MatchSummary
     from fuzzeval.play.rows import GameRows
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.play.store import History
 
 
@@ -78,9 +79,10 @@ def match(
     """
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options, summarize
+    from fuzzeval.play.match import MatchSpec, check_players, summarize
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.runs import open_run
+    from fuzzeval.play.spec import PlayerSpec, parse_options
     from fuzzeval.play.store import History, run_match, stored_games
 
     no_o("match", opponent_o)
@@ -124,7 +126,7 @@ def match(
 
 def _lineup(seats: str | None, player: str, opponent: str | None) -> tuple[PlayerSpec, ...]:
     """--seats as player specs (empty without it); it replaces -p and --opponent."""
-    from fuzzeval.play.match import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     if seats is None:
         return ()

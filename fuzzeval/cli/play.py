@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from fuzzeval.play.game import Advice, Candidates, Game, Outcome, Player, PlayInterface
-    from fuzzeval.play.match import MatchSpec, Options
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.spec import Options
     from fuzzeval.play.store import History, StoredMatch
 
 HUMAN = "human"  # the person's name in the history
@@ -210,8 +211,9 @@ def play(
     import secrets
 
     from fuzzeval.play.game import GameHooks, hook
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint, make_player, parse_options
+    from fuzzeval.play.match import MatchSpec, fingerprint, make_player
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import PlayerSpec, parse_options
     from fuzzeval.play.store import History
 
     with user_errors():

@@ -68,8 +68,9 @@ def tournament(
     from fuzzeval.play.estimate import LONG
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, check_players, parse_options
+    from fuzzeval.play.match import MatchSpec, check_players
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import PlayerSpec, parse_options
     from fuzzeval.play.store import History
     from fuzzeval.play.tournament import pairings, run_tournament, tournament_specs
     from fuzzeval.plots import image_path, plot_win_matrix
@@ -197,7 +198,7 @@ def _cell(t: Tournament, i: int, j: int) -> tuple[float, float, float] | None:
 
 
 def _label(player: str) -> str:
-    from fuzzeval.play.match import PlayerSpec
+    from fuzzeval.play.spec import PlayerSpec
 
     spec = PlayerSpec.parse(player)
     return spec.name + (f" ({', '.join(str(v) for _, v in spec.options)})" if spec.options

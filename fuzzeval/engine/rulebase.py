@@ -206,10 +206,6 @@ class RuleBase:
             raise KeyError(f"no such points: {', '.join(unknown)}")
         return replace(self, inputs=tuple(new_inputs))
 
-    def output_singletons(self) -> tuple[str, ...]:
-        """Names of the output terms that are single values (weighted-average conclusions)."""
-        return tuple(t.name for t in self.output.terms if t.triangle.is_singleton)
-
     def bounded_outputs(self) -> tuple[str, ...]:
         """The single-valued output terms with ``bounds:``, which the tuner may move."""
         return tuple(t.name for t in self.output.terms

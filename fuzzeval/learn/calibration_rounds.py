@@ -29,10 +29,10 @@ from fuzzeval.formats.yaml_edit import rewrite_points
 from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
 from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.match import MatchSpec, Options, PlayerSpec
+from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.runs import RunKind, made_by_line, settings_json
-from fuzzeval.play.spec import GAMES_MAX, show_value
+from fuzzeval.play.spec import GAMES_MAX, Options, PlayerSpec, show_value
 from fuzzeval.play.store import History, run_match, stored_games
 from fuzzeval.stats import wilson
 
@@ -381,8 +381,9 @@ def calibration_job(settings: CalibrationSettings, rulebase: str | None, rounds:
     opponent the game's default): the rounds, the rule base (calibratable, its points
     writable back), the opponent and the options; a UsageError names what is wrong."""
     from fuzzeval.formats.loading import load_rulebase_text, read_rulebase_text
-    from fuzzeval.play.match import check_players, check_rulebase_player, parse_options
+    from fuzzeval.play.match import check_players, check_rulebase_player
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import parse_options
     from fuzzeval.resources import find_rulebase
 
     check_rounds(settings, rounds)

@@ -618,8 +618,9 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
     UsageError names what is wrong, as ``fuzzeval learn`` says it."""
     from fuzzeval.formats.loading import read_rulebase_text
     from fuzzeval.learn.conjunctions import split_features
-    from fuzzeval.play.match import check_game_options, parse_options
+    from fuzzeval.play.match import check_game_options
     from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import parse_options
     from fuzzeval.resources import find_rulebase
 
     check_length(settings, games, average)

@@ -43,16 +43,13 @@ from fuzzeval.play.game import (
 from fuzzeval.play.spec import (
     GAMES_MAX,
     SEED_MAX,
+    Options,
+    PlayerSpec,
     check_int,
     check_options,
     check_player,
     shown,
 )
-from fuzzeval.play.spec import Options as Options
-from fuzzeval.play.spec import OptionValue as OptionValue
-from fuzzeval.play.spec import PlayerSpec as PlayerSpec
-from fuzzeval.play.spec import parse_options as parse_options
-from fuzzeval.play.spec import parse_value as parse_value
 from fuzzeval.stats import mean_interval, wilson
 
 

@@ -72,7 +72,6 @@ FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 _KEEP = np.array(KEEPS, dtype=np.intp)  # (15, 4)
 _THROW = np.array(THROWS, dtype=np.intp)  # (15, 2)
 _RANKS = np.arange(13)
-_SUITS = np.arange(4)
 _POW4 = 13 ** np.arange(3, -1, -1)  # kept ranks -> row of the 13^4 tables
 _THROW_MASK = np.zeros((6, 15))  # card i is thrown in throw t
 for _t, _thrown in enumerate(THROWS):

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from fuzzeval.games.cribbage.discard import CribOwner, evaluate_discards
 from fuzzeval.games.cribbage.es import ESDiscard
 from fuzzeval.games.cribbage.fuzzy import FuzzyDiscard
-from fuzzeval.games.cribbage.lineup import PLAYERS as PLAYERS
+from fuzzeval.games.cribbage.lineup import PLAYERS
 from fuzzeval.games.cribbage.players import DiscardView, player_from_spec
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.play.spec import PlayerSpec

@@ -18,7 +18,6 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 Weighting = Literal["uniform", "expert"]
-Thrower = Literal["dealer", "pone"]
 DATA_FILE = "opponent_throws.json"
 
 

@@ -15,7 +15,6 @@ from fuzzeval.games.cards import Notation
 
 RANKS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-TWO_CLUBS = 0
 QUEEN_SPADES = 4 * 10 + SPADES  # 43
 KING_SPADES = 4 * 11 + SPADES
 ACE_SPADES = 4 * 12 + SPADES

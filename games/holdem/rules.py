@@ -34,7 +34,6 @@ ROUNDS = 4
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 BIG, BUTTON = 0, 1  # the positions
 FOLD, CALL, RAISE = "f", "c", "r"
-ACTIONS = FOLD + CALL + RAISE
 
 
 @dataclass(frozen=True, slots=True)

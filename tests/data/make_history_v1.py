@@ -8,7 +8,8 @@ import sqlite3
 
 from fuzzeval.games.backgammon.game import GAME as BG
 from fuzzeval.games.cribbage.game import GAME as CR
-from fuzzeval.play.match import MatchSpec, PlayerSpec
+from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, run_match
 
 with History("history_v1.sqlite") as h:

@@ -264,7 +264,8 @@ def test_only_the_rule_base_player_logs_features_and_backgammon_calibrates(
         tmp_path: Path) -> None:
     from fuzzeval.games.backgammon.game import GAME
     from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, play_indexed
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.play.store import History, read_decisions
 
     rec = play_indexed(GAME, MatchSpec("backgammon", PlayerSpec("fuzzy"),
@@ -313,7 +314,8 @@ def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
     from fuzzeval.games.backgammon.game import GAME
     from fuzzeval.games.backgammon.moves import parse_dice
     from fuzzeval.games.backgammon.selector import history_record
-    from fuzzeval.play.match import MatchSpec, PlayerSpec
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.play.store import History, read_decisions, run_match
 
     db = tmp_path / "h.sqlite"
@@ -355,7 +357,8 @@ def test_option_features_computed_once_agree_with_a_fresh_computation() -> None:
 
 def _digest(player: str, opponent: str, seed: int, index: int) -> str:
     from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, play_indexed
+    from fuzzeval.play.spec import PlayerSpec
 
     spec = MatchSpec("backgammon", PlayerSpec.parse(player), PlayerSpec.parse(opponent),
                      index + 1, seed)

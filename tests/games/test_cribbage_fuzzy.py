@@ -18,7 +18,8 @@ from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.players import make_player
 from fuzzeval.games.cribbage.report import random_hands, run_report
 from fuzzeval.games.cribbage.weights import opponent_weights
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.match import MatchSpec, play_indexed
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.testing import check_game
 
 runner = CliRunner()

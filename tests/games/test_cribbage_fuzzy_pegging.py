@@ -114,7 +114,8 @@ def test_a_match_of_the_pegging_base_records_the_default_it_reads(tmp_path: Path
     the match's fingerprint, as if named, so a changed base is never resumed into."""
     import json
 
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint
+    from fuzzeval.play.match import MatchSpec, fingerprint
+    from fuzzeval.play.spec import PlayerSpec
 
     def prints(player: str) -> dict[str, dict[str, str]]:
         spec = MatchSpec("cribbage", PlayerSpec.parse(player), PlayerSpec("exhaustive"), 2, 1)

@@ -23,7 +23,8 @@ from fuzzeval.games.cribbage.pegging.features import PEG_FEATURE_NAMES, peg_feat
 from fuzzeval.games.cribbage.pegging.policies import PegView
 from fuzzeval.games.cribbage.players import DiscardView
 from fuzzeval.games.cribbage.weights import opponent_weights
-from fuzzeval.play.match import MatchSpec, PlayerSpec, fingerprint
+from fuzzeval.play.match import MatchSpec, fingerprint
+from fuzzeval.play.spec import PlayerSpec
 from tests.games.cribbage_reference import fifteens, pairs, runs
 
 pytestmark = pytest.mark.pinned

@@ -13,7 +13,8 @@ from fuzzeval.cli import app
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.backgammon.players import FuzzyGrades, make_player
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed, summarize
+from fuzzeval.play.match import MatchSpec, play_indexed, summarize
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, run_match
 from fuzzeval.play.tournament import run_tournament
 

@@ -15,8 +15,9 @@ from fuzzeval.cli import app
 from fuzzeval.games.hearts import record, rules
 from fuzzeval.games.hearts.cards import cards_of, parse_card
 from fuzzeval.games.hearts.game import GAME
-from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+from fuzzeval.play.match import MatchSpec, play_indexed
 from fuzzeval.play.replay import initial_state
+from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.testing import check_game
 
 

@@ -114,7 +114,8 @@ def test_the_tuning_measure_is_what_a_duplicate_match_pays() -> None:
     mean over games 2k and 2k + 1 of the duplicate match with the measure's seed."""
     from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.games.holdem.measure import holdem_measure
-    from fuzzeval.play.match import MatchSpec, PlayerSpec, play_indexed
+    from fuzzeval.play.match import MatchSpec, play_indexed
+    from fuzzeval.play.spec import PlayerSpec
     from fuzzeval.resources import find_rulebase
 
     rb = load_rulebase(find_rulebase("holdem"))

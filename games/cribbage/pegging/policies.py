@@ -19,7 +19,6 @@ from fuzzeval.games.cribbage.cards import value
 from fuzzeval.games.cribbage.scoring import peg_rank_points
 
 PeggingName = Literal["basic", "greedy"]
-PEGGING: tuple[PeggingName, ...] = ("basic", "greedy")
 
 
 @dataclass(frozen=True)
