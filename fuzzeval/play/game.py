@@ -270,10 +270,11 @@ class PlayInterface(Protocol):
         ...
 
 
-# Optional hooks. A game or a player may offer more than its protocol asks; each extra is
-# declared here once, with its contract, and read only through ``hook``, so a misspelt
-# name is an error (mypy's, or tests/test_hooks.py's) rather than a hook silently absent,
-# and ``check_game`` can hold every hook a game offers to its contract.
+# Optional hooks. A game, a player, a game's hidden-information object or an OpenSpiel
+# bridge may offer more than its protocol asks; each extra is declared here once, with its
+# contract, and read only through ``hook``, so a misspelt name is an error (mypy's, or
+# tests/test_hooks.py's) rather than a hook silently absent, and ``check_game``,
+# ``check_player`` and ``check_bridge`` can hold every hook offered to its contract.
 
 #: what is wrong with a hook's value, in a few words ("" when nothing)
 Shape = Callable[[object], str]
