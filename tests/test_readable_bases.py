@@ -297,8 +297,9 @@ def test_peg_and_backgammon_advice_name_the_base_and_where_it_came_from() -> Non
                               "--player", "fuzzy"])
     assert res.exit_code == 0, res.output
     assert _flat(res.output).startswith(
-        "rule base backgammon_refined: taught by `python -m fuzzeval.games.backgammon.teach "
-        "--games 3000 --seed 1 --player pubeval --exploration 0.1 --fit choice` (conclusions "
+        "rule base backgammon_refined: taught by `python -m "
+        "fuzzeval.games.backgammon.scripts.teach --games 3000 --seed 1 --player pubeval "
+        "--exploration 0.1 --fit choice` (conclusions "
         "fitted to GNU Backgammon 0-ply's choices) 4HPwATDgc/ABMA, roll 31")
     res = runner.invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31"])
     assert "rule base" not in res.output  # pubeval reads no rule base

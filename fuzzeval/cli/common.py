@@ -38,7 +38,9 @@ GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 #: every command's --workers/-w: the same spelling, default (2) and check (at least 1)
 WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, help="Local worker processes (1: all work in this process).")]
-#: every command's --json: the same spelling and help
+#: --json of evaluate and the games' commands; match, tournament, calibrate, tune, learn,
+#: evaluate-calibration, openspiel play and rulebase show|top spell the same flag with a
+#: help that names what they print as JSON (the summary, the rounds, the rule base, ...)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 #: every command that plays many games: --dask ADDRESS, the same spelling and help; the
 #: executor is fuzzeval.play.executors.executor_for(workers, dask) in each

@@ -2,8 +2,9 @@
 
 A worker process encodes its games (JSON, packed features, which decisions won) and sends
 back plain tuples and bytes: cheap to pickle, and the parent, the history's one writer,
-only inserts them. The columns are those of ``fuzzeval.play.store``'s ``games`` and
-``decisions`` tables, without the match id, which only the parent knows.
+only inserts them. The columns are those of the ``games`` and ``decisions`` tables
+(their DDL is in ``fuzzeval.play.history_schema``), without the match id, which only the
+parent knows.
 """
 
 from __future__ import annotations
