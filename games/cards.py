@@ -80,19 +80,21 @@ class Notation:
             raise NotationError(token, f"unknown suit {suit_text!r} (suits: C D H S)")
         return 4 * self.ranks.index(rank_text) + SUITS.index(suit_text)
 
-    def parse_cards(self, tokens: Iterable[Card] | str,
-                    count: int | None = None) -> tuple[int, ...]:
+    def parse_cards(self, tokens: Iterable[Card] | str, count: int | None = None,
+                    taken: Iterable[int] = (), shown: str | None = None) -> tuple[int, ...]:
         """Several cards (a list, or one string separated by spaces or commas), none
-        twice; ``count``: exactly that many."""
+        twice and none in ``taken`` (cards already named elsewhere); ``count``: exactly
+        that many. A wrong count names ``shown`` (the cards as the caller read them, by
+        default as this notation writes them)."""
         if isinstance(tokens, str):
             tokens = tokens.replace(",", " ").split()
         cards = tuple(self.parse_card(t) for t in tokens)
-        seen: set[int] = set()
+        seen = set(taken)
         for c in cards:
             if c in seen:
                 raise NotationError(self.card_str(c), "this card appears twice")
             seen.add(c)
         if count is not None and len(cards) != count:
-            raise NotationError(self.cards_str(cards) or "nothing",
-                                f"expected {count} cards (got {len(cards)})")
+            raise NotationError((self.cards_str(cards) if shown is None else shown)
+                                or "nothing", f"expected {count} cards (got {len(cards)})")
         return cards

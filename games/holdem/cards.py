@@ -10,7 +10,7 @@ As = 51. Cards are written the ACPC way, rank upper case and suit lower case (``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from fuzzeval.errors import NotationError
 from fuzzeval.games.cards import Notation
@@ -27,11 +27,9 @@ parse_card, card_str, cards_str = NOTATION.parse_card, NOTATION.card_str, NOTATI
 _CARD = re.compile(r"(10|[0-9A-Za-z])([A-Za-z])")
 
 
-def parse_cards(text: str, count: int | None = None,
-                taken: Iterable[int] = ()) -> tuple[int, ...]:
-    """Cards written together or apart (``AsKd``, ``As Kd``, ``As,Kd``), none twice and
-    none in ``taken`` (cards already named elsewhere); ``count``: exactly that many."""
-    cards: list[int] = []
+def _tokens(text: str) -> Iterator[str]:
+    """Each card of ``text`` as written, one at a time (the shared parser reads each before
+    the next is cut, so the first bad card is the one named)."""
     for word in text.replace(",", " ").split():
         at = 0
         while at < len(word):
@@ -39,14 +37,13 @@ def parse_cards(text: str, count: int | None = None,
             if m is None:
                 raise NotationError(word[at:], f"a card is a rank and a suit, e.g. "
                                                f"{NOTATION.example}")
-            cards.append(parse_card(m.group(0)))
+            yield m.group(0)
             at = m.end()
-    seen = set(taken)
-    for c in cards:
-        if c in seen:
-            raise NotationError(card_str(c), "this card appears twice")
-        seen.add(c)
-    if count is not None and len(cards) != count:
-        raise NotationError(text.strip() or "nothing",
-                            f"expected {count} cards (got {len(cards)})")
-    return tuple(cards)
+
+
+def parse_cards(text: str, count: int | None = None,
+                taken: Iterable[int] = ()) -> tuple[int, ...]:
+    """Cards written together or apart (``AsKd``, ``As Kd``, ``As,Kd``), none twice and
+    none in ``taken`` (cards already named elsewhere); ``count``: exactly that many (a
+    wrong count names the text as written)."""
+    return NOTATION.parse_cards(_tokens(text), count, taken, text.strip())

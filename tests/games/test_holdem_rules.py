@@ -44,6 +44,22 @@ def test_bad_cards_name_the_token(text: str, token: str, why: str) -> None:
     assert caught.value.token == token and why in caught.value.why
 
 
+@pytest.mark.parametrize(("text", "taken", "message"), [
+    (" as kd, 2c ", (), "'as kd, 2c': expected 2 cards (got 3)"),  # as written, not AsKd2c
+    ("", (), "'nothing': expected 2 cards (got 0)"),
+    ("AsKd", (45,), "'Kd': this card appears twice"),  # named elsewhere before
+    ("Xs!!", (), "'Xs': unknown rank 'X' (ranks: 2-9 T/10 J Q K A)"),  # the first bad card
+    ("As!!Xs", (), "'!!Xs': a card is a rank and a suit, e.g. As, Td, 10d, 2c"),
+])
+def test_a_run_of_cards_is_read_by_the_shared_notation(text: str, taken: tuple[int, ...],
+                                                       message: str) -> None:
+    """Hold'em cuts a run like ``AsKd`` into cards; the shared parser reads each, refuses
+    one twice and counts them, naming what was written."""
+    with pytest.raises(NotationError) as caught:
+        parse_cards(text, 2, taken)
+    assert str(caught.value) == message
+
+
 def test_the_blinds_and_who_acts_first() -> None:
     assert START.spent == (10, 5) and START.pot == 15
     assert START.to_move == rules.BUTTON == 1  # the button acts first preflop
