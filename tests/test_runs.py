@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from fuzzeval.learn.calibration_rounds import (
 from fuzzeval.learn.td_runs import LEARNS, LearnSettings
 from fuzzeval.learn.tune import TUNINGS, TuneSettings
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.runs import digest, open_kind, open_run, settings_json
+from fuzzeval.play.runs import digest, made_by_line, open_kind, open_run, settings_json
 from fuzzeval.play.store import History
 
 
@@ -156,3 +157,78 @@ def test_a_kind_makes_its_own_tables_with_its_first_run_and_checks_them(
             r"k.sqlite: damaged history: table 'tuning_generations' is missing while "
             r"'tunings' is there; nothing was written$")):
         TUNINGS.ids(h)
+
+
+@pytest.mark.mutation_pin
+def test_a_made_by_line_quotes_the_words_a_shell_must_and_adds_how_only_when_given() -> None:
+    assert made_by_line("learned", ["fuzzeval", "learn", "hearts"]) == (
+        "learned by `fuzzeval learn hearts`")
+    assert made_by_line("calibrated", ["fuzzeval", "calibrate", "cribbage", "--rulebase",
+                                       "my base.yaml"], "(eq. 1)") == (
+        "calibrated by `fuzzeval calibrate cribbage --rulebase 'my base.yaml'` (eq. 1)")
+
+
+@pytest.mark.mutation_pin
+def test_a_claim_with_another_start_is_a_new_run(tmp_path: Path) -> None:
+    settings = CalibrationSettings("cribbage", "random", 4, 2)
+    with History(tmp_path / "c.sqlite") as h:
+        first = CALIBRATIONS.claim(h, settings, "yaml", False, lambda: start_calibration(
+            h, settings, "rb", "yaml", 2))
+        with pytest.raises(HistoryError, match="no calibration to resume"):
+            CALIBRATIONS.claim(h, settings, "other yaml", True, lambda: 0)
+        second = CALIBRATIONS.claim(h, settings, "other yaml", False,
+                                    lambda: start_calibration(h, settings, "rb", "other yaml",
+                                                              2))
+        assert (first, second) == (1, 2) and CALIBRATIONS.ids(h) == [1, 2]
+
+
+@pytest.mark.mutation_pin
+def test_a_kind_s_table_lost_in_a_read_only_history_says_nothing_was_read(
+        tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    with History(db) as h:
+        assert TUNINGS.ids(h) == []  # makes the kind's tables
+        h.conn.execute("DROP TABLE tuning_generations")
+    with History(db, readonly=True) as h, pytest.raises(HistoryError, match=(
+            r"k.sqlite: damaged history: table 'tuning_generations' is missing while "
+            r"'tunings' is there; nothing was read$")):
+        TUNINGS.ids(h)
+
+
+@pytest.mark.mutation_pin
+def test_open_kind_finds_the_run_of_these_settings_and_this_start_only(
+        tmp_path: Path) -> None:
+    """The stored run as ``look`` reads it; another start, or none stored, is None (and
+    ``look`` is not asked); a resume of nothing is refused naming the file."""
+    db = tmp_path / "t.sqlite"
+    settings = TuneSettings("cribbage", 10, 1)
+    with pytest.raises(HistoryError, match=r"t.sqlite: no such history database, so nothing "
+                                           "to resume; run without --resume to start$"):
+        open_kind(db, TUNINGS, settings, "yaml", True, lambda h, i: ("run", i))
+    with History(db) as h, h.conn:
+        TUNINGS.start(h, settings, "yaml", rulebase_name="rb", rulebase_yaml="yaml")
+    assert open_kind(db, TUNINGS, settings, "yaml", False, lambda h, i: ("run", i)) == (
+        "run", 1)
+    assert open_kind(db, TUNINGS, settings, None, False, lambda h, i: ("run", i)) == ("run", 1)
+    assert open_kind(db, TUNINGS, settings, "other yaml", False,
+                     lambda h, i: ("run", i)) is None
+    assert open_kind(db, TUNINGS, TuneSettings("cribbage", 10, 2), "yaml", False,
+                     lambda h, i: ("run", i)) is None
+    with pytest.raises(HistoryError, match=(
+            "^" + re.escape(f"{db}: no tuning to resume with these settings and this rule "
+                            "base; run without --resume to start one") + "$")):
+        open_kind(db, TUNINGS, settings, "other yaml", True, lambda h, i: ("run", i))
+
+
+@pytest.mark.mutation_pin
+def test_open_kind_refuses_a_second_learn_in_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "l.sqlite"
+    with History(db) as h, h.conn:
+        LEARNS.start(h, LearnSettings("hearts"), "start", rulebase_yaml="start")
+    with pytest.raises(HistoryError, match=r"l.sqlite holds learn 1, with other settings "
+                                           "or another start: one learn to a database; "
+                                           "give another --db$"):
+        open_kind(db, LEARNS, LearnSettings("hearts", seed=2), None, False,
+                  lambda h, i: ("run", i))
+    assert open_kind(db, LEARNS, LearnSettings("hearts"), None, False,
+                     lambda h, i: ("run", i)) == ("run", 1)
