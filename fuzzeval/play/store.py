@@ -235,6 +235,20 @@ class History(HistoryFile):
                            f"({have}; games count from 0)")
         return int(row[0]), None if row[1] is None else unpack_choices(row[1])
 
+    def decisions_by(self, player: str, kind: str, first: int
+                     ) -> list[tuple[int, int, str, bool, dict[str, str | int | float]]]:
+        """Every match's decisions of ``kind`` made by the player named ``player`` (with
+        any options, ``player:key=value``) among the first ``first`` of each game: match
+        id, game, choice, whether that game was won, and the decision's context. The
+        player is found by seat, named seats included (a board selector's record)."""
+        who = _player(self.conn)
+        rows = self.conn.execute(
+            "SELECT d.match_id, d.game_idx, d.choice, d.game_won, d.context FROM decisions d "
+            f"JOIN matches m ON m.id = d.match_id WHERE d.kind = ? AND d.seq < ? AND "
+            f"({who} = ? OR {who} LIKE ?) ORDER BY d.match_id, d.game_idx, d.seq",
+            (kind, first, player, f"{player}:%")).fetchall()
+        return [(int(m), int(g), c, bool(w), json.loads(t)) for m, g, c, w, t in rows]
+
     def game_decisions(self, match_id: int, index: int
                        ) -> list[tuple[int, int, str, str, dict[str, str | int | float]]]:
         """A stored game's logged decisions in order: seat, deal (unit), kind, choice and

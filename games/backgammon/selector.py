@@ -11,9 +11,7 @@ game, which is where the selector can act.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -50,36 +48,26 @@ def _after(before: str, dice: str, play: str) -> str | None:
 
 
 EARLY = 16  # decisions into a game after which positions hardly ever repeat
-_WHO = "(CASE d.seat WHEN 0 THEN m.player ELSE m.opponent END)"
 
 
 def history_record(db: Path | str, player: str = "fuzzy",
                    early: int = EARLY) -> dict[str, tuple[int, int]]:
     """Resulting position ID -> (games, wins) of one player's moves in a history database
     (the first ``early`` decisions of each game: later positions do not come back)."""
-    path = Path(db)
-    if not path.is_file():
-        raise ValueError(f"{db}: no such history database for the board selector")
+    from fuzzeval.errors import FuzzevalError
+    from fuzzeval.play.store import open_history  # on use: players load without SQLite
+
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-            # A decision's player is its match's, by seat (newer histories leave the
-            # decision's own player column empty).
-            rows = conn.execute(
-                "SELECT json_extract(d.context, '$.position'), json_extract(d.context, "
-                "'$.dice'), d.choice, d.game_won, d.match_id, d.game_idx FROM decisions d "
-                f"JOIN matches m ON m.id = d.match_id WHERE d.kind = 'move' AND d.seq < ? "
-                f"AND ({_WHO} = ? OR {_WHO} LIKE ?)",
-                (early, player, f"{player}:%")).fetchall()
-    except sqlite3.DatabaseError as exc:  # not SQLite, or not a history database
-        raise ValueError(f"{db}: not a history database for the board selector ({exc})"
-                         ) from None
+        with open_history(db, readonly=True) as history:
+            rows = history.decisions_by(player, "move", early)
+    except FuzzevalError as exc:  # no file, not a history, damaged: History's one line
+        raise ValueError(f"{exc} (the board selector's history)") from None
     games: dict[str, set[tuple[int, int]]] = {}
     wins: dict[str, int] = {}
-    for before, dice, play, won, match_id, game in rows:
-        after = _after(before, dice, play)
+    for match_id, game, play, won, context in rows:
+        after = _after(str(context["position"]), str(context["dice"]), play)
         if after is None or (match_id, game) in games.setdefault(after, set()):
             continue  # one count per game and position
         games[after].add((match_id, game))
         wins[after] = wins.get(after, 0) + int(won)
     return {k: (len(v), wins.get(k, 0)) for k, v in games.items() if v}
-
