@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-GAME_PACKAGES = ("fuzzeval.games.cribbage", "fuzzeval.games.backgammon")
+GAME_PACKAGES = ("fuzzeval.games.cribbage", "fuzzeval.games.backgammon",
+                 "fuzzeval.games.hearts", "fuzzeval.games.holdem")
 
 
 @pytest.mark.parametrize("package", ("fuzzeval", *GAME_PACKAGES))
@@ -52,11 +53,11 @@ def test_documented_names() -> None:
 
 
 def test_importing_a_game_package_does_not_load_its_tables() -> None:
-    code = ("import sys, fuzzeval.games.cribbage, fuzzeval.games.backgammon; "
+    code = (f"import sys, {', '.join(GAME_PACKAGES)}; "
             "print(sorted(m for m in sys.modules if m.startswith('fuzzeval.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert eval(out) == ["fuzzeval.games.backgammon", "fuzzeval.games.cribbage"]
+    assert eval(out) == sorted(GAME_PACKAGES)
 
 
 def _tipping() -> object:
