@@ -29,6 +29,7 @@ from fuzzeval.learn.td_runs import (
 )
 from fuzzeval.play.game import Candidates, Payoff
 from fuzzeval.play.history import HistoryError
+from fuzzeval.play.runs import settings_from_json
 from fuzzeval.play.store import History
 
 
@@ -112,8 +113,8 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
         [0.3, 0.2, 0.15, 0.075])  # 0.3 / 1.5 halfway: the step falls game by game
     assert "halving" not in json.loads(steady.to_json())
     assert json.loads(falling.to_json())["halving"] == 1000
-    assert LearnSettings.from_json(falling.to_json()) == falling
-    assert LearnSettings.from_json(steady.to_json()) == steady
+    assert settings_from_json(LearnSettings, falling.to_json()) == falling
+    assert settings_from_json(LearnSettings, steady.to_json()) == steady
 
 
 def test_bad_settings_are_refused() -> None:

@@ -21,7 +21,15 @@ from fuzzeval.learn.calibration_rounds import (
 from fuzzeval.learn.td_runs import LEARNS, LearnSettings
 from fuzzeval.learn.tune import TUNINGS, TuneSettings
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.runs import digest, made_by_line, open_kind, open_run, settings_json
+from fuzzeval.play.runs import (
+    NoSuchRun,
+    digest,
+    made_by_line,
+    open_kind,
+    open_run,
+    settings_from_json,
+    settings_json,
+)
 from fuzzeval.play.store import History
 
 
@@ -70,6 +78,51 @@ def test_a_kind_finds_claims_and_refuses_as_the_commands_do(tmp_path: Path) -> N
         assert CALIBRATIONS.find(h, settings, "other yaml") is None
         assert CALIBRATIONS.find(h, settings, None) == 1  # any start
         assert CALIBRATIONS.ids(h) == [1]
+
+
+def test_an_id_not_stored_is_refused_in_one_way_for_every_kind(tmp_path: Path) -> None:
+    """A usage error (exit 2) that lists the ids the history holds, as calibrations said;
+    tunings and learns said a bare "no tuning 5" (a HistoryError, exit 1) before."""
+    from fuzzeval.learn.calibration_rounds import load_calibration
+    from fuzzeval.learn.td_runs import load_learn
+    from fuzzeval.learn.tune import load_tuning
+
+    settings = CalibrationSettings("cribbage", "random", 4, 2)
+    with History(tmp_path / "k.sqlite") as h:
+        with h.conn:
+            start_calibration(h, settings, "rb", "yaml", 2)
+        for load, name, stored in ((load_calibration, "calibration", "1"),
+                                   (load_tuning, "tuning", "none"),
+                                   (load_learn, "learn", "none")):
+            with pytest.raises(NoSuchRun, match=rf"k.sqlite: no {name} 5 \(stored: {stored}\)$"):
+                load(h, 5)  # type: ignore[operator]
+    assert issubclass(NoSuchRun, UsageError) and issubclass(NoSuchRun, HistoryError)
+
+
+def test_settings_are_read_back_as_they_were_stored() -> None:
+    """``settings_from_json`` is ``to_json``'s twin for every kind: lists back to tuples."""
+    cal = CalibrationSettings("cribbage", "random", 4, 2, options=(("peg_counts", False),),
+                              player_options=(("rulebase", "x.yaml"),))
+    tune = TuneSettings("cribbage", 10, 1, outputs=True, popsize=6)
+    learn = LearnSettings("hearts", monte_carlo=("pass",), options=(("seats", 4),))
+    for s in (cal, tune, learn):
+        assert settings_from_json(type(s), s.to_json()) == s
+
+
+def test_hold_takes_the_running_mark_then_claims(tmp_path: Path) -> None:
+    """The mark is this run's key while it runs and let go after; a resume finds it."""
+    settings = TuneSettings("cribbage", 10, 1)
+    marks = "SELECT key FROM running_runs"
+    with History(tmp_path / "t.sqlite") as h:
+        def start() -> int:
+            return TUNINGS.start(h, settings, "x", rulebase_name="rb", rulebase_yaml="x")
+        with TUNINGS.hold(h, settings, "x", False, start) as first:
+            assert first == 1
+            assert h.conn.execute(marks).fetchall() == [(TUNINGS.key(settings, "x"),)]
+        assert h.conn.execute(marks).fetchall() == []
+        with TUNINGS.hold(h, settings, "x", True, start) as again:
+            assert again == 1
+        assert TUNINGS.ids(h) == [1]
 
 
 def test_one_learn_to_a_database(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.rows import GameRows
-from fuzzeval.play.runs import RunKind, made_by_line, settings_json
+from fuzzeval.play.runs import RunKind, made_by_line, settings_from_json, settings_json
 from fuzzeval.play.spec import GAMES_MAX, Options, PlayerSpec, show_value
 from fuzzeval.play.store import History, run_match, stored_games
 from fuzzeval.stats import wilson
@@ -106,10 +106,6 @@ CREATE TABLE IF NOT EXISTS calibration_rounds (
 #: a calibration stored: its settings, its rule base's digest, its rounds
 CALIBRATIONS = RunKind("calibration", "calibrations", "rulebase_source",
                        "this calibration is being run", TABLES)
-
-
-class NoSuchCalibration(HistoryError, UsageError):
-    """An ID asked for (--calibration N) that the database does not hold: a usage error."""
 
 
 def calibrated_name(name: str) -> str:
@@ -198,19 +194,9 @@ class Calibration:
 
 def load_calibration(history: History, calibration_id: int | None = None) -> Calibration:
     """A stored calibration (the latest when no id is given)."""
-    if calibration_id is None:
-        calibration_id = CALIBRATIONS.latest(history)
-    head = history.conn.execute(
-        "SELECT settings, rulebase_name, rounds FROM calibrations WHERE id = ?",
-        (calibration_id,)).fetchone() if CALIBRATIONS.ready(history) else None
-    if head is None:
-        ids = ", ".join(map(str, CALIBRATIONS.ids(history)))
-        raise NoSuchCalibration(f"{history.path}: no calibration {calibration_id} (stored: "
-                                f"{ids or 'none'})")
-    raw = json.loads(head[0])
-    raw["player_options"] = tuple(tuple(kv) for kv in raw["player_options"])
-    raw["options"] = tuple(tuple(kv) for kv in raw["options"])
-    settings = CalibrationSettings(**raw)
+    calibration_id, head = CALIBRATIONS.head(history, calibration_id,
+                                             "settings, rulebase_name, rounds")
+    settings = settings_from_json(CalibrationSettings, head[0])
     rows = history.conn.execute(
         "SELECT round, rulebase_yaml, match_id, games, wins, moves FROM calibration_rounds "
         "WHERE calibration_id = ? ORDER BY round", (calibration_id,)).fetchall()
@@ -274,8 +260,10 @@ def run_calibration(history: History, game: Game, settings: CalibrationSettings,
     starting says so to ``on_round_start`` with the games it has stored); with
     ``resume``, finding none is an error instead of a start. One process at a time runs
     it (a running mark; a second is refused with the first one's pid)."""
-    with history.running(CALIBRATIONS.key(settings, source), CALIBRATIONS.running):
-        return _run_rounds(history, game, settings, source, rounds, executor, resume,
+    first = check_calibratable(game, source)
+    with CALIBRATIONS.hold(history, settings, source, resume, lambda: start_calibration(
+            history, settings, first.name, source, rounds)) as cal_id:
+        return _run_rounds(history, game, settings, first.name, rounds, cal_id, executor,
                            on_round_start, on_game, on_round)
 
 
@@ -293,15 +281,11 @@ def check_calibratable(game: Game, source: str) -> RuleBase:
     return first
 
 
-def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
-                source: str, rounds: int, executor: Executor | None,
-                resume: bool,
+def _run_rounds(history: History, game: Game, settings: CalibrationSettings, name: str,
+                rounds: int, cal_id: int, executor: Executor | None,
                 on_round_start: Callable[[int, int], None] | None,
                 on_game: Callable[[GameRows], None] | None,
                 on_round: Callable[[RoundResult], None] | None) -> Calibration:
-    first = check_calibratable(game, source)
-    cal_id = CALIBRATIONS.claim(history, settings, source, resume, lambda: start_calibration(
-        history, settings, first.name, source, rounds))
     with history.conn:  # asked for more rounds: extend; for fewer: keep the record
         history.conn.execute("UPDATE calibrations SET rounds = MAX(rounds, ?) WHERE id = ?",
                              (rounds, cal_id))
@@ -323,8 +307,8 @@ def _run_rounds(history: History, game: Game, settings: CalibrationSettings,
         winning = history.winning_features(window, seat=0, kinds=None,
                                            unit=settings.win_unit)
         new_rb, moves = calibrate(current.rulebase(), winning, settings.rate)
-        new_rb = replace(new_rb, name=calibrated_name(first.name),
-                         made_by=made_by(settings, first.name, k + 1))
+        new_rb = replace(new_rb, name=calibrated_name(name),
+                         made_by=made_by(settings, name, k + 1))
         new_text = rewrite_points(current.rulebase_yaml, new_rb)
         # a won game, or in a game without winners one where seat 0 beat the table's mean
         wins = sum(o.did_well(0, game.payoff) for o in outcomes)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -48,7 +47,7 @@ from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
-from fuzzeval.play.runs import RunKind, digest, made_by_line, settings_json
+from fuzzeval.play.runs import RunKind, digest, made_by_line, settings_from_json, settings_json
 from fuzzeval.play.spec import GAMES_MAX
 from fuzzeval.play.store import History
 
@@ -155,13 +154,6 @@ class LearnSettings:
     def to_json(self) -> str:
         return settings_json(self, LATER)
 
-    @staticmethod
-    def from_json(text: str) -> LearnSettings:
-        d = json.loads(text)
-        d["options"] = tuple(tuple(kv) for kv in d["options"])
-        if "monte_carlo" in d:
-            d["monte_carlo"] = tuple(d["monte_carlo"])
-        return LearnSettings(**d)
 
 
 @dataclass(frozen=True)
@@ -431,16 +423,11 @@ LEARNS = RunKind("learn", "learns", "source", "learning", TABLES, resume_detail=
 
 def load_learn(history: History, learn_id: int | None = None) -> Learn:
     """A stored learn (the latest when no id is given)."""
-    if learn_id is None:
-        learn_id = LEARNS.latest(history)
-    head = history.conn.execute("SELECT settings, rulebase_yaml FROM learns WHERE id = ?",
-                                (learn_id,)).fetchone() if LEARNS.ready(history) else None
-    if head is None:
-        raise HistoryError(f"{history.path}: no learn {learn_id}")
+    learn_id, head = LEARNS.head(history, learn_id, "settings, rulebase_yaml")
     rows = history.conn.execute(
         "SELECT block, games, mean, measure, measure_half FROM learn_blocks WHERE "
         "learn_id = ? ORDER BY block", (learn_id,)).fetchall()
-    return Learn(learn_id, LearnSettings.from_json(head[0]), head[1],
+    return Learn(learn_id, settings_from_json(LearnSettings, head[0]), head[1],
                  tuple(Block(*r) for r in rows))
 
 
@@ -489,9 +476,8 @@ def run_learning(history: History, game: Game, settings: LearnSettings, source: 
     check_length(settings, games)
     rb = load_rulebase_text(source)
     check_start(game, rb)
-    with history.running(LEARNS.key(settings, source), LEARNS.running):
-        learn_id = LEARNS.claim(history, settings, source, resume, lambda: LEARNS.start(
-            history, settings, source, rulebase_yaml=source))
+    with LEARNS.hold(history, settings, source, resume, lambda: LEARNS.start(
+            history, settings, source, rulebase_yaml=source)) as learn_id:
         learn = load_learn(history, learn_id)
         weights = last_weights(history, learn, rb)
         block = len(learn.blocks)

@@ -40,8 +40,7 @@ from fuzzeval.engine.rulebase import PointRef, RuleBase
 from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.measure import Comparison, RulebaseMeasure, objective
 from fuzzeval.play.game import Game, GameHooks, hook
-from fuzzeval.play.history import HistoryError
-from fuzzeval.play.runs import RunKind, made_by_line, settings_json
+from fuzzeval.play.runs import RunKind, made_by_line, settings_from_json, settings_json
 from fuzzeval.play.spec import DEALS_MAX
 from fuzzeval.play.store import History
 
@@ -292,18 +291,13 @@ TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being 
 
 def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
     """A stored tuning (the latest when no id is given)."""
-    if tuning_id is None:
-        tuning_id = TUNINGS.latest(history)
-    head = history.conn.execute("SELECT settings, rulebase_name, rulebase_yaml FROM tunings "
-                                "WHERE id = ?", (tuning_id,)).fetchone() \
-        if TUNINGS.ready(history) else None
-    if head is None:
-        raise HistoryError(f"{history.path}: no tuning {tuning_id}")
+    tuning_id, head = TUNINGS.head(history, tuning_id,
+                               "settings, rulebase_name, rulebase_yaml")
     rows = history.conn.execute(
         "SELECT generation, evaluations, best, best_x, mean FROM tuning_generations "
         "WHERE tuning_id = ? ORDER BY generation", (tuning_id,)).fetchall()
     gens = tuple(Generation(g, e, b, tuple(json.loads(x)), m) for g, e, b, x, m in rows)
-    return Tuning(tuning_id, TuneSettings(**json.loads(head[0])), head[1], head[2], gens)
+    return Tuning(tuning_id, settings_from_json(TuneSettings, head[0]), head[1], head[2], gens)
 
 
 def _last_state(history: History, tuning_id: int) -> Any:
@@ -413,19 +407,19 @@ def run_tuning(history: History, space: Space, measure: RulebaseMeasure,
     As a match, a tuning is stored once: one with the same settings and rule base continues
     (nothing runs when it is complete); with ``resume``, finding none is an error. One
     process at a time runs it (a running mark; a second is refused with the first's pid)."""
-    with history.running(TUNINGS.key(settings, source), TUNINGS.running):
-        return _search(history, space, measure, settings, source, budget, executor, resume,
+    if space.dimension == 0:
+        raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
+                            "points 'adjust:' (or give output terms 'bounds:' and tune them)")
+    with TUNINGS.hold(history, settings, source, resume, lambda: TUNINGS.start(
+            history, settings, source, rulebase_name=space.rulebase.name,
+            rulebase_yaml=source)) as tuning_id:
+        return _search(history, space, measure, settings, budget, tuning_id, executor,
                        on_generation)
 
 
 def _search(history: History, space: Space, measure: RulebaseMeasure,
-            settings: TuneSettings, source: str, budget: int, executor: Executor | None,
-            resume: bool, on_generation: Callable[[Generation], None] | None) -> Tuning:
-    if space.dimension == 0:
-        raise FuzzevalError(f"rule base {space.rulebase.name!r} has nothing to tune: mark "
-                            "points 'adjust:' (or give output terms 'bounds:' and tune them)")
-    tuning_id = TUNINGS.claim(history, settings, source, resume, lambda: TUNINGS.start(
-        history, settings, source, rulebase_name=space.rulebase.name, rulebase_yaml=source))
+            settings: TuneSettings, budget: int, tuning_id: int, executor: Executor | None,
+            on_generation: Callable[[Generation], None] | None) -> Tuning:
     done = load_tuning(history, tuning_id)
     es = _last_state(history, tuning_id) or _new_strategy(space, settings)
     gens = list(done.generations)

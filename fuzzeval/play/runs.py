@@ -15,16 +15,19 @@ import dataclasses
 import hashlib
 import json
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from fuzzeval.errors import UsageError
 from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
 from fuzzeval.play.history_schema import columns, damage
 from fuzzeval.play.store import History
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def digest(text: str) -> str:
@@ -42,6 +45,19 @@ def settings_json(settings: Any, later: Mapping[str, Any] | None = None) -> str:
     return json.dumps({k: getattr(settings, k) for k in fields
                        if not (k in later and getattr(settings, k) == later[k])},
                       sort_keys=True)
+
+
+def settings_from_json(cls: type[S], text: str) -> S:
+    """``settings_json``'s twin: the settings a stored run was found by (JSON lists back
+    to the tuples a frozen dataclass holds; a setting added later takes its default)."""
+    def tupled(value: Any) -> Any:
+        return tuple(tupled(v) for v in value) if isinstance(value, list) else value
+    return cls(**{k: tupled(v) for k, v in json.loads(text).items()})
+
+
+class NoSuchRun(HistoryError, UsageError):
+    """An id asked for (``--calibration N``) that the database does not hold: a usage
+    error that lists the ids it holds."""
 
 
 def made_by_line(made: str, words: Sequence[str], how: str = "") -> str:
@@ -119,6 +135,28 @@ class RunKind:
         """Every stored run's id, in order."""
         return [int(r[0]) for r in history.conn.execute(
             f"SELECT id FROM {self.table} ORDER BY id")] if self.ready(history) else []
+
+    def head(self, history: HistoryFile, run_id: int | None,
+             columns: str) -> tuple[int, tuple[Any, ...]]:
+        """A stored run's id and its head row's ``columns`` (the latest run when no id is
+        given); an id the history does not hold is refused (``NoSuchRun``)."""
+        if run_id is None:
+            run_id = self.latest(history)
+        row = history.conn.execute(f"SELECT {columns} FROM {self.table} WHERE id = ?",
+                                   (run_id,)).fetchone() if self.ready(history) else None
+        if row is None:
+            ids = ", ".join(map(str, self.ids(history)))
+            raise NoSuchRun(f"{history.path}: no {self.name} {run_id} (stored: "
+                            f"{ids or 'none'})")
+        return run_id, tuple(row)
+
+    @contextmanager
+    def hold(self, history: HistoryFile, settings: Settings, source: str, resume: bool,
+             start: Callable[[], int]) -> Iterator[int]:
+        """Run it: take the running mark (a second process is refused with the first's
+        pid), then the stored run to go on with or a new one (``claim``)."""
+        with history.running(self.key(settings, source), self.running):
+            yield self.claim(history, settings, source, resume, start)
 
     def start(self, history: HistoryFile, settings: Settings, source: str,
               **columns: str | int) -> int:
