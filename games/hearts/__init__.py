@@ -45,8 +45,8 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 if TYPE_CHECKING:
-    from .cards import card_str, cards_str, parse_card, parse_cards
-    from .fuzzy import fuzzy_player
-    from .game import GAME
-    from .players import heuristic_player, play_out, random_player
-    from .rules import apply, legal, new_game, points
+    from fuzzeval.games.hearts.cards import card_str, cards_str, parse_card, parse_cards
+    from fuzzeval.games.hearts.fuzzy import fuzzy_player
+    from fuzzeval.games.hearts.game import GAME
+    from fuzzeval.games.hearts.players import heuristic_player, play_out, random_player
+    from fuzzeval.games.hearts.rules import apply, legal, new_game, points
