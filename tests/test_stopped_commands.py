@@ -20,8 +20,10 @@ runner = CliRunner()
 
 
 def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Path) -> None:
-    from fuzzeval.cli.calibrate import _saved
+    """A calibration's own rounds and their games; a history holding none has saved
+    nothing (it said "0 finished rounds and 0 games" before, unlike tune and learn)."""
     from fuzzeval.cli.evaluate_calibration import _games
+    from fuzzeval.learn.calibration_rounds import CALIBRATIONS
 
     db = tmp_path / "c.sqlite"
     done = runner.invoke(app, ["calibrate", "cribbage", "--opponent", "random", "--rounds",
@@ -29,25 +31,30 @@ def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Pat
                                "--held-out-deals", "0", "--db", str(db), "--plot",
                                str(tmp_path / "d.png"), "--json"])
     assert done.exit_code == 0, done.output
+    assert CALIBRATIONS.saved_in(db, None, None) == "2 finished rounds and 6 games"
     with History(db) as history:
-        assert _saved(history) == "2 finished rounds and 6 games"
         assert _games(history) == "6 games"
+        settings = CALIBRATIONS.head(history, 1, "settings")[1][0]
     with History(db) as history, history.conn:  # one round of one game: singular
         history.conn.execute("UPDATE calibration_rounds SET match_id = NULL WHERE round > 0")
         history.conn.execute("DELETE FROM games WHERE idx > 0 OR match_id > 1")
-        assert _saved(history) == "1 finished round and 1 game"
+    assert CALIBRATIONS.saved_in(db, None, None) == "1 finished round and 1 game"
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings
+    from fuzzeval.play.runs import settings_from_json
+    asked = settings_from_json(CalibrationSettings, settings)
+    assert CALIBRATIONS.saved_in(db, asked, None) == "1 finished round and 1 game"
+    assert CALIBRATIONS.saved_in(db, asked, "another start") is None
     with History(tmp_path / "empty.sqlite") as history:
-        assert _saved(history) == "0 finished rounds and 0 games"
         assert _games(history) == "0 games"
+    assert CALIBRATIONS.saved_in(tmp_path / "empty.sqlite", None, None) is None
 
 
 def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None:
-    from fuzzeval.cli.learn import _saved as learn_saved
-    from fuzzeval.cli.tune import _saved as tune_saved
-    from fuzzeval.learn.tune import TuneSettings
+    from fuzzeval.learn.td_runs import LEARNS
+    from fuzzeval.learn.tune import TUNINGS, TuneSettings
 
     db = tmp_path / "l.sqlite"
-    assert learn_saved(db) is None  # nothing there yet
+    assert LEARNS.saved_in(db, None, None) is None  # nothing there yet
     done = runner.invoke(app, ["learn", "hearts", "-n", "8", "--block", "4",
                                "--measure-every", "0", "--order", "1", "--sample-games",
                                "2", "-w", "1", "--db", str(db), "-o",
@@ -55,13 +62,13 @@ def test_a_stopped_learn_and_tuning_say_what_they_stored(tmp_path: Path) -> None
                                "--json"])
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["games"] == 8
-    assert learn_saved(db) == "8 games of learn 1"
+    assert LEARNS.saved_in(db, None, None) == "8 games of learn 1"
     with History(tmp_path / "other.sqlite"):
         pass
-    assert learn_saved(tmp_path / "other.sqlite") is None  # no learn in it
+    assert LEARNS.saved_in(tmp_path / "other.sqlite", None, None) is None  # no learn in it
     tuning = TuneSettings("cribbage", 10, 1)
-    assert tune_saved(tmp_path / "none.sqlite", tuning, "x") is None
-    assert tune_saved(db, tuning, "x") is None  # a database without that tuning
+    assert TUNINGS.saved_in(tmp_path / "none.sqlite", tuning, "x") is None
+    assert TUNINGS.saved_in(db, tuning, "x") is None  # a database without that tuning
 
 
 @pytest.mark.parametrize(("per_s", "shown"), [

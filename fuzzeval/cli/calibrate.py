@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
@@ -23,8 +24,8 @@ from fuzzeval.cli.common import (
     picture_option,
     print_json,
     progress_bar,
-    say_stored,
     stopped,
+    stored_run,
     user_errors,
 )
 from fuzzeval.cli.outputs import Input, Output, check_outputs
@@ -36,7 +37,6 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not at start
     from fuzzeval.learn.measure import Comparison
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.rows import GameRows
-    from fuzzeval.play.store import History
 
 
 #: the command's options, each with its help (the signature lists them with their defaults)
@@ -114,7 +114,6 @@ def calibrate(
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
-    from fuzzeval.play.runs import open_kind
     from fuzzeval.play.store import History
     from fuzzeval.plots import image_path, plot_drift
 
@@ -126,18 +125,15 @@ def calibrate(
         picture_option("--plot", plot)
         job = calibration_job(asked, rulebase, rounds, option or [])
         game, settings = job.game, job.settings
-        path = db or Path("runs") / f"{game.name}_calibration.sqlite"
+        path = db or CALIBRATIONS.default_path(game.name)
         check_outputs([Output("--db", path, "database"),
                        *([Output("--plot", image_path(plot), "picture")] if plot else []),
                        Output("the calibrated rule base", calibrated_path(path), "rulebase",
                               "--db")],
                       [Input("--rulebase", job.path)])
-        stored = open_kind(path, CALIBRATIONS, settings, job.source, resume, lambda h, i: (
-            i, len(load_calibration(h, i).finished_rounds)))
-        done = 0 if stored is None else stored[1]
-        if stored is not None:
-            say_stored(path, f"calibration {stored[0]}", min(done, rounds), rounds, "round",
-                       resuming=resume)
+        stored = stored_run(path, CALIBRATIONS, settings, job.source, resume,
+                            load_calibration, lambda c: len(c.finished_rounds), rounds)
+        done = 0 if stored is None else len(stored.finished_rounds)
         # with the bar, the estimate of a long calibration (not with --json)
         then = (f", then {deals:,} held-out deals (timed as they start)"
                 if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
@@ -146,11 +142,12 @@ def calibrate(
                                   lambda line: err_console.print(line + then, markup=False,
                                                                  highlight=False)))
         # the executor first: an unreachable cluster fails before a database is made
+        saved = partial(CALIBRATIONS.saved_in, path, settings, job.source)
         with executor_for(workers, dask) as pool, History(path) as history:
-            with stopped(path, lambda: _saved(history)), shown.bar:
+            with stopped(path, saved), shown.bar:
                 cal = run_calibration(history, game, settings, job.source, rounds, pool,
                                       resume, shown.start, shown.ended, shown.finished)
-            with stopped(path, lambda: _saved(history)), \
+            with stopped(path, saved), \
                     progress_bar("held-out deals: exact values", as_json) as bar2:
                 task2 = bar2.add_task("deals", total=2 * deals)
                 held_out = held_out_measures(game, cal, deals, None, pool,
@@ -219,12 +216,3 @@ def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison,
             f"{cal.rulebase_name} before and after calibration, on {deals:,} held-out deals",
             held_out))
     console.print(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")
-
-
-def _saved(history: History) -> str:
-    """What a stopped calibration has stored: finished rounds and games."""
-    from fuzzeval.learn.calibration_rounds import stored_so_far
-
-    rounds, games = stored_so_far(history)
-    return (f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} "
-            f"game{'' if games == 1 else 's'}")

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich import box
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from fuzzeval.engine.rulebase import RuleBase
     from fuzzeval.learn.measure import Comparison
     from fuzzeval.play.game import Game, Player
+    from fuzzeval.play.runs import RunKind, Settings
+    from fuzzeval.play.store import History
+
+
+class _Stored(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+R = TypeVar("R", bound=_Stored)
 
 #: no emoji anywhere: a file, player or command name may hold ``:hand:``, printed as typed
 console = Console(emoji=False)
@@ -229,6 +239,21 @@ def say_stored(path: Path, what: str, done: int, wanted: int, unit: str,
             f"{path} already holds {what} with these settings, {did} (for a new {kind}, "
             "change --seed or --db)")
     err_console.print(line, markup=False, highlight=False)
+
+
+def stored_run(path: Path, kind: RunKind, settings: Settings, source: str | None,
+               resume: bool, look: Callable[[History, int], R], done: Callable[[R], int],
+               wanted: int) -> R | None:
+    """What a run of ``kind`` does first: its refusals (``open_kind``), then, when the
+    database already holds it, the stored run (as ``look`` reads it) and ``say_stored``'s
+    line, in the kind's words; None when there is none yet."""
+    from fuzzeval.play.runs import open_kind
+
+    stored = open_kind(path, kind, settings, source, resume, look)
+    if stored is not None:
+        say_stored(path, f"{kind.name} {stored.id}", done(stored), wanted, kind.unit,
+                   kind.doing, resuming=resume)
+    return stored
 
 
 def picture_for(db: Path, what: str, default_suffix: str = "", number: int = 1) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,8 +20,8 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     resolve_rulebase,
-    say_stored,
     stopped,
+    stored_run,
     user_errors,
 )
 from fuzzeval.cli.outputs import Input, Output, check_outputs
@@ -144,7 +145,6 @@ def learn(
         start_source,
     )
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.runs import open_kind
 
     with user_errors():
         job = learn_job(LearnSettings(
@@ -155,7 +155,7 @@ def learn(
             scale=scale, split=split), games, average, rulebase, monte_carlo or [],
             option or [])
         game, settings = job.game, job.settings
-        path = db or Path("runs") / f"{game.name}_learn.sqlite"
+        path = db or LEARNS.default_path(game.name)
         target = output or path.with_name(f"{path.stem}.learned.yaml")
         picture = plot or picture_for(path, "curve")
         check_outputs([Output("--db", path, "database"),
@@ -164,10 +164,8 @@ def learn(
                        Output("--plot" if plot else "the picture", picture, "picture",
                               "" if plot else "--plot")],
                       [Input("--rulebase", resolve_rulebase(rulebase))] if rulebase else [])
-        stored = open_kind(path, LEARNS, settings, job.source, resume, load_learn)
-        if stored is not None:  # the same learn again goes on, or shows it
-            say_stored(path, f"learn {stored.id}", stored.games, games, "game", "learning",
-                       resuming=resume)
+        stored = stored_run(path, LEARNS, settings, job.source, resume, load_learn,
+                            lambda learn: learn.games, games)
         source = stored.source if stored is not None else job.source
         if source is None:
             with progress_bar(disable=as_json) as bar:
@@ -176,7 +174,8 @@ def learn(
                                       f"{game.name}` (conclusions 0; --seed {seed})")
         against = measure_opponent or game.default_opponent
         bar = progress_bar(disable=as_json)
-        with executor_for(workers, dask) as pool, bar, stopped(path, lambda: _saved(path)):
+        saved = partial(LEARNS.saved_in, path, None, None)  # one learn a database
+        with executor_for(workers, dask) as pool, bar, stopped(path, saved):
             task = bar.add_task("learning", total=games)
 
             def step(b: Block) -> None:
@@ -225,11 +224,3 @@ def _print(done: Learn, game: Game, lam: float, against: str, target: Path, path
     console.print(table)
     console.print(f"learned rule base: {target}\nhistory: {path}"
                   + (f"\nlearning curve: {picture}" if picture else ""))
-
-
-def _saved(path: Path) -> str | None:
-    """What a stopped learn has stored: its games (read when it stops)."""
-    from fuzzeval.learn.td_runs import stored_learn
-
-    learn = stored_learn(path)
-    return None if learn is None else f"{learn.games:,} games of learn {learn.id}"

@@ -20,8 +20,8 @@ from fuzzeval.cli.common import (
     measures_table,
     print_json,
     progress_bar,
-    say_stored,
     stopped,
+    stored_run,
     usage_error,
     user_errors,
 )
@@ -30,7 +30,7 @@ from fuzzeval.cli.outputs import Input, Output, check_outputs
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
     from rich.progress import TaskID
 
-    from fuzzeval.learn.tune import Generation, Tuned, TuneJob, TuneSettings, Tuning
+    from fuzzeval.learn.tune import Generation, Tuned, TuneJob, Tuning
 
 
 #: the command's options, each with its help (the signature lists them with their defaults)
@@ -90,7 +90,6 @@ def tune(
     from fuzzeval.learn.tune import TUNINGS, TuneSettings, load_tuning, tune_into, tune_job
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.runs import open_kind
 
     with user_errors():
         settings = TuneSettings(game_name, deals, seed, outputs, sigma, popsize)
@@ -101,18 +100,15 @@ def tune(
                               f"{held_out:,})")
         job = tune_job(settings, rulebase, budget)
         game, settings, lam = job.game, job.settings, job.lam
-        path = db or Path("runs") / f"{game.name}_tune.sqlite"
+        path = db or TUNINGS.default_path(game.name)
         target = output or path.with_name(f"{path.stem}.tuned.yaml")
         check_outputs([Output("--db", path, "database"),
                        Output("--output" if output else "the tuned rule base", target,
                               "rulebase", "" if output else "-o")],
                       [Input("--rulebase", job.path)])
         # the same tuning run again continues it, or shows it
-        done = open_kind(path, TUNINGS, settings, job.source, resume,
-                         lambda h, i: (i, load_tuning(h, i).evaluations))
-        if done is not None:  # the start and whole generations: what budget allows
-            say_stored(path, f"tuning {done[0]}", done[1], 1 + lam * ((budget - 1) // lam),
-                       "evaluation", "running", resuming=resume)
+        done = stored_run(path, TUNINGS, settings, job.source, resume, load_tuning,
+                          lambda t: t.evaluations, 1 + lam * ((budget - 1) // lam))
         bar = progress_bar(disable=as_json)
         tasks: list[TaskID] = []  # the one task, made by the first phase
 
@@ -123,7 +119,7 @@ def tune(
                 tasks.append(bar.add_task(description, total=total))
         # a generation is a batch of rule bases, steadier than one game: two timed in the
         # later half are enough (four made a slow tuning say it at 99 s)
-        evaluated = done[1] if done else 0
+        evaluated = done.evaluations if done else 0
         watch = Stopwatch(0 if as_json else max(0, budget - evaluated - (
             0 if evaluated else 1)) // lam, lambda line: err_console.print(line, markup=False),
             unit="generation", at_least=2)
@@ -135,7 +131,7 @@ def tune(
         # the executor first: an unreachable cluster fails before a database is made; then
         # the measure: a rule base the game cannot measure is refused before any row
         with executor_for(workers, dask) as pool, bar, \
-                stopped(path, lambda: _saved(path, settings, job.source)):
+                stopped(path, lambda: TUNINGS.saved_in(path, settings, job.source)):
             tuned = tune_into(path, job, rulebase or game.default_rulebase, held_out, pool,
                               resume, phase, lambda k: bar.advance(tasks[0], k), step)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -176,12 +172,3 @@ def _print(job: TuneJob, tuned: Tuned, held_out: int, target: Path, path: Path) 
         console.print(measures_table(f"{start.name} before and after tuning, on {held_out:,} "
                                      "held-out deals", tuned.held_out, "start", "tuned"))
     console.print(f"tuned rule base: {target}\nhistory: {path}")
-
-
-def _saved(path: Path, settings: TuneSettings, source: str) -> str | None:
-    """What a stopped tuning has stored: its generations (read when it stops); None before
-    it is stored (stopped while measuring the training deals)."""
-    from fuzzeval.learn.tune import stored_tuning
-
-    tuning = stored_tuning(path, settings, source)
-    return None if tuning is None else f"{len(tuning.generations)} generations"

@@ -103,9 +103,21 @@ CREATE TABLE IF NOT EXISTS calibration_rounds (
 );
 """
 
+def _saved(history: History, calibration_id: int) -> str:
+    """What a stopped calibration has stored: its finished rounds and their games."""
+    rounds, games = history.conn.execute(
+        "SELECT COUNT(*), (SELECT COUNT(*) FROM games WHERE match_id IN (SELECT match_id "
+        "FROM calibration_rounds WHERE calibration_id = ?)) FROM calibration_rounds WHERE "
+        "calibration_id = ? AND match_id IS NOT NULL",
+        (calibration_id, calibration_id)).fetchone()
+    return (f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} "
+            f"game{'' if games == 1 else 's'}")
+
+
 #: a calibration stored: its settings, its rule base's digest, its rounds
 CALIBRATIONS = RunKind("calibration", "calibrations", "rulebase_source",
-                       "this calibration is being run", TABLES)
+                       "this calibration is being run", TABLES, file="calibration",
+                       unit="round", saved=_saved)
 
 
 def calibrated_name(name: str) -> str:
@@ -237,14 +249,6 @@ def start_calibration(history: History, settings: CalibrationSettings, rulebase_
     history.conn.execute("INSERT INTO calibration_rounds (calibration_id, round, "
                          "rulebase_yaml) VALUES (?, 0, ?)", (cal_id, source))
     return cal_id
-
-
-def stored_so_far(history: History) -> tuple[int, int]:
-    """What a stopped calibration has stored: its finished rounds and games."""
-    rounds = history.conn.execute(
-        "SELECT COUNT(*) FROM calibration_rounds WHERE match_id IS NOT NULL").fetchone()[0] \
-        if CALIBRATIONS.ready(history) else 0
-    return int(rounds), history.games_stored()
 
 
 def run_calibration(history: History, game: Game, settings: CalibrationSettings,

@@ -45,7 +45,6 @@ from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rul
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
-from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.runs import RunKind, digest, made_by_line, settings_from_json, settings_json
 from fuzzeval.play.spec import GAMES_MAX
@@ -418,7 +417,8 @@ CREATE TABLE IF NOT EXISTS learn_blocks (
 
 #: a learn stored (one a database): its settings, its start's digest and text, its blocks
 LEARNS = RunKind("learn", "learns", "source", "learning", TABLES, resume_detail="",
-                 one_a_database=True)
+                 one_a_database=True, file="learn", doing="learning",
+                 saved=lambda history, i: f"{load_learn(history, i).games:,} games of learn {i}")
 
 
 def load_learn(history: History, learn_id: int | None = None) -> Learn:
@@ -653,14 +653,3 @@ def learn_into(path: Path, job: LearnJob, source: str, executor: Executor | None
         return done, learned_yaml(history, done, made_by(job.settings, done.games,
                                                          job.rulebase, job.average),
                                   job.average)
-
-
-def stored_learn(path: Path) -> Learn | None:
-    """The learn a history holds (read-only), or None: what a stopped learn has saved."""
-    if not path.is_file():
-        return None
-    with History(path, readonly=True) as history:
-        try:
-            return load_learn(history)
-        except HistoryError:
-            return None

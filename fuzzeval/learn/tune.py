@@ -286,7 +286,10 @@ CREATE TABLE IF NOT EXISTS tuning_generations (
 """
 
 #: a tuning stored: its settings, its start's digest and text, its generations
-TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being run", TABLES)
+TUNINGS = RunKind("tuning", "tunings", "rulebase_source", "this tuning is being run", TABLES,
+                  file="tune", unit="evaluation", doing="running",
+                  saved=lambda history, i: f"{len(load_tuning(history, i).generations)} "
+                  "generations")
 
 
 def load_tuning(history: History, tuning_id: int | None = None) -> Tuning:
@@ -549,12 +552,3 @@ def tune_into(path: Path, job: TuneJob, rulebase: str, held_out: int,
     held = job.build(start.input_names, held_out, held_out_seed(s.seed), executor, cache,
                      on_advance) if held_out else None
     return Tuned(tuning, why, tuned, compare(held, start, tuned) if held is not None else ())
-
-
-def stored_tuning(path: Path, settings: TuneSettings, source: str) -> Tuning | None:
-    """The stored tuning of these settings and start (read-only), or None."""
-    if not path.is_file():
-        return None
-    with History(path, readonly=True) as history:
-        found = TUNINGS.find(history, settings, source)
-        return None if found is None else load_tuning(history, found)

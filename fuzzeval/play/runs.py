@@ -1,4 +1,4 @@
-"""A stored run: a match, a calibration, a tuning or a learn kept in a history database.
+"""A stored run: a calibration, a tuning or a learn kept in a history database.
 
 Each kind of run is stored once per settings and start rule base: the same command run
 again finds it (``RunKind.find``) and goes on with it, or shows it when it is complete; a
@@ -7,6 +7,11 @@ time. Each kind owns its tables (their DDL beside its queries, in its module): a
 holds them from its first run of that kind on, checked as the history's own tables are.
 ``open_run`` is what every command does before its costly work: refuse a resume of
 nothing, refuse a run another process holds, and say what is stored.
+
+A match is stored the same way but is not a ``RunKind``: its head row (``matches``) is
+found by its spec in ``play/store.py``, and its running mark is a row of the table
+``running`` keyed by match id, not of ``running_runs``; merging the two would change what
+databases hold (a migration), so the match keeps its own find and claim.
 """
 
 from __future__ import annotations
@@ -87,6 +92,27 @@ class RunKind:
     ddl: str = ""  # its tables, made with the first run of its kind a history stores
     resume_detail: str = " with these settings and this rule base"
     one_a_database: bool = False  # a learn: a second one (other settings) is refused
+    file: str = ""  # its default database: runs/GAME_<file>.sqlite
+    unit: str = "game"  # what its progress counts, as "12 of 20 games" says
+    doing: str = "playing"  # what it does, as "shown without playing again" says
+    # what a stopped run has stored, in words ("2 finished rounds and 6 games")
+    saved: Callable[[History, int], str] | None = None
+
+    def default_path(self, game: str) -> Path:
+        """Where a run of this kind is stored when no --db is given."""
+        return Path("runs") / f"{game}_{self.file}.sqlite"
+
+    def saved_in(self, path: Path, settings: Settings | None, source: str | None) -> str | None:
+        """What a stopped run has stored (read-only, read as it stops), in its kind's
+        words; None when nothing is. No ``settings``: the latest run (a learn's: one a
+        database)."""
+        if not path.is_file() or self.saved is None:
+            return None
+        with History(path, readonly=True) as history:
+            ids = self.ids(history)
+            found = (self.find(history, settings, source) if settings is not None
+                     else ids[-1] if ids else None)
+            return None if found is None else self.saved(history, found)
 
     def ready(self, history: HistoryFile) -> bool:
         """Whether this kind's tables are in the history: checked where they are (a table
