@@ -279,7 +279,7 @@ class _Bars(Progress):
 def _evaluate_calibration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                           result: Any) -> list[str]:
     """evaluate-calibration's printed lines for a held-out result given by hand (the
-    matches themselves are tested in tests/test_calibration.py)."""
+    matches themselves are tested in tests/test_calibration_rounds.py)."""
     from fuzzeval.learn import calibration_rounds, held_out
     from fuzzeval.play.store import History
 

@@ -56,8 +56,8 @@ def test_every_test_file_is_selected_unless_left_out_by_name() -> None:
     assert _selection()[0] == ["tests"]
     chosen = set(selected_tests())
     for test in ("tests/games/test_hearts_rules.py", "tests/games/test_holdem_acpc.py",
-                 "tests/test_td.py", "tests/test_conjunctions.py", "tests/test_learning.py",
-                 "tests/test_interop_refusals.py", "tests/test_match_spec.py",
+                 "tests/test_td.py", "tests/test_conjunctions.py", "tests/test_td_runs.py",
+                 "tests/test_formats_refusals.py", "tests/test_match_spec.py",
                  "tests/test_tournament.py", "tests/test_sampling.py",
                  "tests/test_openspiel_bots.py", "tests/games/test_hearts_openspiel.py"):
         assert test in chosen, test

@@ -183,7 +183,7 @@ def test_the_exhaustive_advice_is_the_best_exact_ev() -> None:
     assert float(advice[1].rows[0][4]) == pytest.approx(float(stats.ev.max()), abs=0.005)
     assert advice[0].explanation is not None
     # each row's hand mean, counted here by the plain scorer over the 46 starters left
-    from tests.test_history_show import show_points
+    from tests.test_cli_history_show import show_points
 
     for throw, keep, shown_hand, *_ in advice[1].rows:
         kept = tuple(parse_cards(keep))

@@ -1,5 +1,5 @@
 """Makes tests/data/history_v1.sqlite: a version-1 history (JSON features, players written
-out), for tests/test_history_storage.py. Run it from a checkout of commit ab76fd8 (before
+out), for tests/test_stored_features.py. Run it from a checkout of commit ab76fd8 (before
 the compact storage), in tests/data: python make_history_v1.py. The file now shipped was
 made so with greedy pegging's later fix applied to that checkout (in its
 games/cribbage/pegging.py: the replies weighed over range(13), not range(min(room, 13)))."""

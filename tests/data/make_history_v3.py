@@ -1,5 +1,5 @@
 """Makes tests/data/history_v3.sqlite: a version-3 history (two seats, no payoffs stored),
-for tests/test_history_storage.py. Run it from a checkout of commit a970c36 (the last
+for tests/test_stored_features.py. Run it from a checkout of commit a970c36 (the last
 before any number of seats), in tests/data: python make_history_v3.py."""
 
 import sqlite3

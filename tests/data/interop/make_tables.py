@@ -1,6 +1,6 @@
 """Make the agreement tables of tests/data/interop/tables/: the outputs that pyfuzzylite 8
 (for the .fll controllers) and fuzzylab 0.13 (for the .fis ones, an Octave port) compute
-on seeded inputs. tests/test_interop_agreement.py compares fuzzeval against them.
+on seeded inputs. tests/test_formats_agreement.py compares fuzzeval against them.
 
 pyfuzzylite is GPL-3.0 (and pins numpy < 2) and fuzzylab derives from Octave's GPL
 fuzzy-logic-toolkit, so neither is a dependency of fuzzeval: run this script in a
