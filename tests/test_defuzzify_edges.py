@@ -1,5 +1,4 @@
-"""Gaps left by surviving mutants of fuzzeval.engine.defuzzify and
-fuzzeval.engine.evaluator: grading in chunks, explain's refusal of complex input, defaults
+"""fuzzeval.engine.defuzzify at its edges (gaps found by mutation testing): defaults
 given as ints, rule bases with no rules or no output terms, terms reaching beyond the output
 range, the threshold for vertical sides, which sides get level points, and rows that cannot
 disturb each other. Every expected value is worked out by hand (or by a plain sequential sum
@@ -13,55 +12,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from fuzzeval import compile_rulebase, parse_rulebase
 from fuzzeval.engine.defuzzify import centroid, plan_centroid, weighted_average
-from fuzzeval.engine.evaluator import Evaluator
 from fuzzeval.engine.membership import Triangle
 
 pytestmark = pytest.mark.mutation_pin
 
 Array = npt.NDArray[np.float64]
-
-TEXT = """\
-name: small
-defuzzifier: weighted_average
-default: 0.5
-inputs:
-  a: {range: [0, 10], terms: {lo: [0, 0, 10], hi: [0, 10, 10]}}
-  b: {range: [0, 4], terms: {s: [0, 0, 4], l: [0, 4, 4]}}
-output: {name: y, range: [0, 1], terms: {nay: 0, aye: 1}}
-rules:
-  - if a is hi and b is l then y is aye
-  - if a is lo then y is nay
-"""
-
-
-def _ev() -> Evaluator:
-    rb, problems = parse_rulebase(TEXT, "small.yaml")
-    assert rb is not None, problems
-    return compile_rulebase(rb)
-
-
-# --- engine ---------------------------------------------------------------------------
-
-
-def test_grade_and_strengths_of_a_long_batch_by_hand() -> None:
-    ev = _ev()
-    a = np.linspace(0.0, 10.0, 2049)
-    xs = np.column_stack([a, np.full_like(a, 4.0)])
-    grades = ev.grade(xs)
-    # a is hi = a/10 (b is l = 1), a is lo = 1 - a/10: grade = a/10 (values 1 and 0).
-    np.testing.assert_allclose(grades, a / 10, rtol=0, atol=1e-15)
-    strengths = ev.strengths(xs)
-    np.testing.assert_allclose(strengths[:, 0], a / 10, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(strengths[:, 1], 1 - a / 10, rtol=0, atol=1e-15)
-
-
-def test_explain_refuses_complex_inputs() -> None:
-    ev = _ev()
-    with pytest.raises(TypeError):
-        ev.explain([1 + 2j, 2.0])
-
 
 # --- weighted_average -----------------------------------------------------------------
 

@@ -318,3 +318,42 @@ def test_any_memory_layout_is_graded_alike() -> None:
     for xs in (fortran, strided, frozen):
         assert np.array_equal(ev.grade(xs), want)
         assert np.array_equal(ev.strengths(xs), ev.strengths(plain))
+
+
+# Two rules only: a batch longer than a chunk, and explain's refusal of complex input.
+SMALL = """\
+name: small
+defuzzifier: weighted_average
+default: 0.5
+inputs:
+  a: {range: [0, 10], terms: {lo: [0, 0, 10], hi: [0, 10, 10]}}
+  b: {range: [0, 4], terms: {s: [0, 0, 4], l: [0, 4, 4]}}
+output: {name: y, range: [0, 1], terms: {nay: 0, aye: 1}}
+rules:
+  - if a is hi and b is l then y is aye
+  - if a is lo then y is nay
+"""
+
+
+def _small_ev() -> Evaluator:
+    rb, problems = parse_rulebase(SMALL, "small.yaml")
+    assert rb is not None, problems
+    return compile_rulebase(rb)
+
+
+def test_grade_and_strengths_of_a_long_batch_by_hand() -> None:
+    ev = _small_ev()
+    a = np.linspace(0.0, 10.0, 2049)
+    xs = np.column_stack([a, np.full_like(a, 4.0)])
+    grades = ev.grade(xs)
+    # a is hi = a/10 (b is l = 1), a is lo = 1 - a/10: grade = a/10 (values 1 and 0).
+    np.testing.assert_allclose(grades, a / 10, rtol=0, atol=1e-15)
+    strengths = ev.strengths(xs)
+    np.testing.assert_allclose(strengths[:, 0], a / 10, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(strengths[:, 1], 1 - a / 10, rtol=0, atol=1e-15)
+
+
+def test_explain_refuses_complex_inputs() -> None:
+    ev = _small_ev()
+    with pytest.raises(TypeError):
+        ev.explain([1 + 2j, 2.0])
