@@ -285,3 +285,34 @@ def test_open_kind_refuses_a_second_learn_in_a_database(tmp_path: Path) -> None:
                   lambda h, i: ("run", i))
     assert open_kind(db, LEARNS, LearnSettings("hearts"), None, False,
                      lambda h, i: ("run", i)) == ("run", 1)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63])
+def test_every_kinds_settings_refuse_a_seed_as_the_command_line_does(seed: int) -> None:
+    """The range ``--seed`` allows, in its words: a library caller got a numpy error
+    later (or none) before."""
+    words = rf"^Invalid value for '--seed': {seed} is not in the range 0<=x<={2**63 - 1}\.$"
+    for make in (lambda: CalibrationSettings("cribbage", "random", 4, seed),
+                 lambda: TuneSettings("cribbage", 10, seed),
+                 lambda: LearnSettings("hearts", seed=seed)):
+        with pytest.raises(UsageError, match=words):
+            make()
+
+
+@pytest.mark.parametrize(("deals", "words"), [
+    (-5, r"^--held-out-deals must be at least 0 \(got -5\)$"),
+    (1_000_001, r"^--held-out-deals must be at most 1,000,000 \(got 1,000,001\)$")])
+def test_held_out_deals_are_refused_in_the_library_in_the_commands_words(
+        tmp_path: Path, deals: int, words: str) -> None:
+    """tune's check was in its command only: ``tune_into(held_out=-5)`` went on, and
+    ``held_out_measures`` took -5 for none."""
+    from fuzzeval.learn.held_out import held_out_measures
+    from fuzzeval.learn.tune import tune_into, tune_job
+    from fuzzeval.play.registry import load_game
+
+    job = tune_job(TuneSettings("cribbage", 10, 1), None, 20)
+    with pytest.raises(UsageError, match=words):
+        tune_into(tmp_path / "t.sqlite", job, "start", deals)
+    assert not (tmp_path / "t.sqlite").exists()
+    with pytest.raises(UsageError, match=words):
+        held_out_measures(load_game("cribbage"), None, deals)  # type: ignore[arg-type]

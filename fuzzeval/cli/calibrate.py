@@ -105,7 +105,6 @@ def calibrate(
         CalibrationSettings,
         calibrated_path,
         calibration_job,
-        check_rounds,
         load_calibration,
         run_calibration,
         summary_rows,
@@ -121,7 +120,6 @@ def calibrate(
     with user_errors():
         asked = CalibrationSettings(game_name, opponent or "", games_per_round, seed, rate,
                                     cast("WinUnit", win_unit), cast("Window", window))
-        check_rounds(asked, rounds)
         picture_option("--plot", plot)
         job = calibration_job(asked, rulebase, rounds, option or [])
         game, settings = job.game, job.settings

@@ -10,7 +10,6 @@ from rich import box
 from rich.table import Table
 
 from fuzzeval.cli.common import (
-    DEALS_MAX,
     GAME_HELP,
     SEED_MAX,
     DaskOpt,
@@ -22,7 +21,6 @@ from fuzzeval.cli.common import (
     progress_bar,
     stopped,
     stored_run,
-    usage_error,
     user_errors,
 )
 from fuzzeval.cli.outputs import Input, Output, check_outputs
@@ -90,14 +88,11 @@ def tune(
     from fuzzeval.learn.tune import TUNINGS, TuneSettings, load_tuning, tune_into, tune_job
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
+    from fuzzeval.play.spec import check_held_out
 
     with user_errors():
         settings = TuneSettings(game_name, deals, seed, outputs, sigma, popsize)
-        if held_out < 0:
-            raise usage_error(f"--held-out-deals must be at least 0 (got {held_out})")
-        if held_out > DEALS_MAX:
-            raise usage_error(f"--held-out-deals must be at most {DEALS_MAX:,} (got "
-                              f"{held_out:,})")
+        check_held_out(held_out)
         job = tune_job(settings, rulebase, budget)
         game, settings, lam = job.game, job.settings, job.lam
         path = db or TUNINGS.default_path(game.name)

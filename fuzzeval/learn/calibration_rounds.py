@@ -32,7 +32,7 @@ from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.runs import RunKind, made_by_line, settings_from_json, settings_json
-from fuzzeval.play.spec import GAMES_MAX, Options, PlayerSpec, show_value
+from fuzzeval.play.spec import GAMES_MAX, Options, PlayerSpec, check_seed, show_value
 from fuzzeval.play.store import History, run_match, stored_games
 from fuzzeval.stats import wilson
 
@@ -56,6 +56,7 @@ class CalibrationSettings:
 
     def __post_init__(self) -> None:
         """Refuse what a calibration cannot run, in the words of its command's options."""
+        check_seed(self.seed)
         if self.win_unit not in ("game", "deal"):
             raise UsageError(f"--win-unit must be game or deal (got {self.win_unit!r})")
         if self.window not in ("round", "all"):

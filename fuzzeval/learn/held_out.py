@@ -21,6 +21,7 @@ from fuzzeval.learn.measure import Comparison, compare
 from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.match import MatchSpec, MatchSummary, summarize
 from fuzzeval.play.rows import GameRows
+from fuzzeval.play.spec import check_held_out
 from fuzzeval.play.store import History, run_match
 
 HELD_OUT = 1_000_003  # round index whose seed family no calibration round reaches
@@ -65,6 +66,7 @@ def held_out_measures(game: Game, cal: Calibration, deals: int, seed: int | None
     """The game's own measures of the initial and the calibrated rule base on held-out
     units (a seed family no round uses), with paired intervals; () if it has none (for
     rule bases of these inputs)."""
+    check_held_out(deals)
     build = hook(game, GameHooks.rulebase_measure)
     if build is None or deals < 1:
         return ()

@@ -47,7 +47,7 @@ from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
 from fuzzeval.play.match import make_player, play_game
 from fuzzeval.play.runs import RunKind, digest, made_by_line, settings_from_json, settings_json
-from fuzzeval.play.spec import GAMES_MAX
+from fuzzeval.play.spec import GAMES_MAX, check_seed
 from fuzzeval.play.store import History
 
 FloatArray = npt.NDArray[np.float64]
@@ -120,6 +120,7 @@ class LearnSettings:
 
     def __post_init__(self) -> None:
         """Refuse what TD(λ) cannot run, in the words of ``fuzzeval learn``'s options."""
+        check_seed(self.seed)
         for name, value, low in (("--block", self.block, 1), ("--update", self.update, 1),
                                  ("--halving", self.halving, 0),
                                  ("--sample-games", self.sample_games, 1),

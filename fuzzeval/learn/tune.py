@@ -41,7 +41,7 @@ from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.learn.measure import Comparison, RulebaseMeasure, objective
 from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.runs import RunKind, made_by_line, settings_from_json, settings_json
-from fuzzeval.play.spec import DEALS_MAX
+from fuzzeval.play.spec import DEALS_MAX, check_held_out, check_seed
 from fuzzeval.play.store import History
 
 FloatArray = npt.NDArray[np.float64]
@@ -208,6 +208,7 @@ class TuneSettings:
 
     def __post_init__(self) -> None:
         """Refuse what CMA-ES cannot run, in the words of the command's options."""
+        check_seed(self.seed)
         for name, value in (("--training-deals", self.deals), ("--popsize", self.popsize)):
             low = 1 if name == "--training-deals" else 0
             if value < low:
@@ -532,6 +533,7 @@ def tune_into(path: Path, job: TuneJob, rulebase: str, held_out: int,
     from fuzzeval.learn.held_out import held_out_seed
     from fuzzeval.learn.measure import compare
 
+    check_held_out(held_out)
     s, start = job.settings, job.start
     cache = path.resolve().parent / "cache"
     on_phase("training deals: exact values", 2 * s.deals)

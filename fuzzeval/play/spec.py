@@ -21,6 +21,22 @@ GAMES_MAX = 100_000_000
 DEALS_MAX = 1_000_000
 
 
+def check_seed(seed: int) -> None:
+    """A run's seed, refused as the command line's ``--seed`` refuses it (the same words),
+    so that a library caller is refused before numpy fails on it later."""
+    if not 0 <= seed <= SEED_MAX:
+        raise UsageError(f"Invalid value for '--seed': {seed} is not in the range "
+                         f"0<=x<={SEED_MAX}.")
+
+
+def check_held_out(deals: int) -> None:
+    """The held-out deals a tuning or a calibration measures: 0 (none) to ``DEALS_MAX``."""
+    if deals < 0:
+        raise UsageError(f"--held-out-deals must be at least 0 (got {deals})")
+    if deals > DEALS_MAX:
+        raise UsageError(f"--held-out-deals must be at most {DEALS_MAX:,} (got {deals:,})")
+
+
 def shown(value: object) -> str:
     """A value as a refusal shows it: its type and repr (``str '10'``, ``float 1.5``)."""
     return f"{type(value).__name__} {value!r}"
