@@ -12,6 +12,7 @@ from itertools import combinations, pairwise
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -463,3 +464,33 @@ def test_evaluate_calibration_refuses_an_empty_file_and_writes_nothing(tmp_path:
     assert res.exit_code == 1 and res.output == (
         f"error: {empty}: an empty file, not a fuzzeval history\n")
     assert empty.read_bytes() == b""
+
+
+def _stored_match(tmp_path: Path) -> Path:
+    db = tmp_path / "m.sqlite"
+    done = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
+                               "-n", "2", "-w", "1", "--db", str(db)])
+    assert done.exit_code == 0, done.output
+    return db
+
+
+@pytest.mark.pinned
+def test_the_games_of_a_match_are_numbered_on_the_right(tmp_path: Path) -> None:
+    db = _stored_match(tmp_path)
+    out = runner.invoke(app, ["history", "show", str(db)]).output.splitlines()
+    head = next(k for k, line in enumerate(out) if line.strip().startswith("game"))
+    assert out[head].startswith("  game   first    winner")
+    assert out[head + 2].startswith("     0   ") and out[head + 3].startswith("     1   ")
+
+
+@pytest.mark.pinned
+def test_a_game_that_no_longer_replays_names_both_scores(tmp_path: Path) -> None:
+    db = _stored_match(tmp_path)
+    with sqlite3.connect(db) as conn:
+        s0, s1 = conn.execute("SELECT score0, score1 FROM games WHERE idx = 0").fetchone()
+        conn.execute("UPDATE games SET score0 = ?, scores = ? WHERE idx = 0",
+                     (s0 + 1, f"[{s0 + 1}, {s1}]"))
+    done = runner.invoke(app, ["history", "show", str(db), "--game", "0"])
+    assert done.exit_code == 1
+    assert (f"match 1, game 0 does not replay as stored (it ends {s0}–{s1}, stored "
+            f"{s0 + 1}–{s1}); the rules may have changed since") in done.output

@@ -463,3 +463,11 @@ def test_rulebase_top_of_a_weighted_average_base_ranks_what_rules_pull_toward(
     lines = [line.strip() for line in table.stdout.splitlines() if line.strip()]
     assert lines[0] == "worth: 1 rule pulling points (points per hand) the highest"
     assert "3   +13.000        1   lead is ours and queen is here" in lines
+
+
+@pytest.mark.pinned
+def test_a_learn_with_no_block_is_refused_by_its_option(tmp_path: Path) -> None:
+    done = runner.invoke(app, ["learn", "hearts", "--block", "0", "--db",
+                               str(tmp_path / "l.sqlite")])
+    assert done.exit_code == 2
+    assert done.output.strip() == "error: --block must be at least 1 (got 0)"

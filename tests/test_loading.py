@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -212,3 +213,16 @@ def test_threads_reading_bases_at_once_share_the_cache_safely() -> None:
     with ThreadPoolExecutor(8) as pool:
         names = list(pool.map(read, range(600)))
     assert names == [f"tipping{k % 12}" for k in range(600)]
+
+
+@pytest.mark.pinned
+def test_a_long_value_in_a_bad_place_is_shown_cut_at_40_characters() -> None:
+    from fuzzeval.errors import FuzzevalError
+    from fuzzeval.formats.loading import load_rulebase_text
+    from fuzzeval.resources import default_rulebase
+
+    text = default_rulebase("tipping").read_text()
+    bad = re.sub(r"(?m)^inputs:\n", "inputs: " + "x" * 50 + "\nzzz:\n", text, count=1)
+    with pytest.raises(FuzzevalError) as caught:
+        load_rulebase_text(bad, "t.yaml")
+    assert f"t.yaml:11: inputs: must be a mapping (got '{'x' * 40}...')" in str(caught.value)

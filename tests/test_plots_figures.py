@@ -132,3 +132,31 @@ def test_fuzzeval_and_python_run_with_this_interpreter() -> None:
     assert argv_of("python benchmarks/x.py --n 3") == [sys.executable, "benchmarks/x.py",
                                                        "--n", "3"]
     assert argv_of(".bench-venv/bin/python y.py") == [".bench-venv/bin/python", "y.py"]
+
+
+@pytest.mark.pinned
+def test_membership_panels_show_the_edges_and_many_singletons_get_a_row_each() -> None:
+    from fuzzeval.formats.loading import load_rulebase
+    from fuzzeval.plots import membership_figure
+
+    fig = membership_figure(load_rulebase("tipping"))
+    assert fig.axes[0].get_xlim() == pytest.approx((-0.3, 10.3))  # 3 % of the range
+    assert fig.axes[2].get_xlim() == pytest.approx((-0.75, 25.75))
+    rb = load_rulebase("cribbage_linguistic_tuned")
+    fig = membership_figure(rb)
+    dots = fig.axes[-1]
+    spec = dots.get_subplotspec()
+    assert spec is not None
+    assert list(spec.colspan) == list(range(spec.get_gridspec().ncols))  # the whole width
+    assert len(dots.get_yticklabels()) == len(rb.output.terms)
+
+
+@pytest.mark.pinned
+def test_thousands_of_learned_conclusions_are_drawn_as_a_histogram() -> None:
+    from fuzzeval.formats.loading import load_rulebase
+    from fuzzeval.plots import membership_figure
+
+    rb = load_rulebase("hearts_td")
+    last = membership_figure(rb).axes[-1]
+    assert last.get_xlabel() == "output value: the values of its 4,358 conclusions"
+    assert sum(p.get_height() for p in last.patches) == len(rb.rules) == 4358

@@ -42,3 +42,17 @@ def test_broken_files_rejected_by_schema_and_loader(mutation: object) -> None:
     assert list(Draft202012Validator(rulebase_schema()).iter_errors(data))
     rb, problems = parse_rulebase(yaml.safe_dump(data))
     assert rb is None and any(p.severity == "error" for p in problems)
+
+
+@pytest.mark.pinned
+def test_the_schema_says_what_a_bare_number_is() -> None:
+    import json
+
+    from fuzzeval.formats.schema import rulebase_schema
+
+    assert json.dumps(rulebase_schema()).count('"description": "A singleton."') == 2
+    output = rulebase_schema()["properties"]["output"]
+    one_of = output["properties"]["terms"]["additionalProperties"]["oneOf"]
+    assert one_of[1] == {"type": "number", "description": "A singleton."}  # a bare number
+    assert one_of[2]["properties"]["points"] == {"type": "number",
+                                                 "description": "A singleton."}

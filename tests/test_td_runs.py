@@ -485,3 +485,14 @@ def test_an_update_keeps_each_conclusion_inside_the_output_range() -> None:
     moved = update_weights(np.array([0.5, 0.5, 0.5]), to_fixed(np.array([5.0, -5.0, 0.25])),
                            -1.0, 2.0)
     assert moved.tolist() == [2.0, -1.0, 0.75]
+
+
+@pytest.mark.pinned
+def test_a_generated_start_concludes_a_value() -> None:
+    from fuzzeval.formats.loading import load_rulebase_text
+    from fuzzeval.games.hearts.game import GAME
+    from fuzzeval.learn.td_runs import LearnSettings, start_source
+
+    rb = load_rulebase_text(start_source(GAME, LearnSettings("hearts", order=1,
+                                                             sample_games=2), "a test"))
+    assert (rb.output.name, rb.name, rb.made_by) == ("value", "hearts_td", "a test")

@@ -3,6 +3,7 @@ are answered; cards given with --batch are refused."""
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 from typing import Any
@@ -94,3 +95,15 @@ def test_cards_and_a_batch_together_are_refused(tmp_path: Path, command: str,
     lines = res.stderr.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("error: give cards or --batch FILE, not both"), lines
+
+
+@pytest.mark.pinned
+def test_a_batch_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_text("5H 5S JD QC 4S 9C\nAS 2S 3S 4S 5S 6S\n")
+    marked.write_bytes(codecs.BOM_UTF8 + plain.read_bytes())
+    base = ["cribbage", "discard", "--crib", "mine", "--json", "--batch"]
+    a = runner.invoke(app, [*base, str(plain)])
+    b = runner.invoke(app, [*base, str(marked)])
+    assert a.exit_code == 0 and b.exit_code == 0, b.output
+    assert a.stdout == b.stdout and a.stdout.count("\n") == 2

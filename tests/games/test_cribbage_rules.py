@@ -167,3 +167,24 @@ def test_a_player_sees_only_its_own_cards() -> None:
     assert view.hand == state.hands[state.to_move]  # type: ignore[attr-defined]
     assert state.starter not in view.hand  # type: ignore[attr-defined]
     assert len(cands) == 15 and len(set(cands.labels)) == 15
+
+
+@pytest.mark.pinned
+def test_the_starter_is_a_chance_event_of_the_last_discard() -> None:
+    """Chance brings each deal's 12 cards and, once both have thrown, the starter."""
+    from fuzzeval.games.cribbage.cards import card_str
+    from fuzzeval.games.cribbage.game import GAME
+
+    rng = np.random.default_rng(3)
+    state = GAME.new_game(rng, 0)
+    starters: list[object] = []
+    while GAME.to_move(state) is not None and len(starters) < 3:
+        before = state
+        state = GAME.apply(state, 0, rng)
+        events = GAME.chance_events(before, state)
+        if before.phase == "discard" and state.phase != "discard":
+            assert events == [{"chance": "starter", "card": card_str(state.starter)}]
+            starters.append(events[0]["card"])
+        else:
+            assert all(e["chance"] == "deal" for e in events)
+    assert len(starters) == 3

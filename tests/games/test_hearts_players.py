@@ -127,3 +127,27 @@ def test_every_choice_is_a_legal_index(seed: int, variant: bool, number: int,
         index = policy(view(state), cards, rng)
         assert isinstance(index, int) and 0 <= index < len(cards)
         state = rules.apply(state, cards[index])
+
+
+@pytest.mark.pinned
+def test_points_taken_are_refused_with_their_form() -> None:
+    from fuzzeval.errors import FuzzevalError
+    from fuzzeval.games.hearts.advice import parse_taken
+
+    with pytest.raises(FuzzevalError) as caught:
+        parse_taken("1,2")
+    assert str(caught.value) == ("'1,2': points taken are four whole numbers, "
+                                 "me,left,across,right, e.g. 0,13,0,0")
+
+
+@pytest.mark.pinned
+def test_hearts_advice_explains_only_when_asked() -> None:
+    from fuzzeval.games.hearts.advice import advise, position
+    from fuzzeval.games.hearts.fuzzy import fuzzy_player
+
+    state = position("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", rules_name="standard")
+    player = fuzzy_player()
+    plain = advise(state, player, "fuzzy")
+    asked = advise(state, player, "fuzzy", explain=True)
+    assert "explanation" not in plain and "explanation" in asked
+    assert plain["play"] == asked["play"] == "2C"  # the 2C leads the first trick
