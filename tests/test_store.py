@@ -222,3 +222,45 @@ def test_a_dead_processs_mark_on_this_host_is_taken_over_and_cleared(tmp_path: P
             assert marks(h) == [(match.id, os.getpid(), host),
                                 (other.id, os.getppid(), host)]
         assert marks(h) == [(other.id, os.getppid(), host)]
+
+
+@pytest.mark.mutation_pin
+def test_a_process_of_another_user_is_alive_and_refused(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Signal 0 to another user's process is refused (EPERM): it exists, so its mark
+    holds."""
+    host = socket.gethostname()
+    with History(tmp_path / "h.sqlite") as h:
+        match = h.create_match(TOY_SPEC, "")
+        mark(h, match.id, 4_000_001, host)
+
+        def not_permitted(pid: int, sig: int) -> None:
+            raise PermissionError(1, "Operation not permitted")
+        monkeypatch.setattr(os, "kill", not_permitted)
+        with pytest.raises(HistoryError, match=r"another process \(pid 4000001\);"), \
+                h.playing(match):
+            pass
+        assert marks(h) == [(match.id, 4_000_001, host)]
+
+
+@pytest.mark.mutation_pin
+def test_a_history_whose_wal_files_cannot_be_made_is_read_as_an_immutable_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a read-only medium SQLite cannot make the WAL's shared-memory file: the plain
+    read-only open fails, and the history is read as an immutable file instead."""
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        match = h.create_match(TOY_SPEC, "")
+    connect = sqlite3.connect
+    uris: list[str] = []
+
+    def read_only_medium(database: str, **kwargs: object) -> sqlite3.Connection:
+        uris.append(database.split("?")[1])
+        if "immutable=1" not in database:
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(sqlite3, "connect", read_only_medium)
+    with History(db, readonly=True) as h:
+        found = h.find_match(TOY_SPEC)
+        assert found is not None and found.id == match.id
+    assert uris == ["mode=ro", "mode=ro&immutable=1"]
