@@ -3,6 +3,7 @@ same games as local processes."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -13,10 +14,12 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
+from types import SimpleNamespace
 
 import distributed
 import psutil
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
@@ -25,8 +28,10 @@ from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_games, run_match
+from tests.cli_tables import terminal
 
 runner = CliRunner()
+ENV = {"COLUMNS": "80"}
 
 
 def test_match_prints_a_table_and_json(tmp_path: Path) -> None:
@@ -157,9 +162,7 @@ def test_the_summary_line_is_plain_text_on_a_colour_terminal(
     """rich colours numbers and paths on a terminal unless told not to: the summary's
     "N games; history in PATH" line is printed as written, like every line a command
     prints from its own words."""
-    import io
 
-    from rich.console import Console
 
     screen = io.StringIO()
     monkeypatch.setattr("fuzzeval.cli.match.console",
@@ -184,3 +187,68 @@ def test_an_unknown_player_is_told_every_player_the_game_takes(tmp_path: Path) -
         assert res.exit_code == 2 and res.stderr == (
             f"error: {game} player 'bogus': unknown {game} player 'bogus' (players: "
             f"{players})\n"), res.output
+
+
+MATCH = ["match", "cribbage", "-p", "random", "--opponent", "random", "-w", "1"]
+
+
+@pytest.mark.mutation_pin
+def test_match_json_says_whether_it_was_duplicate(tmp_path: Path) -> None:
+    for duplicate in (False, True):
+        res = runner.invoke(app, [*MATCH, "-n", "2", "--json", "--db",
+                                  str(tmp_path / f"{duplicate}.sqlite"),
+                                  *(["--duplicate"] if duplicate else [])], env=ENV)
+        assert res.exit_code == 0, res.output
+        out = json.loads(res.stdout)
+        assert (out["duplicate"], out["seed"], out["resumed_games"], out["games"]) == (
+            duplicate, 1, 0, 2)
+        assert out["seats"] == ["random", "random"]
+
+
+@pytest.mark.mutation_pin
+def test_a_stopped_match_names_its_database(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzzeval.play.estimate import Stopwatch
+
+    ticks: list[int] = []
+
+    def tick(self: Stopwatch) -> None:
+        ticks.append(1)
+        if len(ticks) == 2:
+            raise KeyboardInterrupt  # Ctrl-C as the second game ends
+
+    monkeypatch.setattr(Stopwatch, "tick", tick)
+    db = tmp_path / "m.sqlite"
+    res = runner.invoke(app, [*MATCH, "-n", "5", "--db", str(db)], env=ENV)
+    assert res.exit_code == 130, res.output
+    assert res.stderr.splitlines()[-1] == (
+        f"interrupted: 2 of 5 games are saved in {db}; run the same command with --resume "
+        "to finish the match")
+
+
+@pytest.mark.mutation_pin
+def test_seats_keep_a_players_own_comma_separated_options() -> None:
+    from fuzzeval.cli.match import _lineup
+    from fuzzeval.play.spec import PlayerSpec
+
+    got = _lineup("sampling:trials=5,stop=none,random, greedy", "fuzzy", None)
+    assert got == (PlayerSpec("sampling", (("stop", "none"), ("trials", 5))),
+                   PlayerSpec("random"), PlayerSpec("greedy"))
+
+
+@pytest.mark.mutation_pin
+def test_the_changed_rule_base_line_is_plain_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzzeval.cli import match as M
+    from fuzzeval.play import store
+
+    console, out = terminal()
+    monkeypatch.setattr(M, "err_console", console)
+    monkeypatch.setattr(store, "resumable", lambda h, g, s: None)
+    history = SimpleNamespace(path=Path("runs/m1.sqlite"),
+                              find_match=lambda spec: SimpleNamespace(id=12))
+    M._say_if_stored(history, None, None, False)  # type: ignore[arg-type]
+    assert out.getvalue() == (
+        "runs/m1.sqlite: a file a player reads (a rule base or a table) has changed since "
+        "match 12 was stored with these settings: its games are another player's, so a new "
+        "match starts\n")  # no colour codes: numbers and paths are not highlighted

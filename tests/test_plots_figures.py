@@ -9,17 +9,23 @@ import importlib.util
 import re
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.main import get_command
+from typer.testing import CliRunner
 
 from benchmarks.figures import ENTRIES, Entry, entry_command, listing, main, pick, run
 from fuzzeval.cli import app
+from tests.cli_tables import matrix_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+runner = CliRunner()
+ENV = {"COLUMNS": "80"}
 
 
 def test_every_figure_in_docs_has_one_entry_and_every_entry_a_figure_or_a_page() -> None:
@@ -160,3 +166,60 @@ def test_thousands_of_learned_conclusions_are_drawn_as_a_histogram() -> None:
     last = membership_figure(rb).axes[-1]
     assert last.get_xlabel() == "output value: the values of its 4,358 conclusions"
     assert sum(p.get_height() for p in last.patches) == len(rb.rules) == 4358
+
+
+@pytest.fixture
+def saved(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """The figures a plot function would save, kept open instead."""
+    from fuzzeval import plots
+
+    figures: list[Any] = []
+
+    def keep(fig: Any, path: Path) -> Path:
+        figures.append(fig)
+        return path
+
+    monkeypatch.setattr(plots, "_save", keep)
+    yield figures
+    import matplotlib.pyplot as plt
+
+    for fig in figures:
+        plt.close(fig)
+
+
+@pytest.mark.mutation_pin
+def test_membership_compare_draws_only_the_variables_that_move(saved: list[Any]) -> None:
+    from fuzzeval import load_rulebase
+    from fuzzeval.plots import plot_membership_compare
+
+    tipping = load_rulebase("tipping")  # only quality's average peak may move
+    plot_membership_compare(tipping, tipping, Path("x.png"), ("before", "after"))
+    assert [ax.get_title() for ax in saved[0].axes] == ["quality"]
+    assert saved[0].get_suptitle() == "tipping: dashed = before, solid = after"
+
+
+@pytest.mark.mutation_pin
+def test_win_matrix_cells_read_as_rates_with_intervals(saved: list[Any]) -> None:
+    from fuzzeval.plots import plot_win_matrix
+
+    plot_win_matrix(["a", "b"], matrix_cells(2), Path("x.png"), "t")
+    assert [t.get_text() for t in saved[0].axes[0].texts] == [
+        "—", "60.0%\n(34.0%–100.0%)", "40.0%\n(0.0%–66.0%)", "—"]
+
+
+@pytest.mark.mutation_pin
+def test_curve_legend_stays_inside_the_picture() -> None:
+    import matplotlib.pyplot as plt
+
+    from fuzzeval.plots import Curve, curves_figure
+
+    fig = curves_figure([Curve("a rather long label for one curve, 100 games a round",
+                               [1, 2, 3], [0.2, 0.5, 0.45])], "t", "round", "win rate")
+    try:
+        fig.canvas.draw()
+        (legend,) = fig.legends  # below the axes (tests/test_plots_readable.py)
+        box = legend.get_window_extent(fig.canvas.get_renderer())
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+        assert fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+    finally:
+        plt.close(fig)
