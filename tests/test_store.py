@@ -264,3 +264,18 @@ def test_a_history_whose_wal_files_cannot_be_made_is_read_as_an_immutable_file(
         found = h.find_match(TOY_SPEC)
         assert found is not None and found.id == match.id
     assert uris == ["mode=ro", "mode=ro&immutable=1"]
+
+
+@pytest.mark.mutation_pin
+def test_a_damaged_history_opened_to_write_is_refused_and_says_nothing_was_written(
+        tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    with History(db):
+        pass
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE games DROP COLUMN moves")
+    conn.close()
+    with pytest.raises(HistoryError, match=(
+            r"h.sqlite: damaged history: table 'games' has lost column\(s\) moves; "
+            r"nothing was written$")):
+        History(db)
