@@ -114,3 +114,15 @@ def test_a_table_with_named_columns_is_read_by_its_names() -> None:
     assert ev.grade(table).tolist() != ev.grade(table.to_numpy()).tolist()
     with pytest.raises(ValueError, match=r"^grade\(x\): the table has no column service "):
         ev.grade(pd.DataFrame({"quality": [1.0]}))
+
+
+@pytest.mark.mutation_pin
+def test_lazy_exports_import_on_first_use_and_refuse_other_names() -> None:
+    import fuzzeval.engine.evaluator
+    from fuzzeval.lazy import lazy_exports
+
+    get, names = lazy_exports("fuzzeval", {"compile_rulebase": "engine.evaluator"})
+    assert get("compile_rulebase") is fuzzeval.engine.evaluator.compile_rulebase
+    with pytest.raises(AttributeError, match=r"^module 'fuzzeval' has no attribute 'nope'$"):
+        get("nope")
+    assert "compile_rulebase" in names() and names() == sorted(names())

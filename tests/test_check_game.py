@@ -168,3 +168,13 @@ def test_a_game_that_never_ends_is_stopped_after_max_moves_decisions() -> None:
     with pytest.raises(ConformanceError, match="no end after 40 decisions"):
         check_game(game, games=3, seed=1, max_moves=40)
     assert game.applied == 40  # the first game, stopped at its 41st decision
+
+
+@pytest.mark.mutation_pin
+def test_check_game_sees_a_state_changed_in_place() -> None:
+    from fuzzeval.play.testing import ConformanceError, check_game
+
+    with pytest.raises(ConformanceError, match=r"candidates\(\) changed the state it was "):
+        check_game(CandidatesChangeTheState(), games=1)
+    with pytest.raises(ConformanceError, match=r"apply\(\) changed the state it was given"):
+        check_game(ApplyChangesTheState(), games=1)

@@ -139,3 +139,25 @@ def test_plot_membership_writes_png(tmp_path: Path) -> None:
     svg = tmp_path / "m.svg"
     assert run("plot", "membership", "tipping", "-o", str(svg))[0] == 0
     assert svg.read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.mutation_pin
+def test_command_entry_points_are_the_game_groups_by_name() -> None:
+    from fuzzeval.play.registry import COMMANDS_GROUP, command_entry_points
+
+    got = command_entry_points()
+    names = [ep.name for ep in got]
+    assert {"backgammon", "cribbage", "hearts"} <= set(names)
+    assert names == sorted(names) and all(ep.group == COMMANDS_GROUP for ep in got)
+
+
+@pytest.mark.mutation_pin
+def test_strict_json_spells_each_non_finite_float_as_float_reads_it() -> None:
+    import numpy as np
+
+    from fuzzeval.cli.common import strict_json_value
+
+    data = {"a": [float("inf"), -float("inf"), float("nan"), 1.5, np.float64("-inf")],
+            float("nan"): (np.array([np.inf, 2.0]), 3)}
+    assert strict_json_value(data) == {"a": ["inf", "-inf", "nan", 1.5, "-inf"],
+                                       "nan": [["inf", 2.0], 3]}

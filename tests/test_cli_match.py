@@ -252,3 +252,28 @@ def test_the_changed_rule_base_line_is_plain_on_a_terminal(
         "runs/m1.sqlite: a file a player reads (a rule base or a table) has changed since "
         "match 12 was stored with these settings: its games are another player's, so a new "
         "match starts\n")  # no colour codes: numbers and paths are not highlighted
+
+
+@pytest.mark.mutation_pin
+def test_a_match_table_counts_what_its_games_stored(tmp_path: Path) -> None:
+    """The summary of a backgammon match, row by row, against the stored games: who won
+    each (pubeval all 4: by 1, 2, 3 and 3 points, read back from the history), the kinds,
+    the game points 1 + 2 + 3 + 3 = 9 and their mean 2.25 a game."""
+    import sqlite3
+
+    db = tmp_path / "m.sqlite"
+    res = runner.invoke(app, ["match", "backgammon", "-p", "pubeval", "--opponent", "random",
+                              "-n", "4", "--seed", "3", "--db", str(db), "-w", "1"],
+                        env={"COLUMNS": "100"})
+    assert res.exit_code == 0, res.output
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT winner, points FROM games ORDER BY idx").fetchall()
+    assert sorted(p for _, p in stored) == [1, 2, 3, 3]
+    lines = [" ".join(line.strip("│┃ ").split()) for line in res.stdout.splitlines()]
+    assert "pubeval ┃ random" in lines[2]
+    for row in ("points per game (95% interval) │ 2.250", "wins │ 4 │ 0",
+                "won by single │ 1 │ 0", "won by gammon │ 1 │ 0",
+                "won by backgammon │ 2 │ 0", "game points │ 9 │ 0"):
+        assert any(line.startswith(row) for line in lines), row
+    # the last line, whose path may wrap: compared without whitespace
+    assert "".join(res.stdout.split()).endswith(f"4games;historyin{db}")

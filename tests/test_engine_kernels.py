@@ -89,3 +89,19 @@ def test_the_centroid_visits_only_the_points_that_can_kink(
     got = centroid(plan_centroid(tris, 0.0, 10.0), act, -1.0)
     want = independent_engine.centroid(tris, 0.0, 10.0, act, -1.0)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9 * 10)
+
+
+@pytest.mark.mutation_pin
+def test_jit_says_numba_is_loaded_once_a_kernel_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzzeval.engine.kernels import jit
+
+    monkeypatch.setattr(jit, "_loaded", False)  # the rest of the session keeps its own
+    assert jit.loaded() is False
+
+    def twice(x: float) -> float:
+        return 2 * x
+
+    k = jit.Kernel(twice)
+    assert jit.loaded() is False  # not yet: numba is imported on first use
+    k.dispatcher()
+    assert jit.loaded() is True

@@ -3,10 +3,13 @@ asked for the number of held-out deals given (one included), and nothing without
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
+from rich.console import Console
 
 from fuzzeval.engine.rulebase import PointRef, RuleBase
 from fuzzeval.learn.calibration_rounds import Calibration, CalibrationSettings, RoundResult
@@ -54,3 +57,16 @@ def test_one_held_out_deal_is_measured_and_none_is_nothing() -> None:
     assert game.asked == [(("quality", "service"), 1, held_out_seed(5))]
     assert held_out_measures(game, _calibration(), 0) == ()  # type: ignore[arg-type]
     assert len(game.asked) == 1
+
+
+@pytest.mark.mutation_pin
+def test_a_measures_table_shows_before_after_and_the_paired_change() -> None:
+    from fuzzeval.cli.common import measures_table
+    from fuzzeval.learn.measure import Comparison
+
+    table = measures_table("t", (Comparison("efficiency", 10, 0.5, 0.625, (0.1, 0.15)),))
+    out = io.StringIO()
+    Console(file=out, width=80).print(table)
+    lines = [" ".join(line.split()) for line in out.getvalue().splitlines()]
+    assert "measure initial calibrated change (paired 95%)" in lines
+    assert "efficiency 0.5000 0.6250 +0.1250 ± 0.0250" in lines

@@ -226,3 +226,14 @@ def test_a_long_value_in_a_bad_place_is_shown_cut_at_40_characters() -> None:
     with pytest.raises(FuzzevalError) as caught:
         load_rulebase_text(bad, "t.yaml")
     assert f"t.yaml:11: inputs: must be a mapping (got '{'x' * 40}...')" in str(caught.value)
+
+
+@pytest.mark.mutation_pin
+def test_a_list_where_a_mapping_belongs_is_named_a_list() -> None:
+    from fuzzeval import parse_rulebase
+
+    _, problems = parse_rulebase("name: x\ninputs: [1, 2]\n", "x.yaml")
+    assert "x.yaml:2: inputs: must be a mapping (got a list)" in [str(p) for p in problems]
+    _, problems = parse_rulebase("name: x\nrules: {a: 1}\n", "x.yaml")
+    assert "x.yaml:2: rules: must be a non-empty list of rules (got a mapping)" in [
+        str(p) for p in problems]

@@ -56,3 +56,14 @@ def test_the_schema_says_what_a_bare_number_is() -> None:
     assert one_of[1] == {"type": "number", "description": "A singleton."}  # a bare number
     assert one_of[2]["properties"]["points"] == {"type": "number",
                                                  "description": "A singleton."}
+
+
+@pytest.mark.mutation_pin
+def test_the_schema_and_the_reader_agree_on_the_least_resolution() -> None:
+    """The JSON schema editors validate against says what the reader refuses: resolution
+    11 is read, 10 is not."""
+    from fuzzeval.formats.schema import rulebase_schema
+    from fuzzeval.formats.yaml_read import MIN_RESOLUTION
+
+    assert MIN_RESOLUTION == 11
+    assert rulebase_schema()["properties"]["resolution"]["minimum"] == MIN_RESOLUTION

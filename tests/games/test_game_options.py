@@ -286,3 +286,22 @@ def test_a_good_table_and_the_shipped_one_still_load(tmp_path: Path) -> None:
     values = _good()
     np.testing.assert_array_equal(load_table(_table(tmp_path, values, "ok.npz")), values)
     assert load_table(DEFAULT_TABLE).shape == (2, N_HANDS, 6)
+
+
+@pytest.mark.mutation_pin
+def test_one_of_lists_every_choice() -> None:
+    from fuzzeval.games.options import as_choice
+
+    with pytest.raises(ValueError, match=r"^stop must be 'none' \(got 'x'\)$"):
+        as_choice("stop", "x", ["none"])
+    with pytest.raises(ValueError, match=r"^stop must be 'a', 'b' or 'c' \(got 'x'\)$"):
+        as_choice("stop", "x", ["a", "b", "c"])
+
+
+@pytest.mark.mutation_pin
+def test_an_unknown_backgammon_player_lists_the_players() -> None:
+    from fuzzeval.games.backgammon.players import make_player
+
+    with pytest.raises(ValueError, match=r"^unknown backgammon player 'nobody' \(players: "
+                                         r"random, pubeval, gnubg, fuzzy\)$"):
+        make_player("nobody")
