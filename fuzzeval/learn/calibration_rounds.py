@@ -105,12 +105,12 @@ CREATE TABLE IF NOT EXISTS calibration_rounds (
 """
 
 def _saved(history: History, calibration_id: int) -> str:
-    """What a stopped calibration has stored: its finished rounds and their games."""
-    rounds, games = history.conn.execute(
-        "SELECT COUNT(*), (SELECT COUNT(*) FROM games WHERE match_id IN (SELECT match_id "
-        "FROM calibration_rounds WHERE calibration_id = ?)) FROM calibration_rounds WHERE "
-        "calibration_id = ? AND match_id IS NOT NULL",
-        (calibration_id, calibration_id)).fetchone()
+    """What a stopped calibration has stored: its finished rounds, and the games the
+    history holds (a round cut short keeps its games too: a resume goes on from them)."""
+    rounds = history.conn.execute(
+        "SELECT COUNT(*) FROM calibration_rounds WHERE calibration_id = ? AND match_id IS "
+        "NOT NULL", (calibration_id,)).fetchone()[0]
+    games = history.games_stored()
     return (f"{rounds} finished round{'' if rounds == 1 else 's'} and {games} "
             f"game{'' if games == 1 else 's'}")
 
