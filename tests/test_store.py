@@ -6,6 +6,7 @@ machine cannot look it up -- and taken over when it is a dead one's on this mach
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -279,3 +280,30 @@ def test_a_damaged_history_opened_to_write_is_refused_and_says_nothing_was_writt
             r"h.sqlite: damaged history: table 'games' has lost column\(s\) moves; "
             r"nothing was written$")):
         History(db)
+
+
+@pytest.mark.mutation_pin
+def test_a_history_sqlite_finds_corrupt_is_refused_to_readers_and_writers(
+        tmp_path: Path) -> None:
+    """SQLite's quick_check names the damage; a writer is also told to choose another
+    --db, a reader only to restore the file."""
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        h.create_match(TOY_SPEC, "")
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA journal_mode=DELETE")  # the WAL folded into the file
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = "
+                            "'sqlite_autoindex_fuzzeval_meta_1'").fetchone()[0]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[(root - 1) * size] = 0x0D  # the index's root page marked as a table's leaf
+    db.write_bytes(bytes(data))
+    with pytest.raises(HistoryError, match=(
+            r"(?s)^" + re.escape(f"{db}: the database is damaged (SQLite: ") + r".+\); "
+            r"nothing was written\. Restore it from a copy or choose another --db$")):
+        History(db)
+    with pytest.raises(HistoryError, match=(
+            r"(?s)^" + re.escape(f"{db}: the database is damaged (SQLite: ") + r".+\); "
+            r"nothing was read\. Restore it from a copy$")):
+        History(db, readonly=True)
