@@ -50,9 +50,10 @@ def _check(res: Any, bad_line: int, bad_input: str, count: int) -> list[dict[str
 def test_discard_batch_answers_every_line_around_one_that_is_not_utf8(
         tmp_path: Path, player: str) -> None:
     path = _write(tmp_path, [GOOD_SIX[0], b"5H 5S \xff\xfe QC 4S 9C", GOOD_SIX[1]])
-    res = _cribbage("discard", "--batch", str(path), "-p", player)
+    res = _cribbage("discard", "--crib", "mine", "--batch", str(path), "-p", player)
     got = _check(res, 2, "5H 5S \\xff\\xfe QC 4S 9C", 3)
-    alone = _cribbage("discard", *GOOD_SIX[1].decode().split(), "-p", player, "--json")
+    alone = _cribbage("discard", "--crib", "mine", *GOOD_SIX[1].decode().split(), "-p", player,
+                      "--json")
     assert json.loads(alone.stdout) == got[2]
 
 
@@ -82,8 +83,8 @@ def test_a_utf8_bom_is_not_part_of_the_first_card(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("command", "cards", "player"), [
-    ("discard", ["5H", "5S", "JD", "QC", "4S", "9C"], []),
-    ("discard", ["5H", "5S", "JD", "QC", "4S", "9C"], ["-p", "fuzzy"]),
+    ("discard", ["5H", "5S", "JD", "QC", "4S", "9C"], ["--crib", "mine"]),
+    ("discard", ["5H", "5S", "JD", "QC", "4S", "9C"], ["-p", "fuzzy", "--crib", "mine"]),
     ("score", ["5H", "5S", "5C", "JD", "5D"], []),
 ])
 def test_cards_and_a_batch_together_are_refused(tmp_path: Path, command: str,

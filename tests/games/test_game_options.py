@@ -146,14 +146,18 @@ def test_backgammon_players_check_every_option(tmp_path: Path, name: str,
     assert message in str(info.value)
 
 
-@pytest.mark.parametrize("content", [b"not sqlite at all, but long enough" * 10, b""])
-def test_a_selector_file_that_is_no_history_is_one_error(tmp_path: Path,
-                                                         content: bytes) -> None:
+@pytest.mark.parametrize(("content", "why"), [
+    (b"not sqlite at all, but long enough" * 10,
+     "not a usable SQLite database (file is not a database)"),
+    (b"", "an empty file, not a fuzzeval history")])
+def test_a_selector_file_that_is_no_history_is_one_error(tmp_path: Path, content: bytes,
+                                                         why: str) -> None:
+    """Refused by the history's own reader, with the selector named after its words."""
     db = tmp_path / "notes.txt"
     db.write_bytes(content)
-    with pytest.raises(ValueError, match=r"notes\.txt: not a history database for the board "
-                                         r"selector \("):
+    with pytest.raises(ValueError) as info:
         bg_players.make_player("fuzzy", selector=str(db))
+    assert str(info.value) == f"{db}: {why} (the board selector's history)"
 
 
 @pytest.mark.parametrize("spec", ["exhaustive:weights=bogus", "exhaustive:foo=bar",
