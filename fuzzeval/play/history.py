@@ -83,7 +83,8 @@ class HistoryFile:
         found = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
         if found != ["ok"]:
             raise HistoryError(f"{self.path}: the database is damaged (SQLite: "
-                               f"{'; '.join(found)}); {done}. Restore it from a copy"
+                               f"{'; '.join(' '.join(f.split()) for f in found)}); {done}. "
+                               "Restore it from a copy"
                                + ("" if self.readonly else " or choose another --db"))
         lost = damage(self.conn, tables)
         if lost is not None:
