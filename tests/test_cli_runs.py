@@ -1,6 +1,6 @@
-"""Runs into a history from the command line: pictures named after their database, a run
-already stored is shown or continued (never played twice, never an error), progress counts
-what is left to play."""
+"""The commands' stored runs: a match, calibration or tuning already stored is shown or
+continued (never played twice, never an error), and progress counts what is left to play.
+(The library's stored runs: tests/test_runs.py.)"""
 
 from __future__ import annotations
 
@@ -23,50 +23,9 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 CALIBRATE = ["calibrate", "cribbage", "--opponent", "random", "--rounds", "1", "--games-per-round",
              "2", "--workers", "1", "--held-out-deals", "0", "--json"]
-TOURNAMENT = ["tournament", "cribbage", "-p", "random", "-p", "greedy", "--games", "2",
-              "--workers", "1", "--json"]
 
 
-# --- 1. default pictures follow the database ---------------------------------------------
-
-def test_each_calibration_database_gets_its_own_drift_picture(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    for db in ("runs/x.sqlite", "runs/y_calibration.sqlite"):
-        done = runner.invoke(app, [*CALIBRATE, "--db", db])
-        assert done.exit_code == 0, done.output
-    x, y = Path("plots/x_drift.png"), Path("plots/y_drift.png")
-    assert x.stat().st_size > 10_000 and y.stat().st_size > 10_000
-    # the default database keeps the documented name (README: plots/cribbage_drift.png)
-    done = runner.invoke(app, CALIBRATE)
-    assert done.exit_code == 0, done.output
-    assert json.loads(done.stdout)["plot"] == str(Path("plots/cribbage_drift.png"))
-    # a second calibration in one database (other settings) does not overwrite the first
-    done = runner.invoke(app, [*CALIBRATE, "--db", "runs/x.sqlite", "--seed", "2"])
-    assert done.exit_code == 0, done.output
-    assert json.loads(done.stdout)["plot"] == str(Path("plots/x_drift_2.png"))
-    # `fuzzeval plot drift DB` redraws the picture calibrate wrote for that database
-    redrawn = runner.invoke(app, ["plot", "drift", "runs/y_calibration.sqlite"])
-    assert redrawn.exit_code == 0 and "plots/y_drift.png" in redrawn.output, redrawn.output
-    curve = runner.invoke(app, ["plot", "curve", "runs/x.sqlite", "--calibration", "1"])
-    assert curve.exit_code == 0 and "plots/x_curve.png" in curve.output, curve.output
-    rounds = runner.invoke(app, ["plot", "membership", "runs/x.sqlite"])
-    assert rounds.exit_code == 0 and "plots/x_rounds_0_1_2.png" in rounds.output, rounds.output
-
-
-def test_each_tournament_database_gets_its_own_matrix_picture(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    for db, picture in (("runs/a.sqlite", "plots/a_tournament.png"),
-                        ("runs/b.sqlite", "plots/b_tournament.png"),
-                        (None, "plots/cribbage_tournament.png")):
-        done = runner.invoke(app, [*TOURNAMENT, *(["--db", db] if db else [])])
-        assert done.exit_code == 0, done.output
-        assert json.loads(done.stdout)["plot"] == picture
-        assert Path(picture).stat().st_size > 10_000
-
-
-# --- 2. a run already stored is shown or continued, never played a second time ---------
+# --- 1. a run already stored is shown or continued, never played a second time ---------
 
 MATCH = ["match", "cribbage", "-p", "greedy", "--opponent", "random", "-n", "3", "--json"]
 
@@ -98,28 +57,6 @@ def test_a_stored_match_run_again_is_shown_or_continued(tmp_path: Path) -> None:
     assert runner.invoke(app, [*MATCH, "--db", db, "--seed", "2"]).exit_code == 0
     with History(db) as h:
         assert h.matches()["finished"].tolist() == [6, 3]
-
-
-def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:
-    """run_match run twice (docs/matches.md's snippet) continues the stored match: the
-    second run plays nothing, and the history holds one match of 4 games, not two."""
-    from fuzzeval.play.history import HistoryError
-    from fuzzeval.play.match import MatchSpec
-    from fuzzeval.play.registry import load_game
-    from fuzzeval.play.spec import PlayerSpec
-    from fuzzeval.play.store import History, read_games, run_match
-
-    spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
-                     games=4, seed=1)
-    db = tmp_path / "m.sqlite"
-    for before in (0, 4):
-        with History(db) as history:
-            match, already = run_match(history, load_game("cribbage"), spec)
-        assert (match.id, already) == (1, before)
-    assert len(read_games(db)) == 4
-    with History(db) as history, pytest.raises(HistoryError, match="no match to resume"):
-        run_match(history, load_game("cribbage"), MatchSpec(
-            "cribbage", spec.player, spec.opponent, 4, 2), resume=True)
 
 
 def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -> None:
@@ -213,36 +150,7 @@ def test_a_budget_of_the_start_and_one_generation_is_the_least_taken(tmp_path: P
     assert not (tmp_path / "b.sqlite").exists()
 
 
-def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """tune ran for minutes without a word; now it estimates from its first generations
-    (any run counts as long here). 27 numbers: 13 rule bases a generation, so a budget of
-    131 is the start and 10 generations: the first is not timed; after 5 more, the later
-    half of them (after the second) are 2 timed, and 4 are left."""
-    from fuzzeval.play.estimate import Stopwatch
-
-    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
-    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
-
-    class Unsettled(Stopwatch):
-        """No settling time and 1 game enough: the estimate comes as soon as the later half
-        and quarter of the timed generations differ, however quick (a subclass, not new
-        ``__defaults__``, which mutmut's trampolines do not have)."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
-
-    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
-    db = str(tmp_path / "t.sqlite")
-    done = runner.invoke(app, ["tune", "cribbage", "--budget", "131", "--training-deals",
-                               "20", "--held-out-deals", "0", "--workers", "1", "--db", db])
-    assert done.exit_code == 0, done.output
-    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
-    assert line.startswith("estimate: about ")
-    assert line.endswith(" for the 4 generations still to play (from 2 timed)")
-
-
-# --- 3. progress counts the games stored as done -----------------------------------------
+# --- 2. progress counts the games stored as done -----------------------------------------
 
 class _Recorded(Progress):
     """A progress bar that remembers where each of its tasks started and ended."""
@@ -326,26 +234,3 @@ def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
     bar = next(b for b in recorded if len(b.starts) > 1)
     assert bar.starts == [(0, 2), (1, 2)] and bar.ends() == [(2, 2)]
 
-
-def test_calibrate_says_its_held_out_deals_follow_its_games(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """calibrate's estimate left out its held-out deals, a phase of its own: it now says
-    they follow (they are timed by their own bar as they start)."""
-    from fuzzeval.play.estimate import Stopwatch
-
-    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
-    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
-
-    class Unsettled(Stopwatch):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
-
-    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
-    done = runner.invoke(app, ["calibrate", "cribbage", "--rounds", "1", "--games-per-round",
-                               "10", "--held-out-deals", "10", "--workers", "1", "--db",
-                               str(tmp_path / "c.sqlite")])
-    assert done.exit_code == 0, done.output
-    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
-    # 10 games: the first untimed, 5 more, the later half of them 2: 4 left
-    assert line.endswith(" for the 4 games still to play (from 2 timed), then 10 held-out "
-                         "deals (timed as they start)"), line

@@ -1,19 +1,24 @@
 """Long work says how long: the estimate's arithmetic, the stopwatch's timing of the first
-games and a tournament's pairing-by-pairing estimate, all with a fake clock (no timed
-test). Expected values are worked by hand in each test."""
+games, a tournament's pairing-by-pairing estimate and the lines tune and calibrate say, all
+with a fake clock or none (no timed test). Expected values are worked by hand in each test."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.estimate import Estimate, Part, Stopwatch, duration, estimate
 from fuzzeval.play.match import GameRecord
 from fuzzeval.play.store import History
 from fuzzeval.play.tournament import run_tournament
+
+runner = CliRunner()  # the commands' estimate lines
 
 
 def test_each_part_goes_at_its_own_rate() -> None:
@@ -171,3 +176,56 @@ def test_tournament_says_its_total_and_its_estimate_first(
     assert again.exit_code == 0
     assert again.stderr.strip() == (
         f"3 players, 3 pairings of 20 games: 60 games (60 stored in {db})")
+
+
+def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """tune ran for minutes without a word; now it estimates from its first generations
+    (any run counts as long here). 27 numbers: 13 rule bases a generation, so a budget of
+    131 is the start and 10 generations: the first is not timed; after 5 more, the later
+    half of them (after the second) are 2 timed, and 4 are left."""
+    monkeypatch.chdir(tmp_path)  # the default pictures (plots/...) go there
+
+    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
+
+    class Unsettled(Stopwatch):
+        """No settling time and 1 game enough: the estimate comes as soon as the later half
+        and quarter of the timed generations differ, however quick (a subclass, not new
+        ``__defaults__``, which mutmut's trampolines do not have)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
+
+    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
+    db = str(tmp_path / "t.sqlite")
+    done = runner.invoke(app, ["tune", "cribbage", "--budget", "131", "--training-deals",
+                               "20", "--held-out-deals", "0", "--workers", "1", "--db", db])
+    assert done.exit_code == 0, done.output
+    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
+    assert line.startswith("estimate: about ")
+    assert line.endswith(" for the 4 generations still to play (from 2 timed)")
+
+
+def test_calibrate_says_its_held_out_deals_follow_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate's estimate left out its held-out deals, a phase of its own: it now says
+    they follow (they are timed by their own bar as they start)."""
+    monkeypatch.chdir(tmp_path)  # the default pictures (plots/...) go there
+
+    monkeypatch.setattr("fuzzeval.play.estimate.LONG", -1.0)
+    monkeypatch.setattr("fuzzeval.play.estimate.STEADY", float("inf"))
+
+    class Unsettled(Stopwatch):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **{**kwargs, "settle": 0.0, "at_least": 1})
+
+    monkeypatch.setattr("fuzzeval.play.estimate.Stopwatch", Unsettled)
+    done = runner.invoke(app, ["calibrate", "cribbage", "--rounds", "1", "--games-per-round",
+                               "10", "--held-out-deals", "10", "--workers", "1", "--db",
+                               str(tmp_path / "c.sqlite")])
+    assert done.exit_code == 0, done.output
+    (line,) = [s for s in done.stderr.splitlines() if s.startswith("estimate:")]
+    # 10 games: the first untimed, 5 more, the later half of them 2: 4 left
+    assert line.endswith(" for the 4 games still to play (from 2 timed), then 10 held-out "
+                         "deals (timed as they start)"), line

@@ -18,8 +18,6 @@ import pytest
 from typer.testing import CliRunner
 
 from fuzzeval.cli import app
-from fuzzeval.errors import FuzzevalError
-from fuzzeval.play.store import History
 from tests.killing import rows_in
 
 runner = CliRunner()
@@ -78,35 +76,7 @@ def _ready(proc: subprocess.Popen[bytes], then: float) -> None:
     raise AssertionError("the command never started")
 
 
-def _dead_pid() -> int:
-    proc = subprocess.Popen([sys.executable, "-c", "pass"])
-    proc.wait()
-    return proc.pid
-
-
 # --- the running mark ------------------------------------------------------------------
-
-def test_a_run_mark_refuses_a_live_process_and_takes_over_a_dead_ones(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite") as history:
-        with history.conn:
-            history.conn.execute("INSERT INTO running_runs (key, pid, host) VALUES "
-                                 "('a', ?, 'elsewhere'), ('b', ?, ?), ('c', ?, ?)",
-                                 (os.getppid(), os.getppid(), os.uname().nodename,
-                                  _dead_pid(), os.uname().nodename))
-        with pytest.raises(FuzzevalError, match=rf"this run is running by another process "
-                                                rf"\(pid {os.getppid()} on elsewhere\)"):
-            history.check_free("a", "this run is running")
-        # tournament has no --resume: every run command goes on from what is stored
-        with pytest.raises(FuzzevalError, match=rf"\(pid {os.getppid()}\); let it finish or "
-                           r"stop it, then run the same command again \(it goes on from what "
-                           r"is stored\)$"), history.running("b", "this run is running"):
-            pass
-        with history.running("c", "x"):  # a dead process's mark is taken over
-            row = history.conn.execute("SELECT pid FROM running_runs WHERE key = 'c'")
-            assert row.fetchone()[0] == os.getpid()
-            history.check_free("c", "x")  # its own mark is no obstacle
-        assert history.conn.execute(
-            "SELECT COUNT(*) FROM running_runs WHERE key = 'c'").fetchone()[0] == 0
 
 
 CAL = ["calibrate", "cribbage", "--opponent", "random", "--rounds", "3",
@@ -306,23 +276,6 @@ def test_ctrl_c_in_a_tournament_says_what_is_saved(tmp_path: Path) -> None:
         "to finish the tournament"), err
 
 
-def test_a_mark_whose_block_was_never_entered_is_released_by_close(tmp_path: Path) -> None:
-    """A Ctrl-C landing just after `with history.playing(m)` entered, before its block,
-    skips the block's exit: the mark was released at garbage collection, on the closed
-    connection (sqlite3.ProgrammingError, a traceback after the stop's line)."""
-    import sqlite3
-
-    db = tmp_path / "h.sqlite"
-    with History(db) as history:
-        held = history.running("a run", "this run is running")
-        held.__enter__()  # ... and the signal: __exit__ is never called
-    held.__exit__(None, None, None)  # the generator's finally, after close: no error
-    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM running_runs").fetchone() == (0,)
-    with History(db) as history, history.running("a run", "this run is running"):
-        pass  # released as before when the block ends
-    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM running_runs").fetchone() == (0,)
-
-
 def test_a_second_signal_while_a_told_stop_cleans_up_is_not_told_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stop printed its line ('interrupted: N of M games are saved ...') and then a bare
@@ -361,3 +314,4 @@ def test_a_second_signal_while_a_told_stop_cleans_up_is_not_told_again(
     assert CliRunner().invoke(app, ["evaluate", "tipping", "-i", "quality=1", "-i",
                                     "service=1"]).exit_code == 0
     assert not stop_told()
+

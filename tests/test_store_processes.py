@@ -22,7 +22,6 @@ from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import MatchSpec, run_games
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_decisions, read_games
 from tests.killing import rows_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,67 +152,6 @@ def test_resume_refuses_a_match_whose_rule_base_changed_but_not_for_comments(
     assert changed.exit_code == 1 and "has changed since match 1 was stored" in changed.output
     fresh = runner.invoke(app, [*args, "-n", "2", "--json"])  # without --resume: a new match
     assert fresh.exit_code == 0 and json.loads(fresh.stdout)["match_id"] == 2
-
-
-# --- damaged, old and read-only histories ----------------------------------------------
-
-def _history_with_games(db: Path) -> None:
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
-                              "-n", "30", "--db", str(db)])
-    assert res.exit_code == 0, res.output
-    with sqlite3.connect(db) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-def test_a_damaged_history_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    db = tmp_path / "m.sqlite"
-    _history_with_games(db)
-    with sqlite3.connect(db) as conn:
-        page = conn.execute("PRAGMA page_size").fetchone()[0]
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    assert pages > 6
-    data = bytearray(db.read_bytes())
-    data[page * (pages // 2): page * (pages // 2) + page] = b"\xa5" * page  # garbage page
-    db.write_bytes(bytes(data))
-    before = db.read_bytes()
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
-                              "-n", "3", "--db", str(db), "--seed", "9"])
-    assert res.exit_code == 1 and "damaged" in res.output, res.output
-    assert "Traceback" not in res.output and db.read_bytes() == before
-
-
-@pytest.mark.parametrize("damage, message", [
-    ("DROP TABLE decisions", "table 'decisions' is missing"),
-    ("ALTER TABLE decisions DROP COLUMN features", "lost column(s) features"),
-])
-def test_a_history_whose_schema_was_damaged_is_refused(tmp_path: Path, damage: str,
-                                                       message: str) -> None:
-    db = tmp_path / "m.sqlite"
-    _history_with_games(db)
-    with sqlite3.connect(db) as conn:
-        conn.execute(damage)
-    res = runner.invoke(app, ["match", "cribbage", "-p", "greedy", "--opponent", "random",
-                              "-n", "3", "--db", str(db), "--seed", "9"])
-    assert res.exit_code == 1 and message in res.output, res.output
-    with sqlite3.connect(db) as conn:
-        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master")} \
-            .isdisjoint({"decisions"} if "DROP TABLE" in damage else set())
-
-
-def test_readers_open_read_only_and_change_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "m.sqlite"
-    _history_with_games(db)
-    with sqlite3.connect(db) as conn:  # as if written by a fuzzeval before tuning existed
-        conn.execute("DROP TABLE IF EXISTS tuning_generations")  # made by a tuning only
-        conn.execute("DROP TABLE IF EXISTS tunings")
-    for extra in ("-wal", "-shm"):
-        Path(f"{db}{extra}").unlink(missing_ok=True)
-    before = db.read_bytes()
-    assert len(read_decisions(db)) > 0 and len(read_games(db)) == 30
-    assert db.read_bytes() == before  # no table created, no WAL switched on
-    with History(db, readonly=True) as h, pytest.raises(sqlite3.OperationalError,
-                                                        match="readonly"):
-        h.conn.execute("CREATE TABLE x (a)")
 
 
 # --- memory and records ------------------------------------------------------------------

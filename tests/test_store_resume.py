@@ -14,7 +14,7 @@ import pytest
 
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Outcome
-from fuzzeval.play.history import HistoryError, require_for_resume
+from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, fingerprint, play_indexed
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import PlayerSpec
@@ -38,20 +38,6 @@ class CountingToy(ToyGame):
 
 
 # --- require_for_resume ----------------------------------------------------------------
-
-
-@pytest.mark.mutation_pin
-def test_resume_needs_an_existing_history_file(tmp_path: Path) -> None:
-    missing = tmp_path / "none.sqlite"
-    with pytest.raises(HistoryError) as info:
-        require_for_resume(missing)
-    assert str(info.value) == (f"{missing}: no such history database, so nothing to resume; "
-                               "run without --resume to start")
-    assert not missing.exists()
-    with pytest.raises(HistoryError):
-        require_for_resume(tmp_path)  # a directory is no history either
-    History(missing).close()
-    require_for_resume(missing)  # now there is one: no error
 
 
 # --- find_match ------------------------------------------------------------------------
@@ -397,3 +383,26 @@ def test_resume_fills_gaps_in_the_finished_games(tmp_path: Path) -> None:
         assert h.finished(match.id) == {0, 1, 2, 3, 4}
         assert h.outcomes(match.id) == _uninterrupted(tmp_path, 5)
         assert len(h.matches()) == 1
+
+
+
+def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) -> None:
+    """run_match run twice (docs/matches.md's snippet) continues the stored match: the
+    second run plays nothing, and the history holds one match of 4 games, not two."""
+    from fuzzeval.play.history import HistoryError
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.registry import load_game
+    from fuzzeval.play.spec import PlayerSpec
+    from fuzzeval.play.store import History, read_games, run_match
+
+    spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
+                     games=4, seed=1)
+    db = tmp_path / "m.sqlite"
+    for before in (0, 4):
+        with History(db) as history:
+            match, already = run_match(history, load_game("cribbage"), spec)
+        assert (match.id, already) == (1, before)
+    assert len(read_games(db)) == 4
+    with History(db) as history, pytest.raises(HistoryError, match="no match to resume"):
+        run_match(history, load_game("cribbage"), MatchSpec(
+            "cribbage", spec.player, spec.opponent, 4, 2), resume=True)
