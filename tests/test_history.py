@@ -180,14 +180,15 @@ def dead_pid() -> int:
 
 
 def marks(h: History) -> list[tuple[int, int, str]]:
-    return [(int(r[0]), int(r[1]), str(r[2])) for r in h.conn.execute(
-        "SELECT match_id, pid, host FROM running ORDER BY match_id")]
+    """The matches' running marks (``match ID`` in ``running_runs``), by match id."""
+    return sorted((int(r[0].removeprefix("match ")), int(r[1]), str(r[2])) for r in
+                  h.conn.execute("SELECT key, pid, host FROM running_runs"))
 
 
 def mark(h: History, match_id: int, pid: int, host: str) -> None:
     with h.conn:
-        h.conn.execute("INSERT INTO running (match_id, pid, host) VALUES (?, ?, ?)",
-                       (match_id, pid, host))
+        h.conn.execute("INSERT INTO running_runs (key, pid, host) VALUES (?, ?, ?)",
+                       (f"match {match_id}", pid, host))
 
 
 @pytest.mark.pinned

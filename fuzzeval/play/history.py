@@ -8,7 +8,7 @@ import os
 import socket
 import sqlite3
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
@@ -39,7 +39,10 @@ class HistoryFile:
     def __init__(self, path: Path | str, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
-        self._marks: set[tuple[str, str, int | str]] = set()  # running marks held (_hold)
+        self._marks: set[str] = set()  # the running marks held (``running``)
+        #: the kinds of run (by table) whose tables ``RunKind.ready`` has found or made on
+        #: this connection, or found absent from it read-only: looked up once
+        self.ready_kinds: dict[str, bool] = {}
         if readonly:
             require(self.path)
         else:
@@ -92,14 +95,14 @@ class HistoryFile:
 
     def close(self) -> None:
         """Close, first releasing any running mark still held: a signal that lands just
-        after a ``with history.playing(...)`` has entered, before its block, skips the
+        after a ``with history.running(...)`` has entered, before its block, skips the
         block's exit, and the mark's release would otherwise come at garbage collection,
         on a closed connection (a traceback after Ctrl-C)."""
         for mark in list(self._marks):
             # a database that cannot be written keeps a stale mark, taken over later (its
             # process is gone)
             with suppress(sqlite3.Error):
-                self._release(*mark)
+                self._release(mark)
         self.conn.close()
 
     def __enter__(self) -> Self:
@@ -108,11 +111,27 @@ class HistoryFile:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def running(self, key: str, what: str) -> AbstractContextManager[None]:
-        """Mark a run (a calibration, a tuning: ``key`` names its settings, so that two
-        processes cannot both start one) as this process's; refuse if another live one
-        holds it. ``what`` says what it is, for the refusal."""
-        return self._hold("running_runs", "key", key, what)
+    @contextmanager
+    def running(self, key: str, what: str) -> Iterator[None]:
+        """Mark a run as this process's (``key``: a calibration's, a tuning's, a learn's
+        settings, so that two processes cannot both start one; a match's id), refusing if
+        another live process holds it (``what`` says what it is, for the refusal): the mark
+        is taken in a write transaction (two processes cannot both see it free), taken over
+        from a dead process (a SIGKILL leaves its mark), released at the end."""
+        me, host = os.getpid(), socket.gethostname()
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            row = self.conn.execute("SELECT pid, host FROM running_runs WHERE key = ?",
+                                    (key,)).fetchone()
+            self._refuse(None if row is None else _other(row[0], row[1]), what)
+            self.conn.execute("INSERT OR REPLACE INTO running_runs (key, pid, host) "
+                              "VALUES (?, ?, ?)", (key, me, host))
+        self._marks.add(key)
+        try:
+            yield
+        finally:
+            if key in self._marks:  # not already released by close
+                self._release(key)
 
     def check_free(self, key: str, what: str) -> None:
         """Refuse now, before costly work, a run (``key``) another live process holds; the
@@ -128,31 +147,12 @@ class HistoryFile:
                                "finish or stop it, then run the same command again (it goes "
                                "on from what is stored)")
 
-    @contextmanager
-    def _hold(self, table: str, column: str, value: int | str, what: str) -> Iterator[None]:
-        """The one running mark: taken in a write transaction (two processes cannot both
-        see it free), refused while another live process holds it, taken over from a dead
-        one (a SIGKILL leaves its mark), released at the end."""
-        me, host = os.getpid(), socket.gethostname()
+    def _release(self, key: str) -> None:
         with self.conn:
-            self.conn.execute("BEGIN IMMEDIATE")
-            row = self.conn.execute(f"SELECT pid, host FROM {table} WHERE {column} = ?",
-                                    (value,)).fetchone()
-            self._refuse(None if row is None else _other(row[0], row[1]), what)
-            self.conn.execute(f"INSERT OR REPLACE INTO {table} ({column}, pid, host) "
-                              "VALUES (?, ?, ?)", (value, me, host))
-        self._marks.add((table, column, value))
-        try:
-            yield
-        finally:
-            if (table, column, value) in self._marks:  # not already released by close
-                self._release(table, column, value)
+            self.conn.execute("DELETE FROM running_runs WHERE key = ? AND pid = ?",
+                              (key, os.getpid()))
+        self._marks.discard(key)
 
-    def _release(self, table: str, column: str, value: int | str) -> None:
-        with self.conn:
-            self.conn.execute(f"DELETE FROM {table} WHERE {column} = ? AND pid = ?",
-                              (value, os.getpid()))
-        self._marks.discard((table, column, value))
     def table(self, query: str, params: tuple[int, ...] = ()) -> pd.DataFrame:
         """A query's rows as a table; a history SQLite cannot read is this project's error
         naming the file, not pandas' (which quotes the whole query)."""

@@ -1,8 +1,9 @@
 """The history database's tables and how an older history is brought up to date.
 
-``VERSION`` counts the history's forms; each added columns to the first form's tables
-(their story: docs/matches.md, "History versions"). A history is raised to this version
-when it is opened for writing, never lowered: an older fuzzeval refuses rows it cannot read.
+``VERSION`` counts the history's forms; each added columns to the first form's tables, the
+fifth merged its two tables of running marks into one (their story: docs/matches.md,
+"History versions"). A history is raised to this version when it is opened for writing,
+never lowered: an older fuzzeval refuses rows it cannot read.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ APPLICATION = "fuzzeval history"
 #: 2: features as compressed float64 with their names in ``feature_sets`` (1: JSON text);
 #: 3: every choice of a game in ``games.choices`` (older fuzzevals cannot insert a game);
 #: 4: any number of seats (``matches.seats``, ``matches.duplicate``) and every seat's score
-#: and payoff (``games.scores``, ``games.payoffs``)
-VERSION = 4
+#: and payoff (``games.scores``, ``games.payoffs``); 5: one table of running marks: a
+#: match's mark is a row of ``running_runs`` (key ``match ID``), the table ``running`` is gone
+VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS fuzzeval_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,12 +68,6 @@ CREATE TABLE IF NOT EXISTS decisions (
     PRIMARY KEY (match_id, game_idx, seq),
     FOREIGN KEY (match_id, game_idx) REFERENCES games(match_id, idx)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS running (
-    match_id INTEGER PRIMARY KEY,
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    started TEXT NOT NULL DEFAULT (datetime('now'))
-);
 CREATE TABLE IF NOT EXISTS running_runs (
     key TEXT PRIMARY KEY,
     pid INTEGER NOT NULL,
@@ -144,6 +140,12 @@ def migrate(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE matches ADD COLUMN duplicate INTEGER NOT NULL DEFAULT 0")
         conn.execute("ALTER TABLE games ADD COLUMN scores TEXT")
         conn.execute("ALTER TABLE games ADD COLUMN payoffs TEXT")
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'running'").fetchone():
+        # versions 1 to 4 marked a match being played in a table of its own: each mark
+        # (a live process's too) becomes the one a match takes now (``MATCHES.mark``)
+        conn.execute("INSERT OR REPLACE INTO running_runs (key, pid, host, started) "
+                     "SELECT 'match ' || match_id, pid, host, started FROM running")
+        conn.execute("DROP TABLE running")
     conn.execute("INSERT OR IGNORE INTO fuzzeval_meta VALUES ('application', ?)",
                  (APPLICATION,))
     # Raised, never lowered: an older fuzzeval must refuse rows it cannot read.

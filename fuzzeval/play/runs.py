@@ -118,7 +118,14 @@ class RunKind:
         """Whether this kind's tables are in the history: checked where they are (a table
         or a column lost is refused, as the history's own are), made in a writable history
         that has none yet, absent from a read-only one. Made by ``executescript``, which
-        commits: called before a transaction, never inside one."""
+        commits: called before a transaction, never inside one. Looked up once a
+        connection (``HistoryFile.ready_kinds``)."""
+        known = history.ready_kinds.get(self.table)
+        if known is None:
+            known = history.ready_kinds[self.table] = self._make_ready(history)
+        return known
+
+    def _make_ready(self, history: HistoryFile) -> bool:
         have = {r[0] for r in history.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if self.table in have:

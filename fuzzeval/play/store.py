@@ -96,7 +96,7 @@ class History(HistoryFile):
         return StoredMatch(match.id, match.spec, match.unit_name, length, match.fingerprint)
     def playing(self, match: StoredMatch) -> AbstractContextManager[None]:
         """Mark a match as being played by this process; refuse if another live one is."""
-        return self._hold("running", "match_id", match.id, "this match is being played")
+        return self.running(f"match {match.id}", "this match is being played")
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
         return self.table(

@@ -238,5 +238,5 @@ def test_a_stopped_players_benchmark_stops_its_match_and_says_so_in_one_line(
     assert err.strip().splitlines()[-1] == (
         f"{word}: every row's match is stored; run the same command to resume")
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM running").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM running_runs").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= games
