@@ -1,5 +1,6 @@
-"""Every error line is printed as written: a player, a command or a file name holding
-``:hand:`` (an emoji name to rich) or ``[bold]`` (rich markup) comes back as typed."""
+"""Every error line, and every line naming a file a command wrote, is printed as written: a
+player, a command or a file name holding ``:hand:`` (an emoji name to rich) or ``[bold]``
+(rich markup) comes back as typed, and a long path is not folded."""
 
 from __future__ import annotations
 
@@ -59,3 +60,27 @@ def test_rulebase_import_names_the_file_as_typed(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == (f"error: {path}:2: (line): expected "
                                              "'key: value' (got 'bogus line')")
+
+
+# --- the lines that name a written file: ``say_files``, one helper for all -------------
+
+
+@pytest.mark.parametrize("name", [":hand:[bold]x.png", "[b]" + "long_name_" * 12 + ".png"])
+def test_plot_names_the_picture_it_wrote_as_typed(tmp_path: Path, name: str) -> None:
+    picture = tmp_path / name
+    result = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(picture)],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"wrote {picture}\n"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_evaluate_csv_names_its_output_as_typed(tmp_path: Path) -> None:
+    table = tmp_path / "in.csv"
+    table.write_text("quality,service\n8,3\n")
+    out = tmp_path / ":hand:[bold]graded.csv"
+    result = runner.invoke(app, ["evaluate", "tipping", "--csv", str(table), "-o", str(out)],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"graded 1 rows -> {out}\n"
+    assert out.read_text().splitlines()[0] == "quality,service,tip"

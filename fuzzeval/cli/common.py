@@ -149,6 +149,13 @@ def say_error(message: str) -> None:
     err_console.print(f"error: {message}", markup=False, highlight=False, emoji=False)
 
 
+def say_files(line: str) -> None:
+    """A line naming files a command wrote (``wrote PATH``, ``history: PATH``) on stdout,
+    printed as written: a file name may hold ``[bold]`` (rich markup) or ``:hand:``, and a
+    long path is not folded at the screen's width."""
+    console.print(line, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+
 def usage_error(message: str) -> typer.Exit:
     """Print a usage error as one line on stderr; raise the returned Exit (code 2)."""
     say_error(message)

@@ -20,6 +20,7 @@ from fuzzeval.cli.common import (
     open_rulebase,
     print_json,
     resolve_rulebase,
+    say_files,
     usage_error,
     user_errors,
 )
@@ -310,4 +311,4 @@ def _grade_csv(ev: Evaluator, path: Path, output: Path | None) -> None:
             output.parent.mkdir(parents=True, exist_ok=True)  # as every output's folder
             with output.open("w", newline="", encoding="utf-8") as out:
                 shutil.copyfileobj(f, out)
-    console.print(f"graded {graded} rows -> {output}")
+    say_files(f"graded {graded} rows -> {output}")

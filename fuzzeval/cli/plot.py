@@ -9,11 +9,11 @@ import typer
 
 from fuzzeval.cli.common import (
     command_group,
-    console,
     open_rulebase,
     picture_for,
     picture_option,
     resolve_rulebase,
+    say_files,
     usage_error,
     user_errors,
 )
@@ -108,7 +108,7 @@ def membership(
                 rbs[a].rulebase(), rbs[b].rulebase(),
                 output or picture_for(Path(source), f"rounds_{a}_{b}", "_calibration", cal.id),
                 (_label(a, last), _label(b, last)))
-    console.print(f"wrote {path}")
+    say_files(f"wrote {path}")
 
 
 @app.command()
@@ -123,7 +123,7 @@ def drift(db: Annotated[Path, typer.Argument(help="Calibration database.")],
         _check(output, [Input("DB", db)])
         cal = _calibration(db, calibration)
         path = plot_drift(cal, output or picture_for(db, "drift", "_calibration", cal.id))
-    console.print(f"wrote {path}")
+    say_files(f"wrote {path}")
 
 
 @app.command()
@@ -141,4 +141,4 @@ def curve(dbs: Annotated[list[Path], typer.Argument(help="Calibration database(s
         default = picture_for(dbs[0], "curve", "_calibration", cals[0].id) if len(dbs) == 1 \
             else Path("plots") / f"{cals[0].settings.game}_curve.png"
         path = plot_win_curve(cals, output or default)
-    console.print(f"wrote {path}")
+    say_files(f"wrote {path}")

@@ -23,6 +23,7 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
     progress_bar,
+    say_files,
     stopped,
     usage_error,
     user_errors,
@@ -131,7 +132,7 @@ def tournament(
         return
     console.print(_table(game.name, games, seed, labels, cells, rates,
                          measure))
-    console.print(f"history: {path}  picture: {picture}")
+    say_files(f"history: {path}  picture: {picture}")
 
 
 def _stored(history: History, game: Game, specs: list[MatchSpec]) -> int:

@@ -19,6 +19,7 @@ from fuzzeval.cli.common import (
     measures_table,
     print_json,
     progress_bar,
+    say_files,
     stopped,
     stored_run,
     user_errors,
@@ -166,4 +167,4 @@ def _print(job: TuneJob, tuned: Tuned, held_out: int, target: Path, path: Path) 
     if tuned.held_out:
         console.print(measures_table(f"{start.name} before and after tuning, on {held_out:,} "
                                      "held-out deals", tuned.held_out, "start", "tuned"))
-    console.print(f"tuned rule base: {target}\nhistory: {path}")
+    say_files(f"tuned rule base: {target}\nhistory: {path}")

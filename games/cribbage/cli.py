@@ -37,6 +37,7 @@ from fuzzeval.cli.common import (
     player_list,
     print_json,
     progress_bar,
+    say_files,
     usage_error,
     user_errors,
 )
@@ -489,7 +490,7 @@ def train_es(
     console.print(f"{iterations:,} deals, {result.mutations:,} mutations; average points: "
                   f"first window {y[0]:.2f}, last window {y[-1]:.2f} (random throw "
                   f"{result.random_level:.2f}, best throw ≈ {result.best_level:.2f})")
-    console.print(f"table: {output}  curve: {picture}  use: -p es:table={output}")
+    say_files(f"table: {output}  curve: {picture}  use: -p es:table={output}")
 
 
 @app.command()
@@ -563,7 +564,7 @@ def report(
                       f"{p.theirs.efficiency:.3f}", f"{p.theirs.optimal_share:.0%}",
                       _rate(p.decisions_per_s), _rate(p.single_per_s))
     console.print(table)
-    console.print(f"chart: {plot}")
+    say_files(f"chart: {plot}")
 
 
 def _short(player: str) -> str:
