@@ -15,9 +15,12 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
     DaskOpt,
+    ResumeOpt,
     WorkersOpt,
     console,
+    db_option,
     err_console,
+    json_option,
     measures_table,
     no_o,
     picture_for,
@@ -50,16 +53,11 @@ OpponentOOpt = Annotated[str | None, typer.Option(
 SeedOpt = Annotated[int, typer.Option(
     min=0, max=SEED_MAX,
     help="Seed; round N (from 1) plays with SeedSequence(\\[seed, N - 1]).")]
-DbOpt = Annotated[Path | None, typer.Option(
-    help="History database; default runs/GAME_calibration.sqlite.")]
+DbOpt = Annotated[Path | None, db_option("runs/GAME_calibration.sqlite")]
 WinUnitOpt = Annotated[str, typer.Option(
     help="Winning decisions are those of won games (the paper), or of won deals.")]
 WindowOpt = Annotated[str, typer.Option(
     help="Calibrate from this round's winning decisions, or from all rounds so far.")]
-ResumeOpt = Annotated[bool, typer.Option(
-    "--resume", help="Finish the stored calibration with these settings, and fail if "
-                     "there is none (without it, the same command finishes or shows it "
-                     "too, or starts one).")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
     "--option", help="Game option key=value, e.g. peg_counts=false.")]
 PlotOpt = Annotated[Path | None, typer.Option(
@@ -92,7 +90,7 @@ def calibrate(
     option: OptionOpt = None,
     plot: PlotOpt = None,
     deals: DealsOpt = 10_000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
+    as_json: Annotated[bool, json_option("the rounds")] = False,
 ) -> None:
     """Calibrate a rule base by playing, round after round (Fuzzeval's eq. 1).
 

@@ -48,10 +48,27 @@ GAME_HELP = f"Installed game: {', '.join(game_names()) or 'none'}."
 #: every command's --workers/-w: the same spelling, default (2) and check (at least 1)
 WorkersOpt = Annotated[int, typer.Option(
     "--workers", "-w", min=1, help="Local worker processes (1: all work in this process).")]
-#: --json of evaluate and the games' commands; match, tournament, calibrate, tune, learn,
-#: evaluate-calibration, openspiel play and rulebase show|top spell the same flag with a
-#: help that names what they print as JSON (the summary, the rounds, the rule base, ...)
-JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def json_option(what: str = "the result") -> Any:
+    """Every command's --json, declared here once: the help names what the command prints
+    as JSON (``what``: the summary, the rounds, the rule base, ...)."""
+    return typer.Option("--json", help=f"Print {what} as JSON.")
+
+
+def db_option(default: str) -> Any:
+    """--db of every command that stores its games, declared here once: the help names the
+    command's default file (``default``, e.g. runs/GAME_tune.sqlite)."""
+    return typer.Option("--db", help=f"History database (SQLite); default {default}.")
+
+
+#: --json of the commands whose JSON is their result (evaluate, tune, learn, the games')
+JsonOpt = Annotated[bool, json_option()]
+#: --resume of every stored run (match, calibrate, tune, learn): open_kind's sequence
+ResumeOpt = Annotated[bool, typer.Option(
+    "--resume", help="Continue the stored run with these settings, and fail if there is "
+                     "none (without it, the same command continues or shows it too, or "
+                     "starts one).")]
 #: every command that plays many games: --dask ADDRESS, the same spelling and help; the
 #: executor is fuzzeval.play.executors.executor_for(workers, dask) in each
 DaskOpt = Annotated[str | None, typer.Option(

@@ -16,6 +16,7 @@ from fuzzeval.cli.common import (
     DaskOpt,
     WorkersOpt,
     console,
+    json_option,
     print_json,
     progress_bar,
     stopped,
@@ -41,7 +42,7 @@ def evaluate_calibration(
         help="Which calibration in the database (default: the latest).")] = None,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    as_json: Annotated[bool, json_option("the results")] = False,
 ) -> None:
     """Does calibration help? The initial and calibrated rule bases on held-out games.
 

@@ -14,8 +14,11 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
     DaskOpt,
+    JsonOpt,
+    ResumeOpt,
     WorkersOpt,
     console,
+    db_option,
     picture_for,
     print_json,
     progress_bar,
@@ -90,15 +93,12 @@ MeasureOpponentOpt = Annotated[str | None, typer.Option(
 OptionOpt = Annotated[list[str] | None, typer.Option(
     "--option", help="Game option key=value of every game played, learning and "
                      "measuring (e.g. hearts: rules=sturtevant-white).")]
-DbOpt = Annotated[Path | None, typer.Option(
-    help="History database; default runs/GAME_learn.sqlite.")]
+DbOpt = Annotated[Path | None, db_option("runs/GAME_learn.sqlite")]
 OutputOpt = Annotated[Path | None, typer.Option(
     "--output", "-o", help="Output file: the learned rule base; default next to --db, "
                            "GAME_learn.learned.yaml.")]
 PlotOpt = Annotated[Path | None, typer.Option(
     help="Learning curve picture; default plots/GAME_learn_curve.png.")]
-ResumeOpt = Annotated[bool, typer.Option(
-    "--resume", help="Continue the stored learn of these settings.")]
 
 
 def learn(
@@ -130,7 +130,7 @@ def learn(
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
     resume: ResumeOpt = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Learn a rule base's conclusions by TD(λ) (as Sturtevant & White, 2006), in self-play or against a player.
 

@@ -13,9 +13,12 @@ from fuzzeval.cli.common import (
     GAMES_MAX,
     SEED_MAX,
     DaskOpt,
+    ResumeOpt,
     WorkersOpt,
     console,
+    db_option,
     err_console,
+    json_option,
     no_o,
     print_json,
     progress_bar,
@@ -61,15 +64,11 @@ def match(
     = 1,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    db: Annotated[Path | None, typer.Option(
-        help="History database (SQLite); default runs/GAME.sqlite.")] = None,
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue the stored match with these settings, and fail if there "
-                         "is none (without it, the same command continues it too, or "
-                         "starts one).")] = False,
+    db: Annotated[Path | None, db_option("runs/GAME.sqlite")] = None,
+    resume: ResumeOpt = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: Annotated[bool, json_option("the summary")] = False,
 ) -> None:
     """Play a reproducible match into the history database.
 

@@ -14,6 +14,7 @@ from fuzzeval.cli.common import (
     SEED_MAX,
     command_group,
     console,
+    json_option,
     print_json,
     progress_bar,
     user_errors,
@@ -47,8 +48,7 @@ def play(
         min=0, max=SEED_MAX, help="Seed of chance and of every bot.")] = 1,
     simulations: Annotated[int, typer.Option(
         min=1, max=1_000_000, help="Simulations per decision of ismcts and mcts.")] = 100,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
-    = False,
+    as_json: Annotated[bool, json_option("the results")] = False,
 ) -> None:
     """Play GAME in OpenSpiel with the fuzzeval player as a bot against OpenSpiel's bots.
 

@@ -23,6 +23,7 @@ from fuzzeval.cli.common import (
     GAMES_MAX,
     SEED_MAX,
     console,
+    db_option,
     fold,
     named_player,
     player_option,
@@ -196,8 +197,7 @@ def play(
     seed: Annotated[int | None, typer.Option(
         min=0, max=SEED_MAX, help="Seed of the deals or dice (default: a random one, "
                                   "printed).")] = None,
-    db: Annotated[Path | None, typer.Option(
-        help="History database (SQLite); default runs/GAME_play.sqlite.")] = None,
+    db: Annotated[Path | None, db_option("runs/GAME_play.sqlite")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
 ) -> None:

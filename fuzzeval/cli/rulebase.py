@@ -14,6 +14,7 @@ from fuzzeval.cli.common import (
     command_group,
     console,
     err_console,
+    json_option,
     open_rulebase,
     print_json,
     resolve_rulebase,
@@ -107,7 +108,7 @@ def _show(rb: RuleBase) -> None:
 @app.command()
 def show(
     file: Annotated[str, typer.Argument(help="Rule-base file (or shipped name).")],
-    json_out: Annotated[bool, typer.Option("--json", help="Print the rule base as JSON.")] = False,
+    json_out: Annotated[bool, json_option("the rule base")] = False,
 ) -> None:
     """Tables of the variables, terms and rules."""
     import yaml
@@ -127,7 +128,7 @@ def top(
     file: Annotated[str, typer.Argument(help="Rule-base file (or shipped name).")],
     n: Annotated[int, typer.Option("--each", "-n", min=1,
                                    help="Rules shown each way.")] = 20,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
+    json_out: Annotated[bool, json_option("the rules")] = False,
 ) -> None:
     """The rules with the largest conclusions each way, in words (as Sturtevant & White's Tables 1-2, 2006).
 

@@ -17,7 +17,9 @@ from fuzzeval.cli.common import (
     DaskOpt,
     WorkersOpt,
     console,
+    db_option,
     err_console,
+    json_option,
     picture_for,
     picture_option,
     player_list,
@@ -51,13 +53,12 @@ def tournament(
         min=0, max=SEED_MAX, help="Seed shared by every pairing (same deals).")] = 1,
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
-    db: Annotated[Path | None, typer.Option(
-        help="History database; default runs/GAME_tournament.sqlite.")] = None,
+    db: Annotated[Path | None, db_option("runs/GAME_tournament.sqlite")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="Game option key=value, e.g. peg_counts=false.")] = None,
     plot: Annotated[Path | None, typer.Option(
         help="Win-rate matrix picture; default plots/<db name>_tournament.png.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    as_json: Annotated[bool, json_option("the results")] = False,
 ) -> None:
     """Round robin: every pair of players, a win-rate matrix and its picture.
 

@@ -13,8 +13,11 @@ from fuzzeval.cli.common import (
     GAME_HELP,
     SEED_MAX,
     DaskOpt,
+    JsonOpt,
+    ResumeOpt,
     WorkersOpt,
     console,
+    db_option,
     err_console,
     measures_table,
     print_json,
@@ -54,14 +57,11 @@ PopsizeOpt = Annotated[int, typer.Option(
     help="Rule bases a generation (0: CMA-ES's default, 4 + 3 ln d).")]
 SeedOpt = Annotated[int, typer.Option(
     min=0, max=SEED_MAX, help="Seed of the training deals and of CMA-ES.")]
-DbOpt = Annotated[Path | None, typer.Option(
-    help="History database; default runs/GAME_tune.sqlite.")]
+DbOpt = Annotated[Path | None, db_option("runs/GAME_tune.sqlite")]
 OutputOpt = Annotated[Path | None, typer.Option(
     "--output", "-o",
     help="Output file: the tuned rule base; default runs/GAME_tune.tuned.yaml (next to "
          "--db).")]
-ResumeOpt = Annotated[bool, typer.Option(
-    "--resume", help="Finish the stored tuning with these settings.")]
 
 
 def tune(
@@ -79,7 +79,7 @@ def tune(
     workers: WorkersOpt = 2,
     dask: DaskOpt = None,
     resume: ResumeOpt = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tune a rule base with CMA-ES for the game's own measure (cribbage: discard efficiency).
 
