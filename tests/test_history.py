@@ -23,6 +23,7 @@ from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games
 
 runner = CliRunner()
+TOY_SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
 
 
 def history_with_games(db: Path) -> None:
@@ -149,6 +150,8 @@ def test_a_history_whose_wal_files_cannot_be_made_is_read_as_an_immutable_file(
     uris: list[str] = []
 
     def read_only_medium(database: str, **kwargs: object) -> sqlite3.Connection:
+        if database == ":memory:":  # the tables' columns, read once per process
+            return connect(database, **kwargs)  # type: ignore[arg-type]
         uris.append(database.split("?")[1])
         if "immutable=1" not in database:
             raise sqlite3.OperationalError("unable to open database file")
@@ -160,10 +163,27 @@ def test_a_history_whose_wal_files_cannot_be_made_is_read_as_an_immutable_file(
     assert uris == ["mode=ro", "mode=ro&immutable=1"]
 
 
+@pytest.mark.mutation_pin
+def test_a_reader_waits_for_a_lock_as_long_as_a_writer(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that meets another process's lock (a WAL recovery, a checkpoint) waits 30 s
+    for it, as a writer does, not SQLite's default 5 s."""
+    db = tmp_path / "h.sqlite"
+    History(db).close()
+    connect = sqlite3.connect
+    timeouts: list[object] = []
+
+    def recording(database: str, **kwargs: object) -> sqlite3.Connection:
+        if database != ":memory:":  # not the tables' columns, read once per process
+            timeouts.append(kwargs.get("timeout"))
+        return connect(database, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(sqlite3, "connect", recording)
+    History(db).close()
+    History(db, readonly=True).close()
+    assert timeouts == [30, 30]
+
+
 # --- running marks: History.playing (a match) and running (a run) -------------------
-
-
-TOY_SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
 
 
 def dead_pid() -> int:
