@@ -123,6 +123,35 @@ def test_a_second_tuning_process_is_refused(tmp_path: Path) -> None:
     assert rows_in(db, "tunings") == 1
 
 
+def test_a_second_learn_process_is_refused_before_it_samples_a_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A learn's running mark is its settings, taken before it samples its start: a second
+    process was checked against a key no process held, so it sampled a start of its own
+    (while the first sampled, it held no mark at all) before it was refused."""
+    import fuzzeval.learn.td_runs as learning
+
+    db = tmp_path / "l.sqlite"
+    args = ["learn", "hearts", "-n", "10", "--block", "10", "--order", "1",
+            "--measure-every", "0", "-w", "1", "--db", str(db), "-o", str(tmp_path / "l.yaml")]
+    first = _start([*args, "--sample-games", "100000"], tmp_path)  # samples until killed
+
+    def never(*args: object, **kwargs: object) -> str:
+        raise AssertionError("sampled the start of a learn another process runs")
+
+    monkeypatch.setattr(learning, "start_source", never)
+    try:
+        _wait(db, "running_runs", first, 1)
+        assert rows_in(db, "learns") == 0  # the first one is still sampling
+        for extra in ([], ["--resume"]):
+            second = runner.invoke(app, [*args, "--sample-games", "100000", *extra])
+            assert second.exit_code == 1, second.output
+            assert second.stderr == (f"error: {db}: learning by another process (pid "
+                                     f"{first.pid}); let it finish or stop it, then run the "
+                                     "same command again (it goes on from what is stored)\n")
+    finally:
+        _kill(first)
+
+
 def test_tune_run_twice_stores_one_tuning_and_shows_it(tmp_path: Path) -> None:
     args = ["tune", "cribbage", "--training-deals", "30", "--held-out-deals", "0",
             "--budget", "30", "-w", "1", "--db", str(tmp_path / "t.sqlite"), "--json"]

@@ -105,6 +105,17 @@ def progress_bar(label: str = "{task.description}", disable: bool = False,
                     disable=disable or not err_console.is_terminal, transient=True)
 
 
+def phases(bar: Progress) -> Callable[[str, int | None], None]:
+    """A run's ``on_phase``: its bar's one task (``bar.task_ids[0]``), added by the first
+    phase and reset by each later one to its description and total (None: unknown)."""
+    def phase(description: str, total: int | None) -> None:
+        if bar.task_ids:
+            bar.reset(bar.task_ids[0], total=total, description=description)
+        else:
+            bar.add_task(description, total=total)
+    return phase
+
+
 def columns_that_fit(columns: Sequence[str], width: int, always: Collection[str] = (),
                      wide: Collection[str] = ()) -> tuple[list[str], list[str]]:
     """A table's columns, in order, while they fit ``width`` without cutting a name: a

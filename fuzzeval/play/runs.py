@@ -142,8 +142,10 @@ class RunKind:
 
     def key(self, settings: Settings, source: str) -> str:
         """The running mark: the settings and the start, so that a second process is
-        refused even before the first has stored its run."""
-        return f"{self.name} {digest(settings.to_json() + source)}"
+        refused even before the first has stored its run. A learn's (one a database) is
+        its settings alone: they name a given start, and a generated one is made under
+        the mark, so a second process is refused before it samples its own."""
+        return f"{self.name} {digest(settings.to_json() + ('' if self.one_a_database else source))}"
 
     def find(self, history: HistoryFile, settings: Settings, source: str | None) -> int | None:
         """The latest stored run of these settings and this start (None: any start)."""
