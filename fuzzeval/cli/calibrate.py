@@ -104,14 +104,12 @@ def calibrate(
         calibrated_path,
         calibration_job,
         load_calibration,
-        run_calibration,
         summary_rows,
     )
-    from fuzzeval.learn.held_out import held_out_measures
+    from fuzzeval.learn.calibration_run import calibrate_into
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
     from fuzzeval.play.game import GameHooks, hook
-    from fuzzeval.play.store import History
     from fuzzeval.plots import image_path, plot_drift
 
     no_o("calibrate", opponent_o)
@@ -133,22 +131,18 @@ def calibrate(
         # with the bar, the estimate of a long calibration (not with --json)
         then = (f", then {deals:,} held-out deals (timed as they start)"
                 if deals and hook(game, GameHooks.rulebase_measure) is not None else "")
-        shown = _Rounds(progress_bar(disable=as_json), rounds, games_per_round, as_json,
-                        Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
-                                  lambda line: err_console.print(line + then, markup=False,
-                                                                 highlight=False)))
-        # the executor first: an unreachable cluster fails before a database is made
+        shown = _Shown(rounds, games_per_round, as_json,
+                       Stopwatch(0 if as_json else max(0, rounds - done) * games_per_round,
+                                 lambda line: err_console.print(line + then, markup=False,
+                                                                highlight=False)))
         saved = partial(CALIBRATIONS.saved_in, path, settings, job.source)
-        with executor_for(workers, dask) as pool, History(path) as history:
-            with stopped(path, saved), shown.bar:
-                cal = run_calibration(history, game, settings, job.source, rounds, pool,
-                                      resume, shown.start, shown.ended, shown.finished)
-            with stopped(path, saved), \
-                    progress_bar("held-out deals: exact values", as_json) as bar2:
-                task2 = bar2.add_task("deals", total=2 * deals)
-                held_out = held_out_measures(game, cal, deals, None, pool,
-                                             path.resolve().parent / "cache",
-                                             lambda k: bar2.advance(task2, k))
+        # the executor first: an unreachable cluster fails before a database is made
+        with executor_for(workers, dask) as pool, stopped(path, saved), shown:
+            result = calibrate_into(path, job, deals, pool, resume,
+                                    on_round_start=shown.start, on_game=shown.ended,
+                                    on_round=shown.finished, on_phase=shown.held_out,
+                                    on_advance=shown.advance)
+        cal, held_out = result.calibration, result.held_out
         final = calibrated_path(path)
         final.write_text(cal.final_yaml())
         picture = plot_drift(cal, plot or picture_for(path, "drift", "_calibration", cal.id))
@@ -161,14 +155,25 @@ def calibrate(
         _print(cal, game.name, rounds, held_out, deals, final, picture, path)
 
 
-class _Rounds:
-    """How a calibration's rounds are shown: a bar of each round's games (a resumed round's
-    stored games counted), the time estimate, and a line as each round ends."""
+class _Shown:
+    """How a calibration is shown: a bar of each round's games (a resumed round's stored
+    games counted), the time estimate and a line as each round ends; then a bar of its
+    held-out deals, once the rounds' is gone."""
 
-    def __init__(self, bar: Progress, rounds: int, games: int, quiet: bool,
-                 watch: Stopwatch) -> None:
-        self.bar, self.rounds, self.games, self.quiet, self.watch = bar, rounds, games, quiet, watch
-        self.task = bar.add_task("calibration", total=games)
+    def __init__(self, rounds: int, games: int, quiet: bool, watch: Stopwatch) -> None:
+        self.rounds, self.games, self.quiet, self.watch = rounds, games, quiet, watch
+        self.bar = progress_bar(disable=quiet)
+        self.task = self.bar.add_task("calibration", total=games)
+        self.deals: Progress | None = None
+
+    def __enter__(self) -> _Shown:
+        self.bar.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for bar in (self.bar, self.deals):
+            if bar is not None:
+                bar.stop()
 
     def start(self, k: int, stored_games: int) -> None:
         self.bar.reset(self.task, total=self.games, description=f"round {k + 1}/{self.rounds}",
@@ -184,6 +189,16 @@ class _Rounds:
             moved = sum(1 for m in r.moves if m.shift != 0)
             self.bar.console.print(f"round {r.round + 1}: win rate {r.win_rate:.1%} "
                                    f"({lo:.1%}–{hi:.1%}), {moved} points moved")
+
+    def held_out(self, description: str, total: int) -> None:
+        self.bar.stop()
+        self.deals = progress_bar(description, self.quiet)
+        self.deals.start()
+        self.deals.add_task("deals", total=total)
+
+    def advance(self, k: int) -> None:
+        if self.deals is not None:
+            self.deals.advance(self.deals.task_ids[0], k)
 
 
 def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison, ...],

@@ -20,6 +20,7 @@ from fuzzeval.cli.common import (
     db_option,
     err_console,
     measures_table,
+    phases,
     print_json,
     progress_bar,
     say_files,
@@ -30,8 +31,6 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Input, Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from rich.progress import TaskID
-
     from fuzzeval.learn.tune import Generation, Tuned, TuneJob, Tuning
 
 
@@ -106,13 +105,6 @@ def tune(
         done = stored_run(path, TUNINGS, settings, job.source, resume, load_tuning,
                           lambda t: t.evaluations, 1 + lam * ((budget - 1) // lam))
         bar = progress_bar(disable=as_json)
-        tasks: list[TaskID] = []  # the one task, made by the first phase
-
-        def phase(description: str, total: int) -> None:
-            if tasks:
-                bar.reset(tasks[0], total=total, description=description)
-            else:
-                tasks.append(bar.add_task(description, total=total))
         # a generation is a batch of rule bases, steadier than one game: two timed in the
         # later half are enough (four made a slow tuning say it at 99 s)
         evaluated = done.evaluations if done else 0
@@ -121,7 +113,7 @@ def tune(
             unit="generation", at_least=2)
 
         def step(g: Generation) -> None:
-            bar.update(tasks[0], completed=g.evaluations,
+            bar.update(bar.task_ids[0], completed=g.evaluations,
                        description=f"tuning: best {g.best:.4f}")
             watch.tick()
         # the executor first: an unreachable cluster fails before a database is made; then
@@ -129,7 +121,8 @@ def tune(
         with executor_for(workers, dask) as pool, bar, \
                 stopped(path, lambda: TUNINGS.saved_in(path, settings, job.source)):
             tuned = tune_into(path, job, rulebase or game.default_rulebase, held_out, pool,
-                              resume, phase, lambda k: bar.advance(tasks[0], k), step)
+                              resume, phases(bar), lambda k: bar.advance(bar.task_ids[0], k),
+                              step)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(rewrite_points(job.source, tuned.rulebase))
     if as_json:
