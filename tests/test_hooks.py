@@ -13,11 +13,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from fuzzeval.play.export import LineFormat
 from fuzzeval.play.game import (
     BridgeHooks,
     Feature,
     GameHooks,
     HiddenInformationHooks,
+    Hook,
+    Payoff,
     PlayerHooks,
     hook,
     hooks_of,
@@ -371,3 +374,47 @@ def test_a_bridge_hook_that_breaks_its_contract_is_refused_naming_it() -> None:
     with pytest.raises(ConformanceError) as caught:
         check_bridge(LooseBridge(), "toy")
     assert str(caught.value) == "bridge toy: hook resample: does not take (state, seat, rng)"
+
+
+class _Simulation:
+    """What ``hidden_information`` must offer; the sampling settings' stop rule."""
+
+    stop = "trials"
+
+    def determinize(self) -> None: ...
+
+    def finished(self) -> None: ...
+
+    def value(self) -> None: ...
+
+
+def _two(state: object, seat: object) -> float:
+    return 0.0
+
+
+@pytest.mark.mutation_pin
+@pytest.mark.parametrize(("which", "value", "said"), [
+    (GameHooks.tournament_players, ("greedy", "random"), ""),
+    (GameHooks.tournament_players, (), "() is not a non-empty tuple of names"),
+    (GameHooks.tournament_players, ("greedy", ""),
+     "('greedy', '') is not a non-empty tuple of names"),
+    (GameHooks.features, (Feature("a", 0.0, 1.0, "m"),), ""),
+    (GameHooks.features, (1,), "(1,) is not a non-empty tuple of Feature"),
+    (GameHooks.export_formats, {}, ""),
+    (GameHooks.export_formats, {"acpc": LineFormat(lambda e, n: "", "#")}, ""),
+    (GameHooks.payoff_so_far, _two, ""),
+    (GameHooks.payoff_so_far, 3, "3 is not callable"),
+    (GameHooks.payoff_so_far, lambda state: 0.0, "does not take (state, seat)"),
+    (GameHooks.logged_kinds_for, lambda **options: frozenset(), ""),
+    (GameHooks.hidden_information, _Simulation(), ""),
+    (GameHooks.hidden_information, 3, "int has no determinize, finished, value"),
+    (PlayerHooks.payoff, Payoff("points"), ""),
+    (PlayerHooks.payoff, "points", "'points' is not a Payoff"),
+    (PlayerHooks.settings, _Simulation(), ""),
+    (PlayerHooks.settings, 3, "3 has no stop rule (stop)"),
+])
+def test_each_hook_s_shape_takes_its_contract_and_names_what_breaks_it(
+        which: Hook[Any], value: object, said: str) -> None:
+    """What ``check_game`` and ``check_player`` say of a hook: nothing when it keeps its
+    contract, else what is wrong, in words."""
+    assert which.shape(value) == said
