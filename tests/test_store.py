@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fuzzeval.errors import NotFound
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError
@@ -127,3 +128,31 @@ def test_bad_player_fails_before_anything_is_stored(tmp_path: Path) -> None:
         with pytest.raises(Exception, match="wizard"):
             run_match(h, GAME, bad)
         assert h.matches().empty
+
+
+@pytest.mark.mutation_pin
+def test_a_game_not_stored_is_refused_naming_the_games_that_are(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    play(db, spec(3))
+    with History(db) as h, pytest.raises(NotFound) as info:
+        h.game_choices(1, 7)
+    assert str(info.value) == (f"{db}: match 1 has no game 7 stored (games 0–2; games count "
+                               "from 0)")
+
+
+@pytest.mark.mutation_pin
+def test_a_lost_feature_set_is_refused_naming_the_history(tmp_path: Path) -> None:
+    """The readers of stored features (``read_decisions``, ``winning_features``) name the
+    file whose feature names are gone."""
+    db = tmp_path / "h.sqlite"
+    play(db, spec(2))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM feature_sets")
+    conn.close()
+    said = f"{db}: damaged history: feature set 1 is missing"
+    with pytest.raises(HistoryError) as info:
+        read_decisions(db)
+    assert str(info.value) == said
+    with History(db) as h, pytest.raises(HistoryError) as info:
+        h.winning_features([1], 0, None)
+    assert str(info.value) == said
