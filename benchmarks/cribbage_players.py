@@ -19,8 +19,9 @@ from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.games.cribbage.report import run_report
 from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import MatchSpec, summarize
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 
 PLAYERS = (
     ("random", "random"),

@@ -61,6 +61,7 @@ import json, os, resource, sys, threading, time
 import concurrent.futures.process as P
 import fuzzeval.play.executors as E
 import fuzzeval.play.match as M
+import fuzzeval.play.match_runs as R
 import fuzzeval.play.store as S
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.spec import PlayerSpec
@@ -82,7 +83,7 @@ for part in variant.split("+"):  # the runner as it is, or changed for a compari
             os.nice(by)
         E.ignore_interrupts = _nice
     elif key == "commit":
-        S.COMMIT_SECONDS = float(value)
+        R.COMMIT_SECONDS = float(value)
     elif key != "as-is":
         raise SystemExit(f"unknown variant {part!r}")
 # where the workers' time goes: each task's games and each result's sending, start and end
@@ -143,7 +144,7 @@ with E.executor_for(int(workers)) as pool, S.History(db) as h:
     stop = threading.Event()
     if pool is not None:
         threading.Thread(target=_sample, args=(pool, stop), daemon=True).start()
-    S.run_match(h, game, spec, pool)
+    R.run_match(h, game, spec, pool)
     stop.set()
 t1 = time.perf_counter()
 own = resource.getrusage(resource.RUSAGE_SELF)

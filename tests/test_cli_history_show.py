@@ -21,8 +21,9 @@ from fuzzeval.games.cribbage.cards import parse_card, parse_cards
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import MatchSpec, play_game
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 
 runner = CliRunner()
 DATA = Path(__file__).parent / "data"

@@ -26,8 +26,9 @@ from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.executors import executor_for
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_games, run_match
+from fuzzeval.play.store import History, read_games
 from tests.cli_tables import terminal
 
 runner = CliRunner()
@@ -240,14 +241,12 @@ def test_seats_keep_a_players_own_comma_separated_options() -> None:
 def test_the_changed_rule_base_line_is_plain_on_a_terminal(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from fuzzeval.cli import match as M
-    from fuzzeval.play import store
 
     console, out = terminal()
     monkeypatch.setattr(M, "err_console", console)
-    monkeypatch.setattr(store, "resumable", lambda h, g, s: None)
     history = SimpleNamespace(path=Path("runs/m1.sqlite"),
                               find_match=lambda spec: SimpleNamespace(id=12))
-    M._say_if_stored(history, None, None, False)  # type: ignore[arg-type]
+    M._say_if_changed(history, None)  # type: ignore[arg-type]
     assert out.getvalue() == (
         "runs/m1.sqlite: a file a player reads (a rule base or a table) has changed since "
         "match 12 was stored with these settings: its games are another player's, so a new "

@@ -16,8 +16,9 @@ from fuzzeval.games.hearts import rules as hearts
 from fuzzeval.games.hearts.cards import mask_of, parse_card
 from fuzzeval.games.hearts.game import GAME as HEARTS
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_games, run_match
+from fuzzeval.play.store import History, read_games
 
 DATA = Path(__file__).resolve().parent / "data"
 

@@ -19,6 +19,7 @@ from fuzzeval.cli import app
 from fuzzeval.errors import FuzzevalError
 from fuzzeval.play.history import HistoryError, require_for_resume
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import MATCHES
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games
 
@@ -183,7 +184,7 @@ def test_a_reader_waits_for_a_lock_as_long_as_a_writer(tmp_path: Path,
     assert timeouts == [30, 30]
 
 
-# --- running marks: History.playing (a match) and running (a run) -------------------
+# --- running marks: a match's (MATCHES.mark, by its id) and a run's (running) -------
 
 
 def dead_pid() -> int:
@@ -222,7 +223,7 @@ def test_another_hosts_mark_is_refused_whatever_its_pid(tmp_path: Path, pid: str
         match = h.create_match(TOY_SPEC, "")
         mark(h, match.id, number, other)
         with pytest.raises(HistoryError, match=rf"pid {number} on {other}\)"), \
-                h.playing(match):
+                MATCHES.mark(h, match.id):
             pass
         assert marks(h) == [(match.id, number, other)]  # left as it was
 
@@ -234,7 +235,7 @@ def test_a_live_process_of_this_host_is_refused(tmp_path: Path) -> None:
         match = h.create_match(TOY_SPEC, "")
         mark(h, match.id, parent, socket.gethostname())
         with pytest.raises(HistoryError, match=rf"another process \(pid {parent}\);"), \
-                h.playing(match):
+                MATCHES.mark(h, match.id):
             pass
         assert marks(h) == [(match.id, parent, socket.gethostname())]
 
@@ -247,7 +248,7 @@ def test_a_dead_processs_mark_on_this_host_is_taken_over_and_cleared(tmp_path: P
         other = h.create_match(TOY_SPEC, "")
         mark(h, match.id, dead_pid(), host)  # left behind by a SIGKILL
         mark(h, other.id, os.getppid(), host)  # another match's mark is no concern
-        with h.playing(match):
+        with MATCHES.mark(h, match.id):
             assert marks(h) == [(match.id, os.getpid(), host),
                                 (other.id, os.getppid(), host)]
         assert marks(h) == [(other.id, os.getppid(), host)]
@@ -267,7 +268,7 @@ def test_a_process_of_another_user_is_alive_and_refused(tmp_path: Path,
             raise PermissionError(1, "Operation not permitted")
         monkeypatch.setattr(os, "kill", not_permitted)
         with pytest.raises(HistoryError, match=r"another process \(pid 4000001\);"), \
-                h.playing(match):
+                MATCHES.mark(h, match.id):
             pass
         assert marks(h) == [(match.id, 4_000_001, host)]
 
@@ -296,7 +297,7 @@ def test_a_run_mark_refuses_a_live_process_and_takes_over_a_dead_ones(tmp_path: 
 
 
 def test_a_mark_whose_block_was_never_entered_is_released_by_close(tmp_path: Path) -> None:
-    """A Ctrl-C landing just after `with history.playing(m)` entered, before its block,
+    """A Ctrl-C landing just after `with history.running(...)` entered, before its block,
     skips the block's exit: the mark was released at garbage collection, on the closed
     connection (sqlite3.ProgrammingError, a traceback after the stop's line)."""
     import sqlite3

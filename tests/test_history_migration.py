@@ -16,8 +16,9 @@ from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.history_schema import VERSION
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_games, run_match
+from fuzzeval.play.store import History, read_games
 
 #: version 4's table of a match's running mark, as its SCHEMA made it
 RUNNING_V4 = """

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.registry import load_game
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_decisions, run_match
+from fuzzeval.play.store import History, read_decisions
 
 
 def test_a_player_in_a_named_seat_is_found_by_its_seat(tmp_path: Path) -> None:

@@ -15,8 +15,9 @@ from fuzzeval.errors import UsageError
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 
 GREEDY, RANDOM = PlayerSpec("greedy"), PlayerSpec("random")
 

@@ -327,7 +327,7 @@ def test_a_second_signal_while_a_told_stop_cleans_up_is_not_told_again(
             raise KeyboardInterrupt  # the second, while the history closes
 
     monkeypatch.setattr(command, "run_match", stopped_at_once, raising=False)
-    monkeypatch.setattr("fuzzeval.play.store.run_match", stopped_at_once)
+    monkeypatch.setattr("fuzzeval.play.match_runs.run_match", stopped_at_once)
     monkeypatch.setattr(store.History, "close", close_again)
     db = tmp_path / "m.sqlite"
     res = CliRunner().invoke(app, ["match", "cribbage", "-p", "random", "--opponent", "random",

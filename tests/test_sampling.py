@@ -481,8 +481,9 @@ class Flaky:
 
 def test_a_rollout_policy_that_raises_leaves_only_whole_games_stored(tmp_path: Any) -> None:
     from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.match_runs import run_match
     from fuzzeval.play.spec import PlayerSpec
-    from fuzzeval.play.store import History, read_decisions, read_games, run_match
+    from fuzzeval.play.store import History, read_decisions, read_games
 
     game = FlakyToy()
     spec = MatchSpec("toy", PlayerSpec.parse("sampling:rollout=flaky,trials=4,stop=none"),

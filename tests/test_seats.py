@@ -21,9 +21,10 @@ from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Outcome, Payoff
 from fuzzeval.play.match import MatchSpec, check_players, play_indexed, summarize
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.replay import initial_state
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_decisions, read_games, run_match
+from fuzzeval.play.store import History, read_decisions, read_games
 from tests.toy import ToyTable
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -172,7 +173,7 @@ def test_a_version_3_history_reads_resumes_and_extends_as_the_same_games(
         resumed = h.outcomes(1)
     with sqlite3.connect(old) as conn:
         version = conn.execute("SELECT value FROM fuzzeval_meta WHERE key = 'version'")
-        assert version.fetchone()[0] == "4"  # an older fuzzeval refuses it in one line
+        assert version.fetchone()[0] == "5"  # an older fuzzeval refuses it in one line
     new = tmp_path / "new.sqlite"
     with History(new) as h:
         run_match(h, CRIBBAGE, crib)

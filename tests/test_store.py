@@ -13,9 +13,10 @@ from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_decisions, read_games, run_match
+from fuzzeval.play.store import History, read_decisions, read_games
 
 
 def spec(games: int, seed: int = 3) -> MatchSpec:

@@ -310,7 +310,7 @@ def test_workers_do_not_inherit_the_parents_sigterm_handler() -> None:
 
 SLOW_CREATE = r"""
 import sys, time
-from fuzzeval.play import store
+from fuzzeval.play import match_runs, store
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.registry import load_game
@@ -324,7 +324,7 @@ store.History.create_match = create_slowly
 spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 3, 4)
 with store.History(sys.argv[1]) as h:
     try:
-        store.run_match(h, load_game("cribbage"), spec)
+        match_runs.run_match(h, load_game("cribbage"), spec)
     except store.HistoryError as exc:
         print(exc)
 """

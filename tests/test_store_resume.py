@@ -16,9 +16,10 @@ from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.game import Outcome
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec, fingerprint, play_indexed
+from fuzzeval.play.match_runs import resumable, run_match, stored_games
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, StoredMatch, resumable, run_match, stored_games
+from fuzzeval.play.store import History, StoredMatch
 from tests.toy import RULEBASE, ToyGame
 
 
@@ -388,9 +389,10 @@ def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) 
     second run plays nothing, and the history holds one match of 4 games, not two."""
     from fuzzeval.play.history import HistoryError
     from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.match_runs import run_match
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.spec import PlayerSpec
-    from fuzzeval.play.store import History, read_games, run_match
+    from fuzzeval.play.store import History, read_games
 
     spec = MatchSpec("cribbage", PlayerSpec.parse("greedy"), PlayerSpec.parse("random"),
                      games=4, seed=1)

@@ -16,9 +16,10 @@ from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.registry import load_game
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, read_decisions, read_games, run_match
+from fuzzeval.play.store import History, read_decisions, read_games
 from fuzzeval.resources import find_rulebase
 
 DATA = Path(__file__).resolve().parent / "data"

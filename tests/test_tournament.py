@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from fuzzeval.cli import app
 from fuzzeval.games.cribbage.game import GAME
 from fuzzeval.play.match import MatchSpec, summarize
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 from fuzzeval.play.tournament import pairings, run_tournament
 
 PLAYERS = ("random", "greedy", "fuzzy")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -22,15 +23,14 @@ from fuzzeval.cli.common import (
     no_o,
     print_json,
     progress_bar,
-    say_stored,
     stopped,
+    stored_run,
     usage_error,
     user_errors,
 )
 from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
-    from fuzzeval.play.game import Game
     from fuzzeval.play.match import MatchSpec, MatchSummary
     from fuzzeval.play.rows import GameRows
     from fuzzeval.play.spec import PlayerSpec
@@ -78,11 +78,11 @@ def match(
     """
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import MatchSpec, check_players, summarize
+    from fuzzeval.play.match import MatchSpec, check_players, fingerprint, summarize
+    from fuzzeval.play.match_runs import MATCHES, kept, run_match
     from fuzzeval.play.registry import load_game
-    from fuzzeval.play.runs import open_run
     from fuzzeval.play.spec import PlayerSpec, parse_options
-    from fuzzeval.play.store import History, run_match, stored_games
+    from fuzzeval.play.store import History
 
     no_o("match", opponent_o)
     with user_errors():
@@ -93,13 +93,16 @@ def match(
                              opponent or game.default_opponent), games, seed,
                          parse_options(option or [], game.name), lineup, duplicate)
         check_players(game, spec)  # a bad name or option fails before any file is made
-        path = db or Path("runs") / f"{game.name}.sqlite"
+        path = db or MATCHES.default_path(game.name)
         check_outputs([Output("--db", path, "database")])
-        open_run(path, resume, lambda h: _say_if_stored(h, game, spec, resume))
+        found = stored_run(path, MATCHES, spec, fingerprint(spec, game), resume,
+                           lambda h, i: _Found(i, kept(h, i, spec)), lambda f: f.done, games)
         # the executor first: an unreachable cluster fails before a database is made
         with executor_for(workers, dask) as executor, History(path) as history:
+            if found is None:
+                _say_if_changed(history, spec)
             progress = progress_bar(disable=as_json)
-            already = stored_games(history, game, spec)
+            already = 0 if found is None else found.done
             task = progress.add_task(spec.describe(), total=games,
                                      completed=already)
             watch = Stopwatch(0 if as_json else games - already, _say)  # as the bar
@@ -149,17 +152,18 @@ def _say(line: str) -> None:
     err_console.print(line, markup=False, highlight=False)
 
 
-def _say_if_stored(history: History, game: Game, spec: MatchSpec, resume: bool) -> None:
-    """The same match (players, the files they read, options, seed) already stored: say that
-    this run continues it (run_match's rule) rather than playing its games a second time."""
-    from fuzzeval.play.store import resumable
+@dataclass(frozen=True)
+class _Found:
+    """The stored match this run goes on with, and how many of its games it keeps."""
 
-    stored = resumable(history, game, spec)
-    if stored is not None:
-        done = sum(1 for i in history.finished(stored.id) if i < spec.games)
-        say_stored(history.path, f"match {stored.id}", done, spec.games, "game",
-                   resuming=resume)
-    elif (changed := history.find_match(spec)) is not None:
+    id: int
+    done: int
+
+
+def _say_if_changed(history: History, spec: MatchSpec) -> None:
+    """No match to go on with, but one of these settings stored: its players read other
+    files (a rule base, a table), so a new match starts; say so."""
+    if (changed := history.find_match(spec)) is not None:
         err_console.print(f"{history.path}: a file a player reads (a rule base or a table) "
                           f"has changed since match {changed.id} was stored with these "
                           "settings: its games are another player's, so a new match starts",

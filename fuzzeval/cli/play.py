@@ -212,6 +212,7 @@ def play(
 
     from fuzzeval.play.game import GameHooks, hook
     from fuzzeval.play.match import MatchSpec, fingerprint, make_player
+    from fuzzeval.play.match_runs import MATCHES
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.spec import PlayerSpec, parse_options
     from fuzzeval.play.store import History
@@ -241,7 +242,7 @@ def play(
         check_outputs([Output("--db", path, "database")])
         with History(path) as history:
             match = history.create_match(spec, game.unit_name, fingerprint(spec, game))
-            with history.playing(match):
+            with MATCHES.mark(history, match.id):
                 _session(game, human, opponents, spec, history, match, path)
 
 

@@ -138,7 +138,7 @@ def tournament(
 
 def _stored(history: History, game: Game, specs: list[MatchSpec]) -> int:
     """This tournament's games stored, not those of any other run in the same database."""
-    from fuzzeval.play.store import stored_games
+    from fuzzeval.play.match_runs import stored_games
 
     return sum(stored_games(history, game, spec) for spec in specs)
 

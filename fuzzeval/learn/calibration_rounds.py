@@ -30,10 +30,11 @@ from fuzzeval.learn.calibration_step import RATE, PointMove, calibrate
 from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match, stored_games
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.runs import RunKind, made_by_line, settings_from_json, settings_json
 from fuzzeval.play.spec import GAMES_MAX, Options, PlayerSpec, check_seed, show_value
-from fuzzeval.play.store import History, run_match, stored_games
+from fuzzeval.play.store import History
 from fuzzeval.stats import wilson
 
 WinUnit = Literal["game", "deal"]

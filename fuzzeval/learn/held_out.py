@@ -20,9 +20,10 @@ from fuzzeval.learn.calibration_rounds import Calibration, round_seed, round_spe
 from fuzzeval.learn.measure import Comparison, compare
 from fuzzeval.play.game import Game, GameHooks, hook
 from fuzzeval.play.match import MatchSpec, MatchSummary, summarize
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import check_held_out
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 
 HELD_OUT = 1_000_003  # round index whose seed family no calibration round reaches
 

@@ -142,7 +142,7 @@ def migrate(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE games ADD COLUMN payoffs TEXT")
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'running'").fetchone():
         # versions 1 to 4 marked a match being played in a table of its own: each mark
-        # (a live process's too) becomes the one a match takes now (``MATCHES.mark``)
+        # (a live process's too) becomes the one a match takes now (``RunKind.run_key``)
         conn.execute("INSERT OR REPLACE INTO running_runs (key, pid, host, started) "
                      "SELECT 'match ' || match_id, pid, host, started FROM running")
         conn.execute("DROP TABLE running")

@@ -1,17 +1,17 @@
-"""A stored run: a calibration, a tuning or a learn kept in a history database.
+"""A stored run: a match, a calibration, a tuning or a learn kept in a history database.
 
-Each kind of run is stored once per settings and start rule base: the same command run
-again finds it (``RunKind.find``) and goes on with it, or shows it when it is complete; a
-running mark (``HistoryFile.running``) keeps a second process from running it at the same
-time. Each kind owns its tables (their DDL beside its queries, in its module): a history
-holds them from its first run of that kind on, checked as the history's own tables are.
-``open_run`` is what every command does before its costly work: refuse a resume of
-nothing, refuse a run another process holds, and say what is stored.
+Each kind of run is stored once per settings and start: the same command run again finds
+it (``RunKind.find``) and goes on with it, or shows it when it is complete; a running mark
+(``HistoryFile.running``) keeps a second process from running it at the same time. Each
+kind owns its tables (their DDL beside its queries, in its module): a history holds them
+from its first run of that kind on, checked as the history's own tables are. ``open_kind``
+is what every command does before its costly work: refuse a resume of nothing, refuse a
+run another process holds, and find what is stored.
 
-A match is stored the same way but is not a ``RunKind``: its head row (``matches``) is
-found by its spec in ``play/store.py``, and its running mark is a row of the table
-``running`` keyed by match id, not of ``running_runs``; merging the two would change what
-databases hold (a migration), so the match keeps its own find and claim.
+A calibration, a tuning and a learn are found by their settings' JSON and marked by it
+(so that two processes cannot both start one); a match (``play/match_runs.py``) is found
+by its spec's columns and the files its players read, and marked by its id, once it is
+found or started under a write lock: it supplies its own ``find`` and ``marks_run``.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import hashlib
 import json
 import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from fuzzeval.errors import UsageError
 from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
@@ -72,18 +72,32 @@ def made_by_line(made: str, words: Sequence[str], how: str = "") -> str:
 
 
 class Settings(Protocol):
-    """What decides a run's result: stored as JSON, which finds the run again."""
+    """What decides a run's result (a match's spec, a calibration's settings)."""
 
     @property
     def game(self) -> str: ...
 
+
+@runtime_checkable
+class JsonSettings(Settings, Protocol):
+    """Settings stored as JSON, which finds the run again (a calibration's, a tuning's, a
+    learn's)."""
+
     def to_json(self) -> str: ...
+
+
+def _json(settings: Settings) -> str:
+    if not isinstance(settings, JsonSettings):
+        raise TypeError(f"{type(settings).__name__} is not found by its JSON: its kind of "
+                        "run supplies its own find")
+    return settings.to_json()
 
 
 @dataclass(frozen=True)
 class RunKind:
     """One kind of stored run: its head table (one row a run, with the settings as JSON
-    and the start's digest in ``source``), its running mark and its words."""
+    and the start's digest in ``source``), its running mark and its words. A kind found
+    otherwise (a match) overrides ``find`` and ``nothing_to_resume``."""
 
     name: str  # "calibration": the running mark's key starts with it; refusals say it
     table: str  # the head table, e.g. "calibrations"
@@ -92,15 +106,18 @@ class RunKind:
     ddl: str = ""  # its tables, made with the first run of its kind a history stores
     resume_detail: str = " with these settings and this rule base"
     one_a_database: bool = False  # a learn: a second one (other settings) is refused
-    file: str = ""  # its default database: runs/GAME_<file>.sqlite
+    file: str = ""  # its default database: runs/GAME_<file>.sqlite (none: runs/GAME.sqlite)
     unit: str = "game"  # what its progress counts, as "12 of 20 games" says
     doing: str = "playing"  # what it does, as "shown without playing again" says
     # what a stopped run has stored, in words ("2 finished rounds and 6 games")
     saved: Callable[[History, int], str] | None = None
+    # a match: marked by its id (``mark``), taken once it is found or started under a write
+    # lock, not by its settings before
+    marks_run: bool = False
 
     def default_path(self, game: str) -> Path:
         """Where a run of this kind is stored when no --db is given."""
-        return Path("runs") / f"{game}_{self.file}.sqlite"
+        return Path("runs") / f"{game}{f'_{self.file}' if self.file else ''}.sqlite"
 
     def saved_in(self, path: Path, settings: Settings | None, source: str | None) -> str | None:
         """What a stopped run has stored (read-only, read as it stops), in its kind's
@@ -145,9 +162,18 @@ class RunKind:
         refused even before the first has stored its run. A learn's (one a database) is
         its settings alone: they name a given start, and a generated one is made under
         the mark, so a second process is refused before it samples its own."""
-        return f"{self.name} {digest(settings.to_json() + ('' if self.one_a_database else source))}"
+        return f"{self.name} {digest(_json(settings) + ('' if self.one_a_database else source))}"
 
-    def find(self, history: HistoryFile, settings: Settings, source: str | None) -> int | None:
+    def run_key(self, run_id: int) -> str:
+        """The running mark of a kind marked by its run (``marks_run``): its id ("match
+        12"; a history's migration to version 5 made older marks so)."""
+        return f"{self.name} {run_id}"
+
+    def mark(self, history: HistoryFile, run_id: int) -> AbstractContextManager[None]:
+        """A run marked by its id (``marks_run``) as this process's while it runs."""
+        return history.running(self.run_key(run_id), self.running)
+
+    def find(self, history: History, settings: Settings, source: str | None) -> int | None:
         """The latest stored run of these settings and this start (None: any start)."""
         if not self.ready(history):
             return None
@@ -155,7 +181,7 @@ class RunKind:
                        else ("", ()))
         row = history.conn.execute(
             f"SELECT id FROM {self.table} WHERE settings = ?{where} ORDER BY id DESC LIMIT 1",
-            (settings.to_json(), *args)).fetchone()
+            (_json(settings), *args)).fetchone()
         return None if row is None else int(row[0])
 
     def latest(self, history: HistoryFile) -> int:
@@ -186,25 +212,35 @@ class RunKind:
         return run_id, tuple(row)
 
     @contextmanager
-    def hold(self, history: HistoryFile, settings: Settings, source: str, resume: bool,
+    def hold(self, history: History, settings: Settings, source: str, resume: bool,
              start: Callable[[], int]) -> Iterator[int]:
         """Run it: take the running mark (a second process is refused with the first's
-        pid), then the stored run to go on with or a new one (``claim``)."""
-        with history.running(self.key(settings, source), self.running):
-            yield self.claim(history, settings, source, resume, start)
+        pid), then the stored run to go on with or a new one (``claim``); a kind marked by
+        its run claims first, under a write lock (two processes never both start one),
+        then takes the mark of the run claimed."""
+        if not self.marks_run:
+            with history.running(self.key(settings, source), self.running):
+                yield self.claim(history, settings, source, resume, start)
+            return
+        self.ready(history)  # before the transaction: a kind's tables commit as made
+        with history.conn:
+            history.conn.execute("BEGIN IMMEDIATE")
+            run = self.claim(history, settings, source, resume, start)
+        with self.mark(history, run):
+            yield run
 
     def start(self, history: HistoryFile, settings: Settings, source: str,
               **columns: str | int) -> int:
         """Store a new run (its head row) in the open transaction; its id."""
         self.ready(history)
-        values = {"game": settings.game, "settings": settings.to_json(),
+        values = {"game": settings.game, "settings": _json(settings),
                   self.source: digest(source), **columns}
         cur = history.conn.execute(
             f"INSERT INTO {self.table} ({', '.join(values)}) VALUES "
             f"({', '.join('?' * len(values))})", tuple(values.values()))
         return int(cur.lastrowid or 0)
 
-    def claim(self, history: HistoryFile, settings: Settings, source: str, resume: bool,
+    def claim(self, history: History, settings: Settings, source: str, resume: bool,
               start: Callable[[], int]) -> int:
         """The stored run to go on with, or a new one (``start``, in one transaction);
         with ``resume``, finding none is an error."""
@@ -213,7 +249,7 @@ class RunKind:
             return found
         self.refuse_another(history)
         if resume:
-            raise self.nothing_to_resume(history.path)
+            raise self.nothing_to_resume(history, settings, source)
         with history.conn:
             return start()
 
@@ -227,9 +263,11 @@ class RunKind:
                                f"settings or another start: one {self.name} to a database; "
                                "give another --db")
 
-    def nothing_to_resume(self, path: Path) -> HistoryError:
-        return HistoryError(f"{path}: no {self.name} to resume{self.resume_detail}; run "
-                            "without --resume to start one")
+    def nothing_to_resume(self, history: History, settings: Settings,
+                          source: str | None) -> HistoryError:
+        """The refusal of a resume that finds no run of these settings and start."""
+        return HistoryError(f"{history.path}: no {self.name} to resume{self.resume_detail}; "
+                            "run without --resume to start one")
 
 
 def open_run(path: Path, resume: bool, find: Callable[[History], T | None],
@@ -261,10 +299,12 @@ def open_kind(path: Path, kind: RunKind, settings: Settings, source: str | None,
     def nothing(history: History) -> None:
         kind.refuse_another(history)
         if resume:
-            raise kind.nothing_to_resume(path)
+            raise kind.nothing_to_resume(history, settings, source)
 
     def find(history: History) -> T | None:
         found = kind.find(history, settings, source)
+        if found is not None and kind.marks_run:  # its mark is its id: known once found
+            history.check_free(kind.run_key(found), kind.running)
         return None if found is None else look(history, found)
-    return open_run(path, resume, find, (kind.key(settings, source or ""), kind.running),
-                    nothing)
+    held = None if kind.marks_run else (kind.key(settings, source or ""), kind.running)
+    return open_run(path, resume, find, held, nothing)

@@ -1,36 +1,27 @@
-"""Matches in the history database: the ``matches``, ``games`` and ``decisions`` tables.
-
-A game played here is written in its own transaction; games from workers arrive as rows
-and go in several to a short transaction within ``COMMIT_SECONDS``, so a crash or Ctrl-C
-loses only games still being played (or, after a crash, finished in the last half second);
-``run_match`` finds the match again from its spec and plays only the games not yet stored.
-A decision's features are stored as packed values (``fuzzeval.play.stored_features``);
-every choice of a game is kept, so the game replays (``fuzzeval history show``).
+"""Matches in the history database: the ``matches``, ``games`` and ``decisions`` tables and
+their queries (``History``). A match is found from its spec (``History.find_match``) and
+played into them as a kind of stored run (``fuzzeval.play.match_runs``). A decision's
+features are stored as packed values (``fuzzeval.play.stored_features``); every choice of a
+game is kept, so the game replays (``fuzzeval history show``).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fuzzeval.errors import NotFound, UsageError
-from fuzzeval.play.game import WIN_POINTS, Game, Outcome, Payoff
+from fuzzeval.play.game import WIN_POINTS, Outcome, Payoff
 from fuzzeval.play.history import HistoryError, HistoryFile, require
 from fuzzeval.play.history_schema import has_column
 from fuzzeval.play.match import (
     GameRecord,
     MatchSpec,
-    check_players,
-    fingerprint,
-    run_finished,
 )
 from fuzzeval.play.rows import GameRows, encode_game, unpack_choices
 from fuzzeval.play.stored_features import FeatureReader, feature_set_column
@@ -76,6 +67,13 @@ class History(HistoryFile):
             return None
         return StoredMatch(row[0], spec, row[2], row[1], row[3])
 
+    def match_of(self, match_id: int, spec: MatchSpec) -> StoredMatch:
+        """A match found or started for ``spec`` (``MATCHES``), by its id, as
+        ``find_match`` gives it."""
+        row = self.conn.execute("SELECT id, games, unit_name, fingerprint FROM matches "
+                                "WHERE id = ?", (match_id,)).fetchone()
+        return StoredMatch(row[0], spec, row[2], row[1], row[3])
+
     def create_match(self, spec: MatchSpec, unit_name: str,
                      fingerprint: str | None = None) -> StoredMatch:
         with self.conn:
@@ -94,9 +92,6 @@ class History(HistoryFile):
         with self.conn:
             self.conn.execute("UPDATE matches SET games = ? WHERE id = ?", (length, match.id))
         return StoredMatch(match.id, match.spec, match.unit_name, length, match.fingerprint)
-    def playing(self, match: StoredMatch) -> AbstractContextManager[None]:
-        """Mark a match as being played by this process; refuse if another live one is."""
-        return self.running(f"match {match.id}", "this match is being played")
     def matches(self) -> pd.DataFrame:
         """Every match with how many of its games are stored."""
         return self.table(
@@ -320,103 +315,3 @@ def _player(conn: sqlite3.Connection) -> str:
     if not has_column(conn, "matches", "seats"):  # read-only, before version 4
         return two
     return f"COALESCE(json_extract(m.seats, '$[' || d.seat || ']'), {two})"
-
-def resumable(history: History, game: Game, spec: MatchSpec) -> StoredMatch | None:
-    """The latest stored match of a spec whose players still read what they read then
-    (rule bases, tables, the default rule base), or None: then a new match must start."""
-    stored = history.find_match(spec)
-    if stored is None or stored.fingerprint not in (None, fingerprint(spec, game)):
-        return None
-    return stored
-
-
-def stored_games(history: History, game: Game, spec: MatchSpec) -> int:
-    """How many of a spec's games a resume would not play again, for progress to count."""
-    stored = resumable(history, game, spec)
-    return 0 if stored is None else sum(1 for i in history.finished(stored.id)
-                                        if i < spec.games)
-
-
-#: the longest a game finished by a worker waits for its commit (several go in one)
-COMMIT_SECONDS = 0.5
-
-
-def _claim(history: History, game: Game, spec: MatchSpec, prints: str,
-           resume: bool) -> StoredMatch:
-    """The stored match to continue (made longer if asked), or a new one."""
-    match = history.find_match(spec)
-    if match is not None and match.fingerprint not in (None, prints):
-        if resume:
-            raise HistoryError(
-                f"{history.path}: a file a player reads (a rule base or a table) has changed "
-                f"since match {match.id} was stored, so its games are another player's; run "
-                "without --resume to start a new match")
-        match = None  # another player's games: a match of its own
-    if resume and match is None:
-        raise HistoryError(
-            f"{history.path}: no match to resume with game {spec.game}, player "
-            f"{spec.player}, opponent {spec.opponent}, options {dict(spec.options)}, seed "
-            f"{spec.seed}; run without --resume to start one")
-    if match is None:
-        match = history.create_match(spec, game.unit_name, prints)
-    else:
-        match = history.extend_match(match, spec.games)
-    return match
-
-
-def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor | None = None,
-              resume: bool = False,
-              on_game: Callable[[GameRows], None] | None = None) -> tuple[StoredMatch, int]:
-    """Play a match into the history, each game committed as it finishes.
-
-    A match is stored once: when the history already holds one with the same game, players
-    (and the files they read), options and seed, this continues it, playing only the games
-    it lacks (none when it is complete: then it plays nothing), so running the same match
-    twice neither repeats nor mixes games. Otherwise a new match starts; with ``resume`` that
-    is an error instead. Returns the stored match and how many games were already there.
-    A spec of another game than ``game``, or a player or option that cannot be built, is
-    refused before the history is touched.
-    """
-    check_players(game, spec)
-    prints = fingerprint(spec, game)
-    with history.conn:  # find, then create or extend, under one write lock: two processes
-        history.conn.execute("BEGIN IMMEDIATE")  # started at once never both create it
-        match = _claim(history, game, spec, prints, resume)
-    with history.playing(match):
-        done = history.finished(match.id)
-        todo = (i for i in range(spec.games) if i not in done)
-        count = spec.games - sum(1 for i in done if i < spec.games)
-        game.prepare()  # once here: forked workers inherit the tables
-        # Workers encode their games; here they are only inserted, several in one short
-        # transaction at most COMMIT_SECONDS after the first of them arrived (and at any
-        # stop), so another process waiting to write is never starved. Played here, each
-        # game is committed as it ends.
-        encode = partial(encode_game, payoff=game.payoff)
-        every = COMMIT_SECONDS if executor is not None else 0.0
-        waiting: list[GameRows] = []
-        since = time.monotonic()
-
-        def flush() -> None:
-            known: dict[tuple[str, ...], int] = {}
-            with history.conn:
-                for rows in waiting:
-                    history.insert_game(match, rows, known)
-            waiting.clear()
-
-        try:
-            for rows in run_finished(game, spec, todo, encode, executor, count=count):
-                if not waiting:
-                    since = time.monotonic()
-                waiting.append(rows)
-                if time.monotonic() - since >= every:
-                    flush()
-                if on_game is not None:
-                    on_game(rows)
-        finally:
-            # A stop can fall between a batch's commit and its clearing: store only the
-            # games the database lacks, so none goes in twice.
-            if waiting:
-                stored = history.finished(match.id)
-                waiting[:] = [rows for rows in waiting if rows.index not in stored]
-                flush()
-    return match, len(done)

@@ -20,9 +20,10 @@ from typing import Any
 from fuzzeval.play.estimate import Clock, Estimate, Part, estimate
 from fuzzeval.play.game import Game
 from fuzzeval.play.match import MatchSpec, MatchSummary, summarize
+from fuzzeval.play.match_runs import run_match, stored_games
 from fuzzeval.play.rows import GameRows
 from fuzzeval.play.spec import Options, PlayerSpec
-from fuzzeval.play.store import History, StoredMatch, run_match, stored_games
+from fuzzeval.play.store import History, StoredMatch
 
 
 @dataclass(frozen=True)

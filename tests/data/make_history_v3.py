@@ -7,8 +7,9 @@ import sqlite3
 from fuzzeval.games.backgammon.game import GAME as BG
 from fuzzeval.games.cribbage.game import GAME as CR
 from fuzzeval.play.match import MatchSpec
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 
 with History("history_v3.sqlite") as h:
     run_match(h, CR, MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 3, 7))

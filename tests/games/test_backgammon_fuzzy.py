@@ -315,8 +315,9 @@ def test_selector_counts_come_from_the_history(tmp_path: Path) -> None:
     from fuzzeval.games.backgammon.moves import parse_dice
     from fuzzeval.games.backgammon.selector import history_record
     from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.match_runs import run_match
     from fuzzeval.play.spec import PlayerSpec
-    from fuzzeval.play.store import History, read_decisions, run_match
+    from fuzzeval.play.store import History, read_decisions
 
     db = tmp_path / "h.sqlite"
     with History(db) as h:

@@ -14,8 +14,9 @@ from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.backgammon.players import FuzzyGrades, make_player
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.play.match import MatchSpec, play_indexed, summarize
+from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
-from fuzzeval.play.store import History, run_match
+from fuzzeval.play.store import History
 from fuzzeval.play.tournament import run_tournament
 
 runner = CliRunner()
