@@ -14,7 +14,6 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
-from types import SimpleNamespace
 
 import distributed
 import psutil
@@ -244,9 +243,7 @@ def test_the_changed_rule_base_line_is_plain_on_a_terminal(
 
     console, out = terminal()
     monkeypatch.setattr(M, "err_console", console)
-    history = SimpleNamespace(path=Path("runs/m1.sqlite"),
-                              find_match=lambda spec: SimpleNamespace(id=12))
-    M._say_if_changed(history, None)  # type: ignore[arg-type]
+    M._say_changed(Path("runs/m1.sqlite"), 12)
     assert out.getvalue() == (
         "runs/m1.sqlite: a file a player reads (a rule base or a table) has changed since "
         "match 12 was stored with these settings: its games are another player's, so a new "

@@ -11,7 +11,8 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -322,13 +323,21 @@ def test_a_second_signal_while_a_told_stop_cleans_up_is_not_told_again(
 
     def close_again(self: store.History) -> None:
         closing(self)
-        if not getattr(self, "_signalled", False):
+        if not self.readonly and not getattr(self, "_signalled", False):
             self._signalled = True  # type: ignore[attr-defined]
             raise KeyboardInterrupt  # the second, while the history closes
+
+    @contextmanager
+    def pool_stopped_again(*args: object, **kwargs: object) -> Iterator[None]:
+        try:
+            yield None
+        finally:
+            raise KeyboardInterrupt  # the third, after the stop is told, while the pool ends
 
     monkeypatch.setattr(command, "run_match", stopped_at_once, raising=False)
     monkeypatch.setattr("fuzzeval.play.match_runs.run_match", stopped_at_once)
     monkeypatch.setattr(store.History, "close", close_again)
+    monkeypatch.setattr("fuzzeval.play.executors.executor_for", pool_stopped_again)
     db = tmp_path / "m.sqlite"
     res = CliRunner().invoke(app, ["match", "cribbage", "-p", "random", "--opponent", "random",
                                    "-n", "3", "--db", str(db)])

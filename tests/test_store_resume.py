@@ -405,3 +405,26 @@ def test_the_python_api_stores_a_match_once_as_the_command_does(tmp_path: Path) 
     with History(db) as history, pytest.raises(HistoryError, match="no match to resume"):
         run_match(history, load_game("cribbage"), MatchSpec(
             "cribbage", spec.player, spec.opponent, 4, 2), resume=True)
+
+
+@pytest.mark.mutation_pin
+def test_match_into_says_a_changed_match_plays_a_new_one_and_summarises_it(
+        tmp_path: Path) -> None:
+    """``match_into`` (what ``fuzzeval match`` calls): a stored match of the spec whose
+    player files changed is told by id and a new match is played beside it; then the
+    same call goes on with that one, telling nothing; ``games_saved`` counts its games."""
+    from fuzzeval.play.match import summarize
+    from fuzzeval.play.match_runs import games_saved, match_into
+
+    db = tmp_path / "h.sqlite"
+    assert games_saved(db, spec(3)) == 0  # no file yet
+    with History(db) as h:
+        changed = h.create_match(spec(3), "", '{"player": {"rulebase": "0123"}}')
+    told: list[int] = []
+    played = match_into(db, ToyGame(), spec(3), on_changed=told.append)
+    assert told == [changed.id] and played.match.id == changed.id + 1 and played.before == 0
+    with History(db) as h:
+        assert played.summary == summarize(h.outcomes(played.match.id), ToyGame().payoff)
+    again = match_into(db, ToyGame(), spec(3), on_changed=told.append)
+    assert told == [changed.id] and (again.match.id, again.before) == (played.match.id, 3)
+    assert games_saved(db, spec(3)) == 3 and games_saved(db, spec(3, seed=6)) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:  # the library is imported when the command runs, not at start
     from fuzzeval.play.match import MatchSpec, MatchSummary
     from fuzzeval.play.rows import GameRows
     from fuzzeval.play.spec import PlayerSpec
-    from fuzzeval.play.store import History
 
 
 def match(
@@ -78,11 +78,10 @@ def match(
     """
     from fuzzeval.play.estimate import Stopwatch
     from fuzzeval.play.executors import executor_for
-    from fuzzeval.play.match import MatchSpec, check_players, fingerprint, summarize
-    from fuzzeval.play.match_runs import MATCHES, kept, run_match
+    from fuzzeval.play.match import MatchSpec, check_players, fingerprint
+    from fuzzeval.play.match_runs import MATCHES, games_saved, kept, match_into
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.spec import PlayerSpec, parse_options
-    from fuzzeval.play.store import History
 
     no_o("match", opponent_o)
     with user_errors():
@@ -98,9 +97,7 @@ def match(
         found = stored_run(path, MATCHES, spec, fingerprint(spec, game), resume,
                            lambda h, i: _Found(i, kept(h, i, spec)), lambda f: f.done, games)
         # the executor first: an unreachable cluster fails before a database is made
-        with executor_for(workers, dask) as executor, History(path) as history:
-            if found is None:
-                _say_if_changed(history, spec)
+        with executor_for(workers, dask) as executor:
             progress = progress_bar(disable=as_json)
             already = 0 if found is None else found.done
             task = progress.add_task(spec.describe(), total=games,
@@ -110,12 +107,11 @@ def match(
             def ended(_record: GameRows) -> None:
                 progress.advance(task)
                 watch.tick()
-            with stopped(path, lambda: _saved(history, spec),
+            with stopped(path, lambda: f"{games_saved(path, spec)} of {games} games",
                          "run the same command with --resume to finish the match"), progress:
-                stored, before = run_match(history, game, spec, executor, resume,
-                                           on_game=ended)
-            summary = summarize(history.outcomes(stored.id), game.payoff,
-                                game.seats if duplicate else 1)
+                played = match_into(path, game, spec, executor, resume, ended,
+                                    partial(_say_changed, path))
+        stored, before, summary = played.match, played.before, played.summary
         names = tuple(map(str, spec.lineup(game.seats)))
         if as_json:
             print_json({"match_id": stored.id, "db": str(path), "player": str(spec.player),
@@ -160,20 +156,12 @@ class _Found:
     done: int
 
 
-def _say_if_changed(history: History, spec: MatchSpec) -> None:
+def _say_changed(path: Path, match_id: int) -> None:
     """No match to go on with, but one of these settings stored: its players read other
     files (a rule base, a table), so a new match starts; say so."""
-    if (changed := history.find_match(spec)) is not None:
-        err_console.print(f"{history.path}: a file a player reads (a rule base or a table) "
-                          f"has changed since match {changed.id} was stored with these "
-                          "settings: its games are another player's, so a new match starts",
-                          markup=False, highlight=False)
-
-
-def _saved(history: History, spec: MatchSpec) -> str:
-    stored = history.find_match(spec)
-    saved = len(history.finished(stored.id)) if stored else 0
-    return f"{saved} of {spec.games} games"
+    err_console.print(f"{path}: a file a player reads (a rule base or a table) has changed "
+                      f"since match {match_id} was stored with these settings: its games are "
+                      "another player's, so a new match starts", markup=False, highlight=False)
 
 
 def _signed(x: float) -> str:

@@ -16,10 +16,18 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 from fuzzeval.play.game import Game
 from fuzzeval.play.history import HistoryError
-from fuzzeval.play.match import MatchSpec, check_players, fingerprint, run_finished
+from fuzzeval.play.match import (
+    MatchSpec,
+    MatchSummary,
+    check_players,
+    fingerprint,
+    run_finished,
+    summarize,
+)
 from fuzzeval.play.rows import GameRows, encode_game
 from fuzzeval.play.runs import RunKind, Settings
 from fuzzeval.play.store import History, StoredMatch
@@ -146,3 +154,38 @@ def run_match(history: History, game: Game, spec: MatchSpec, executor: Executor 
                 waiting[:] = [rows for rows in waiting if rows.index not in stored]
                 flush()
     return match, len(done)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A match's result: the stored match, how many of its games were stored before this
+    run, and its summary (every stored game: a longer stored match is summarised whole)."""
+
+    match: StoredMatch
+    before: int
+    summary: MatchSummary
+
+
+def match_into(path: Path, game: Game, spec: MatchSpec, executor: Executor | None = None,
+               resume: bool = False, on_game: Callable[[GameRows], None] | None = None,
+               on_changed: Callable[[int], None] = lambda _id: None) -> Played:
+    """Play ``spec`` into the history at ``path`` (``run_match``) and summarise it, seat 0
+    by duplicate blocks when the spec is duplicate. ``on_changed`` is told of a stored
+    match of this spec whose players' files have changed (its id): a new one starts."""
+    with History(path) as history:
+        if resumable(history, game, spec) is None and \
+                (changed := history.find_match(spec)) is not None:
+            on_changed(changed.id)
+        match, before = run_match(history, game, spec, executor, resume, on_game)
+        return Played(match, before, summarize(history.outcomes(match.id), game.payoff,
+                                               game.seats if spec.duplicate else 1))
+
+
+def games_saved(path: Path, spec: MatchSpec) -> int:
+    """How many games of ``spec``'s latest stored match the history at ``path`` holds (0:
+    none, or no file yet), read as a run stops."""
+    if not path.is_file():
+        return 0
+    with History(path, readonly=True) as history:
+        stored = history.find_match(spec)
+        return len(history.finished(stored.id)) if stored else 0
