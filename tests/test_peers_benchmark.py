@@ -6,13 +6,14 @@ they are installed (the separate benchmark environment of docs/benchmarks.md).""
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import io
 import os
 import random
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -151,6 +152,10 @@ def test_a_tiny_run_reports_in_80_columns_and_plots(peers: ModuleType, tmp_path:
     """The machinery end to end on fuzzeval alone (peers absent), with no time to speak of."""
     monkeypatch.setattr(peers, "peer_versions", lambda: {d: None for d, _ in peers.PEERS})
     settings = peers.Settings(repeat=1, budget=1.0, min_time=0.0, big=100, variants=2)
+    # no timing is checked: the full collection before each sample (a tenth of a second
+    # each in a test process's heap, 30 of them) is skipped; gc is still off while timing
+    monkeypatch.setattr(peers, "gc", SimpleNamespace(collect=lambda: 0, disable=gc.disable,
+                                                     enable=gc.enable))
     results: dict[str, Any] = peers.run(settings, quick=True, log=lambda _m: None)
     assert set(results["bases"]) == {f"{i}x{r}" for i, r in peers.base_sizes(quick=True)}
     cell = results["bases"]["15x30"]["cells"]["fuzzeval wavg"]["100"]
