@@ -7,19 +7,23 @@ from __future__ import annotations
 import hashlib
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+from fuzzeval.play.history import HistoryError
 from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.registry import load_game
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games
+from fuzzeval.play.stored_features import FeatureReader
 from fuzzeval.resources import find_rulebase
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -144,3 +148,25 @@ def test_calibration_gives_the_points_it_gave_before_the_change(
     digest, want = BEFORE[rulebase]
     assert points == want
     assert hashlib.sha256(cal.final_yaml().encode()).hexdigest()[:16] == digest
+
+
+@pytest.mark.mutation_pin
+def test_packed_features_that_do_not_read_are_refused_naming_the_history(
+        tmp_path: Path) -> None:
+    """Values that do not unpack, or unpack to another count than the set's names, are
+    damage, said in one line that names the file."""
+    db = tmp_path / "h.sqlite"
+    with History(db) as h:
+        with h.conn:
+            h.conn.execute("INSERT INTO feature_sets (id, names) VALUES (1, '[\"a\", \"b\"]')")
+        read = FeatureReader(h.conn, db)
+        assert read(zlib.compress(np.array([0.5, 2.0]).tobytes()), 1) == {"a": 0.5, "b": 2.0}
+        with pytest.raises(HistoryError) as info:
+            read(zlib.compress(np.array([0.5]).tobytes()), 1)
+        assert str(info.value) == (f"{db}: damaged history: a decision has 1 feature values "
+                                   "for 2 names")
+        with pytest.raises(HistoryError) as info:
+            read(b"not packed", 1)
+        assert str(info.value) == (f"{db}: damaged history: a decision's features do not "
+                                   "read (Error -3 while decompressing data: incorrect header "
+                                   "check)")
