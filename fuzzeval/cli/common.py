@@ -179,9 +179,8 @@ def say_error(message: str) -> None:
 
 def say_files(line: str) -> None:
     """A line naming files a command wrote (``wrote PATH``, ``history: PATH``) on stdout,
-    printed as written: a file name may hold ``[bold]`` (rich markup) or ``:hand:``, and a
-    long path is not folded at the screen's width."""
-    console.print(line, markup=False, highlight=False, emoji=False, soft_wrap=True)
+    printed as written: a file name may hold ``[bold]`` (rich markup) or ``:hand:``."""
+    console.print(line, markup=False, highlight=False, emoji=False)
 
 
 def usage_error(message: str) -> typer.Exit:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -303,7 +304,7 @@ def _player_discard(cards: list[str] | None, crib: CribOwner, player: str, expla
     if data is None:
         return
     who = "my" if crib == "mine" else "their"
-    console.print(f"{data['hand']}, {who} crib, player {data['player']}: throw "
+    console.print(f"{data['hand']}, {who} crib, player {escape(data['player'])}: throw "
                   f"[bold]{' '.join(data['discard'])}[/bold], keep {' '.join(data['keep'])}")
     _print_origin(built)
     rows = data.get("table", [])
@@ -698,7 +699,7 @@ def peg(
     if json_out:
         print_json(data)
         return
-    console.print(f"count {data['count']}, player {data['player']}: lay "
+    console.print(f"count {data['count']}, player {escape(data['player'])}: lay "
                   f"[bold]{data['lay']}[/bold]", highlight=False)
     _print_origin(built.policy)
     rows = data["table"]

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -83,11 +84,11 @@ def _show(data: dict[str, Any], player: Any, explain: bool) -> None:
     from fuzzeval.play.game import PlayerHooks, hook
 
     if "pass" in data:
-        console.print(f"{data['hand']}, pass {data['direction']}, player {data['player']}: "
+        console.print(f"{data['hand']}, pass {data['direction']}, player {escape(data['player'])}: "
                       f"pass [bold]{' '.join(data['pass'])}[/bold]", highlight=False)
     else:
         trick = " ".join(data["trick"]) or "none (I lead)"
-        console.print(f"{data['hand']}, trick {trick}, player {data['player']}: play "
+        console.print(f"{data['hand']}, trick {trick}, player {escape(data['player'])}: play "
                       f"[bold]{data['play']}[/bold]", highlight=False)
     evaluator = hook(player, PlayerHooks.evaluator)
     if evaluator is not None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -242,7 +243,7 @@ def _show_choice(spot: _Spot, name: str, candidates: Candidates, j: Judgement,
             out["explanation"] = j.explanation[1].to_dict()
         print_json(out)
         return
-    console.print(f"{spot.header()}, player {name}: [bold]{labels[j.choice]}[/bold]",
+    console.print(f"{spot.header()}, player {escape(name)}: [bold]{labels[j.choice]}[/bold]",
                   highlight=False)
     if j.columns:
         table = Table(box=box.SIMPLE_HEAD)
