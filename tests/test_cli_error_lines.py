@@ -106,3 +106,17 @@ def test_advice_names_a_player_s_rule_base_file_as_typed(
     result = runner.invoke(app, [*command, "-p", "fuzzy:rulebase=[b]x.yaml"])
     assert result.exit_code == 0, result.output
     assert " ".join(result.stdout.split()).startswith(first_line)  # folded at 80 columns
+
+
+def test_a_tournament_table_names_a_player_s_rule_base_file_as_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(find_rulebase("cribbage_linguistic"), tmp_path / "[b]c.yaml")
+    result = runner.invoke(app, ["tournament", "cribbage", "-p", "random", "-p",
+                                 "fuzzy:rulebase=[b]c.yaml", "--games", "1", "-w", "1",
+                                 "--db", "t.sqlite", "--plot", "t.png"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split("  ")[1] for line in result.stdout.splitlines()
+            if line.startswith("  1 ") or line.startswith("  2 ")]
+    assert rows == ["1 random", "2 fuzzy ([b]c.yaml)"]
+    assert result.stdout.splitlines()[-1] == "history: t.sqlite  picture: t.png"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -165,7 +166,7 @@ def _table(game: str, games: int, seed: int, labels: list[str],
             for j in range(i + 1 if rates else 0, n):
                 c = cells[i][j]
                 if c is not None:
-                    table.add_row(labels[i], labels[j], _value(c[0], rates),
+                    table.add_row(escape(labels[i]), escape(labels[j]), _value(c[0], rates),
                                   _span(c, rates) + ("%" if rates else ""))
         return table
     table = Table(title=title + f"the row player's {measure} against each column's, over "
@@ -179,7 +180,7 @@ def _table(game: str, games: int, seed: int, labels: list[str],
                Text.assemble(f"{_value(c[0], rates)}\n", (_span(c, rates), "dim"))
                for c in cells[i]]
         overall = sum(c[0] for c in cells[i] if c is not None) / (n - 1)
-        table.add_row(f"{i + 1} {label}", *row, _value(overall, rates))
+        table.add_row(escape(f"{i + 1} {label}"), *row, _value(overall, rates))
     return table
 
 

@@ -560,7 +560,7 @@ def report(
                 "opt\ntheirs", "dec/s", "1×1/s"):
         table.add_column(col, justify="right", no_wrap=True)
     for p in result.players:
-        table.add_row(_short(p.player), f"{p.mine.ev:.2f}", f"{p.mine.efficiency:.3f}",
+        table.add_row(escape(_short(p.player)), f"{p.mine.ev:.2f}", f"{p.mine.efficiency:.3f}",
                       f"{p.mine.optimal_share:.0%}", f"{p.theirs.ev:.2f}",
                       f"{p.theirs.efficiency:.3f}", f"{p.theirs.optimal_share:.0%}",
                       _rate(p.decisions_per_s), _rate(p.single_per_s))
@@ -643,7 +643,7 @@ def pegging(
         table.add_column(col, justify="right", no_wrap=True)
     for tag, row in zip("AB", rows, strict=True):
         share, trials = row["stopped_share"], row["mean_trials"]
-        table.add_row(tag, _short(str(row["player"])), f"{row['pegging_per_deal']:.3f}",
+        table.add_row(tag, escape(_short(str(row["player"]))), f"{row['pegging_per_deal']:.3f}",
                       f"{row['decisions']:,}", "–" if share is None else f"{share:.1%}",
                       "–" if trials is None else f"{trials:.0f}",
                       f"{row['ms_per_decision']:.2f}")
