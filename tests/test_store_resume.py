@@ -6,6 +6,7 @@ continues the latest of two matches of a spec and one that fills gaps wherever t
 from __future__ import annotations
 
 import json
+import shutil
 from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,30 @@ def test_find_match_gives_the_latest_match_of_the_same_spec_with_its_stored_fiel
 
 
 # --- extend_match and finished ----------------------------------------------------------
+@pytest.mark.mutation_pin
+def test_find_match_tells_a_duplicate_match_from_a_plain_one(tmp_path: Path) -> None:
+    plain = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
+    duplicate = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1,
+                          duplicate=True)
+    with History(tmp_path / "h.sqlite") as h:
+        assert h.find_match(duplicate) is None
+        made = h.create_match(duplicate, "")
+        assert h.find_match(duplicate) == StoredMatch(made.id, duplicate, "", 4, None)
+        assert h.find_match(plain) is None
+
+
+@pytest.mark.mutation_pin
+def test_find_match_reads_a_history_older_than_seats(tmp_path: Path) -> None:
+    """A version-3 history read as it is (read-only: not brought up to date) has no seats
+    column; its matches are found all the same."""
+    old = tmp_path / "v3.sqlite"
+    shutil.copy(Path(__file__).resolve().parent / "data" / "history_v3.sqlite", old)
+    crib = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 5, 7)
+    with History(old, readonly=True) as h:
+        found = h.find_match(crib)
+    assert found is not None and (found.id, found.games) == (1, 3)
+
+
 
 
 @pytest.mark.mutation_pin
