@@ -18,7 +18,7 @@ from fuzzeval.engine.evaluator import Evaluator
 from fuzzeval.engine.rulebase import RuleBase
 from fuzzeval.errors import FuzzevalError, MissingExtra
 from fuzzeval.extras import GNUBG
-from fuzzeval.games.backgammon.board import Position, check_not_finished, to_gnubg
+from fuzzeval.games.backgammon.board import Boards, Position, check_not_finished
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from fuzzeval.games.backgammon.lookahead import LookaheadGrades
 from fuzzeval.games.backgammon.moves import plays
@@ -61,18 +61,23 @@ class GnubgGrades:
         GNUBG.require("backgammon player 'gnubg'")
 
     def __call__(self, view: MoveView) -> FloatArray:
+        boards = Boards.of(view.options)
+        out = np.full(len(boards), 9.0)  # a play that bears off my last checker wins
+        going = np.flatnonzero(boards.me.sum(axis=1) > 0)
+        if going.size:
+            out[going] = self.values(Boards(boards.me[going], boards.opp[going]))
+        return out
+
+    def values(self, boards: Boards) -> FloatArray:
+        """gnubg's cubeless 0-ply equity of each board (none finished) for the side that
+        has just moved: points a game, as the 1-ply search reads them."""
         import gnubg
 
         cube, context = gnubg.cubeinfo(), gnubg.evalcontext(0, 0)  # cubeless, 0-ply
-        out = []
-        for p in view.options:
-            if sum(p.me) == 0:
-                out.append(9.0)
-                continue
-            # evaluate() judges the side on roll: after my move that is the opponent.
-            probs = gnubg.evaluate(to_gnubg(p.flip()), cube, context)
-            out.append(-float(probs[-1]))
-        return np.array(out)
+        # evaluate() judges the side on roll (second in its board): the opponent.
+        return np.array([-float(gnubg.evaluate((tuple(me), tuple(opp)), cube, context)[-1])
+                         for me, opp in zip(boards.me.tolist(), boards.opp.tolist(),
+                                            strict=True)])
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,18 @@ class FuzzyGrades:
 
     def __call__(self, view: MoveView) -> FloatArray:
         return self.evaluator.grade(self.features(view))
+
+    def values(self, boards: Boards) -> FloatArray:
+        """The grade of each board, for the side that has just moved (what the 1-ply
+        search reads)."""
+        return self.evaluator.grade(position_features(boards, self.inputs))
+
+    def lookahead(self, width: int) -> LookaheadGrades:
+        """The 1-ply search over these grades: a learned base's are points a game, a game's
+        end worth its points; a taught base's only rank plays, a win worth more than any."""
+        out = self.rulebase.output
+        points = self.rulebase.defuzzifier == "weighted_sum"
+        return LookaheadGrades(self.values, width, None if points else out.hi + out.hi - out.lo)
 
     def from_shared(self, features: OptionFeatures) -> FloatArray:
         """Grades from a decision's shared features (computed once, and reused by the
@@ -162,8 +179,25 @@ def _pubeval() -> BackgammonPlayer:
     return BackgammonPlayer("pubeval", pubeval_grades)
 
 
-def _gnubg() -> BackgammonPlayer:
-    return BackgammonPlayer("gnubg", GnubgGrades())
+def _search_width(lookahead: Any, width: Any) -> int | None:
+    """``lookahead=1`` and its ``width`` (default 4) checked: the width, or None at 0-ply."""
+    depth = as_int("lookahead", lookahead, 0)
+    if depth > 1:
+        raise ValueError(f"lookahead must be 0 or 1 (got {depth})")
+    if width is not None and depth == 0:
+        raise ValueError("width needs lookahead=1 (how many plays to look at one ply deeper)")
+    wide = as_int("width", 4 if width is None else width, 1)
+    return wide if depth == 1 else None
+
+
+def _gnubg(lookahead: Any = 0, width: Any = None) -> BackgammonPlayer:
+    """``lookahead=1`` puts gnubg's 0-ply equity in fuzzeval's own 1-ply search (a check
+    of the search: it should gain on 0-ply), not gnubg's own 1-ply."""
+    wide = _search_width(lookahead, width)
+    grades = GnubgGrades()
+    if wide is not None:
+        return BackgammonPlayer("gnubg", LookaheadGrades(grades.values, wide))
+    return BackgammonPlayer("gnubg", grades)
 
 
 #: what the fuzzy player plays when no rule base is named: the strongest shipped one (the
@@ -180,12 +214,7 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
     ``lookahead=1`` grades the ``width`` (default 4) best plays one ply deeper
     (fuzzeval/games/backgammon/lookahead.py)."""
     name = as_text("rulebase", rulebase, "a rule base name or path")
-    depth = as_int("lookahead", lookahead, 0)
-    if depth > 1:
-        raise ValueError(f"lookahead must be 0 or 1 (got {depth})")
-    if width is not None and depth == 0:
-        raise ValueError("width needs lookahead=1 (how many plays to look at one ply deeper)")
-    wide = as_int("width", 4 if width is None else width, 1)
+    wide = _search_width(lookahead, width)
     chosen = None
     if selector is None:
         for key, value in (("selector_games", selector_games),
@@ -200,8 +229,8 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
                            0.25 if selector_win_rate is None else selector_win_rate)
         chosen = BoardSelector(history_record(db), games, rate)
     grades = FuzzyGrades(load_rulebase(find_rulebase(name)))
-    if depth == 1:
-        return BackgammonPlayer("fuzzy", LookaheadGrades(grades, wide), selector=chosen)
+    if wide is not None:
+        return BackgammonPlayer("fuzzy", grades.lookahead(wide), selector=chosen)
     return BackgammonPlayer("fuzzy", grades, selector=chosen)
 
 
@@ -221,15 +250,16 @@ def player_names() -> tuple[str, ...]:
 PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
     "pubeval": (),
-    "gnubg": (),
+    "gnubg": ("lookahead", "width"),
     "fuzzy": ("rulebase", "selector", "selector_games", "selector_win_rate", "lookahead",
               "width"),
 }
 
 
 def make_player(name: str, **options: Any) -> BackgammonPlayer:
-    """A backgammon player by name: random, pubeval, gnubg (optional extra), fuzzy
-    (rulebase=NAME|PATH, selector=DB, selector_games=N, selector_win_rate=0..1). An unknown
+    """A backgammon player by name: random, pubeval, gnubg (optional extra; lookahead=0|1,
+    width=N), fuzzy (rulebase=NAME|PATH, selector=DB, selector_games=N,
+    selector_win_rate=0..1, lookahead=0|1, width=N). An unknown
     option or a bad value is a ValueError naming the valid ones."""
     if name not in PLAYERS:
         raise ValueError(f"unknown backgammon player {name!r} (players: {', '.join(PLAYERS)})")

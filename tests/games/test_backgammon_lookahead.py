@@ -1,16 +1,24 @@
-"""The 1-ply fuzzy player (fuzzeval/games/backgammon/lookahead.py) against a brute force
-written here: every ordered roll of the 36, every reply graded on its own."""
+"""The 1-ply search (fuzzeval/games/backgammon/lookahead.py): against a brute force
+written here (every ordered roll of the 36, every reply graded on its own), over exact
+bear-off values, and over GNU Backgammon's 0-ply equity against its own 1-ply."""
 
 from __future__ import annotations
 
+import gnubg
 import numpy as np
 import pytest
 
 from fuzzeval.games.backgammon import make_player
-from fuzzeval.games.backgammon.board import START, Position
-from fuzzeval.games.backgammon.lookahead import LookaheadGrades
-from fuzzeval.games.backgammon.moves import legal_moves
-from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView
+from fuzzeval.games.backgammon.board import START, Boards, Position
+from fuzzeval.games.backgammon.lookahead import ROLL_SHARE, ROLLS, LookaheadGrades
+from fuzzeval.games.backgammon.moves import legal_moves, plays
+from fuzzeval.games.backgammon.players import (
+    BackgammonPlayer,
+    FuzzyGrades,
+    GnubgGrades,
+    MoveView,
+)
+from tests.games.backgammon_bearoff import bearoff_table
 from tests.games.backgammon_helpers import random_positions, side
 
 
@@ -40,14 +48,16 @@ def _brute(grades: FuzzyGrades, play: Position) -> float:
 @pytest.mark.parametrize("dice", [(3, 1), (6, 5), (4, 4)])
 def test_values_are_minus_the_mean_best_reply_over_the_36_rolls(dice: tuple[int, int]) -> None:
     grader = _grader(3)
+    grades = make_player("fuzzy").grader
+    assert isinstance(grades, FuzzyGrades)
     view = _view(random_positions(40, 3)[17], dice)
     got = grader(view)
-    zero = grader.grades(view)
+    zero = grades(view)
     looked = np.argsort(-zero, kind="stable")[:3]
     assert np.isfinite(got[looked]).all()
     assert (got[np.setdiff1d(np.arange(len(got)), looked)] == -np.inf).all()
     for i in looked:
-        assert got[i] == pytest.approx(_brute(grader.grades, view.options[int(i)]),
+        assert got[i] == pytest.approx(_brute(grades, view.options[int(i)]),
                                        rel=1e-12, abs=1e-12)
 
 
@@ -60,6 +70,15 @@ def test_a_play_that_bears_off_the_last_checker_wins_outright() -> None:
     assert done and got[done[0]] == np.inf
     player = make_player("fuzzy", lookahead=1)
     assert sum(player.choose(position, (2, 1)).me) == 0
+    # It is looked at whatever the values say: they are never asked about a game's end.
+    asked: list[int] = []
+
+    def values(boards: Boards) -> np.ndarray:
+        asked.extend(boards.me.sum(axis=1).tolist())
+        return np.full(len(boards), 5.0)
+
+    got = LookaheadGrades(values, width=1)(view)
+    assert got[done[0]] == 1.0 and np.isinf(np.delete(got, done[0])).all() and 0 not in asked
 
 
 def test_a_reply_that_wins_is_worth_more_than_any_grade() -> None:
@@ -114,3 +133,84 @@ def test_lookahead_options_are_checked() -> None:
     with pytest.raises(ValueError, match="width must be a whole number >= 1"):
         make_player("fuzzy", lookahead=1, width=0)
     assert isinstance(make_player("fuzzy", lookahead=0).grader, FuzzyGrades)
+
+
+# The search checked apart from any rule base: with values that are exact (a bear-off
+# solved here), and with GNU Backgammon's own 0-ply equity.
+
+def test_the_bear_off_table_is_exact() -> None:
+    """Worked by hand: a lone checker on the 6 point bears off unless the roll is 1-1 or
+    totals less than 6 (1-2, 1-3, 1-4, 2-3, each two ways): 27 of the 36; on the 1 point it
+    always does. And every position of up to three checkers a side is GNU Backgammon's
+    two-sided bear-off database's (stored to about 1e-5)."""
+    table = bearoff_table(3)
+    six, ace = (table.sides.index((0, 0, 0, 0, 0, 1)), table.sides.index((1, 0, 0, 0, 0, 0)))
+    assert table.win[six, ace] == pytest.approx(27 / 36, abs=1e-15)
+    assert table.win[ace, six] == 1.0
+    k = len(table.sides)
+    cube, context = gnubg.cubeinfo(), gnubg.evalcontext(0, 0)
+    for x in range(1, k):
+        for y in range(1, k):
+            p = table.position(x, y)
+            assert gnubg.evaluate((p.opp, p.me), cube, context)[0] == pytest.approx(
+                table.win[x, y], abs=1e-4)
+
+
+def test_one_ply_over_exact_values_is_exact_in_every_bear_off_position() -> None:
+    """Every position of up to two checkers a side (the other to roll, after my play): its
+    1-ply value over exact values is its exact value, 2 P(win) - 1 for the side that moved.
+    The roll weights, whose side a value is, and the game's end all have to be right."""
+    table = bearoff_table(2)
+    k = len(table.sides)
+    search = LookaheadGrades(table.values, width=k)
+    mine = np.array([s + (0,) * 19 for s in table.sides[1:]], np.int64)
+    for y in range(1, k):
+        boards = Boards(mine, np.array([table.sides[y] + (0,) * 19] * (k - 1), np.int64))
+        got = search(MoveView(boards[0], (1, 1), boards))
+        assert got == pytest.approx(table.values(boards), abs=1e-14)
+        assert got.tolist() != [got[0]] * len(got)  # not one value for everything
+
+
+def test_one_ply_over_exact_values_chooses_an_exact_best_play() -> None:
+    """Decisions of up to four checkers a side where the plays' exact values differ: the
+    1-ply player (width 4) plays one of the exactly best, and values the position at its
+    exact value."""
+    table = bearoff_table(4)
+    player = BackgammonPlayer("exact 1-ply", LookaheadGrades(table.values))
+    rng = np.random.default_rng(5)
+    k, checked, close = len(table.sides), 0, 0
+    while checked < 150:
+        x, y = (int(i) for i in rng.integers(1, k, 2))
+        dice = ROLLS[int(rng.integers(len(ROLLS)))]
+        position = table.position(x, y)
+        options = plays(position, dice).boards
+        exact = table.values(options)
+        if np.ptp(exact) < 1e-9:  # equal plays (to the last bits of their sums)
+            continue
+        checked += 1
+        close += exact.max() - 0.01 < np.sort(exact)[-2] < exact.max() - 1e-9
+        chosen = table.values(Boards.of([player.choose(position, dice)]))[0]
+        assert chosen == pytest.approx(exact.max(), abs=1e-14)
+    assert close > 10  # some choices are between plays within a hundredth of each other
+    # The position's value: the mean over my 36 rolls of my best play's 1-ply value.
+    x, y = table.sides.index((0, 1, 0, 1, 1, 1)), table.sides.index((0, 0, 2, 0, 1, 1))
+    position = table.position(x, y)
+    best = [player.grades(MoveView(position, r, plays(position, r).boards)).max()
+            for r in ROLLS]
+    assert np.array(best) @ ROLL_SHARE == pytest.approx(2 * table.win[x, y] - 1, abs=1e-14)
+
+
+def test_one_ply_over_gnubg_s_0_ply_is_gnubg_s_own_1_ply() -> None:
+    """Positions from random games, the opponent to roll: our search over gnubg's 0-ply
+    equity gives what gnubg's own 1-ply evaluation gives (without its pruning), to gnubg's
+    single precision, and differs from the 0-ply equity."""
+    player = make_player("gnubg", lookahead=1, width=1)
+    zero = GnubgGrades()
+    cube, context = gnubg.cubeinfo(), gnubg.evalcontext(0, 1, 1, 0)
+    moved = 0.0
+    for p in random_positions(300, 7)[::15]:
+        ours = player.grades(MoveView(p, (1, 1), (p,)))[0]
+        assert ours == pytest.approx(-gnubg.evaluate((p.me, p.opp), cube, context)[-1],
+                                     abs=2e-6)
+        moved += abs(ours - zero.values(Boards.of([p]))[0])
+    assert moved > 0.5  # summed over 20 positions: 1-ply is not 0-ply
