@@ -14,7 +14,10 @@ best play's equity minus its choice's. Prints each player's mean loss (points a 
 with its standard error, the share of decisions where it chose a best play, the loss in
 contact and in race positions apart, and each player minus the first, paired over the
 same decisions. The judge's own 0-ply, and fuzzeval's 1-ply over it, lose nearly nothing
-by construction: they are the check that the judge and the search agree.
+by construction: they are the check that the judge and the search agree. ``--noise SD``
+adds gnubg's 0-ply equity with an error of that spread (normal, independent between
+positions, the same each time a position is valued), at 0-ply and in the 1-ply search:
+what errors that share nothing between positions cost each.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import argparse
 import math
 import sys
 import time
+import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +39,14 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
 from benchmarks import children
 from fuzzeval.games.backgammon.board import START, Boards, Position, end_points
 from fuzzeval.games.backgammon.game import opening_roll, roll
+from fuzzeval.games.backgammon.lookahead import LookaheadGrades
 from fuzzeval.games.backgammon.moves import plays
-from fuzzeval.games.backgammon.players import BackgammonPlayer, MoveView, make_player
+from fuzzeval.games.backgammon.players import (
+    BackgammonPlayer,
+    GnubgGrades,
+    MoveView,
+    make_player,
+)
 from fuzzeval.games.backgammon.pubeval import is_race
 from fuzzeval.play.spec import PlayerSpec
 
@@ -82,6 +93,36 @@ def judge(boards: Boards, plies: int) -> FloatArray:
     return out
 
 
+@dataclass(frozen=True)
+class Noisy:
+    """gnubg's 0-ply equity plus ``sd`` times a normal error drawn from the board itself."""
+
+    sd: float
+    gnubg: GnubgGrades = field(default_factory=GnubgGrades)
+
+    def __call__(self, boards: Boards) -> FloatArray:
+        error = [np.random.default_rng(zlib.crc32(me.tobytes() + opp.tobytes())).normal()
+                 for me, opp in zip(boards.me, boards.opp, strict=True)]
+        out: FloatArray = self.gnubg.values(boards) + self.sd * np.array(error)
+        return out
+
+
+def noisy_players(sd: float) -> dict[str, BackgammonPlayer]:
+    """gnubg with an independent error of ``sd``, at 0-ply and 1-ply (width 4)."""
+    values = Noisy(sd)
+
+    def zero(view: MoveView) -> FloatArray:
+        boards = Boards.of(view.options)
+        out = np.full(len(boards), np.inf)  # a play that bears off the last checker
+        going = np.flatnonzero(boards.me.sum(axis=1) > 0)
+        out[going] = values(Boards(boards.me[going], boards.opp[going]))
+        return out
+
+    return {f"gnubg + error SD {sd}": BackgammonPlayer("noisy", zero),
+            f"gnubg + error SD {sd}, 1-ply": BackgammonPlayer("noisy",
+                                                                LookaheadGrades(values))}
+
+
 def se(x: FloatArray) -> float:
     return float(np.std(x, ddof=1) / math.sqrt(len(x)))
 
@@ -94,11 +135,14 @@ def main() -> None:
     ap.add_argument("--source", default="fuzzy:rulebase=backgammon_td",
                     help="the player whose games against pubeval give the decisions")
     ap.add_argument("--players", nargs="+", default=list(PLAYERS))
+    ap.add_argument("--noise", type=float, help="also gnubg with an error of this SD")
     args = ap.parse_args()
     if args.decisions < 2:
         raise SystemExit(f"error: --decisions must be at least 2 (got {args.decisions})")
     start = time.perf_counter()
     players = {name: player(name) for name in args.players}
+    if args.noise is not None:
+        players |= noisy_players(args.noise)
     found = decisions(player(args.source), args.decisions, args.seed)
     loss = {name: np.empty(len(found)) for name in players}
     race = np.array([is_race(p) for p, _ in found])
