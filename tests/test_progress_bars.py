@@ -23,6 +23,7 @@ class Recorder:
         self.label = label
         self.events: list[tuple[Any, ...]] = []
         self.console = err_console
+        self.task_ids: list[int] = []
 
     def __enter__(self) -> Recorder:
         return self
@@ -30,9 +31,16 @@ class Recorder:
     def __exit__(self, *exc: object) -> None:
         return None
 
+    def start(self) -> None:  # shown or hidden: not what the bar says
+        return None
+
+    def stop(self) -> None:
+        return None
+
     def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
         self.events.append(("add", description, total))
-        return 0
+        self.task_ids.append(len(self.task_ids))
+        return self.task_ids[-1]
 
     def reset(self, task: int, *, total: float | None = None, description: str | None = None,
               completed: int = 0, **_: Any) -> None:
@@ -94,12 +102,12 @@ def test_learn_counts_its_games_block_by_block(tmp_path: Path, bars: list[Record
         "--db", str(tmp_path / "l.sqlite"), "-o", str(tmp_path / "l.yaml"),
         "--plot", str(tmp_path / "c.png")])
     assert res.exit_code == 0, res.output
-    sampling, learning = bars
-    assert sampling.events == [("add", "sampling decisions: 4 games", None)]
-    assert learning.events[0] == ("add", "learning", 16)
-    assert [e[0] for e in learning.events[1:]] == ["update", "update"]
-    assert [e[2] for e in learning.events[1:]] == [8, 16]
-    for event in learning.events[1:]:
+    (bar,) = bars  # one bar: the sampling, then the learning
+    assert bar.events[:2] == [("add", "sampling decisions: 4 games", None),
+                              ("reset", "learning", 16, 0)]
+    assert [e[0] for e in bar.events[2:]] == ["update", "update"]
+    assert [e[2] for e in bar.events[2:]] == [8, 16]
+    for event in bar.events[2:]:
         assert str(event[1]).startswith("learning: ") and \
             str(event[1]).endswith(" against heuristic")
 
