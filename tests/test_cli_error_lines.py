@@ -120,3 +120,47 @@ def test_a_tournament_table_names_a_player_s_rule_base_file_as_typed(
             if line.startswith("  1 ") or line.startswith("  2 ")]
     assert rows == ["1 random", "2 fuzzy ([b]c.yaml)"]
     assert result.stdout.splitlines()[-1] == "history: t.sqlite  picture: t.png"
+
+
+def test_a_match_names_its_players_and_its_history_as_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(find_rulebase("cribbage_linguistic"), tmp_path / "[b]x.yaml")
+    result = runner.invoke(app, ["match", "cribbage", "-p", "fuzzy:rulebase=[b]x.yaml",
+                                 "--opponent", "random", "-n", "2", "-w", "1",
+                                 "--db", "[b]h.sqlite"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].rstrip() == "cribbage: fuzzy:rulebase=[b]x.yaml vs random, 2 games, seed 1"
+    assert lines[2].split("┃")[2].strip() == "fuzzy:rulebase=[b]x.yaml"
+    assert lines[-1] == "20 deals; history in [b]h.sqlite"
+
+
+def test_a_calibration_names_its_opponent_and_its_files_as_typed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(find_rulebase("cribbage_linguistic"), tmp_path / "[b]x.yaml")
+    result = runner.invoke(app, ["calibrate", "cribbage", "--opponent",
+                                 "fuzzy:rulebase=[b]x.yaml", "--rounds", "1",
+                                 "--games-per-round", "2", "-w", "1", "--held-out-deals", "0",
+                                 "--db", "[b]c.sqlite"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.rstrip() for line in lines[:2]] == [
+        "cribbage: calibrating cribbage_linguistic against",
+        "fuzzy:rulebase=[b]x.yaml, 2 games a round, rate 0.1"]
+    assert lines[-3:] == ["calibrated rule base: [b]c.calibrated.yaml",
+                          "drift: plots/[b]c_drift.png", "history: [b]c.sqlite"]
+
+
+def test_a_learn_names_its_files_as_typed(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["learn", "hearts", "-n", "8", "--block", "8",
+                                 "--measure-every", "1", "--measure-games", "4",
+                                 "--sample-games", "4", "--order", "1", "-w", "1",
+                                 "--db", "[b]l.sqlite"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-3:] == ["learned rule base: [b]l.learned.yaml",
+                                               "history: [b]l.sqlite",
+                                               "learning curve: plots/[b]l_curve.png"]

@@ -165,9 +165,9 @@ def test_the_summary_line_is_plain_text_on_a_colour_terminal(
 
 
     screen = io.StringIO()
-    monkeypatch.setattr("fuzzeval.cli.match.console",
-                        Console(file=screen, force_terminal=True, color_system="truecolor",
-                                width=200))
+    terminal = Console(file=screen, force_terminal=True, color_system="truecolor", width=200)
+    monkeypatch.setattr("fuzzeval.cli.match.console", terminal)  # the table
+    monkeypatch.setattr("fuzzeval.cli.common.console", terminal)  # say_files: the line
     db = tmp_path / "m 2.sqlite"
     res = runner.invoke(app, ["match", "cribbage", "--games", "2", "-w", "1", "--player",
                               "greedy", "--opponent", "random", "--db", str(db)])

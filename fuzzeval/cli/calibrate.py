@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -27,6 +28,7 @@ from fuzzeval.cli.common import (
     picture_option,
     print_json,
     progress_bar,
+    say_files,
     stopped,
     stored_run,
     user_errors,
@@ -207,8 +209,9 @@ def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison,
     from fuzzeval.learn.calibration_rounds import summary_rows
 
     s = cal.settings
-    table = Table(title=f"{game}: calibrating {cal.rulebase_name} against "
-                        f"{s.opponent}, {s.games_per_round} games a round, rate {s.rate:g}",
+    # escaped: a title reads rich markup, and the opponent's name is as typed
+    table = Table(title=escape(f"{game}: calibrating {cal.rulebase_name} against {s.opponent}"
+                               f", {s.games_per_round} games a round, rate {s.rate:g}"),
                   title_justify="left", box=box.SIMPLE_HEAD)
     for col in ("round", "win rate (95%)", "points moved", "mean |shift|"):
         table.add_column(col, justify="right")
@@ -226,4 +229,4 @@ def _print(cal: Calibration, game: str, rounds: int, held_out: tuple[Comparison,
         console.print(measures_table(
             f"{cal.rulebase_name} before and after calibration, on {deals:,} held-out deals",
             held_out))
-    console.print(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")
+    say_files(f"calibrated rule base: {final}\ndrift: {picture}\nhistory: {path}")

@@ -24,6 +24,7 @@ from fuzzeval.cli.common import (
     print_json,
     progress_bar,
     resolve_rulebase,
+    say_files,
     stopped,
     stored_run,
     user_errors,
@@ -210,5 +211,5 @@ def _print(done: Learn, game: Game, lam: float, against: str, target: Path, path
                       "" if b.measure is None else f"{b.measure:.3f}",
                       "" if b.measure_half is None else f"± {b.measure_half:.3f}")
     console.print(table)
-    console.print(f"learned rule base: {target}\nhistory: {path}"
-                  + (f"\nlearning curve: {picture}" if picture else ""))
+    say_files(f"learned rule base: {target}\nhistory: {path}"
+              + (f"\nlearning curve: {picture}" if picture else ""))

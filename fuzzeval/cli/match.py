@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from fuzzeval.cli.common import (
@@ -24,6 +25,7 @@ from fuzzeval.cli.common import (
     no_o,
     print_json,
     progress_bar,
+    say_files,
     stopped,
     stored_run,
     usage_error,
@@ -174,12 +176,13 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
     """One column per seat (seat 0 is the player under test): what each was paid per game,
     seat 0's with its 95 % interval, then wins and points by source."""
     lo, hi = s.ci95
-    head = Table(title=f"{spec.game}: {spec.describe()}, {s.games} games"
-                       f"{' (duplicate)' if spec.duplicate else ''}, seed {spec.seed}",
+    # escaped: a title and a column read rich markup, and a player's name is as typed
+    head = Table(title=escape(f"{spec.game}: {spec.describe()}, {s.games} games"
+                              f"{' (duplicate)' if spec.duplicate else ''}, seed {spec.seed}"),
                  title_justify="left")
     head.add_column("")
     for k, who in enumerate(seats):
-        head.add_column(who if len(seats) == 2 else f"{k}: {who}", justify="right",
+        head.add_column(escape(who if len(seats) == 2 else f"{k}: {who}"), justify="right",
                         overflow="fold")  # a long player's name on two lines, not cut
     rest = [""] * (len(seats) - 1)
     head.add_row(f"{s.unit} (95% interval)", f"{s.mean:.3f} ({lo:.3f} to {hi:.3f})", *rest)
@@ -202,7 +205,7 @@ def _print_summary(s: MatchSummary, spec: MatchSpec, unit: str, path: Path, befo
         head.add_row(f"{name} per {unit}", *(f"{side.per_unit[name]:.2f}" for side in s.sides))
     console.print(head)
     resumed = f" ({before} games stored before this run)" if before else ""
-    console.print(f"{s.units} {unit}s; history in {path}{resumed}", highlight=False)
+    say_files(f"{s.units} {unit}s; history in {path}{resumed}")
     if s.games > spec.games:
         console.print(f"(the stored match has {s.games} games, more than the {spec.games} "
                       "asked for: all are summarised)", highlight=False)
