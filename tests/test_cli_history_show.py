@@ -226,7 +226,9 @@ def test_a_game_not_stored_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2
     assert out == f"error: {db}: match 1 has no game 5 stored (game 0; games count from 0)\n"
     code, out = _show(str(db), "--match", "9", "--game", "0")
-    assert code == 2 and out == f"error: {db}: no match 9 (matches: 1)\n"
+    assert code == 2 and out == f"error: {db}: no match 9 (stored: 1)\n"  # as every kind's
+    exported = runner.invoke(app, ["history", "export", str(db), "--match", "9"])
+    assert (exported.exit_code, exported.stderr) == (2, f"error: {db}: no match 9 (stored: 1)\n")
     code, out = _show(str(tmp_path / "none.sqlite"))
     assert code == 2 and out == f"error: {tmp_path / 'none.sqlite'}: no such history database\n"
     assert not (tmp_path / "none.sqlite").exists()

@@ -20,9 +20,8 @@ from fuzzeval.learn.calibration_rounds import (
 )
 from fuzzeval.learn.td_runs import LEARNS, LearnSettings
 from fuzzeval.learn.tune import TUNINGS, TuneSettings
-from fuzzeval.play.history import HistoryError
+from fuzzeval.play.history import HistoryError, NoSuchRun
 from fuzzeval.play.runs import (
-    NoSuchRun,
     digest,
     made_by_line,
     open_kind,
@@ -82,7 +81,8 @@ def test_a_kind_finds_claims_and_refuses_as_the_commands_do(tmp_path: Path) -> N
 
 def test_an_id_not_stored_is_refused_in_one_way_for_every_kind(tmp_path: Path) -> None:
     """A usage error (exit 2) that lists the ids the history holds, as calibrations said;
-    tunings and learns said a bare "no tuning 5" (a HistoryError, exit 1) before."""
+    tunings and learns said a bare "no tuning 5" (a HistoryError, exit 1) before, and a
+    match "no match 5 (matches: none)"."""
     from fuzzeval.learn.calibration_rounds import load_calibration
     from fuzzeval.learn.td_runs import load_learn
     from fuzzeval.learn.tune import load_tuning
@@ -96,6 +96,8 @@ def test_an_id_not_stored_is_refused_in_one_way_for_every_kind(tmp_path: Path) -
                                    (load_learn, "learn", "none")):
             with pytest.raises(NoSuchRun, match=rf"k.sqlite: no {name} 5 \(stored: {stored}\)$"):
                 load(h, 5)  # type: ignore[operator]
+        with pytest.raises(NoSuchRun, match=r"k.sqlite: no match 5 \(stored: none\)$"):
+            h.stored_match(5)  # a match's is the same refusal
     assert issubclass(NoSuchRun, UsageError) and issubclass(NoSuchRun, HistoryError)
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Self
 
-from fuzzeval.errors import FuzzevalError
+from fuzzeval.errors import FuzzevalError, UsageError
 from fuzzeval.play.history_schema import APPLICATION, VERSION, damage, migrate
 
 if TYPE_CHECKING:  # pandas is imported where a table is read: a match needs none
@@ -21,6 +21,16 @@ if TYPE_CHECKING:  # pandas is imported where a table is read: a match needs non
 
 class HistoryError(FuzzevalError):
     """The history database cannot be used (corrupt, foreign, newer, or no such match)."""
+
+
+class NoSuchRun(HistoryError, UsageError):
+    """An id asked for (``--match N``, ``--calibration N``) that the database does not
+    hold: a usage error that lists the ids it holds."""
+
+    @classmethod
+    def listing(cls, path: Path, kind: str, run_id: int, ids: Iterable[int]) -> NoSuchRun:
+        """The one wording of every kind: "PATH: no calibration 5 (stored: 1, 2)"."""
+        return cls(f"{path}: no {kind} {run_id} (stored: {', '.join(map(str, ids)) or 'none'})")
 
 
 class HistoryFile:

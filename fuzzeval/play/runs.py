@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from fuzzeval.errors import UsageError
-from fuzzeval.play.history import HistoryError, HistoryFile, require_for_resume
+from fuzzeval.play.history import HistoryError, HistoryFile, NoSuchRun, require_for_resume
 from fuzzeval.play.history_schema import columns, damage
 from fuzzeval.play.store import History
 
@@ -58,11 +57,6 @@ def settings_from_json(cls: type[S], text: str) -> S:
     def tupled(value: Any) -> Any:
         return tuple(tupled(v) for v in value) if isinstance(value, list) else value
     return cls(**{k: tupled(v) for k, v in json.loads(text).items()})
-
-
-class NoSuchRun(HistoryError, UsageError):
-    """An id asked for (``--calibration N``) that the database does not hold: a usage
-    error that lists the ids it holds."""
 
 
 def made_by_line(made: str, words: Sequence[str], how: str = "") -> str:
@@ -206,9 +200,7 @@ class RunKind:
         row = history.conn.execute(f"SELECT {columns} FROM {self.table} WHERE id = ?",
                                    (run_id,)).fetchone() if self.ready(history) else None
         if row is None:
-            ids = ", ".join(map(str, self.ids(history)))
-            raise NoSuchRun(f"{history.path}: no {self.name} {run_id} (stored: "
-                            f"{ids or 'none'})")
+            raise NoSuchRun.listing(history.path, self.name, run_id, self.ids(history))
         return run_id, tuple(row)
 
     @contextmanager

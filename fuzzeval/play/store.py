@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from fuzzeval.errors import NotFound, UsageError
 from fuzzeval.play.game import WIN_POINTS, Outcome, Payoff
-from fuzzeval.play.history import HistoryError, HistoryFile, require
+from fuzzeval.play.history import HistoryError, HistoryFile, NoSuchRun, require
 from fuzzeval.play.history_schema import has_column
 from fuzzeval.play.match import (
     GameRecord,
@@ -201,10 +201,10 @@ class History(HistoryFile):
                 "WHERE EXISTS (SELECT 1 FROM games WHERE games.match_id = matches.id)"))
                 .fetchone() or self.conn.execute(query.format("")).fetchone())
         if row is None:
-            known = [r[0] for r in self.conn.execute("SELECT id FROM matches ORDER BY id")]
-            ids = ", ".join(map(str, known)) if known else "none"
-            raise NotFound(f"{self.path}: no match {match_id} (matches: {ids})"
-                           if match_id is not None else f"{self.path}: no match stored")
+            if match_id is None:
+                raise NotFound(f"{self.path}: no match stored")
+            ids = [r[0] for r in self.conn.execute("SELECT id FROM matches ORDER BY id")]
+            raise NoSuchRun.listing(self.path, "match", match_id, ids)
         options = tuple((str(k), v) for k, v in json.loads(row[4]))
         seats = () if row[8] is None else tuple(PlayerSpec.parse(p)
                                                  for p in json.loads(row[8]))
