@@ -258,3 +258,26 @@ def test_open_kind_refuses_a_second_learn_in_a_database(tmp_path: Path) -> None:
     assert open_kind(db, LEARNS, LearnSettings("hearts"), None, False,
                      lambda h, i: ("run", i)) == ("run", 1)
 
+
+
+@pytest.mark.mutation_pin
+def test_open_kind_refuses_a_stored_match_another_process_is_playing(tmp_path: Path) -> None:
+    """A match is marked by its id, known once it is found: ``open_kind`` checks that
+    mark, so a second ``fuzzeval match`` is refused before it plays."""
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.match_runs import MATCHES
+    from fuzzeval.play.spec import PlayerSpec
+
+    db = tmp_path / "m.sqlite"
+    spec = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 3, 5)
+    with History(db) as h, h.conn:
+        stored = h.create_match(spec, "deal", None)
+        h.conn.execute("INSERT INTO running_runs (key, pid, host) VALUES (?, ?, 'elsewhere')",
+                       (f"match {stored.id}", os.getpid()))
+    with pytest.raises(HistoryError, match="^" + re.escape(
+            f"{db}: this match is being played by another process (pid {os.getpid()} on "
+            "elsewhere); let it finish or stop it, then run the same command again (it goes "
+            "on from what is stored)") + "$"):
+        open_kind(db, MATCHES, spec, None, False, lambda h, i: i)
+    other = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 3, 6)
+    assert open_kind(db, MATCHES, other, None, False, lambda h, i: i) is None

@@ -453,3 +453,17 @@ def test_match_into_says_a_changed_match_plays_a_new_one_and_summarises_it(
     again = match_into(db, ToyGame(), spec(3), on_changed=told.append)
     assert told == [changed.id] and (again.match.id, again.before) == (played.match.id, 3)
     assert games_saved(db, spec(3)) == 3 and games_saved(db, spec(3, seed=6)) == 0
+
+
+@pytest.mark.mutation_pin
+def test_games_saved_reads_an_older_history_without_migrating_it(tmp_path: Path) -> None:
+    """``games_saved`` is read as a run stops: read-only, so a history of an older version
+    is counted as it is, not migrated (nor switched to WAL) on the way out."""
+    from fuzzeval.play.match_runs import games_saved
+
+    old = tmp_path / "v3.sqlite"
+    shutil.copy(Path(__file__).parent / "data" / "history_v3.sqlite", old)
+    before = old.read_bytes()
+    crib = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 5, 7)
+    assert games_saved(old, crib) == 3
+    assert old.read_bytes() == before
