@@ -467,3 +467,29 @@ def test_games_saved_reads_an_older_history_without_migrating_it(tmp_path: Path)
     crib = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 5, 7)
     assert games_saved(old, crib) == 3
     assert old.read_bytes() == before
+
+
+@pytest.mark.mutation_pin
+def test_games_from_workers_wait_to_go_in_together_and_games_played_here_each_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the clock standing still, games from an executor all wait for one commit at
+    the end (none is within ``COMMIT_SECONDS`` of the first's arrival yet); played here,
+    each game is committed as it ends: what another reader sees at each game says which."""
+    import sqlite3
+    from types import SimpleNamespace
+
+    from fuzzeval.play import match_runs
+
+    monkeypatch.setattr(match_runs, "time", SimpleNamespace(monotonic=lambda: 1000.0))
+    db = tmp_path / "h.sqlite"
+    seen: list[int] = []
+
+    def committed(_rows: GameRows) -> None:
+        with sqlite3.connect(db) as reader:
+            seen.append(reader.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    with History(db) as h:
+        run_match(h, ToyGame(), spec(4), RecordingExecutor(), on_game=committed)
+        assert seen == [0, 0, 0, 0] and len(h.finished(1)) == 4
+        seen.clear()
+        run_match(h, ToyGame(), spec(4, seed=6), on_game=committed)
+        assert seen == [5, 6, 7, 8]
