@@ -281,3 +281,12 @@ def test_open_kind_refuses_a_stored_match_another_process_is_playing(tmp_path: P
         open_kind(db, MATCHES, spec, None, False, lambda h, i: i)
     other = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 3, 6)
     assert open_kind(db, MATCHES, other, None, False, lambda h, i: i) is None
+
+
+@pytest.mark.mutation_pin
+def test_each_kind_s_default_database_is_named_for_the_game_and_the_kind() -> None:
+    from fuzzeval.play.match_runs import MATCHES
+
+    assert [k.default_path("cribbage") for k in (MATCHES, CALIBRATIONS, TUNINGS, LEARNS)] == [
+        Path("runs/cribbage.sqlite"), Path("runs/cribbage_calibration.sqlite"),
+        Path("runs/cribbage_tune.sqlite"), Path("runs/cribbage_learn.sqlite")]
