@@ -290,3 +290,17 @@ def test_each_kind_s_default_database_is_named_for_the_game_and_the_kind() -> No
     assert [k.default_path("cribbage") for k in (MATCHES, CALIBRATIONS, TUNINGS, LEARNS)] == [
         Path("runs/cribbage.sqlite"), Path("runs/cribbage_calibration.sqlite"),
         Path("runs/cribbage_tune.sqlite"), Path("runs/cribbage_learn.sqlite")]
+
+
+@pytest.mark.mutation_pin
+def test_what_a_stopped_run_saved_is_read_without_migrating_an_older_history(
+        tmp_path: Path) -> None:
+    """``saved_in`` is read as a run stops: read-only, so a history of an older version is
+    not migrated (nor given a kind's tables) on the way out."""
+    import shutil
+
+    old = tmp_path / "v3.sqlite"
+    shutil.copy(Path(__file__).parent / "data" / "history_v3.sqlite", old)
+    before = old.read_bytes()
+    assert TUNINGS.saved_in(old, None, None) is None
+    assert old.read_bytes() == before
