@@ -304,3 +304,16 @@ def test_what_a_stopped_run_saved_is_read_without_migrating_an_older_history(
     before = old.read_bytes()
     assert TUNINGS.saved_in(old, None, None) is None
     assert old.read_bytes() == before
+
+
+@pytest.mark.mutation_pin
+def test_settings_without_json_are_refused_by_a_kind_found_by_its_json() -> None:
+    """A match's spec keys no calibration: a kind that finds its runs by JSON says that
+    the kind given settings of another shape must supply its own find."""
+    from fuzzeval.play.match import MatchSpec
+    from fuzzeval.play.spec import PlayerSpec
+
+    spec = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 3, 5)
+    with pytest.raises(TypeError, match=r"^MatchSpec is not found by its JSON: its kind of "
+                                        r"run supplies its own find$"):
+        TUNINGS.key(spec, "x")
