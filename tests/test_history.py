@@ -22,6 +22,7 @@ from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.match_runs import MATCHES
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_decisions, read_games
+from tests.killing import dead_pid
 
 runner = CliRunner()
 TOY_SPEC = MatchSpec("toy", PlayerSpec("random"), PlayerSpec("random"), 4, 1)
@@ -185,19 +186,6 @@ def test_a_reader_waits_for_a_lock_as_long_as_a_writer(tmp_path: Path,
 
 
 # --- running marks: a match's (MATCHES.mark, by its id) and a run's (running) -------
-
-
-def dead_pid() -> int:
-    """A process id that no process of this machine has now."""
-    pid = 4_000_000
-    while True:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return pid
-        except PermissionError:
-            pass
-        pid += 1
 
 
 def marks(h: History) -> list[tuple[int, int, str]]:

@@ -19,6 +19,7 @@ from fuzzeval.play.match import MatchSpec
 from fuzzeval.play.match_runs import run_match
 from fuzzeval.play.spec import PlayerSpec
 from fuzzeval.play.store import History, read_games
+from tests.killing import dead_pid
 
 #: version 4's table of a match's running mark, as its SCHEMA made it
 RUNNING_V4 = """
@@ -33,19 +34,6 @@ CREATE TABLE IF NOT EXISTS running (
 
 def spec(games: int, seed: int) -> MatchSpec:
     return MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), games, seed)
-
-
-def dead_pid() -> int:
-    """A process id that no process of this machine has now."""
-    pid = 4_000_000
-    while True:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return pid
-        except PermissionError:
-            pass
-        pid += 1
 
 
 def tables(db: Path) -> set[str]:
