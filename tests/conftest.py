@@ -7,8 +7,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, settings
+# BLAS at one thread, set before numpy loads it (here and in the commands tests start):
+# OpenBLAS's default of a thread per core, in each of `pytest -n 2`'s workers and in the
+# processes they start, spin-waits for cores the others hold; teaching backgammon's base
+# from ten games took 8 s of CPU instead of 1.3 s. The benchmarks pin it the same way.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
