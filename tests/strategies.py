@@ -52,12 +52,13 @@ def rulebases(draw: st.DrawFn, defuzzifier: str | list[str] | None = None,
     n_in = draw(st.integers(1, 3))
     inputs = tuple(draw(variables(f"x{i}")) for i in range(n_in))
     output = draw(variables("y", is_output=True))
+    # Built once for all the rules: hypothesis validates a new recursive strategy each time
+    # one is built, which took most of the time of drawing a base of 30 rules.
+    condition = conditions(inputs)
+    conclusion = st.sampled_from(output.term_names)
+    weight = st.sampled_from([1.0, 1.0, 0.5, 0.25])
     rules = tuple(
-        Rule(
-            draw(conditions(inputs)),
-            draw(st.sampled_from(output.term_names)),
-            draw(st.sampled_from([1.0, 1.0, 0.5, 0.25])),
-        )
+        Rule(draw(condition), draw(conclusion), draw(weight))
         for _ in range(draw(st.integers(1, max_rules)))
     )
     defuzz = defuzzifier if isinstance(defuzzifier, str) else draw(
