@@ -3,6 +3,7 @@ independently of fuzzeval.engine.evaluator (plain Python recursion, brute-force 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -13,9 +14,15 @@ from fuzzeval.engine.rulebase import And, Condition, Is, Not, Or, Rule, RuleBase
 from fuzzeval.formats.loading import parse_rulebase
 
 
+def _grid_point(lo: float, hi: float, k: int) -> float:
+    return lo + (hi - lo) * k / 20
+
+
 @st.composite
 def triangles(draw: st.DrawFn, lo: float, hi: float, allow_singleton: bool = True) -> Triangle:
-    grid = st.integers(0, 20).map(lambda k: lo + (hi - lo) * k / 20)
+    # mapped by a named function, not a new lambda: hypothesis compiles a lambda's source
+    # to describe it, once per triangle, which cost more than drawing the triangle.
+    grid = st.integers(0, 20).map(functools.partial(_grid_point, lo, hi))
     pts = sorted(draw(st.lists(grid, min_size=3, max_size=3)))
     if not allow_singleton and pts[0] == pts[2]:
         pts = [lo, pts[1], hi]
@@ -33,14 +40,22 @@ def variables(draw: st.DrawFn, name: str, is_output: bool = False) -> Variable:
     return Variable(name, lo, hi, terms)
 
 
+def _and(parts: list[Condition]) -> Condition:
+    return And(tuple(parts))
+
+
+def _or(parts: list[Condition]) -> Condition:
+    return Or(tuple(parts))
+
+
 def conditions(inputs: tuple[Variable, ...]) -> st.SearchStrategy[Condition]:
     leaves = st.sampled_from([Is(v.name, t.name) for v in inputs for t in v.terms])
     return st.recursive(
         leaves,
         lambda sub: st.one_of(
             sub.map(Not),
-            st.lists(sub, min_size=2, max_size=3).map(lambda xs: And(tuple(xs))),
-            st.lists(sub, min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
+            st.lists(sub, min_size=2, max_size=3).map(_and),
+            st.lists(sub, min_size=2, max_size=3).map(_or),
         ),
         max_leaves=5,
     )
@@ -84,7 +99,7 @@ def inputs_for(rb: RuleBase) -> st.SearchStrategy[list[float]]:
     return st.tuples(
         *[
             st.floats(v.lo - 0.3 * v.width, v.hi + 0.3 * v.width, allow_nan=False).map(
-                lambda x, v=v: _snap(x, v)
+                functools.partial(_snap, var=v)
             )
             for v in rb.inputs
         ]
