@@ -83,20 +83,26 @@ def maxn(game: Game, state: Any, values: Values, until: Until,
 
     seat, children = expand(state, first)
     table = _leaf_values(values, leaves, game.seats)
-    pick = np.argmax if game.payoff.higher_is_better else np.argmin
+    rows = table.tolist()  # Python floats: the backup compares one entry at a time
+    higher = game.payoff.higher_is_better
 
-    def backup(node: _Node) -> FloatArray:
+    def backup(node: _Node) -> int:
+        """The leaf whose vector ``node`` backs up (every backed-up vector is a leaf's)."""
         if isinstance(node, int):
-            row: FloatArray = table[node]
-            return row
+            return node
         seat, children = node
-        vectors = np.stack([backup(c) for c in children])
-        chosen: FloatArray = vectors[int(pick(vectors[:, seat]))]
-        return chosen
+        best = backup(children[0])
+        for child in children[1:]:
+            leaf = backup(child)
+            mine, theirs = rows[leaf][seat], rows[best][seat]
+            if mine > theirs if higher else mine < theirs:  # ties keep the first
+                best = leaf
+        return best
 
-    options = np.stack([backup(c) for c in children])
-    best = int(pick(options[:, seat]))
-    return MaxnResult(best, options[best], options, len(leaves))
+    options = table[[backup(child) for child in children]]
+    pick = np.argmax if higher else np.argmin
+    choice = int(pick(options[:, seat]))
+    return MaxnResult(choice, options[choice], options, len(leaves))
 
 
 def _leaf_values(values: Values, leaves: list[Any], seats: int) -> FloatArray:
