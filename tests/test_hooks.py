@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 GAME_HOOKS = ("features", "logged_kinds_for", "tournament_players", "play_rulebase",
               "implied_options", "hidden_information", "sampling_rollout", "payoff_so_far",
-              "play_interface", "chance_events", "export_formats", "rulebase_measure")
+              "option_count", "play_interface", "chance_events", "export_formats",
+              "rulebase_measure")
 PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "rulebase", "estimate", "evaluator",
                 "rows", "payoff", "settings")
 HIDDEN_HOOKS = ("simulator",)
@@ -58,7 +59,7 @@ OFFERED = {
                  "chance_events", "rulebase_measure"),
     "backgammon": ("features", "play_rulebase", "play_interface", "chance_events"),
     "hearts": ("features", "logged_kinds_for", "tournament_players", "hidden_information",
-               "payoff_so_far", "play_interface", "chance_events"),
+               "payoff_so_far", "option_count", "play_interface", "chance_events"),
     "holdem": ("features", "hidden_information", "sampling_rollout", "play_interface",
                "chance_events", "export_formats", "rulebase_measure"),
 }
@@ -173,6 +174,9 @@ class Hooked(ToyGame):
     def payoff_so_far(self, state: ToyState, seat: int) -> float:
         return float(state.sums[seat])
 
+    def option_count(self, state: ToyState) -> int:
+        return len(state.offers)
+
     def chance_events(self, before: ToyState | None, after: ToyState) -> list[dict[str, Any]]:
         return [{"chance": "offers", "numbers": list(after.offers)}]
 
@@ -184,7 +188,7 @@ def test_a_game_that_keeps_its_hooks_conforms_and_they_are_reported() -> None:
     report = check_game(Hooked(), games=3, seed=1)
     assert report.hooks == ("features", "logged_kinds_for", "tournament_players",
                             "hidden_information", "sampling_rollout", "payoff_so_far",
-                            "chance_events")
+                            "option_count", "chance_events")
     assert check_game(ToyGame(), games=1).hooks == ()
 
 
@@ -216,6 +220,11 @@ class ShortPayoff(ToyGame):
 class TextPayoff(ToyGame):
     def payoff_so_far(self, state: ToyState, seat: int) -> Any:
         return "0"
+
+
+class Miscounted(ToyGame):
+    def option_count(self, state: ToyState) -> int:
+        return 2
 
 
 class ChanceNotListed(ToyGame):
@@ -269,6 +278,7 @@ class PlainFormats(ToyGame):
     (Unlisted(), "features: pick candidates have features value it does not list"),
     (ShortPayoff(), "payoff_so_far: does not take (state, seat)"),
     (TextPayoff(), "payoff_so_far: (state, 0) gives '0', not a number"),
+    (Miscounted(), "option_count: gives 2 where there are 3 candidates"),
     (ChanceNotListed(), "chance_events: gives {'chance': 'offers'}, not a list of JSON "
                         "objects"),
     (HalfHidden(), "hidden_information: object has no determinize, finished, value"),
@@ -405,6 +415,8 @@ def _two(state: object, seat: object) -> float:
     (GameHooks.payoff_so_far, _two, ""),
     (GameHooks.payoff_so_far, 3, "3 is not callable"),
     (GameHooks.payoff_so_far, lambda state: 0.0, "does not take (state, seat)"),
+    (GameHooks.option_count, len, ""),
+    (GameHooks.option_count, lambda: 0, "does not take (state)"),
     (GameHooks.logged_kinds_for, lambda **options: frozenset(), ""),
     (GameHooks.hidden_information, _Simulation(), ""),
     (GameHooks.hidden_information, 3, "int has no determinize, finished, value"),

@@ -218,6 +218,22 @@ def test_a_search_is_deterministic() -> None:
         assert trick_over(state) is False
 
 
+class Uncounted:
+    """Hearts without its ``option_count`` hook: maxⁿ counts the candidates instead."""
+
+    payoff, seats = GAME.payoff, GAME.seats
+    to_move, candidates, apply = GAME.to_move, GAME.candidates, GAME.apply
+
+
+def test_the_option_count_hook_changes_nothing_but_the_speed() -> None:
+    for seed in range(5):
+        state = dealt(seed, 3 * seed)
+        counted = search_trick(state)
+        uncounted = maxn(Uncounted(), state, points_taken, trick_over)  # type: ignore[arg-type]
+        assert (counted.choice, counted.leaves) == (uncounted.choice, uncounted.leaves)
+        assert np.array_equal(counted.options, uncounted.options)
+
+
 def test_refusals() -> None:
     state = position(("9C", "8C", "7C", "3S AS 4H"), 0, "TS QS 2S")
     with pytest.raises(ValueError, match=r"leaf values have shape \(2, 3\), not \(2, 4\)"):

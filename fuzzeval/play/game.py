@@ -400,6 +400,10 @@ class GameHooks:
     payoff_so_far: Hook[Callable[[Any, int], float]] = Hook(
         "payoff_so_far", "(state, seat) -> what the game has paid the seat so far, for "
         "TD(λ) and playouts that stop short", _method("(state, seat)", 2))
+    option_count: Hook[Callable[[Any], int]] = Hook(
+        "option_count", "(state) -> how many options the seat to move has, as "
+        "len(candidates(state)) without building them: what the maxⁿ search counts",
+        _method("(state)", 1))
     play_interface: Hook[Callable[[], PlayInterface]] = Hook(
         "play_interface", "() -> a PlayInterface: `fuzzeval play` and `fuzzeval history "
         "show`", _method("()", 0))

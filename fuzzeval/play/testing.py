@@ -176,6 +176,7 @@ def check_hooks_in_play(game: Game, states: list[Any]) -> None:
     """The hooks that speak of states, held to their contracts along one played game
     (``states``: every state of it, the first and the final included)."""
     so_far = hook(game, GameHooks.payoff_so_far)
+    count = hook(game, GameHooks.option_count)
     chance = hook(game, GameHooks.chance_events)
     features = hook(game, GameHooks.features)
     names = {f.name for f in features or ()}
@@ -186,6 +187,12 @@ def check_hooks_in_play(game: Game, states: list[Any]) -> None:
                 if isinstance(paid, bool) or not isinstance(paid, Real):
                     raise _broken(game, GameHooks.payoff_so_far,
                                   f"(state, {seat}) gives {paid!r}, not a number")
+        if count is not None and game.to_move(state) is not None:
+            counted: object = count(state)
+            options = len(game.candidates(state))
+            if counted != options or isinstance(counted, bool):
+                raise _broken(game, GameHooks.option_count,
+                              f"gives {counted!r} where there are {options} candidates")
         if chance is not None:
             events = chance(states[k - 1] if k else None, state)
             if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):

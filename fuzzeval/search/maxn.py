@@ -4,9 +4,11 @@ backed-up value is best *for itself*, each leaf being valued as one vector (one 
 seat).
 
 It needs only what every game has (``to_move``, ``candidates``, ``apply``): the options
-of each seat are its candidates, in the game's order, and a state with nobody to move is
-a leaf. The search stops where the caller's ``until`` says (Hearts: the trick is complete,
-1 to 4 plies); ``until`` is not asked of the root, whose move is the one being chosen.
+of each seat are its candidates, in the game's order (counted by the game's
+``option_count`` where it offers one, which is faster than building them), and a state
+with nobody to move is a leaf. The search stops where the caller's ``until`` says
+(Hearts: the trick is complete, 1 to 4 plies); ``until`` is not asked of the root, whose
+move is the one being chosen.
 
 The whole tree is built first and its leaves valued in **one** call of ``values``
 (``leaves -> (n_leaves, seats)``), so a learned evaluator grades them as one batch.
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.play.game import Game
+from fuzzeval.play.game import Game, GameHooks, hook
 
 FloatArray = npt.NDArray[np.float64]
 #: ``leaves -> (len(leaves), seats)``: each leaf's value to every seat, in the game's payoff
@@ -63,10 +65,13 @@ def maxn(game: Game, state: Any, values: Values, until: Until,
     if first is None:
         raise ValueError("maxn: the game is over, nobody to move")
     chance = np.random.default_rng(0) if rng is None else rng
+    counted = hook(game, GameHooks.option_count)
+    count: Callable[[Any], int] = counted if counted is not None else \
+        (lambda node: len(game.candidates(node)))
     leaves: list[Any] = []
 
     def expand(node: Any, seat: int) -> _Inner:
-        options = len(game.candidates(node))
+        options = count(node)
         children: list[_Node] = []
         for choice in range(options):
             child = game.apply(node, choice, chance)

@@ -131,6 +131,11 @@ class HeartsGame:
                           {"passing": rules.DIRECTION_NAMES[hand.direction],
                            "trick": hand.tricks_done + 1})
 
+    def option_count(self, state: State) -> int:
+        """How many cards the seat to move may choose: what maxⁿ counts, without the
+        candidates' view and labels."""
+        return rules.legal_mask(state.hand).bit_count()
+
     def apply(self, state: State, choice: int, rng: np.random.Generator) -> State:
         hand = state.hand
         cards = rules.legal(hand)
