@@ -36,7 +36,7 @@ Values = Callable[[Sequence[Any]], npt.ArrayLike]
 #: ``state -> bool``: the search stops there (never asked of the root)
 Until = Callable[[Any], bool]
 #: the most leaves one search may value: a trick of Hearts has at most 13^4 = 28,561;
-#: an ``until`` that stops too late would otherwise run out of memory, silently slowly
+#: an ``until`` that stops too late would otherwise fill the memory, slowly and silently
 MAX_LEAVES = 100_000
 
 #: a searched node: a leaf's index, or (the seat to move, its children in option order)
@@ -71,9 +71,8 @@ def maxn(game: Game, state: Any, values: Values, until: Until,
     leaves: list[Any] = []
 
     def expand(node: Any, seat: int) -> _Inner:
-        options = count(node)
         children: list[_Node] = []
-        for choice in range(options):
+        for choice in range(count(node)):
             child = game.apply(node, choice, chance)
             mover = game.to_move(child)
             if mover is None or until(child):
@@ -95,11 +94,11 @@ def maxn(game: Game, state: Any, values: Values, until: Until,
         """The leaf whose vector ``node`` backs up (every backed-up vector is a leaf's)."""
         if isinstance(node, int):
             return node
-        seat, children = node
-        best = backup(children[0])
-        for child in children[1:]:
+        mover, below = node
+        best = backup(below[0])
+        for child in below[1:]:
             leaf = backup(child)
-            mine, theirs = rows[leaf][seat], rows[best][seat]
+            mine, theirs = rows[leaf][mover], rows[best][mover]
             if mine > theirs if higher else mine < theirs:  # ties keep the first
                 best = leaf
         return best
