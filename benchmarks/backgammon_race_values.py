@@ -2,7 +2,7 @@
 
     nice -n 10 python benchmarks/backgammon_race_values.py [--decisions 600]
         [--train-decisions 3000] [--td-games 20000] [--oneply-games 3000] [--lambda 0.75]
-        [--alpha 0.1] [--pip-terms 9] [--off-terms 4] [--no-their-off]
+        [--alpha 0.1] [--pip-terms 9] [--off-terms 4] [--pip-max 180] [--no-their-off]
 
 In a race ``backgammon_td`` loses more at 1-ply than at 0-ply. Its features are mostly the
 mover's (checkers off, stacking, spares per zone); of the side to roll it sees the pips
@@ -21,12 +21,12 @@ with its standard error and 1-ply minus 0-ply paired:
   the base can say at best;
 - the **race grid**: both sides' pips (nine triangles from 0 to 180) and checkers off
   (four from 0 to 15), each atom, my pips and theirs paired, and each side's checkers off
-  paired with its pips (171 rules; ``--pip-terms``, ``--off-terms``, ``--no-their-off``
-  change it), the same for either side to roll; fitted the same way, learned by TD(λ) in
-  ``--td-games`` self-play races from the same race positions (the learner's normalised
-  step, ``--alpha``, λ ``--lambda``), and learned in ``--oneply-games`` races toward its
-  own 1-ply value (each chosen play steps toward minus the mean over the opponent's rolls
-  of its best reply's value, no λ).
+  paired with its pips (171 rules; ``--pip-terms``, ``--off-terms``, ``--pip-max`` and
+  ``--no-their-off`` change it), the same for either side to roll; fitted the same way,
+  learned by TD(λ) in ``--td-games`` self-play races from the same race positions (the
+  learner's normalised step, ``--alpha``, λ ``--lambda``), and learned in ``--oneply-
+  games`` races toward its own 1-ply value (each chosen play steps toward minus the mean
+  over the opponent's rolls of its best reply's value, no λ).
 """
 
 from __future__ import annotations
@@ -60,18 +60,19 @@ Decision = tuple[Position, tuple[int, int]]
 
 @dataclass(frozen=True)
 class Grid:
-    """The race grid's atoms: ``pip_terms`` triangles over 0-180 pips, ``off_terms`` over
-    0-15 checkers off; without ``their_off``, the side to roll's checkers off are left out
-    (as ``backgammon_td``'s features leave them out)."""
+    """The race grid's atoms: ``pip_terms`` triangles over 0 to ``pip_max`` pips (more count
+    as ``pip_max``), ``off_terms`` over 0-15 checkers off; without ``their_off``, the side
+    to roll's checkers off are left out (as ``backgammon_td``'s features leave them out)."""
 
     pip_terms: int = 9
     off_terms: int = 4
     their_off: bool = True
+    pip_max: float = 180.0
 
     def __call__(self, boards: Boards) -> FloatArray:
         """The rule strengths of each board (n, rules)."""
-        pips, off = np.linspace(0.0, 180.0, self.pip_terms), np.linspace(0.0, 15.0,
-                                                                          self.off_terms)
+        pips = np.linspace(0.0, self.pip_max, self.pip_terms)
+        off = np.linspace(0.0, 15.0, self.off_terms)
         mine = position_features(boards, ("PipCount", "BorneOff"))
         theirs = position_features(Boards(boards.opp, boards.me), ("PipCount", "BorneOff"))
         my_pips = triangles(np.minimum(mine[:, 0], pips[-1]), pips)
@@ -186,14 +187,17 @@ def main() -> None:
     ap.add_argument("--alpha", type=float, default=0.1)
     ap.add_argument("--pip-terms", type=int, default=9)
     ap.add_argument("--off-terms", type=int, default=4)
+    ap.add_argument("--pip-max", type=float, default=180.0,
+                    help="the pips' last triangle's peak (PipCount's range: 375)")
     ap.add_argument("--no-their-off", action="store_true",
                     help="the race grid without the side to roll's checkers off")
     args = ap.parse_args()
-    grid = Grid(args.pip_terms, args.off_terms, not args.no_their_off)
+    grid = Grid(args.pip_terms, args.off_terms, not args.no_their_off, args.pip_max)
     if args.decisions < 2 or args.train_decisions < 1 or min(args.pip_terms,
-                                                                 args.off_terms) < 2:
+                                                                 args.off_terms) < 2 \
+            or args.pip_max <= 0:
         raise SystemExit("error: --decisions and the terms must be at least 2, "
-                         "--train-decisions at least 1")
+                         "--train-decisions at least 1, --pip-max above 0")
     start = time.perf_counter()
     shipped = player("fuzzy:rulebase=backgammon_td").grader
     assert isinstance(shipped, FuzzyGrades)
