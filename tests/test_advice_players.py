@@ -34,7 +34,8 @@ ADVICE = {
                               "--betting", "crc/"]),
 }
 #: a search made short for the suite (its result is not what is checked here)
-QUICK = {"sampling": "sampling:trials=20", "ismcts": "ismcts:simulations=20"}
+QUICK = {"sampling": "sampling:trials=20", "ismcts": "ismcts:simulations=20",
+         "maxn": "maxn:deals=5"}
 CASES = [(command, name) for command, (game, _) in ADVICE.items()
          for name in all_player_names(load_game(game))]
 
@@ -71,7 +72,7 @@ def test_the_registry_lists_the_players_match_takes() -> None:
                                                          "holdem")} == {
         "backgammon": ("random", "pubeval", "gnubg", "fuzzy", "td"),
         "cribbage": ("random", "greedy", "es", "fuzzy", "exhaustive", "sampling"),
-        "hearts": ("random", "heuristic", "fuzzy", "ismcts", "sampling", "td"),
+        "hearts": ("random", "heuristic", "fuzzy", "ismcts", "maxn", "sampling", "td"),
         "holdem": ("random", "call", "raise", "acpc-example", "fuzzy", "sampling", "td")}
 
 

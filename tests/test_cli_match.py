@@ -180,7 +180,7 @@ def test_the_summary_line_is_plain_text_on_a_colour_terminal(
 def test_an_unknown_player_is_told_every_player_the_game_takes(tmp_path: Path) -> None:
     """Hearts' refusal listed 'sampling' but not 'td', which it takes; hold'em's listed
     neither."""
-    for game, players in (("hearts", "random, heuristic, fuzzy, ismcts, sampling, td"),
+    for game, players in (("hearts", "random, heuristic, fuzzy, ismcts, maxn, sampling, td"),
                           ("holdem", "random, call, raise, acpc-example, fuzzy, sampling, td")):
         res = runner.invoke(app, ["match", game, "-p", "bogus", "-n", "1", "--db",
                                   str(tmp_path / "m.sqlite")])

@@ -49,19 +49,19 @@ def card(
         "--rules", help="Hearts rules: standard, or sturtevant-white (Sturtevant & "
                         "White (2006)'s: no passing, no restrictions on leads).")] = "standard",
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Player: fuzzy, heuristic, random, ismcts, sampling or td; "
+        "--player", "-p", help="Player: fuzzy, heuristic, random, ismcts, maxn, sampling or td; "
                                "NAME:key=value,... as in match, e.g. fuzzy:rulebase=my.yaml"
                                ", sampling:trials=200")] = "fuzzy",
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: a rule base's memberships and rule strengths of the chosen "
                           "card (fuzzy, td), or how the player chose.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of a player that draws (random, sampling, "
-                                           "ismcts).", min=0, max=SEED_MAX)] = 1,
+                                           "ismcts, maxn).", min=0, max=SEED_MAX)] = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Which card to lay (or, with --pass, which three to pass), and why.
 
-    I am seat 0; left plays after me. The fuzzy player shows its grade of each legal card, another player what it weighed (td: its values; sampling: each card's mean), and with --explain the rules behind the choice, or how it was made.
+    I am seat 0; left plays after me. The fuzzy player shows its grade of each legal card, another player what it weighed (td: its values; sampling: each card's mean; maxn: each card's mean points over its deals), and with --explain the rules behind the choice, or how it was made.
     """  # noqa: E501 - one line per paragraph: the help renderer keeps line breaks
     from fuzzeval.games.hearts.advice import advise, position
     from fuzzeval.games.hearts.game import GAME

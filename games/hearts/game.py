@@ -84,9 +84,9 @@ class HeartsGame:
     payoff = Payoff("points per hand", higher_is_better=False)
     logged_kinds = frozenset({"pass", "play"})
     unit_name = "hand"
-    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy", "ismcts")
+    player_names: tuple[str, ...] = ("random", "heuristic", "fuzzy", "ismcts", "maxn")
     #: a default round robin's players: not ismcts, OpenSpiel's search (slow, and its ties
-    #: fall in hash-map order, so its games do not repeat from their seed)
+    #: fall in hash-map order, so its games do not repeat from their seed), nor maxn (slow)
     tournament_players: tuple[str, ...] = ("random", "heuristic", "fuzzy")
     rulebase_player = "fuzzy"
     default_rulebase = "hearts"  # rulebases/hearts.yaml: play and calibration start there
@@ -190,6 +190,10 @@ class HeartsGame:
             return ismcts_player(**options)
         if name == "fuzzy":  # rulebase=NAME|PATH, the shipped base by default
             return fuzzy_player(**options)
+        if name == "maxn":  # Monte-Carlo over the search to the end of the trick
+            from fuzzeval.games.hearts.monte_carlo import maxn_player
+
+            return maxn_player(**options)
         if name not in PLAYERS:
             raise ValueError(f"unknown hearts player {name!r} (players: "
                              f"{', '.join(self.player_names)}, sampling)")

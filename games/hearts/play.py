@@ -18,6 +18,7 @@ from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import POINTS, card_str, cards_of, cards_str, parse_cards
 from fuzzeval.games.hearts.fuzzy import FuzzyHearts
 from fuzzeval.games.hearts.game import Decision, State
+from fuzzeval.games.hearts.monte_carlo import MaxnHearts
 from fuzzeval.games.hearts.view import View
 from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
 from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
@@ -161,7 +162,10 @@ class HeartsPlay:
 
 def judgement(player: Player, candidates: Candidates, rng: np.random.Generator) -> Judgement:
     """What ``player`` would lay or pass here: the fuzzy player's grade of each card and
-    the rules behind its choice; any other player as ``fuzzeval.play.advice`` judges it."""
+    the rules behind its choice, ``maxn``'s mean points of each card over its deals; any
+    other player as ``fuzzeval.play.advice`` judges it."""
+    if isinstance(player, MaxnHearts):
+        return player.judge(candidates, rng)
     if not isinstance(player, FuzzyHearts):
         return judge(player, candidates, rng)
     d = candidates.view

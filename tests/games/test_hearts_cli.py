@@ -50,7 +50,7 @@ def test_the_pass_gives_three_cards_and_heuristic_advises_too() -> None:
      "took 2 points"),
     ([*HAND, "--trick", "KC", "--earlier", "2C,3C,4C,5C", "-p", "greedy"],
      "--player greedy: unknown hearts player 'greedy' (players: random, heuristic, fuzzy, "
-     "ismcts, sampling, td)"),  # td: a learned player it takes
+     "ismcts, maxn, sampling, td)"),  # td: a learned player it takes
 ])
 def test_bad_input_is_one_line_naming_the_token(args: list[str], token: str) -> None:
     code, out, errs = run(*args)

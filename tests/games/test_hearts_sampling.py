@@ -216,3 +216,24 @@ def test_cards_of_a_determinized_hand_stay_out_of_the_seats_void_suits() -> None
             for seat in range(4):
                 for suit in cards_of(v.voids[seat]):
                     assert not sample.hands[seat] & SUIT_MASK[suit]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_cards_a_seat_passed_stay_where_it_passed_them(seed: int) -> None:
+    """Over random hands: in every sampled deal the receiver of our pass holds the cards
+    we passed that it has not laid, laid the others itself, and we got what we received
+    from our passer."""
+    rng = np.random.default_rng(seed)
+    states = [s for s in _positions(seed, 1, rules.STANDARD)
+              if s.phase == "play" and s.direction != rules.NO_PASS]
+    for state in states[::4]:
+        v = view(state)
+        receiver, giver = (v.seat + v.direction) % 4, (v.seat - v.direction) % 4
+        for _ in range(3):
+            sample = determinized(v, rng)
+            assert sample.passed[v.seat] == v.passed
+            assert mask_of(sample.passed[giver]) == v.received
+            held = mask_of(v.passed) & ~v.played
+            assert sample.hands[receiver] & held == held
+            assert all(seat == receiver for seat, card in v.laid if card in v.passed)

@@ -1,0 +1,96 @@
+"""``maxn``: Sturtevant & White (2006)'s Monte-Carlo player on the search to the end of the
+trick. For a card to lay it deals the cards it cannot see ``deals`` times, consistently
+with all it has seen (``sampling.determinized``: voids, its pass, what the rules reveal),
+runs maxⁿ to the end of the trick in each deal (``trick.search_trick``), and lays the card
+whose backed-up value to itself is best on average over the deals: the fewest points,
+the first card in the legal order on ties.
+
+The leaves are valued by the points each seat has taken (``trick.points_taken``) until a
+learned value of the position a trick leaves takes their place (``values``). The pass is
+``heuristic``'s, card by card: passing by value is a later piece. The player draws only
+from the generator it is given, so a decision repeats from its seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fuzzeval.games.hearts.game import Decision, State
+from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.sampling import determinized
+from fuzzeval.games.hearts.trick import points_taken, search_trick
+from fuzzeval.games.options import check_keys
+from fuzzeval.play.advice import NO_VALUES, Judgement
+from fuzzeval.play.game import Candidates
+from fuzzeval.search.maxn import Values
+
+FloatArray = npt.NDArray[np.float64]
+#: Sturtevant & White's 20 Monte-Carlo models a decision
+DEALS = 20
+#: the most deals a decision may sample: about 2 s of CPU at this many
+MAX_DEALS = 1000
+
+
+@dataclass(frozen=True)
+class MaxnHearts:
+    """Lay the card with the fewest points on average over sampled deals, each searched
+    to the end of the trick by maxⁿ (module doc); pass as ``heuristic``."""
+
+    deals: int = DEALS
+    values: Values = points_taken  # the leaves' values (a learned one later)
+    logs_features = False  # it reads no features
+
+    def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
+        """(deals, cards): each card's backed-up value to the seat deciding, per deal."""
+        seat = d.view.seat
+        rows = np.empty((self.deals, len(d.cards)))
+        for i in range(self.deals):
+            rows[i] = search_trick(State(determinized(d.view, rng)), self.values
+                                   ).options[:, seat]
+        return rows
+
+    def judge(self, candidates: Candidates, rng: np.random.Generator) -> Judgement:
+        """The choice and why: each card's mean points and their deviation over the deals."""
+        d = candidates.view
+        if not isinstance(d, Decision):
+            raise TypeError(f"not a Decision: {type(d).__name__}")
+        if len(d.cards) == 1:
+            return Judgement(0, "the only legal card")
+        if d.view.kind == "pass":
+            return Judgement(heuristic_player(d.view, d.cards, rng),
+                             f"it passes as heuristic: {NO_VALUES}")
+        rows = self.searched(d, rng)
+        means = rows.mean(axis=0)
+        sds = rows.std(axis=0, ddof=1) if self.deals > 1 else np.zeros(len(d.cards))
+        order = tuple(int(i) for i in np.argsort(means, kind="stable"))
+        how = (f"the fewest points taken by the trick's end on average over {self.deals} "
+               "sampled deals, each searched by maxⁿ (every seat by the points it takes)")
+        return Judgement(order[0], how, ("points", "sd"),
+                         tuple((float(m), float(s)) for m, s in zip(means, sds, strict=True)),
+                         order)
+
+    def decide(self, candidates: Candidates, rng: np.random.Generator
+               ) -> tuple[int, dict[str, str | int | float]]:
+        """The choice, and for a searched card the deals and each card's mean points."""
+        j = self.judge(candidates, rng)
+        if not j.values:
+            return j.choice, {}
+        return j.choice, {"deals": self.deals,
+                          "points": " ".join(f"{v[0]:.3f}" for v in j.values)}
+
+    def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
+        return self.judge(candidates, rng).choice
+
+
+def maxn_player(**options: Any) -> MaxnHearts:
+    """``maxn[:deals=N]``: a bad option is a ValueError in one line."""
+    check_keys("player 'maxn' does not take options", options, ("deals",))
+    deals = options.get("deals", DEALS)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS:,} "
+                         f"(got {deals!r})")
+    return MaxnHearts(deals)
