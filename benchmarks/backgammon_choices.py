@@ -27,6 +27,7 @@ import math
 import sys
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,16 +61,20 @@ def player(text: str) -> BackgammonPlayer:
     return make_player(spec.name, **dict(spec.options))
 
 
-def decisions(source: BackgammonPlayer, n: int, seed: int) -> list[tuple[Position, tuple[int,
-                                                                                         int]]]:
-    """``n`` decisions of more than one play from games of ``source`` against pubeval."""
+def decisions(source: BackgammonPlayer, n: int, seed: int, rate: float = 0.15,
+              keep: Callable[[Position], bool] = lambda _: True,
+              ) -> list[tuple[Position, tuple[int, int]]]:
+    """``n`` decisions of more than one play from games of ``source`` against pubeval,
+    each such position that ``keep`` accepts taken with probability ``rate`` (the rng is
+    drawn only for those, so a filter's sample repeats from its seed)."""
     rng = np.random.default_rng(seed)
     movers = (source, player("pubeval"))
     out: list[tuple[Position, tuple[int, int]]] = []
     while len(out) < n:
         position, dice, turn = START, opening_roll(rng), 0
         while True:
-            if len(plays(position, dice)) > 1 and rng.random() < 0.15 and len(out) < n:
+            if (keep(position) and len(plays(position, dice)) > 1 and rng.random() < rate
+                    and len(out) < n):
                 out.append((position, dice))
             after = movers[turn % 2].choose(position, dice, rng)
             if sum(after.me) == 0:

@@ -45,10 +45,10 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import children
-from benchmarks.backgammon_choices import judge, player, se
+from benchmarks.backgammon_choices import decisions, judge, player, se
 from fuzzeval.games.backgammon.board import START, Boards, Position, end_points
 from fuzzeval.games.backgammon.features import position_features
-from fuzzeval.games.backgammon.game import opening_roll, roll
+from fuzzeval.games.backgammon.game import roll
 from fuzzeval.games.backgammon.lookahead import BoardValues, LookaheadGrades
 from fuzzeval.games.backgammon.moves import plays
 from fuzzeval.games.backgammon.players import FuzzyGrades, MoveView
@@ -87,20 +87,8 @@ class Grid:
 def race_decisions(n: int, seed: int) -> list[Decision]:
     """``n`` race decisions of more than one play from games of the shipped base against
     pubeval."""
-    rng = np.random.default_rng(seed)
-    movers = (player("fuzzy:rulebase=backgammon_td"), player("pubeval"))
-    out: list[Decision] = []
-    while len(out) < n:
-        position, dice, turn = START, opening_roll(rng), 0
-        while True:
-            if (is_race(position) and len(plays(position, dice)) > 1 and rng.random() < 0.3
-                    and len(out) < n):
-                out.append((position, dice))
-            after = movers[turn % 2].choose(position, dice, rng)
-            if sum(after.me) == 0:
-                break
-            position, dice, turn = after.flip(), roll(rng), turn + 1
-    return out
+    return decisions(player("fuzzy:rulebase=backgammon_td"), n, seed, rate=0.3,
+                     keep=is_race)
 
 
 def triangles(x: FloatArray, peaks: FloatArray) -> FloatArray:
