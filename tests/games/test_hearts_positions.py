@@ -1,0 +1,116 @@
+"""Features of the position a trick leaves, and the perfect-information game they are
+learned in: hand-worked positions with exact values."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from fuzzeval.games.hearts import rules
+from fuzzeval.games.hearts.cards import mask_of, parse_cards
+from fuzzeval.games.hearts.positions import POSITION_NAMES, features_of
+from fuzzeval.games.hearts.positions_game import GAME, counted, queen_taker
+from fuzzeval.play.match import play_game
+
+#: seat 0: A-K-3-2 of spades and nine clubs; seat 1: the Q with one backer, four high
+#: clubs, seven low diamonds; seat 2: three spades, six high diamonds, the four lowest
+#: hearts; seat 3: the J-8 of spades and the nine highest hearts
+DEAL = ("AS KS 2S 3S 2C 3C 4C 5C 6C 7C 8C 9C TC", "QS 4S JC QC KC AC 2D 3D 4D 5D 6D 7D 8D",
+        "5S 6S 7S 9D TD JD QD KD AD 2H 3H 4H 5H", "8S 9S TS JS 6H 7H 8H 9H TH JH QH KH AH")
+
+
+def _start() -> rules.State:
+    hands = tuple(mask_of(parse_cards(h)) for h in DEAL)
+    return rules.new_hand((hands[0], hands[1], hands[2], hands[3]), rules.STURTEVANT_WHITE)
+
+
+def _seat(f: np.ndarray, seat: int) -> dict[str, float]:
+    return {n: float(f[seat, k]) for k, n in enumerate(POSITION_NAMES)}
+
+
+def test_the_first_lead_s_position_from_each_seat_worked_by_hand() -> None:
+    f = features_of([_start()])[0]
+    common = {"tricks_left": 13, "hearts_left": 13, "hearts_broken": 1}
+    assert _seat(f, 0) == {**common, "leading": 1, "queen_here": 0, "queen_other": 1,
+                           "spades_low": 2, "queen_guards": 1, "ace_spades": 1,
+                           "king_spades": 1, "clubs": 9, "diamonds": 0, "hearts": 0,
+                           "spades": 4, "exit_clubs": 1, "exit_diamonds": 0,
+                           "exit_hearts": 0, "exit_spades": 1, "high_hearts": 0,
+                           "others_void_hearts": 1, "others_void_spades": 0,
+                           "leader_void_spades": 0}
+    assert _seat(f, 1) == {**common, "leading": 0, "queen_here": 1, "queen_other": 0,
+                           "spades_low": 1, "queen_guards": 0, "ace_spades": 0,
+                           "king_spades": 0, "clubs": 4, "diamonds": 7, "hearts": 0,
+                           "spades": 2, "exit_clubs": 0, "exit_diamonds": 1,
+                           "exit_hearts": 0, "exit_spades": 0, "high_hearts": 0,
+                           "others_void_hearts": 1, "others_void_spades": 0,
+                           "leader_void_spades": 0}
+    assert _seat(f, 2)["exit_hearts"] == 1 and _seat(f, 2)["others_void_hearts"] == 2
+    assert _seat(f, 2)["exit_diamonds"] == 0 and _seat(f, 2)["spades_low"] == 3
+    three = _seat(f, 3)
+    assert (three["high_hearts"], three["hearts"], three["exit_hearts"]) == (9, 9, 0)
+    assert (three["spades_low"], three["queen_guards"], three["others_void_hearts"]) == (
+        4, 1, 2)
+
+
+def test_a_later_position_the_queen_laid_and_a_void_leader() -> None:
+    # seat 0's 2C..4C went, the QS and three low hearts were laid, seat 3 now leads
+    # holding no spade
+    start = _start()
+    gone = mask_of(parse_cards("QS 2H 3H 4H 8S 9S TS JS"))
+    hands = tuple(h & ~gone for h in start.hands)
+    later = dataclasses.replace(start, hands=hands, played=gone, leader=3, to_move=3,
+                                winners=(3, 3))
+    f = features_of([later])[0]
+    zero = _seat(f, 0)
+    assert (zero["queen_here"], zero["queen_other"], zero["queen_guards"]) == (0, 0, 0)
+    assert (zero["leader_void_spades"], zero["leading"], zero["tricks_left"]) == (1, 0, 11)
+    assert zero["hearts_left"] == 10 and zero["others_void_spades"] == 1
+    assert _seat(f, 3)["leader_void_spades"] == 0  # it leads itself
+    assert _seat(f, 2)["high_hearts"] == 0 and _seat(f, 3)["high_hearts"] == 9
+
+
+def test_a_batch_is_its_positions_one_by_one() -> None:
+    start = _start()
+    later = rules.apply(start, parse_cards("2C")[0])
+    batch = features_of([start, later, start])
+    assert np.array_equal(batch[0], features_of([start])[0])
+    assert np.array_equal(batch[2], batch[0])
+    assert features_of([]).shape == (0, 4, len(POSITION_NAMES))
+
+
+def test_the_queen_and_the_hearts_are_counted_apart() -> None:
+    hand = _start()
+    for card in ("2C", "JC", "9D", "6H"):  # seat 1's JC takes a heart
+        hand = rules.apply(hand, parse_cards(card)[0])
+    for card in ("4S", "5S", "8S", "2S"):  # seat 1 leads; seat 3's 8S wins
+        hand = rules.apply(hand, parse_cards(card)[0])
+    assert hand.winners == (1, 3) and queen_taker(hand) == -1
+    assert counted(hand, "queen") == (0, 0, 0, 0)
+    assert counted(hand, "hearts") == (0, 1, 0, 0) == counted(hand, "all")
+    for card in ("9S", "AS", "QS", "6S"):  # seat 3 leads; seat 0's AS takes the QS
+        hand = rules.apply(hand, parse_cards(card)[0])
+    assert queen_taker(hand) == 0
+    assert counted(hand, "queen") == (13, 0, 0, 0)
+    assert counted(hand, "hearts") == (0, 1, 0, 0)
+    assert counted(hand, "all") == (13, 1, 0, 0)
+
+
+def test_every_seat_is_asked_at_every_position_and_paid_the_kind_of_points() -> None:
+    seen: list[tuple[int, int]] = []
+    record = play_game(GAME, [GAME.make_player("watch")] * 4, 1, 0, {"points": "queen"},
+                       on_move=lambda state, seat, choice, after: seen.append(
+                           (seat, len(state.hand.winners))))
+    assert seen == [(s, t) for t in range(13) for s in range(4)]
+    assert sorted(record.outcome.payoffs) == [0, 0, 0, 13]
+    hearts = play_game(GAME, [GAME.make_player("watch")] * 4, 1, 0, {"points": "hearts"})
+    assert sum(hearts.outcome.payoffs) == 13
+
+
+def test_bad_options_and_players_are_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="points must be one of all, queen, hearts"):
+        GAME.new_game(np.random.default_rng(0), 0, points="spades")
+    with pytest.raises(ValueError, match="unknown hearts_positions player 'heuristic'"):
+        GAME.make_player("heuristic")
