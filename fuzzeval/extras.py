@@ -34,3 +34,6 @@ class Extra:
 OPENSPIEL = Extra("openspiel", "pyspiel", "OpenSpiel")
 GNUBG = Extra("gnubg", "gnubg", "GNU Backgammon's bindings")
 DASK = Extra("dask", "distributed", "Dask's distributed")
+# fuzzeval studio: the web application and its server
+STUDIO = Extra("studio", "starlette", "Starlette and uvicorn")
+STUDIO_SERVER = Extra("studio", "uvicorn", "Starlette and uvicorn")

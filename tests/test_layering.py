@@ -52,9 +52,9 @@ def test_one_game_does_not_import_another() -> None:
 
 #: docs/architecture.md: the base (fuzzeval's top-level modules: errors, resources, ...)
 #: <- engine <- formats <- the curated API (fuzzeval/__init__.py, names imported on first
-#: use) <- play <- search, learn (not each other) <- plots, interop, cli
+#: use) <- play <- search, learn (not each other) <- plots, interop, cli, studio
 LAYERS = {"base": 0, "engine": 1, "formats": 2, "__init__": 3, "play": 4, "search": 5,
-          "learn": 5, "plots": 6, "interop": 6, "cli": 6, "__main__": 6}
+          "learn": 5, "plots": 6, "interop": 6, "cli": 6, "studio": 6, "__main__": 6}
 TOP = 6
 #: imports that reach up (none: a player for any game is a plug-in, found by name)
 UPWARD: set[tuple[str, str]] = set()
@@ -85,4 +85,14 @@ def test_fuzzeval_imports_point_down() -> None:
     assert layer_of("fuzzeval.learn.tune") == "learn"
     assert layer_of("fuzzeval.engine.evaluator") == "engine"
     assert layer_of("fuzzeval.formats.loading") == "formats"
+    assert layer_of("fuzzeval.studio.app") == "studio"
     assert layer_of("fuzzeval.errors") == "base" and layer_of("fuzzeval") == "__init__"
+
+
+def test_the_studio_calls_the_library_never_the_cli() -> None:
+    """The studio sits on top beside the command line, and neither imports the other's
+    modules at import time except the command that starts it (fuzzeval/cli/studio.py)."""
+    files = list((ROOT / "fuzzeval" / "studio").rglob("*.py"))
+    assert len(files) >= 5
+    assert {str(p.relative_to(ROOT)): m for p in files for m in imported_modules(p)
+            if m.startswith("fuzzeval.cli")} == {}

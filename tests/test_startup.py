@@ -27,7 +27,8 @@ from tests.strategies import rulebases
 HAND = ["5H", "5S", "JD", "QC", "4S", "9C"]
 #: never imported by a command that does not use them
 HEAVY = {"pandas", "numba", "matplotlib", "scipy", "skfuzzy", "dask", "distributed", "cma",
-         "fuzzeval.engine.evaluator", "fuzzeval.play.store", "rich.progress", "pydantic"}
+         "fuzzeval.engine.evaluator", "fuzzeval.play.store", "rich.progress", "pydantic",
+         "starlette", "uvicorn", "fuzzeval.studio"}
 RUN = """
 import json, sys
 out, sys.argv = sys.argv[2], ["fuzzeval", *json.loads(sys.argv[1])]

@@ -36,6 +36,7 @@ _COMMANDS = (
     ("tune", "tune", "tune"),
     ("learn", "learn", "learn"),
     ("play", "play", "play"),
+    ("studio", "studio", "studio"),
 )
 
 

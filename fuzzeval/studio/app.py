@@ -1,0 +1,139 @@
+"""The studio's web application: one page, its two static files, and JSON endpoints that
+call the views (docs/studio.md lists them). Every request passes ``security.Guard``."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable
+from importlib.resources import files
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from fuzzeval.errors import FuzzevalError, RuleBaseError
+from fuzzeval.studio.security import Guard, Refused
+from fuzzeval.studio.views import base, surface, variables, viewer
+from fuzzeval.studio.workspace import Conflict, Workspace
+
+STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class BadRequest(FuzzevalError):
+    """A request the page would not send: a missing or mistyped field."""
+
+
+def _static(name: str) -> str:
+    return files("fuzzeval.studio").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _field(body: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = body.get(name)
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise BadRequest(f"field {name!r}: expected {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _number(body: dict[str, Any], name: str) -> float:
+    value = float(_field(body, name, (int, float)))
+    if not math.isfinite(value):
+        raise BadRequest(f"field {name!r}: expected a finite number")
+    return value
+
+
+def _numbers(body: dict[str, Any], name: str) -> dict[str, float]:
+    given = _field(body, name, dict)
+    out = {}
+    for key in given:
+        out[str(key)] = _number(given, key)
+    return out
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the body must be JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body
+
+
+def _answer(work: Callable[[], dict[str, Any]]) -> JSONResponse:
+    """A view's dict as JSON, or its refusal in one line with the status that says why."""
+    try:
+        return JSONResponse(work())
+    except base.Unusable as exc:
+        return JSONResponse({"error": str(exc), "problems": [base.problem_dict(p)
+                                                            for p in exc.problems]}, 422)
+    except Conflict as exc:
+        return JSONResponse({"error": str(exc)}, 409)
+    except Refused as exc:
+        return JSONResponse({"error": str(exc)}, 403)
+    except RuleBaseError as exc:
+        return JSONResponse({"error": str(exc)}, 400)
+    except (FuzzevalError, ValueError, KeyError, OSError) as exc:
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        return JSONResponse({"error": str(text)}, 400)
+
+
+def build_app(workspace: Workspace, token: str) -> Guard:
+    """The studio's ASGI application over ``workspace``, guarded by ``token``."""
+    page = _static("studio.html").replace("{{TOKEN}}", token)
+
+    async def index(request: Request) -> Response:
+        return Response(page, media_type="text/html; charset=utf-8",
+                        headers={"cache-control": "no-store", "referrer-policy": "no-referrer"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return PlainTextResponse("not found\n", 404)
+        return Response(_static(name), media_type=STATIC[name])
+
+    async def listing(request: Request) -> Response:
+        return _answer(lambda: {"files": workspace.listing(),
+                                "folders": workspace.writable_folders()})
+
+    async def open_file(request: Request) -> Response:
+        return _answer(lambda: workspace.open(request.query_params.get("id", "")))
+
+    def post(work: Callable[[dict[str, Any]], dict[str, Any]]) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _body(request)
+            except BadRequest as exc:
+                return JSONResponse({"error": str(exc)}, 400)
+            return _answer(lambda: work(body))
+        return endpoint
+
+    def text(b: dict[str, Any]) -> tuple[str, str]:
+        return _field(b, "text", str), _field(b, "path", str)
+
+    routes = [
+        Route("/", index),
+        Route("/static/{name}", static),
+        Route("/api/files", listing),
+        Route("/api/file", open_file),
+        Route("/api/check", post(lambda b: base.check(*text(b))), methods=["POST"]),
+        Route("/api/explain", post(lambda b: viewer.explain(*text(b), _numbers(b, "inputs"))),
+              methods=["POST"]),
+        Route("/api/move", post(lambda b: variables.move(
+            *text(b), _field(b, "variable", str), _field(b, "term", str),
+            _field(b, "point", str), _number(b, "value"))), methods=["POST"]),
+        Route("/api/surface", post(lambda b: surface.surface(
+            *text(b), _field(b, "x", str), _field(b, "y", str), _numbers(b, "held"),
+            int(b.get("n", 100)) if isinstance(b.get("n", 100), int) else -1)),
+              methods=["POST"]),
+        Route("/api/save", post(lambda b: workspace.save(
+            _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str))),
+              methods=["POST"]),
+        Route("/api/save-as", post(lambda b: workspace.save_as(
+            _field(b, "folder", int), _field(b, "name", str), _field(b, "text", str))),
+              methods=["POST"]),
+    ]
+    return Guard(Starlette(routes=routes), token)

@@ -1,0 +1,353 @@
+// fuzzeval studio: the page asks the server (the library) for every number it shows;
+// this file only draws and sends. Plain JavaScript, no library.
+"use strict";
+const TOKEN = document.querySelector('meta[name="studio-token"]').content;
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const state = { file: null, text: "", path: "", stamp: null, writable: false, rb: null,
+                values: {}, seq: 0, view: "editor", dirty: false };
+
+async function api(url, body) {
+  const init = { headers: { "x-studio-token": TOKEN } };
+  if (body !== undefined) {
+    init.method = "POST";
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, init);
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) { const e = new Error(data.error || res.statusText); e.data = data; throw e; }
+  return data;
+}
+
+function say(text, bad) {
+  $("status").textContent = text;
+  $("status").className = bad ? "bad" : "";
+}
+
+function el(tag, attrs, text) {
+  const e = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4))
+                                   : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// --- files ------------------------------------------------------------------------------
+async function loadFiles(select) {
+  const data = await api("/api/files");
+  const ul = $("files");
+  ul.replaceChildren();
+  for (const f of data.files) {
+    const li = el("li", { "data-testid": "file-item", "data-id": f.id, title: f.folder });
+    li.textContent = f.name.replace(/\.ya?ml$/, "");
+    if (!f.writable) li.append(" ", el("span", { class: "ro" }, "read-only"));
+    li.onclick = () => openFile(f.id);
+    ul.append(li);
+  }
+  const folders = $("save-as-folder");
+  folders.replaceChildren(...data.folders.map((f) => el("option", { value: f.index }, f.folder)));
+  if (select) openFile(select);
+}
+
+async function openFile(id) {
+  if (state.dirty && !confirm("Discard the changes to " + state.path + "?")) return;
+  const f = await api("/api/file?id=" + encodeURIComponent(id));
+  Object.assign(state, { file: f.id, path: f.path, stamp: f.stamp, writable: f.writable,
+                         values: {}, dirty: false });
+  for (const li of $("files").children) li.classList.toggle("on", li.dataset.id === id);
+  $("file-name").textContent = f.path;
+  $("editor").value = f.text;
+  setText(f.text, false);
+  say("opened " + f.path);
+}
+
+function setText(text, dirty) {
+  state.text = text;
+  state.dirty = dirty;
+  $("save").disabled = !state.writable || !state.file;
+  $("save-as").disabled = !state.file;
+  return check();
+}
+
+// --- editor -----------------------------------------------------------------------------
+let timer = null;
+function typed() {
+  clearTimeout(timer);
+  timer = setTimeout(() => setText($("editor").value, true), 120);
+}
+
+async function check() {
+  const seq = ++state.seq;
+  const data = await api("/api/check", { text: state.text, path: state.path });
+  if (seq !== state.seq) return;  // a newer keystroke's answer is coming
+  const ul = $("problems");
+  ul.replaceChildren(...data.problems.map((p) => {
+    const li = el("li", { "data-testid": "problem", "data-line": p.line ?? "",
+                          class: p.severity }, p.text);
+    li.onclick = () => goToLine(p.line);
+    return li;
+  }));
+  const errors = data.problems.filter((p) => p.severity === "error").length;
+  $("summary").className = data.ok ? "" : "bad";
+  $("summary").textContent = data.ok
+    ? `ok: ${data.rulebase.inputs.length} inputs, ${data.rulebase.rules.length} rules`
+    : `${errors} error(s): the views show the last text that loaded`;
+  if (data.ok) { state.rb = data.rulebase; drawViews(); }
+}
+
+function goToLine(line) {
+  if (!line) return;
+  const ed = $("editor");
+  const lines = ed.value.split("\n");
+  const start = lines.slice(0, line - 1).join("\n").length + (line > 1 ? 1 : 0);
+  ed.focus();
+  ed.setSelectionRange(start, start + lines[line - 1].length);
+}
+
+// --- rules view -------------------------------------------------------------------------
+function number(x) { return Number(x.toPrecision(6)).toString(); }
+
+function buildInputs() {
+  const box = $("inputs");
+  box.replaceChildren();
+  for (const v of state.rb.inputs) {
+    if (!(v.name in state.values) || state.values[v.name] < v.lo || state.values[v.name] > v.hi)
+      state.values[v.name] = (v.lo + v.hi) / 2;
+    const step = (v.hi - v.lo) / 1000;
+    const slider = el("input", { type: "range", min: v.lo, max: v.hi, step,
+                                 value: state.values[v.name], "data-testid": "slider-" + v.name });
+    const box2 = el("input", { type: "number", step: "any", value: state.values[v.name],
+                               "data-testid": "number-" + v.name });
+    slider.oninput = () => { box2.value = slider.value; setValue(v.name, +slider.value); };
+    box2.onchange = () => {
+      if (box2.value === "" || !isFinite(+box2.value)) return;
+      slider.value = box2.value; setValue(v.name, +box2.value);
+    };
+    const label = el("label", { title: v.description }, v.name);
+    box.append(el("div", { class: "input-row" }));
+    box.lastChild.append(label, slider, box2, el("span", { class: "hint" },
+                         `[${number(v.lo)}, ${number(v.hi)}]`));
+  }
+}
+
+function setValue(name, x) { state.values[name] = x; explain(); if (state.view === "surface") drawSurface(); }
+
+let explaining = 0;
+async function explain() {
+  if (!state.rb) return;
+  const seq = ++explaining;
+  let data;
+  try {
+    data = await api("/api/explain", { text: state.text, path: state.path, inputs: state.values });
+  } catch (e) { say(e.message, true); return; }
+  if (seq !== explaining) return;
+  const grade = $("grade");
+  grade.textContent = data.grade.toFixed(4);
+  grade.dataset.value = data.grade;
+  $("defuzzifier").textContent = `(${data.defuzzifier}${data.fired ? "" : ", no rule fired: the default"})`;
+  $("clipped").textContent = data.clipped.length ? "clipped to range: " + data.clipped.join(", ") : "";
+  const body = document.querySelector('[data-testid="rules"]');
+  body.replaceChildren(...data.rules.map((r) => {
+    const tr = el("tr", { "data-testid": "rule-" + (r.index + 1) });
+    tr.append(el("td", { class: "num" }, r.index + 1), el("td", {}, r.text),
+              el("td", { class: "num" }, number(r.weight)),
+              el("td", { class: "num", "data-testid": "strength-" + (r.index + 1),
+                         "data-value": r.strength }, r.strength.toFixed(4)));
+    const bar = el("td", {});
+    bar.append(el("div", { class: "bar", style: `width:${Math.round(r.strength * 120)}px` }));
+    tr.append(bar);
+    return tr;
+  }));
+  drawOutput(data);
+}
+
+function axes(svg, v, w, h, pad) {
+  const x = (t) => pad + (t - v.lo) / (v.hi - v.lo) * (w - 2 * pad);
+  const y = (m) => h - 22 - m * (h - 40);
+  svg.append(el("svg:line", { x1: pad, x2: w - pad, y1: y(0), y2: y(0), stroke: "#999" }));
+  for (let i = 0; i <= 4; i++) {
+    const t = v.lo + (v.hi - v.lo) * i / 4;
+    svg.append(el("svg:text", { x: x(t), y: h - 6, "text-anchor": "middle" }, number(t)));
+  }
+  return [x, y];
+}
+
+function outline(v, p) {  // a term's corners: a vertical side where two points meet
+  const [l, c, r] = p;
+  return [[l, l === c ? 1 : 0], [c, 1], [r, r === c ? 1 : 0]];
+}
+
+function drawOutput(data) {
+  const svg = $("output-plot"), v = state.rb.output, w = 520, h = 150, pad = 24;
+  svg.replaceChildren();
+  const [x, y] = axes(svg, v, w, h, pad);
+  svg.append(el("svg:text", { x: pad, y: 12 }, `output ${v.name}: clipped terms, aggregate (red)`));
+  const n = 240, agg = new Array(n + 1).fill(0);
+  for (const t of v.terms) {
+    const a = data.activations[t.name] || 0, pts = outline(v, t.points);
+    const [l, c, r] = t.points;
+    if (l === r) {  // a single value: a stem as high as its activation
+      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(1), class: "term" }));
+      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(a), class: "aggregate" }));
+    } else {
+      svg.append(el("svg:polyline", { class: "term", points: pts.map(([p, m]) => `${x(p)},${y(m)}`).join(" ") }));
+      for (let i = 0; i <= n; i++) {
+        const t2 = v.lo + (v.hi - v.lo) * i / n;
+        const m = t2 < l || t2 > r ? 0 : t2 <= c ? (c === l ? 1 : (t2 - l) / (c - l))
+                                               : (r === c ? 1 : (r - t2) / (r - c));
+        agg[i] = Math.max(agg[i], Math.min(m, a));
+      }
+    }
+    svg.append(el("svg:text", { x: x(c), y: y(1) - 3, "text-anchor": "middle" }, t.name));
+  }
+  const line = agg.map((m, i) => `${x(v.lo + (v.hi - v.lo) * i / n)},${y(m)}`).join(" ");
+  svg.append(el("svg:polygon", { class: "clip", points: `${x(v.lo)},${y(0)} ${line} ${x(v.hi)},${y(0)}` }));
+  svg.append(el("svg:polyline", { class: "aggregate", points: line }));
+  svg.append(el("svg:line", { class: "crisp", x1: x(data.grade), x2: x(data.grade), y1: y(0), y2: y(1.05) }));
+}
+
+// --- variables view ---------------------------------------------------------------------
+function drawVariables() {
+  const box = $("variables");
+  box.replaceChildren();
+  for (const v of state.rb.inputs) {
+    const w = 560, h = 150, pad = 26;
+    const svg = el("svg:svg", { width: w, height: h, class: "variable", "data-testid": "variable-" + v.name });
+    const [x, y] = axes(svg, v, w, h, pad);
+    svg.append(el("svg:text", { x: pad, y: 12 }, `${v.name} [${number(v.lo)}, ${number(v.hi)}]`));
+    for (const t of v.terms) {
+      const poly = el("svg:polyline", { class: "term" });
+      const draw = (p) => poly.setAttribute("points", outline(v, p).map(([q, m]) => `${x(q)},${y(m)}`).join(" "));
+      draw(t.points);
+      svg.append(poly, el("svg:text", { x: x(t.points[1]), y: y(1) - 4, "text-anchor": "middle" }, t.name));
+      ["left", "peak", "right"].forEach((name, k) => {
+        const p = t.points.slice();
+        const height = outline(v, p)[k][1];
+        const hd = el("svg:circle", { cx: x(p[k]), cy: y(height), r: t.adjust.includes(name) ? 7 : 5,
+          class: "handle" + (t.adjust.includes(name) ? " adjust" : ""),
+          "data-testid": `point-${v.name}-${t.name}-${name}`, "data-value": p[k] });
+        hd.append(el("svg:title", {}, `${v.name}.${t.name}.${name} = ${number(p[k])}` +
+                      (t.adjust.includes(name) ? " (adjust)" : "")));
+        drag(svg, hd, v, x, (value) => { p[k] = value; draw(p); }, (value) => move(v.name, t.name, name, value));
+        svg.append(hd);
+      });
+    }
+    box.append(svg);
+  }
+}
+
+function drag(svg, handle, v, x, preview, done) {
+  let moving = false, value = null;
+  const toValue = (ev) => {
+    const box = svg.getBoundingClientRect();
+    const frac = (ev.clientX - box.left - x(v.lo)) / (x(v.hi) - x(v.lo));
+    const raw = v.lo + Math.min(1, Math.max(0, frac)) * (v.hi - v.lo);
+    return Number(raw.toPrecision(4));
+  };
+  handle.addEventListener("pointerdown", (ev) => { moving = true; value = null; handle.setPointerCapture(ev.pointerId); ev.preventDefault(); });
+  handle.addEventListener("pointermove", (ev) => {
+    if (!moving) return;
+    value = toValue(ev);
+    handle.setAttribute("cx", x(value));
+    preview(value);
+  });
+  handle.addEventListener("pointerup", () => { moving = false; if (value !== null) done(value); });
+}
+
+async function move(variable, term, point, value) {
+  try {
+    const data = await api("/api/move", { text: state.text, path: state.path, variable, term, point, value });
+    $("editor").value = data.text;
+    await setText(data.text, true);
+    say(`${variable}.${term}.${point} = ${number(value)}`);
+  } catch (e) { say(e.message, true); drawVariables(); }
+}
+
+// --- surface ----------------------------------------------------------------------------
+function fillAxes() {
+  const names = state.rb.inputs.map((v) => v.name);
+  for (const [id, k] of [["surface-x", 0], ["surface-y", 1]]) {
+    const s = $(id), keep = s.value;
+    s.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+    s.value = names.includes(keep) ? keep : names[Math.min(k, names.length - 1)];
+  }
+}
+
+function colour(f) {  // dark blue (low) to yellow (high)
+  const stops = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+  const s = Math.min(3.999, Math.max(0, f * 4)), i = Math.floor(s), t = s - i;
+  return stops[i].map((c, j) => Math.round(c + (stops[i + 1][j] - c) * t));
+}
+
+let surfacing = 0;
+async function drawSurface() {
+  if (!state.rb || state.rb.inputs.length < 2) {
+    $("surface-scale").textContent = "the surface needs two inputs"; return;
+  }
+  const seq = ++surfacing;
+  const data = await api("/api/surface", { text: state.text, path: state.path,
+    x: $("surface-x").value, y: $("surface-y").value, held: state.values, n: 100 });
+  if (seq !== surfacing) return;
+  const cv = $("surface"), g = cv.getContext("2d"), pad = 40, side = cv.width - pad - 10;
+  g.clearRect(0, 0, cv.width, cv.height);
+  const img = g.createImageData(100, 100), [lo, hi] = data.range;
+  data.z.forEach((row, j) => row.forEach((z, i) => {
+    const c = colour((z - lo) / (hi - lo)), k = ((99 - j) * 100 + i) * 4;
+    img.data.set([...c, 255], k);
+  }));
+  const tmp = document.createElement("canvas");
+  tmp.width = tmp.height = 100;
+  tmp.getContext("2d").putImageData(img, 0, 0);
+  g.imageSmoothingEnabled = false;
+  g.drawImage(tmp, pad, 10, side, side);
+  g.fillStyle = "#333"; g.font = "11px sans-serif"; g.textAlign = "center";
+  const xs = data.x, ys = data.y;
+  g.fillText(`${$("surface-x").value} ${number(xs[0])} … ${number(xs[99])}`, pad + side / 2, side + 28);
+  g.save(); g.translate(12, 10 + side / 2); g.rotate(-Math.PI / 2);
+  g.fillText(`${$("surface-y").value} ${number(ys[0])} … ${number(ys[99])}`, 0, 0); g.restore();
+  cv.dataset.drawn = "1";
+  $("surface-scale").textContent = `${data.output}: ${number(data.min)} (dark) to ${number(data.max)} ` +
+    `on its range [${number(lo)}, ${number(hi)}]`;
+}
+
+// --- views, save ------------------------------------------------------------------------
+function drawViews() {
+  const v = state.view;
+  if (v === "rules") { buildInputs(); explain(); }
+  if (v === "variables") drawVariables();
+  if (v === "surface") { fillAxes(); drawSurface(); }
+}
+
+function show(view) {
+  state.view = view;
+  for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("on", b.dataset.view === view);
+  for (const d of document.querySelectorAll(".view")) d.classList.toggle("on", d.id === "view-" + view);
+  if (state.rb) drawViews();
+}
+
+async function save() {
+  try {
+    const data = await api("/api/save", { id: state.file, text: state.text, stamp: state.stamp });
+    state.stamp = data.stamp; state.dirty = false;
+    say("saved " + data.path);
+  } catch (e) { say(e.message, true); }
+}
+
+async function saveAs() {
+  try {
+    const data = await api("/api/save-as", { folder: +$("save-as-folder").value,
+      name: $("save-as-name").value, text: state.text });
+    state.dirty = false;
+    await loadFiles(data.id);
+    say("saved " + data.path);
+  } catch (e) { say(e.message, true); }
+}
+
+$("editor").addEventListener("input", typed);
+for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => show(b.dataset.view);
+$("save").onclick = save;
+$("save-as").onclick = saveAs;
+$("surface-x").onchange = $("surface-y").onchange = drawSurface;
+window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });
+loadFiles(new URLSearchParams(location.search).get("open")).catch((e) => say(e.message, true));

@@ -1,0 +1,154 @@
+"""The rule-base files a studio was started on: folders (every ``.yaml`` file in them),
+files, and shipped rule bases by name (read-only: a shipped base is saved under a new name,
+in a folder the studio was given). A file is named to the page as ``ROOT/NAME``: the index
+of its folder and its name inside it, confined there (``security.confine``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from fuzzeval.errors import NotFound, UsageError
+from fuzzeval.formats.loading import read_rulebase_text
+from fuzzeval.resources import find_rulebase, rulebase_dir
+from fuzzeval.studio.security import Refused, confine
+
+#: the most files a folder lists (a folder of thousands is not a workspace)
+MAX_LISTED = 2000
+SUFFIXES = (".yaml", ".yml")
+
+
+class Conflict(UsageError):
+    """A save that would overwrite what someone else wrote since the file was opened."""
+
+
+@dataclass(frozen=True)
+class Root:
+    """A folder the studio may read; ``files`` None lists all its rule bases, else only
+    those; ``writable`` False for the shipped rule bases."""
+
+    folder: Path
+    files: tuple[str, ...] | None
+    writable: bool
+
+
+@dataclass(frozen=True)
+class Workspace:
+    roots: tuple[Root, ...]
+
+    def listing(self) -> list[dict[str, object]]:
+        """Every rule-base file, as the page lists them."""
+        out: list[dict[str, object]] = []
+        for i, root in enumerate(self.roots):
+            names = root.files if root.files is not None else _yaml_files(root.folder)
+            out += [{"id": f"{i}/{name}", "name": name, "folder": str(root.folder),
+                     "writable": root.writable} for name in names]
+        return out
+
+    def locate(self, file_id: str) -> tuple[Root, Path]:
+        """The root and path of ``ROOT/NAME``, confined to the root's folder."""
+        index, _, name = file_id.partition("/")
+        if not index.isdigit() or int(index) >= len(self.roots):
+            raise Refused(f"{file_id!r}: no such folder in this studio")
+        root = self.roots[int(index)]
+        if root.files is not None and name not in root.files:
+            raise Refused(f"{file_id!r}: not among the files this studio was started on")
+        if not name.endswith(SUFFIXES):
+            raise Refused(f"{name!r}: a rule-base file ends in .yaml or .yml")
+        return root, confine(root.folder, name)
+
+    def open(self, file_id: str) -> dict[str, object]:
+        """A file's text and its stamp (what ``save`` checks the disk against)."""
+        root, path = self.locate(file_id)
+        text = read_rulebase_text(path)
+        return {"id": file_id, "path": str(path), "text": text, "stamp": stamp(path),
+                "writable": root.writable}
+
+    def save(self, file_id: str, text: str, opened: str | None) -> dict[str, object]:
+        """Write ``text`` over the file, atomically, unless it changed on disk since it was
+        opened with stamp ``opened`` (None: a new file, which must not exist yet)."""
+        root, path = self.locate(file_id)
+        if not root.writable:
+            raise Refused(f"{path.name}: a shipped rule base is read-only; save it as a new "
+                          "file in a folder the studio was started on")
+        now = stamp(path) if path.exists() else None
+        if now != opened:
+            raise Conflict(f"{path}: " + ("changed on disk since it was opened; reopen it "
+                                          "or save as a new file" if opened is not None
+                                          else "exists already; choose another name"))
+        write_atomically(path, text)
+        return {"id": file_id, "path": str(path), "stamp": stamp(path)}
+
+    def save_as(self, root_index: int, name: str, text: str) -> dict[str, object]:
+        """``save`` to a new file ``name`` in root ``root_index``, listed from then on."""
+        if not 0 <= root_index < len(self.roots) or self.roots[root_index].files is not None:
+            raise Refused(f"folder {root_index}: save as into a folder the studio was "
+                          "started on")
+        return self.save(f"{root_index}/{name}", text, None)
+
+    def writable_folders(self) -> list[dict[str, object]]:
+        return [{"index": i, "folder": str(r.folder)} for i, r in enumerate(self.roots)
+                if r.writable and r.files is None]
+
+
+def stamp(path: Path) -> str:
+    """What a file held: the SHA-256 of its bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a file whole or not at all: a temporary file in the same folder, flushed to
+    disk, then renamed over it (a crash leaves the old file)."""
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _yaml_files(folder: Path) -> tuple[str, ...]:
+    found = sorted(str(p.relative_to(folder).as_posix()) for p in folder.rglob("*")
+                   if p.suffix in SUFFIXES and p.is_file() and not p.name.startswith("."))
+    return tuple(n for n in found if _inside(folder, n))[:MAX_LISTED]
+
+
+def _inside(folder: Path, name: str) -> bool:
+    try:
+        confine(folder, name)
+    except Refused:
+        return False
+    return True
+
+
+def workspace_of(specs: Sequence[str], here: Path) -> Workspace:
+    """The workspace of the command's arguments: folders, files and shipped names (none:
+    the shipped rule bases, read-only, and the current folder). NotFound for a name that
+    is none of these."""
+    if not specs:
+        return Workspace((Root(rulebase_dir(), None, False), Root(here, None, True)))
+    folders: list[Path] = []
+    files: dict[Path, list[str]] = {}
+    for spec in specs:
+        if Path(spec).is_dir():
+            folders.append(Path(spec).resolve())
+            continue
+        path = find_rulebase(spec)
+        if not path.is_file() or path.suffix not in SUFFIXES:
+            raise NotFound(f"{spec}: not a .yaml rule-base file or a folder")
+        files.setdefault(path.resolve().parent, []).append(path.name)
+    shipped = rulebase_dir().resolve()
+    roots = [Root(f, None, True) for f in dict.fromkeys(folders)]
+    roots += [Root(parent, tuple(dict.fromkeys(names)), parent != shipped)
+              for parent, names in files.items()]
+    return Workspace(tuple(roots))

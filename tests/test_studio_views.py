@@ -1,0 +1,184 @@
+"""The studio's views through its JSON endpoints, against the command line's and the
+library's own numbers: the editor's problems are ``fuzzeval rulebase check``'s lines, the
+viewer's grade and strengths ``fuzzeval evaluate --explain``'s, a dragged point is written
+by the calibrator's point writer, saves are atomic and refuse a file changed on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("starlette", reason="the studio extra is not installed")
+from starlette.testclient import TestClient
+
+from fuzzeval.cli import app as cli
+from fuzzeval.studio.app import build_app
+from fuzzeval.studio.workspace import workspace_of
+from tests.conftest import RULEBASES
+
+H = {"x-studio-token": "t"}
+runner = CliRunner()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(RULEBASES / "tipping.yaml", work / "tipping.yaml")
+    return work
+
+
+@pytest.fixture
+def client(folder: Path) -> TestClient:
+    return TestClient(build_app(workspace_of([str(folder)], folder), "t"))
+
+
+def _open(client: TestClient) -> dict[str, str]:
+    got: dict[str, str] = client.get("/api/file", params={"id": "0/tipping.yaml"},
+                                     headers=H).json()
+    return got
+
+
+def test_the_editor_shows_the_checker_s_lines(client: TestClient, folder: Path) -> None:
+    opened = _open(client)
+    ok = client.post("/api/check", headers=H, json={"text": opened["text"],
+                                                    "path": opened["path"]}).json()
+    assert ok["ok"] and ok["problems"] == []
+    assert [v["name"] for v in ok["rulebase"]["inputs"]] == ["quality", "service"]
+    assert ok["rulebase"]["inputs"][0]["terms"][1] == {"name": "average",
+                                                       "points": [0, 5, 10], "adjust": ["peak"]}
+    broken = opened["text"].replace("range: [0, 10]", "range: [0, x]", 1).replace(
+        "then tip is low", "then tip is lowish")
+    (folder / "broken.yaml").write_text(broken)
+    said = runner.invoke(cli, ["rulebase", "check", str(folder / "broken.yaml")])
+    assert said.exit_code == 1
+    got = client.post("/api/check", headers=H, json={"text": broken,
+                                                     "path": str(folder / "broken.yaml")}).json()
+    assert not got["ok"] and got["rulebase"] is None
+    assert [p["text"] for p in got["problems"]] == said.stderr.splitlines()
+    assert [(p["line"], p["key"]) for p in got["problems"]] == [
+        (14, "inputs.quality.range"), (28, "rules[0]")]
+
+
+def test_the_viewer_explains_as_evaluate_explain(client: TestClient) -> None:
+    opened = _open(client)
+    got = client.post("/api/explain", headers=H, json={
+        "text": opened["text"], "path": opened["path"],
+        "inputs": {"quality": 6.5, "service": 9.8}}).json()
+    said = runner.invoke(cli, ["evaluate", "tipping", "-i", "quality=6.5", "-i", "service=9.8",
+                               "--explain", "--json"])
+    want = json.loads(said.stdout)
+    assert round(got["grade"], 4) == 14.7982  # the README's number
+    assert got["defuzzifier"] == "centroid"
+    for key in ("grade", "memberships", "activations", "rules", "clipped", "fired"):
+        assert got[key] == want[key], key
+    assert [round(r["strength"], 4) for r in got["rules"]] == [0.0, 0.7, 0.96, 0.15]
+    outside = client.post("/api/explain", headers=H, json={
+        "text": opened["text"], "path": opened["path"],
+        "inputs": {"quality": 12, "service": 9.8}}).json()
+    assert outside["clipped"] == ["quality"] and outside["used"]["quality"] == 10
+    wrong = client.post("/api/explain", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "inputs": {"quality": 1}})
+    assert wrong.status_code == 400
+    assert wrong.json() == {"error": "inputs must be exactly quality, service; missing service"}
+    bad = client.post("/api/explain", headers=H, json={
+        "text": "name: [", "path": "x.yaml", "inputs": {}})
+    assert bad.status_code == 422 and bad.json()["problems"][0]["line"] == 1
+
+
+def test_a_moved_point_is_written_with_the_comments_kept(client: TestClient) -> None:
+    opened = _open(client)
+    moved = client.post("/api/move", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "variable": "quality",
+        "term": "average", "point": "peak", "value": 4.25}).json()
+    before, after = opened["text"].splitlines(), moved["text"].splitlines()
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert changed == [
+        ("      average: {points: [0, 5, 10], adjust: [peak]}   # the calibrator may move "
+         "the peak",
+         "      average: {points: [0, 4.25, 10], adjust: [peak]}   # the calibrator may move "
+         "the peak")]
+    assert moved["ok"] and moved["rulebase"]["inputs"][0]["terms"][1]["points"] == [0, 4.25, 10]
+    broken = client.post("/api/move", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "variable": "quality",
+        "term": "average", "point": "peak", "value": 11})
+    assert broken.status_code == 400
+    assert broken.json() == {"error": "quality.average: points must satisfy left <= peak <= "
+                                      "right (got [0.0, 11.0, 10.0])"}
+    nothing = client.post("/api/move", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "variable": "quality",
+        "term": "superb", "point": "peak", "value": 1})
+    assert nothing.status_code == 400
+    assert nothing.json() == {"error": "no such points: quality.superb.peak"}
+
+
+def test_the_surface_is_the_evaluator_s_grades_on_the_grid(client: TestClient) -> None:
+    from fuzzeval import compile_rulebase, load_rulebase
+
+    opened = _open(client)
+    got = client.post("/api/surface", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "x": "service", "y": "quality",
+        "held": {}, "n": 100}).json()
+    assert len(got["x"]) == len(got["y"]) == 100 and got["x"][1] == pytest.approx(10 / 99)
+    z = np.array(got["z"])
+    assert z.shape == (100, 100)
+    ev = compile_rulebase(load_rulebase("tipping"))
+    for j, i in ((0, 0), (99, 99), (65, 98), (10, 80)):  # z[row j: quality][col i: service]
+        assert z[j, i] == ev.grade([[got["y"][j], got["x"][i]]])[0]
+    assert got["range"] == [0, 25] and got["min"] == z.min() and got["max"] == z.max()
+    same = client.post("/api/surface", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "x": "quality", "y": "quality",
+        "held": {}})
+    assert same.json() == {"error": "the surface needs two different inputs "
+                                    "(got 'quality' twice)"}
+
+
+def test_save_writes_atomically_and_refuses_a_file_changed_on_disk(client: TestClient,
+                                                                    folder: Path) -> None:
+    path = folder / "tipping.yaml"
+    path.chmod(0o640)
+    opened = _open(client)
+    text = opened["text"].replace("tipping\n", "tipping\n# mine\n", 1)
+    saved = client.post("/api/save", headers=H, json={"id": "0/tipping.yaml", "text": text,
+                                                      "stamp": opened["stamp"]})
+    assert saved.status_code == 200 and path.read_text() == text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == ["tipping.yaml"]  # no temporary left
+    # someone else writes the file: the next save with the old stamp is refused
+    path.write_text(text + "# theirs\n")
+    again = client.post("/api/save", headers=H, json={"id": "0/tipping.yaml", "text": text,
+                                                      "stamp": saved.json()["stamp"]})
+    assert again.status_code == 409
+    assert again.json()["error"] == (f"{path}: changed on disk since it was opened; reopen "
+                                     "it or save as a new file")
+    assert path.read_text() == text + "# theirs\n"
+    made = client.post("/api/save-as", headers=H, json={"folder": 0, "name": "sub.yaml",
+                                                        "text": text})
+    assert made.status_code == 200 and (folder / "sub.yaml").read_text() == text
+    twice = client.post("/api/save-as", headers=H, json={"folder": 0, "name": "sub.yaml",
+                                                         "text": "x"})
+    assert twice.status_code == 409 and (folder / "sub.yaml").read_text() == text
+    listed = [f["id"] for f in client.get("/api/files", headers=H).json()["files"]]
+    assert listed == ["0/sub.yaml", "0/tipping.yaml"]
+
+
+def test_a_failed_write_leaves_the_old_file(client: TestClient, folder: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = _open(client)
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    got = client.post("/api/save", headers=H, json={"id": "0/tipping.yaml", "text": "x",
+                                                    "stamp": opened["stamp"]})
+    assert got.status_code == 400 and "No space left on device" in got.json()["error"]
+    assert (folder / "tipping.yaml").read_text() == opened["text"]
+    assert sorted(p.name for p in folder.iterdir()) == ["tipping.yaml"]
