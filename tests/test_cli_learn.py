@@ -106,6 +106,23 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
                           "feature of that name (features: rank, "),
     (["--split", "leading,leading"], "error: --split leading,leading: split by "
                                      "'leading,leading' names a feature twice"),
+    (["--group-features", "leading=no:rank"],
+     "error: --group-features narrows groups of --split; give --split"),
+    (["--split", "leading", "--group-features", "leading=maybe:rank"],
+     "error: --group-features 'leading=maybe:rank': 'leading=maybe' is not an atom of "
+     "leading (leading=no, leading=yes)"),
+    (["--split", "leading", "--group-features", "leading=no"],
+     "error: --group-features 'leading=no': a group's features are GROUP:FEATURES, e.g. "
+     "leading=no:"),
+    (["--split", "leading", "--group-features", "leading=no,rank=low:rank"],
+     "error: --group-features 'leading=no,rank=low:rank': a group is one atom of each of "
+     "leading, e.g. leading=no"),
+    (["--split", "leading", "--group-features", "leading=no:leading"],
+     "error: --group-features 'leading=no:leading': 'leading' is not a feature outside "
+     "the split (features: "),
+    (["--split", "leading", "--group-features", "leading=no:rank",
+      "--group-features", "leading=no:queen_here"],
+     "error: --group-features 'leading=no:queen_here': the group leading=no is given twice"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
     (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of decision "
@@ -328,6 +345,32 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
               for r in rb.rules}
     assert firsts == {Is("leading", "no"), Is("leading", "yes")}
     assert rb.rules[0].condition == Is("leading", "no")
+
+
+def test_a_group_narrowed_to_some_features_draws_only_on_them(tmp_path: Path) -> None:
+    """--group-features leading=no:rank: the follows' rules are about the rank alone; the
+    leads' group is as without it; the option is in made_by, so the same command resumes."""
+    narrowed = ["--split", "leading", "--group-features", "leading=no:rank"]
+    result = runner.invoke(app, [*SMALL, *_files(tmp_path), *narrowed])
+    assert result.exit_code == 0, result.output
+    rb = load_rulebase(tmp_path / "l.yaml")
+    assert "--split leading --group-features leading=no:rank --measure-every" in rb.made_by
+    follows = [r.condition for r in rb.rules if (r.condition.operands[0] if isinstance(
+        r.condition, And) else r.condition) == Is("leading", "no")]
+    assert follows[0] == Is("leading", "no") and len(follows) > 1
+    assert all(isinstance(c, And) and len(c.operands) == 2 and c.operands[1].variable == "rank"
+               for c in follows[1:]), follows
+    whole = runner.invoke(app, [*SMALL, "--db", str(tmp_path / "w.sqlite"), "-o",
+                                str(tmp_path / "w.yaml"), "--plot", str(tmp_path / "w.png"),
+                                "--split", "leading"])
+    assert whole.exit_code == 0, whole.output
+    wrules = load_rulebase(tmp_path / "w.yaml").rules
+    leads = [r.condition for r in rb.rules if r.condition not in follows]
+    assert leads == [r.condition for r in wrules if (r.condition.operands[0] if isinstance(
+        r.condition, And) else r.condition) == Is("leading", "yes")]
+    assert len(wrules) > len(rb.rules)
+    again = runner.invoke(app, [*SMALL, *_files(tmp_path), *narrowed, "-n", "24", "--resume"])
+    assert again.exit_code == 0, again.output
 
 
 def test_a_learn_plays_the_game_options_it_is_given_and_says_so(tmp_path: Path) -> None:

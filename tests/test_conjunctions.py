@@ -149,6 +149,33 @@ def test_a_split_by_two_features_makes_a_group_for_each_pair_of_their_atoms() ->
                              split="leading,leading")
 
 
+def test_a_group_narrowed_to_some_features_draws_its_conjunctions_only_from_them() -> None:
+    """The same samples as above; the leads' group narrowed to queen_here keeps its constant
+    and (yes, away), not rank mid; the follows' group is untouched; a base without groups
+    refuses the narrowing."""
+    samples = np.array([[0, 0, 0], [0, 12, 0]] + [[1, 6, 0]] * 7 + [[1, 6, 1]], float)
+    rb = conjunction_rulebase("n", [LEAD, RANK, QUEEN], samples, "points", "u", 26,
+                              max_order=2, min_share=0.3, split="leading",
+                              group_features=["leading=yes:queen_here"])
+    no, yes = Is("leading", "no"), Is("leading", "yes")
+    low, high, away = Is("rank", "low"), Is("rank", "high"), Is("queen_here", "no")
+    assert [r.condition for r in rb.rules] == [
+        no, And((no, low)), And((no, high)), And((no, away)), And((no, low, away)),
+        And((no, high, away)), yes, And((yes, away))]
+    kw = {"max_order": 2, "min_share": 0.3, "split": "leading,queen_here"}
+    two = conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "points", "u", 26,
+                               group_features=["leading=yes,queen_here=no:rank"], **kw)
+    assert two.rules == conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "points",
+                                             "u", 26, **kw).rules  # rank is all there is
+    with pytest.raises(ValueError, match=r"'queen_here=no' is not an atom of leading "
+                                         r"\(leading=no, leading=yes\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1,
+                             group_features=["queen_here=no,leading=yes:rank"], **kw)
+    with pytest.raises(ValueError, match="features of a group need groups"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1,
+                             group_features=["leading=yes:rank"])
+
+
 def test_a_fuzzy_atom_fires_from_half_its_strength() -> None:
     """Rank 2 is low 2/3 and mid 1/3: only low fires (at 0.5 or more); rank 3 is low and
     mid 1/2 each: both fire; a wide foot alone never does."""

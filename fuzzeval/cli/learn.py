@@ -72,6 +72,12 @@ SplitOpt = Annotated[str, typer.Option(
          "combination of atoms of these, separated by commas), learned apart "
          "(backgammon: Contact, a contact base and a race base in one file); --order "
          "counts the atoms beside the group's.")]
+GroupFeaturesOpt = Annotated[list[str] | None, typer.Option(
+    "--group-features", metavar="GROUP:FEATURES",
+    help="Generated start with --split: the group of these atoms of the split features "
+         "(e.g. Contact=no) draws its conjunctions only from these features, separated "
+         "by commas (backgammon's race: PipCount,OpponentPipCount,BorneOff,"
+         "OpponentBorneOff); repeatable.")]
 MonteCarloOpt = Annotated[list[str] | None, typer.Option(
     "--monte-carlo", metavar="KIND",
     help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
@@ -117,6 +123,7 @@ def learn(
     min_share: MinShareOpt = 0.005,
     triple_share: TripleShareOpt = 0.15,
     split: SplitOpt = "",
+    group_features: GroupFeaturesOpt = None,
     monte_carlo: MonteCarloOpt = None,
     sample_games: SampleGamesOpt = 200,
     scale: ScaleOpt = 100.0,
@@ -147,8 +154,8 @@ def learn(
             opponent=opponent, seed=seed, measure_every=measure_every,
             measure_games=measure_games, measure_opponent=measure_opponent or "", order=order,
             min_share=min_share, triple_share=triple_share, sample_games=sample_games,
-            scale=scale, split=split), games, average, rulebase, monte_carlo or [],
-            option or [])
+            scale=scale, split=split, group_features=tuple(group_features or ())), games,
+            average, rulebase, monte_carlo or [], option or [])
         game, settings = job.game, job.settings
         path = db or LEARNS.default_path(game.name)
         target = output or path.with_name(f"{path.stem}.learned.yaml")

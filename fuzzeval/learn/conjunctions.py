@@ -126,7 +126,7 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
                          output: str, unit: str, scale: float, max_order: int = 3,
                          min_share: float = MIN_SHARE, triple_share: float = TRIPLE_SHARE,
                          limit: int = MAX_RULES, made_by: str = "",
-                         split: str = "") -> RuleBase:
+                         split: str = "", group_features: Sequence[str] = ()) -> RuleBase:
     """A ``weighted_sum`` rule base with one rule per frequent conjunction of atoms over
     ``samples`` (sampled decisions' features, one column per feature), every conclusion
     0 to start (its own singleton term ``rK`` for rule K) on an output named ``output``
@@ -139,7 +139,10 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     where its atom fires, with the shares counted there, and each is joined with that
     atom, so no rule of one group fires in another and each group learns its own values.
     Several features, separated by commas, make a group for each combination of their
-    atoms. ``max_order`` counts the atoms beside the group's."""
+    atoms. ``max_order`` counts the atoms beside the group's. ``group_features`` narrows
+    some groups to the features their conjunctions draw on (``parse_group_features``):
+    backgammon's race group, both sides' pips and checkers off alone, so that one roll
+    ahead, from the other side's view, the plays of a roll are still told apart."""
     if not 1 <= max_order <= 3:
         raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
     for share in (min_share, triple_share):
@@ -150,7 +153,10 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     variables = atom_variables(features)
     atoms, mu = atom_memberships(variables, samples)
     shares = (min_share, min_share, triple_share)[:max_order]
-    combos = _grouped(atoms, mu >= FIRES_AT, shares, split) if split else \
+    if group_features and not split:
+        raise ValueError("features of a group need groups: name the split feature")
+    only = parse_group_features(group_features, split, features) if split else {}
+    combos = _grouped(atoms, mu >= FIRES_AT, shares, split, only) if split else \
         frequent_conjunctions(atoms, mu >= FIRES_AT, shares)
     if len(combos) > limit:
         raise ValueError(f"{len(combos):,} conjunctions fire often enough ({min_share:.2%} "
@@ -186,17 +192,57 @@ def split_features(split: str, features: Sequence[str]) -> list[str]:
     return names
 
 
+def parse_group_features(specs: Sequence[str], split: str, features: Sequence[Feature]
+                         ) -> dict[tuple[Atom, ...], frozenset[str]]:
+    """Each spec ``F=term[,G=term]:A,B,...`` (the group by one atom of each split feature,
+    in the split's order, then the features its conjunctions draw on) as the group's atoms
+    and the features; a ValueError names what is wrong and what is valid."""
+    names = split_features(split, sorted(f.name for f in features))
+    by_name = {f.name: f for f in features}
+    out: dict[tuple[Atom, ...], frozenset[str]] = {}
+    for spec in specs:
+        head, colon, tail = spec.partition(":")
+        if not colon or not tail:
+            raise ValueError(f"{spec!r}: a group's features are GROUP:FEATURES, e.g. "
+                             f"{names[0]}={atom_terms(by_name[names[0]])[0].name}:"
+                             f"{next(f.name for f in features if f.name not in names)}")
+        if len(head.split(",")) != len(names):
+            raise ValueError(f"{spec!r}: a group is one atom of each of {', '.join(names)}, "
+                             f"e.g. {names[0]}={atom_terms(by_name[names[0]])[0].name}")
+        group: list[Atom] = []
+        for part, name in zip(head.split(","), names, strict=True):
+            feature, _, term = part.partition("=")
+            terms = [t.name for t in atom_terms(by_name[name])]
+            if feature != name or term not in terms:
+                raise ValueError(f"{spec!r}: {part!r} is not an atom of {name} "
+                                 f"({', '.join(f'{name}={t}' for t in terms)})")
+            group.append(Atom(name, term))
+        drawn = tail.split(",")
+        for name in drawn:
+            if name not in by_name or name in names:
+                raise ValueError(f"{spec!r}: {name!r} is not a feature outside the split "
+                                 f"(features: {', '.join(sorted(set(by_name) - set(names)))})")
+        if tuple(group) in out:
+            raise ValueError(f"{spec!r}: the group {head} is given twice")
+        out[tuple(group)] = frozenset(drawn)
+    return out
+
+
 def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
-             split: str) -> list[tuple[int, ...]]:
+             split: str, only: dict[tuple[Atom, ...], frozenset[str]]
+             ) -> list[tuple[int, ...]]:
     """The conjunctions of each group of ``split`` (features separated by commas: a group
     for each combination of one atom of each, in order): each group's frequent
     conjunctions among the rows where its atoms fire together, over the other features'
-    atoms, led by the group's atoms, after the group's atoms alone (its own constant)."""
+    atoms (those ``only`` names for the group, where it does), led by the group's atoms,
+    after the group's atoms alone (its own constant)."""
     names = split_features(split, sorted({a.feature for a in atoms}))
-    rest = [i for i, a in enumerate(atoms) if a.feature not in names]
     out: list[tuple[int, ...]] = []
     for group in product(*([i for i, a in enumerate(atoms) if a.feature == name]
                            for name in names)):
+        drawn = only.get(tuple(atoms[g] for g in group))
+        rest = [i for i, a in enumerate(atoms) if a.feature not in names
+                and (drawn is None or a.feature in drawn)]
         rows = np.logical_and.reduce([fires[:, g] for g in group])
         if not rows.any():
             continue  # a group that never occurs in sampled play learns nothing

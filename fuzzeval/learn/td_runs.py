@@ -38,7 +38,7 @@ import numpy.typing as npt
 from fuzzeval.engine.evaluator import Evaluator, compile_rulebase
 from fuzzeval.engine.membership import Triangle
 from fuzzeval.engine.rulebase import RuleBase, Term
-from fuzzeval.errors import FuzzevalError, UsageError
+from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
 from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.formats.yaml_write import rulebase_to_yaml
 from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
@@ -59,7 +59,7 @@ MEASURE_SEED = 1_000_003
 
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
-LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": ()}
+LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": (), "group_features": ()}
 
 
 #: the conclusions' range, +-scale: what a rule base file can hold (its numbers within
@@ -114,6 +114,8 @@ class LearnSettings:
     sample_player: str = ""  # the game's default opponent when empty
     scale: float = 100.0  # conclusions stay within +-scale
     split: str = ""  # a feature whose atoms each lead a group of rules ("": no groups)
+    # groups narrowed to some features ("Contact=no:PipCount,BorneOff", parse_group_features)
+    group_features: tuple[str, ...] = ()
     # kinds of decision that learn from the payoff after them (Monte Carlo), not TD(λ)
     monte_carlo: tuple[str, ...] = ()
     start: str = ""  # a given start's content digest; "" for a generated start
@@ -228,7 +230,7 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
                               sampled_features(game, settings), "value",
                               game.payoff.unit, settings.scale, settings.order,
                               settings.min_share, settings.triple_share, made_by=made_by,
-                              split=settings.split)
+                              split=settings.split, group_features=settings.group_features)
     return rulebase_to_yaml(rb)
 
 
@@ -266,12 +268,20 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
                  earned: dict[int, list[float]] = earned) -> None:
             if seat in earned:
                 earned[seat].append(0.0 if so_far is None else float(so_far(state, seat)))
-        record = play_game(game, players, settings.seed, index, dict(settings.options),
-                           on_move=seen)
+        try:
+            payoffs = play_game(game, players, settings.seed, index, dict(settings.options),
+                                on_move=seen).outcome.payoffs
+        except GameDidNotEnd:
+            # Early self-play may loop (two sides hitting each other for ever): the game
+            # counts as a draw and teaches as one, rather than stopping the learn at the
+            # same game on every resume. Its last move never came: nothing paid since.
+            payoffs = (0.0,) * game.seats
+            for s in seats:
+                earned[s] += (earned[s][-1:] or [0.0]) * (len(traces[s]) - len(earned[s]))
         for s in seats:
             if not traces[s]:
                 continue
-            final = float(record.outcome.payoffs[s])
+            final = float(payoffs[s])
             marks = np.array([*earned[s], final])
             rewards = np.diff(marks)  # paid between one choice and the next, then the rest
             after = np.array([k in settings.monte_carlo for k in kinds[s]], dtype=bool)
@@ -572,6 +582,8 @@ def made_by(settings: LearnSettings, games: int, start: str | None, average: int
                   "--triple-share", _number(s.triple_share), "--sample-games",
                   str(s.sample_games), "--scale", _number(s.scale),
                   *(["--split", s.split] if s.split else [])]
+        for spec in s.group_features:
+            words += ["--group-features", spec]
     # the learning curve's settings are the stored learn's too: the same command goes on
     words += ["--measure-every", str(s.measure_every), "--measure-games", str(s.measure_games),
               *(["--measure-opponent", s.measure_opponent] if s.measure_opponent else [])]
@@ -628,7 +640,7 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
     game's options, kinds, features and players, and a given start TD(λ) can learn; a
     UsageError names what is wrong, as ``fuzzeval learn`` says it."""
     from fuzzeval.formats.loading import read_rulebase_text
-    from fuzzeval.learn.conjunctions import split_features
+    from fuzzeval.learn.conjunctions import parse_group_features, split_features
     from fuzzeval.play.match import check_game_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.spec import parse_options
@@ -649,6 +661,13 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
             split_features(settings.split, features)
         except ValueError as exc:
             raise UsageError(f"--split {settings.split}: {exc}") from None
+        try:
+            parse_group_features(settings.group_features, settings.split,
+                                 hook(game, GameHooks.features) or ())
+        except ValueError as exc:
+            raise UsageError(f"--group-features {exc}") from None
+    elif settings.group_features:
+        raise UsageError("--group-features narrows groups of --split; give --split")
     for flag, who in (("--opponent", settings.opponent),
                       ("--measure-opponent", settings.measure_opponent or game.default_opponent)):
         if who != "self" or flag != "--opponent":

@@ -93,6 +93,13 @@ FEATURES += tuple(
               Feature(f"Points{zone}", 0, hi - lo + 1, f"points I hold on {where}"),
               Feature(f"Spares{zone}", 0, 15, f"my checkers beyond three on a point, {where}"))
 )
+#: the side to roll's race, as my own is counted above: a value one roll ahead is read
+#: from that side's view, so a race is told apart only when both sides' pips and checkers
+#: off are seen (docs/learning.md)
+FEATURES += (
+    Feature("OpponentPipCount", 0, 375, "the opponent's pips to bear off (the bar counts 25)"),
+    Feature("OpponentBorneOff", 0, 15, "the opponent's checkers borne off"),
+)
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
 
@@ -123,6 +130,8 @@ _STACKING = _COLUMN["Stacking"]
 _OPPONENT_BACK_CHECKERS = _COLUMN["OpponentBackCheckers"]
 _HOME_CHECKERS = _COLUMN["HomeCheckers"]
 _OUTFIELD_CHECKERS = _COLUMN["OutfieldCheckers"]
+_OPPONENT_PIP_COUNT = _COLUMN["OpponentPipCount"]
+_OPPONENT_BORNE_OFF = _COLUMN["OpponentBorneOff"]
 #: the zone of each of my points (index 0..23), and the column of each zone's blots (its
 #: points and spares follow)
 _ZONE_OF = np.array([z for z, (_, lo, hi, _) in enumerate(ZONES) for _ in range(lo, hi + 1)],
@@ -224,6 +233,8 @@ def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
         row[_PIP_COUNT] = pips
         row[_RACE_LEAD] = opp_pips - pips
         row[_BORNE_OFF] = CHECKERS - me.sum()
+        row[_OPPONENT_PIP_COUNT] = opp_pips
+        row[_OPPONENT_BORNE_OFF] = CHECKERS - opp.sum()
         row[_ANCHORS] = _count(owned >> 19)
         row[_BACK_CHECKERS] = me[18:].sum()
         row[_OPPONENT_BLOTS] = opp_blots

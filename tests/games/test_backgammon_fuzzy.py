@@ -68,6 +68,7 @@ def _scalar(p: Position) -> dict[str, float]:
         "BackCheckers": sum(me[18:25]), "OpponentBlots": sum(1 for n in opp[:24] if n == 1),
         "PrimeAgainst": _prime_in_front(me, min(sources, default=99)),
         "OpponentHomePoints": sum(1 for n in opp[:6] if n >= 2),
+        "OpponentPipCount": opp_pips, "OpponentBorneOff": 15 - sum(opp),
     }
 
 
@@ -193,6 +194,16 @@ def test_features_of_no_positions_and_of_subsets() -> None:
                           every[:, [FEATURE_NAMES.index(n) for n in names]])
     with pytest.raises(ValueError, match=r"unknown backgammon features.*'Pips'"):
         position_features(positions, ("PipCount", "Pips"))
+
+
+def test_the_side_to_rolls_pips_and_checkers_off_counted_by_hand() -> None:
+    """Fig. 4's board: the opponent's 6 x 5 + 8 x 3 + 13 x 5 + 25 x 2 = 169 pips, none off;
+    a race where it has 4 x 2 + 1 x 3 = 11 pips left and 10 checkers off, I 3 x 4 = 12 and 11."""
+    names = ("PipCount", "OpponentPipCount", "BorneOff", "OpponentBorneOff", "RaceLead")
+    fig4 = Position(side({2: 1, 5: 1, 10: 1, 6: 4, 8: 4, 13: 4}), side({6: 5, 8: 3, 13: 5}, bar=2))
+    race = Position(side({3: 4}), side({4: 2, 1: 3}))
+    assert position_features([fig4, race], names).tolist() == [
+        [2 + 5 + 10 + 24 + 32 + 52, 169, 0, 0, 169 - 125], [12, 11, 11, 10, -1]]
 
 
 def test_shots_agree_with_the_opponents_legal_plays() -> None:
