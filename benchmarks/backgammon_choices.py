@@ -12,8 +12,9 @@ by gnubg's cubeless equity for the side that moved (``--judge-plies 1``: gnubg's
 pruned as gnubg prunes; 0: its 0-ply), a game it ends at its points; a player loses the
 best play's equity minus its choice's. Prints each player's mean loss (points a decision)
 with its standard error, the share of decisions where it chose a best play, the loss in
-contact and in race positions apart, and each player minus the first, paired over the
-same decisions. The judge's own 0-ply, and fuzzeval's 1-ply over it, lose nearly nothing
+contact and in race positions apart, the CPU time of its choice (one thread: numba and
+the BLAS are held to one), and each player minus the first, paired over the same
+decisions. The judge's own 0-ply, and fuzzeval's 1-ply over it, lose nearly nothing
 by construction: they are the check that the judge and the search agree. ``--noise SD``
 adds gnubg's 0-ply equity with an error of that spread (normal, independent between
 positions, the same each time a position is valued), at 0-ply and in the 1-ply search:
@@ -22,34 +23,39 @@ what errors that share nothing between positions cost each.
 
 from __future__ import annotations
 
-import argparse
-import math
-import sys
-import time
-import zlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
+import os
 
-import numpy as np
-import numpy.typing as npt
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ[_var] = "1"  # a choice's time on one core
+
+import argparse  # noqa: E402
+import math  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import zlib  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
 
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import children
-from fuzzeval.games.backgammon.board import START, Boards, Position, end_points
-from fuzzeval.games.backgammon.game import opening_roll, roll
-from fuzzeval.games.backgammon.lookahead import LookaheadGrades
-from fuzzeval.games.backgammon.moves import plays
-from fuzzeval.games.backgammon.players import (
+from benchmarks import children  # noqa: E402
+from fuzzeval.games.backgammon.board import START, Boards, Position, end_points  # noqa: E402
+from fuzzeval.games.backgammon.game import opening_roll, roll  # noqa: E402
+from fuzzeval.games.backgammon.lookahead import LookaheadGrades  # noqa: E402
+from fuzzeval.games.backgammon.moves import plays  # noqa: E402
+from fuzzeval.games.backgammon.players import (  # noqa: E402
     BackgammonPlayer,
     GnubgGrades,
     MoveView,
     make_player,
 )
-from fuzzeval.games.backgammon.pubeval import is_race
-from fuzzeval.play.spec import PlayerSpec
+from fuzzeval.games.backgammon.pubeval import is_race  # noqa: E402
+from fuzzeval.play.spec import PlayerSpec  # noqa: E402
 
 FloatArray = npt.NDArray[np.float64]
 PLAYERS = ("fuzzy:rulebase=backgammon_td", "fuzzy:rulebase=backgammon_td,lookahead=1",
@@ -150,30 +156,40 @@ def main() -> None:
         players |= noisy_players(args.noise)
     found = decisions(player(args.source), args.decisions, args.seed)
     loss = {name: np.empty(len(found)) for name in players}
+    cpu = {name: np.empty(len(found)) for name in players}
     race = np.array([is_race(p) for p, _ in found])
     rng = np.random.default_rng(0)  # no player here draws on it
     for j, (position, dice) in enumerate(found):
         options = plays(position, dice).boards
         equity = judge(options, args.judge_plies)
         for name, who in players.items():
+            began = time.process_time()
             chosen = int(np.argmax(who.grades(MoveView(position, dice, options))))
+            cpu[name][j] = time.process_time() - began
             if who.randomise:
                 chosen = int(rng.integers(len(options)))
             loss[name][j] = equity.max() - equity[chosen]
     print(f"\n{len(found)} decisions from {args.source} against pubeval (seed {args.seed}; "
           f"{int(race.sum())} in a race), judged by gnubg {args.judge_plies}-ply, "
-          f"{time.perf_counter() - start:.0f} s; equity lost a decision (points)\n")
-    print(f"| {'player':<42} | {'lost (SE)':<16} | {'best':>6} | {'contact':>8} | "
-          f"{'race':>8} |")
-    print(f"|{'-' * 44}|{'-' * 18}|{'-' * 8}|{'-' * 10}|{'-' * 10}|")
+          f"{time.perf_counter() - start:.0f} s; equity lost a decision (points); CPU ms a "
+          "decision, mean and 90th percentile (one thread)\n")
+    labels = {name: chr(ord("A") + k) for k, name in enumerate(loss)}
+    for name, label in labels.items():
+        print(f"{label}: {name}")
+    print(f"\n| {'':1} | {'lost (SE)':<16} | {'best':>6} | {'contact':>7} | {'race':>7} | "
+          f"{'ms':>5} | {'ms p90':>6} |")
+    print(f"|{'-' * 3}|{'-' * 18}|{'-' * 8}|{'-' * 9}|{'-' * 9}|{'-' * 7}|{'-' * 8}|")
     for name, lost in loss.items():
         shown = f"{lost.mean():.4f} ({se(lost):.4f})"
-        print(f"| {name:<42} | {shown:<16} | {np.mean(lost < 1e-9):>6.1%} | "
-              f"{lost[~race].mean():>8.4f} | {lost[race].mean() if race.any() else 0:>8.4f} |")
+        ms = cpu[name] * 1000
+        print(f"| {labels[name]} | {shown:<16} | {np.mean(lost < 1e-9):>6.1%} | "
+              f"{lost[~race].mean():>7.4f} | {lost[race].mean() if race.any() else 0:>7.4f} | "
+              f"{ms.mean():>5.1f} | {np.percentile(ms, 90):>6.1f} |")
     first, *others = loss
     for name in others:
         d = loss[name] - loss[first]
-        print(f"{name} - {first}: {d.mean():+.4f} (SE {se(d):.4f}) a decision, paired")
+        print(f"{labels[name]} - {labels[first]}: {d.mean():+.4f} (SE {se(d):.4f}) a "
+              "decision, paired")
 
 
 if __name__ == "__main__":
