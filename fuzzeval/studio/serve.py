@@ -9,6 +9,7 @@ import contextlib
 import ipaddress
 import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
@@ -62,6 +63,9 @@ def run(app: Callable[..., object], sock: socket.socket) -> None:
     class Server(uvicorn.Server):
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield  # only the main thread may set handlers (a test's server thread)
+                return
             before = {s: signal.signal(s, self.handle_exit) for s in STOPS}
             try:
                 yield

@@ -56,10 +56,11 @@ async function openFile(id) {
   Object.assign(state, { file: f.id, path: f.path, stamp: f.stamp, writable: f.writable,
                          values: {}, dirty: false });
   for (const li of $("files").children) li.classList.toggle("on", li.dataset.id === id);
-  $("file-name").textContent = f.path;
+  $("file-name").textContent = f.path.split("/").pop();
+  $("file-name").title = f.path;
   $("editor").value = f.text;
   setText(f.text, false);
-  say("opened " + f.path);
+  say("opened " + f.path.split("/").pop());
 }
 
 function setText(text, dirty) {
@@ -74,7 +75,11 @@ function setText(text, dirty) {
 let timer = null;
 function typed() {
   clearTimeout(timer);
-  timer = setTimeout(() => setText($("editor").value, true), 120);
+  timer = setTimeout(() => { timer = null; setText($("editor").value, true); }, 120);
+}
+
+async function flush() {  // a save takes what is typed, checked or not yet
+  if (timer !== null) { clearTimeout(timer); timer = null; await setText($("editor").value, true); }
 }
 
 async function check() {
@@ -164,7 +169,7 @@ async function explain() {
 
 function axes(svg, v, w, h, pad) {
   const x = (t) => pad + (t - v.lo) / (v.hi - v.lo) * (w - 2 * pad);
-  const y = (m) => h - 22 - m * (h - 40);
+  const y = (m) => h - 22 - m * (h - 56);
   svg.append(el("svg:line", { x1: pad, x2: w - pad, y1: y(0), y2: y(0), stroke: "#999" }));
   for (let i = 0; i <= 4; i++) {
     const t = v.lo + (v.hi - v.lo) * i / 4;
@@ -289,9 +294,10 @@ async function drawSurface() {
   const data = await api("/api/surface", { text: state.text, path: state.path,
     x: $("surface-x").value, y: $("surface-y").value, held: state.values, n: 100 });
   if (seq !== surfacing) return;
-  const cv = $("surface"), g = cv.getContext("2d"), pad = 40, side = cv.width - pad - 10;
+  const cv = $("surface"), g = cv.getContext("2d"), pad = 40, side = cv.height - 50;
   g.clearRect(0, 0, cv.width, cv.height);
-  const img = g.createImageData(100, 100), [lo, hi] = data.range;
+  const img = g.createImageData(100, 100);
+  const lo = data.min, hi = data.max > data.min ? data.max : data.min + 1;  // colours span the grades
   data.z.forEach((row, j) => row.forEach((z, i) => {
     const c = colour((z - lo) / (hi - lo)), k = ((99 - j) * 100 + i) * 4;
     img.data.set([...c, 255], k);
@@ -306,9 +312,17 @@ async function drawSurface() {
   g.fillText(`${$("surface-x").value} ${number(xs[0])} … ${number(xs[99])}`, pad + side / 2, side + 28);
   g.save(); g.translate(12, 10 + side / 2); g.rotate(-Math.PI / 2);
   g.fillText(`${$("surface-y").value} ${number(ys[0])} … ${number(ys[99])}`, 0, 0); g.restore();
+  for (let k = 0; k < side; k++) {  // the colour bar: low at the bottom
+    const [r, gr, b] = colour(k / (side - 1));
+    g.fillStyle = `rgb(${r},${gr},${b})`;
+    g.fillRect(pad + side + 14, 10 + side - 1 - k, 14, 1);
+  }
+  g.fillStyle = "#333"; g.textAlign = "left";
+  g.fillText(number(data.max), pad + side + 32, 18);
+  g.fillText(number(data.min), pad + side + 32, 10 + side);
   cv.dataset.drawn = "1";
   $("surface-scale").textContent = `${data.output}: ${number(data.min)} (dark) to ${number(data.max)} ` +
-    `on its range [${number(lo)}, ${number(hi)}]`;
+    `(light); its range is [${number(data.range[0])}, ${number(data.range[1])}]`;
 }
 
 // --- views, save ------------------------------------------------------------------------
@@ -327,14 +341,16 @@ function show(view) {
 }
 
 async function save() {
+  await flush();
   try {
     const data = await api("/api/save", { id: state.file, text: state.text, stamp: state.stamp });
     state.stamp = data.stamp; state.dirty = false;
-    say("saved " + data.path);
+    say("saved " + data.path.split("/").pop());
   } catch (e) { say(e.message, true); }
 }
 
 async function saveAs() {
+  await flush();
   try {
     const data = await api("/api/save-as", { folder: +$("save-as-folder").value,
       name: $("save-as-name").value, text: state.text });

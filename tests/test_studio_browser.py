@@ -1,0 +1,210 @@
+"""The studio in a real headless Chromium (Selenium, Debian's chromium and chromium-driver):
+a slider moved gives ``fuzzeval evaluate``'s grade, a broken line shows its located problem,
+a dragged point rewrites the YAML with its comments, a save reloads as saved, the surface
+draws. One studio and one browser serve the whole module.
+
+Without Chromium the tests skip, in one line; CI sets FUZZEVAL_BROWSER_TESTS=required
+(``.ci/run``), which turns that skip into a failure. With FUZZEVAL_STUDIO_FIGURES=FOLDER each
+test saves a screenshot of its view there (docs/studio.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from fuzzeval.cli import app as cli
+from tests.conftest import RULEBASES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+REQUIRED = os.environ.get("FUZZEVAL_BROWSER_TESTS") == "required"
+FIGURES = os.environ.get("FUZZEVAL_STUDIO_FIGURES")
+runner = CliRunner()
+
+if not (CHROMIUM and DRIVER):
+    why = "no chromium and chromedriver on PATH (apt-get install chromium chromium-driver)"
+    if REQUIRED:
+        pytest.fail(f"FUZZEVAL_BROWSER_TESTS=required, but {why}", pytrace=False)
+    pytest.skip(why, allow_module_level=True)
+try:
+    import uvicorn  # noqa: F401 - the studio extra
+    from selenium import webdriver
+except ImportError as exc:
+    if REQUIRED:
+        pytest.fail(f"FUZZEVAL_BROWSER_TESTS=required, but {exc}", pytrace=False)
+    pytest.skip(f"the studio extra or selenium is not installed ({exc})",
+                allow_module_level=True)
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+TIPPING = "0/tipping.yaml"
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``fuzzeval studio FOLDER`` on any free port, over a copy of tipping, and its address."""
+    folder = tmp_path_factory.mktemp("studio")
+    shutil.copy(RULEBASES / "tipping.yaml", folder / "tipping.yaml")
+    proc = subprocess.Popen([sys.executable, "-m", "fuzzeval", "studio", str(folder),
+                             "--no-open", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("fuzzeval studio at "), line + proc.stderr.read()  # type: ignore[union-attr]
+    yield line.split()[3], folder
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 143
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,860", "--hide-scrollbars"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options,
+                              service=webdriver.ChromeService(executable_path=DRIVER))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(studio: tuple[str, Path], browser: Any) -> Callable[[str], Any]:
+    """Open the studio on tipping, in view ``view``."""
+    url, _ = studio
+
+    def go(view: str) -> Any:
+        if browser.current_url.startswith("http"):
+            browser.execute_script("state.dirty = false")  # no 'leave page?' question
+        browser.get(f"{url}&open={TIPPING}")
+        wait(browser, lambda d: "ok: 2 inputs" in d.find_element(*tid("summary")).text)
+        browser.find_element(*tid(f"tab-{view}")).click()
+        return browser
+    return go
+
+
+def tid(name: str) -> tuple[str, str]:
+    return By.CSS_SELECTOR, f'[data-testid="{name}"]'
+
+
+def wait(browser: Any, until: Callable[[Any], Any], seconds: float = 10) -> Any:
+    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(until)
+
+
+def shot(browser: Any, name: str) -> None:
+    if FIGURES:
+        Path(FIGURES).mkdir(parents=True, exist_ok=True)
+        time.sleep(0.2)  # the last drawing's frame
+        browser.save_screenshot(str(Path(FIGURES) / f"{name}.png"))
+
+
+def evaluate(quality: str, service: str) -> float:
+    said = runner.invoke(cli, ["evaluate", "tipping", "-i", f"quality={quality}",
+                               "-i", f"service={service}", "--json"])
+    assert said.exit_code == 0, said.output
+    grade: float = json.loads(said.stdout)["grade"]
+    return grade
+
+
+def test_a_moved_slider_gives_evaluate_s_grade(page: Callable[[str], Any]) -> None:
+    d = page("rules")
+    quality = d.find_element(*tid("slider-quality"))
+    ActionChains(d).click_and_hold(quality).move_by_offset(60, 0).release().perform()
+    service = d.find_element(*tid("slider-service"))
+    service.send_keys(Keys.END, Keys.LEFT, Keys.LEFT)  # 10, then two steps of 0.01
+    q, s = quality.get_attribute("value"), service.get_attribute("value")
+    assert s == "9.98" and q != "5"
+    assert d.find_element(*tid("number-quality")).get_attribute("value") == q
+    want = evaluate(q, s)
+    grade = d.find_element(*tid("grade"))
+    wait(d, lambda _: grade.get_attribute("data-value") == repr(want))
+    assert grade.text == f"{want:.4f}"
+    strengths = [float(d.find_element(*tid(f"strength-{i}")).get_attribute("data-value"))
+                 for i in range(1, 5)]
+    assert strengths[0] == 0.0 and strengths[2] > 0.9  # service is good, quality not poor
+    shot(d, "rules")
+
+
+def test_a_broken_line_shows_its_located_problem(page: Callable[[str], Any],
+                                                 studio: tuple[str, Path],
+                                                 tmp_path: Path) -> None:
+    d = page("editor")
+    editor = d.find_element(*tid("editor"))
+    editor.send_keys(Keys.CONTROL, Keys.END)
+    editor.send_keys("  - if quality is superb then tip is high\n")
+    problem = wait(d, lambda _: d.find_elements(*tid("problem")))
+    broken = tmp_path / "tipping.yaml"
+    broken.write_text(editor.get_attribute("value"))
+    said = runner.invoke(cli, ["rulebase", "check", str(broken)])
+    want = said.stderr.strip().replace(str(broken), str(studio[1] / "tipping.yaml"))
+    assert [p.text for p in problem] == [want]
+    assert problem[0].get_attribute("data-line") == "33"
+    assert ":33: rules[4]: " in want and "superb" in want
+    assert "1 error(s)" in d.find_element(*tid("summary")).text
+    shot(d, "editor")
+
+
+def test_a_dragged_point_rewrites_the_yaml_keeping_comments(page: Callable[[str], Any]) -> None:
+    d = page("variables")
+    peak = d.find_element(*tid("point-quality-average-peak"))
+    assert "adjust" in peak.get_attribute("class")  # marked: the calibrator moves it
+    before = d.find_element(*tid("editor")).get_attribute("value")
+    ActionChains(d).click_and_hold(peak).move_by_offset(-80, 0).release().perform()
+    editor = d.find_element(*tid("editor"))
+    wait(d, lambda _: editor.get_attribute("value") != before)
+    after = editor.get_attribute("value")
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True)
+               if a != b]
+    assert len(changed) == 1 and changed[0][0].strip().startswith("average: {points: [0, 5, 10]")
+    line = changed[0][1]
+    assert line.endswith("adjust: [peak]}   # the calibrator may move the peak")
+    peak_now = float(line.split("[0, ")[1].split(",")[0])
+    assert 1 < peak_now < 5
+    moved = repr(peak_now).removesuffix(".0")  # redrawn once the new text is checked
+    wait(d, lambda _: d.find_element(*tid("point-quality-average-peak")).get_attribute(
+        "data-value") == moved)
+    shot(d, "variables")
+
+
+def test_a_save_reloads_as_saved(page: Callable[[str], Any], studio: tuple[str, Path]) -> None:
+    d = page("editor")
+    editor = d.find_element(*tid("editor"))
+    editor.send_keys(Keys.CONTROL, Keys.HOME)
+    editor.send_keys("# saved from the studio\n")
+    wait(d, lambda _: "ok: 2 inputs" in d.find_element(*tid("summary")).text)
+    d.find_element(*tid("save")).click()
+    wait(d, lambda _: d.find_element(*tid("status")).text.startswith("saved "))
+    on_disk = (studio[1] / "tipping.yaml").read_text()
+    assert on_disk.startswith("# saved from the studio\n# How much to tip")
+    assert on_disk == editor.get_attribute("value")
+    d = page("editor")
+    assert d.find_element(*tid("editor")).get_attribute("value") == on_disk
+
+
+def test_the_surface_draws(page: Callable[[str], Any]) -> None:
+    d = page("surface")
+    canvas = d.find_element(*tid("surface"))
+    wait(d, lambda _: canvas.get_attribute("data-drawn") == "1")
+    corners = d.execute_script(
+        "const g = arguments[0].getContext('2d');"
+        "return [[45, 375], [405, 15]].map(([x, y]) => Array.from(g.getImageData(x, y, 1, 1)"
+        ".data));", canvas)
+    low, high = corners  # quality and service both poor, then both good
+    assert low != high and low[3] == high[3] == 255
+    assert sum(high[:3]) > sum(low[:3])  # a high grade is drawn light
+    assert d.find_element(*tid("surface-scale")).text.startswith("tip: ")
+    shot(d, "surface")
