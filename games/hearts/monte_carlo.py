@@ -5,9 +5,11 @@ runs maxⁿ to the end of the trick in each deal (``trick.search_trick``), and l
 whose backed-up value to itself is best on average over the deals: the fewest points,
 the first card in the legal order on ties.
 
-The leaves are valued by the points each seat has taken (``trick.points_taken``) until a
-learned value of the position a trick leaves takes their place (``values``). The pass is
-``heuristic``'s, card by card: passing by value is a later piece. The player draws only
+The leaves are valued by the points each seat has taken (``trick.points_taken``), or with
+``values=learned`` by those plus the learned points still to come from the position the
+trick leaves (``position_values``: Sturtevant & White's evaluator). With ``deals=1`` it
+searches one deal of the hidden cards, no Monte-Carlo. The pass is ``heuristic``'s, card
+by card: passing by value is a later piece. The player draws only
 from the generator it is given, so a decision repeats from its seed.
 """
 
@@ -41,7 +43,8 @@ class MaxnHearts:
     to the end of the trick by maxⁿ (module doc); pass as ``heuristic``."""
 
     deals: int = DEALS
-    values: Values = points_taken  # the leaves' values (a learned one later)
+    values: Values = points_taken  # the leaves' values
+    valued_by: str = "the points it takes"  # how, in the judgement's words
     logs_features = False  # it reads no features
 
     def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
@@ -68,7 +71,7 @@ class MaxnHearts:
         sds = rows.std(axis=0, ddof=1) if self.deals > 1 else np.zeros(len(d.cards))
         order = tuple(int(i) for i in np.argsort(means, kind="stable"))
         how = (f"the fewest points taken by the trick's end on average over {self.deals} "
-               "sampled deals, each searched by maxⁿ (every seat by the points it takes)")
+               f"sampled deals, each searched by maxⁿ (every seat by {self.valued_by})")
         return Judgement(order[0], how, ("points", "sd"),
                          tuple((float(m), float(s)) for m, s in zip(means, sds, strict=True)),
                          order)
@@ -86,11 +89,28 @@ class MaxnHearts:
         return self.judge(candidates, rng).choice
 
 
+#: what ``values=`` may name
+VALUES = ("taken", "learned")
+
+
 def maxn_player(**options: Any) -> MaxnHearts:
-    """``maxn[:deals=N]``: a bad option is a ValueError in one line."""
-    check_keys("player 'maxn' does not take options", options, ("deals",))
+    """``maxn[:deals=N,values=taken|learned,queen=BASE,hearts=BASE]``: a bad option is a
+    ValueError in one line."""
+    check_keys("player 'maxn' does not take options", options,
+               ("deals", "values", "queen", "hearts"))
     deals = options.get("deals", DEALS)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
         raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS:,} "
                          f"(got {deals!r})")
-    return MaxnHearts(deals)
+    values = options.get("values", "taken")
+    if values not in VALUES:
+        raise ValueError(f"values must be one of {', '.join(VALUES)} (got {values!r})")
+    bases = {k: str(options[k]) for k in ("queen", "hearts") if k in options}
+    if values == "taken":
+        if bases:
+            raise ValueError(f"{', '.join(bases)}: learned bases need values=learned")
+        return MaxnHearts(deals)
+    from fuzzeval.games.hearts.position_values import position_values
+
+    return MaxnHearts(deals, position_values(**bases),
+                      "the points it takes plus the learned points still to come")

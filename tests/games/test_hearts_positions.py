@@ -114,3 +114,11 @@ def test_bad_options_and_players_are_refused_in_one_line() -> None:
         GAME.new_game(np.random.default_rng(0), 0, points="spades")
     with pytest.raises(ValueError, match="unknown hearts_positions player 'heuristic'"):
         GAME.make_player("heuristic")
+
+
+def test_the_game_keeps_every_contract_of_a_plug_in() -> None:
+    from fuzzeval.play.testing import check_game
+
+    report = check_game(GAME)
+    assert report.hooks == ("features", "payoff_so_far")
+    assert report.decisions == 20 * 13 * 4 and report.kinds == {"position"}
