@@ -182,3 +182,35 @@ def test_a_failed_write_leaves_the_old_file(client: TestClient, folder: Path,
     assert got.status_code == 400 and "No space left on device" in got.json()["error"]
     assert (folder / "tipping.yaml").read_text() == opened["text"]
     assert sorted(p.name for p in folder.iterdir()) == ["tipping.yaml"]
+
+
+def _big(rules: int) -> str:
+    """A rule base of ``rules`` rules, each over two of six inputs."""
+    terms = "{low: [0, 0, 0.5], mid: [0, 0.5, 1], high: [0.5, 1, 1]}"
+    lines = ["name: big", "defuzzifier: centroid", "default: 0.5", "inputs:"]
+    for i in range(6):
+        lines += [f"  x{i}:", "    range: [0, 1]", f"    terms: {terms}"]
+    lines += ["output:", "  name: y", "  range: [0, 1]", f"  terms: {terms}", "rules:"]
+    names = ("low", "mid", "high")
+    lines += [f"  - if x{r % 6} is {names[r % 3]} and x{(r + 1) % 6} is {names[r // 3 % 3]} "
+              f"then y is {names[r // 9 % 3]}" for r in range(rules)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_300_rule_base_is_checked_while_typing(client: TestClient) -> None:
+    """Each keystroke is a new text, read afresh by the loader: well under the page's
+    120 ms wait after the last keystroke (about 20-50 ms here; benchmarks/studio.py)."""
+    import time
+
+    text = _big(300)
+    line = text.splitlines().index("  - if x1 is mid and x2 is low then y is low") + 1
+    assert line == 29  # 22 lines of inputs, 4 of output, 'rules:', the first rule on 28
+    for i in range(3):
+        start = time.perf_counter()
+        got = client.post("/api/check", headers=H, json={
+            "text": text.replace("x2 is low then y is low", f"x2 is lo{i} then y is low", 1),
+            "path": "big.yaml"}).json()
+        assert time.perf_counter() - start < 1.0  # generous: a busy 2-core machine
+        assert [(p["line"], p["key"]) for p in got["problems"]] == [(line, "rules[1]")]
+    whole = client.post("/api/check", headers=H, json={"text": text, "path": "big.yaml"})
+    assert len(whole.json()["rulebase"]["rules"]) == 300

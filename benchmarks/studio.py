@@ -1,0 +1,133 @@
+"""The studio's response times, server side, on one core:
+
+    python benchmarks/studio.py [--runs 21] [--rules 300] [--json]
+
+- keystroke to problem: a 300-rule base (six inputs, three terms each) with one line
+  changed, checked by ``POST /api/check`` (each run a new text, as a keystroke makes: the
+  loader reads it afresh), and the same with a broken line (its located problem);
+- slider to grade: ``POST /api/explain`` of one candidate, the base already read;
+- the surface: ``POST /api/surface``, 100 x 100 grades;
+- start: ``fuzzeval studio --no-open --port 0`` in a fresh process until its page answers
+  (wall seconds, --runs // 4 + 1 times).
+
+Each figure is the median of --runs requests through Starlette's TestClient in this
+process (the HTTP layer included, no socket); the page adds its 120 ms wait after the last
+keystroke and the browser's drawing. Targets, printed as PASS or MISS: a keystroke's problems
+and a slider's grade under 100 ms, the surface under 250 ms, start under 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+
+from starlette.testclient import TestClient
+
+from fuzzeval.studio.app import build_app
+from fuzzeval.studio.workspace import Workspace
+
+TERMS = ("low", "mid", "high")
+TARGETS = {"keystroke_ms": 100.0, "broken_keystroke_ms": 100.0, "slider_ms": 100.0,
+           "surface_ms": 250.0, "start_s": 3.0}
+
+
+def big_rulebase(rules: int, inputs: int = 6) -> str:
+    """A rule base of ``rules`` rules of two conditions each over ``inputs`` inputs."""
+    lines = ["name: big", "defuzzifier: centroid", "default: 0.5", "inputs:"]
+    for i in range(inputs):
+        lines += [f"  x{i}:", "    range: [0, 1]",
+                  "    terms: {low: [0, 0, 0.5], mid: [0, 0.5, 1], high: [0.5, 1, 1]}"]
+    lines += ["output:", "  name: y", "  range: [0, 1]",
+              "  terms: {low: [0, 0, 0.5], mid: [0, 0.5, 1], high: [0.5, 1, 1]}", "rules:"]
+    for r in range(rules):
+        a, b = r % inputs, (r // inputs) % (inputs - 1)
+        lines.append(f"  - if x{a} is {TERMS[r % 3]} and x{(a + 1 + b) % inputs} is "
+                     f"{TERMS[(r // 3) % 3]} then y is {TERMS[(r // 9) % 3]}")
+    return "\n".join(lines) + "\n"
+
+
+def median_ms(call: Callable[[int], object], runs: int) -> float:
+    times = []
+    for i in range(runs):
+        start = time.perf_counter()
+        call(i)
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def start_seconds(runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "fuzzeval", "studio", "tipping",
+                                 "--no-open", "--port", "0"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        assert proc.stdout is not None
+        url = proc.stdout.readline().split()[3]
+        with urllib.request.urlopen(url, timeout=30) as page:
+            page.read()
+        times.append(time.perf_counter() - start)
+        proc.terminate()
+        proc.wait(timeout=30)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--rules", type=int, default=300)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    client = TestClient(build_app(Workspace(()), "t"))
+    head = {"x-studio-token": "t"}
+    text = big_rulebase(args.rules)
+    names = [f"x{i}" for i in range(6)]
+
+    def post(url: str, body: dict[str, object]) -> dict[str, object]:
+        got = client.post(url, headers=head, json=body)
+        assert got.status_code == 200, got.text
+        answer: dict[str, object] = got.json()
+        return answer
+
+    def keystroke(i: int) -> None:
+        assert post("/api/check", {"text": text + f"# {i}\n", "path": "big.yaml"})["ok"]
+
+    def broken(i: int) -> None:
+        bad = text.replace("then y is low", f"then y is lo{i}", 1)
+        assert len(post("/api/check", {"text": bad, "path": "big.yaml"})["problems"]) == 1
+
+    inputs = {n: 0.3 for n in names}
+
+    def slider(i: int) -> None:
+        post("/api/explain", {"text": text, "path": "big.yaml",
+                              "inputs": {**inputs, "x0": i / args.runs}})
+
+    def grid(i: int) -> None:
+        post("/api/surface", {"text": text, "path": "big.yaml", "x": "x0", "y": "x1",
+                              "held": {**inputs, "x2": i / args.runs}, "n": 100})
+
+    for call in (keystroke, slider, grid):  # warm: the kernels compiled, the base read
+        call(-1)
+    found = {"rules": args.rules, "runs": args.runs,
+             "keystroke_ms": median_ms(keystroke, args.runs),
+             "broken_keystroke_ms": median_ms(broken, args.runs),
+             "slider_ms": median_ms(slider, args.runs),
+             "surface_ms": median_ms(grid, args.runs),
+             "start_s": start_seconds(args.runs // 4 + 1)}
+    if args.json:
+        print(json.dumps(found))
+        return
+    for key, target in TARGETS.items():
+        unit = "s" if key.endswith("_s") else "ms"
+        verdict = "PASS" if found[key] <= target else "MISS"
+        print(f"{key:22s} {found[key]:8.1f} {unit}  (target <= {target:g} {unit}) {verdict}")
+
+
+if __name__ == "__main__":
+    main()
