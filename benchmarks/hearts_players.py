@@ -17,7 +17,9 @@ rows play fewer deals (they are slow). Where the learned base ``hearts_td`` is s
 too, its playouts to the end of the hand, and against heuristic also stopped at the seat's
 next decision and valued there by ``td`` (``horizon=1``, Sturtevant & White's search to the end of
 the trick), and with ``td`` playing only its own seat in the playouts and ``heuristic``
-the three others (``others=heuristic``: the table as it is). Prints the mean points per
+the three others (``others=heuristic``: the table as it is); and ``maxn`` on the learned
+values of positions, with one deal of the hidden cards (no Monte-Carlo, ``--deals``) and
+with 20 (``--sampling-deals``). Prints the mean points per
 hand of the player under test with its 95 % interval (over duplicate blocks).
 """
 
@@ -68,6 +70,12 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
         out.append(("samplingtd-ismcts", f"{sampling},rollout=td", ismcts,
                     args.sampling_ismcts_deals))
+    # the search to the end of the trick on learned values of positions: one deal of the
+    # hidden cards (no Monte-Carlo), and Sturtevant & White's 20
+    out.append(("maxnvalues1-heuristic", "maxn:deals=1,values=learned", "heuristic",
+                args.deals))
+    out.append(("maxnvalues-heuristic", "maxn:values=learned", "heuristic",
+                args.sampling_deals))
     return out
 
 
@@ -176,7 +184,9 @@ def main() -> None:
                           ("samplingtd-ismcts", "td-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
-                          ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS")):
+                          ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS"),
+                          ("maxnvalues1-heuristic", "heuristic-heuristic", "heuristic"),
+                          ("maxnvalues-heuristic", "heuristic-heuristic", "heuristic")):
         if {a, b} <= keys:
             n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
             print(f"{a.split('-')[0]} - {b.split('-')[0]} against {against}, paired over "

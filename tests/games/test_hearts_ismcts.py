@@ -125,7 +125,9 @@ def test_the_players_benchmark_lists_every_row_in_order() -> None:
         ("sampling-ismcts", "sampling:trials=3", "ismcts:simulations=7", 13),
         ("fuzzy-ismcts", "fuzzy", "ismcts:simulations=7", 12),
         ("td-ismcts", "td", "ismcts:simulations=7", 12),
-        ("samplingtd-ismcts", "sampling:trials=3,rollout=td", "ismcts:simulations=7", 13)]
+        ("samplingtd-ismcts", "sampling:trials=3,rollout=td", "ismcts:simulations=7", 13),
+        ("maxnvalues1-heuristic", "maxn:deals=1,values=learned", "heuristic", 10),
+        ("maxnvalues-heuristic", "maxn:values=learned", "heuristic", 11)]
 
 
 def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
