@@ -13,7 +13,7 @@ import typer.main
 from fuzzeval.cli import _named, build_app
 
 EVERY = ["evaluate", "calibrate", "evaluate-calibration", "match", "tournament", "tune",
-         "learn", "play", "rulebase", "plot", "history", "openspiel", "backgammon",
+         "learn", "play", "studio", "rulebase", "plot", "history", "openspiel", "backgammon",
          "cribbage", "hearts", "holdem"]
 
 

@@ -34,7 +34,8 @@ def _static(name: str) -> str:
 def _field(body: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     value = body.get(name)
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise BadRequest(f"field {name!r}: expected {getattr(kind, '__name__', kind)}")
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        raise BadRequest(f"field {name!r}: expected {' or '.join(k.__name__ for k in kinds)}")
     return value
 
 
