@@ -55,9 +55,17 @@ TIPPING = "0/tipping.yaml"
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """``fuzzeval studio FOLDER`` on any free port, over a copy of tipping, and its address."""
+    """``fuzzeval studio FOLDER`` on any free port, over a copy of tipping and a short
+    calibration's database, and its address."""
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+    from fuzzeval.play.store import History
+
     folder = tmp_path_factory.mktemp("studio")
     shutil.copy(RULEBASES / "tipping.yaml", folder / "tipping.yaml")
+    with History(folder / "calibration.sqlite") as h:
+        run_calibration(h, GAME, CalibrationSettings("cribbage", "greedy", 6, 3),
+                        (RULEBASES / "cribbage_expected_points.yaml").read_text(), 2)
     proc = subprocess.Popen([sys.executable, "-m", "fuzzeval", "studio", str(folder),
                              "--no-open", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -209,3 +217,17 @@ def test_the_surface_draws(page: Callable[[str], Any]) -> None:
     assert sum(high[:3]) > sum(low[:3])  # a high grade is drawn light
     assert d.find_element(*tid("surface-scale")).text.startswith("tip: ")
     shot(d, "surface")
+
+
+def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> None:
+    d = page("history")
+    summary = d.find_element(*tid("history-summary"))
+    wait(d, lambda _: summary.text.startswith("calibration 1 of cribbage_expected_points "
+                                              "(cribbage against greedy): 2 round(s), won "))
+    drawn = d.find_elements(By.CSS_SELECTOR, '[data-testid^="drift-"]')
+    assert [e.get_attribute("data-testid") for e in drawn] == ["drift-crib_value",
+                                                               "drift-hand_value"]
+    lines = drawn[0].find_elements(By.TAG_NAME, "polyline")
+    assert len(lines) == 2  # a point's path and its targets
+    assert len(lines[0].get_attribute("points").split()) == 3  # before, after 1, after 2
+    shot(d, "history")

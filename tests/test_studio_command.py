@@ -68,7 +68,8 @@ def test_another_host_is_warned_about(tmp_path: Path) -> None:
     (["--port", "70000"], "error: Invalid value for '--port': 70000 is not in the range "
                           "0<=x<=65535. (see fuzzeval studio --help)"),
     (["no_such_base"], "error: no shipped rule base 'no_such_base' (shipped: "),
-    (["notes.txt"], "error: notes.txt: not a .yaml rule-base file or a folder"),
+    (["notes.txt"], "error: notes.txt: not a .yaml rule-base file, a calibration database "
+                  "(.sqlite) or a folder"),
 ])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], said: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:

@@ -214,3 +214,44 @@ def test_a_300_rule_base_is_checked_while_typing(client: TestClient) -> None:
         assert [(p["line"], p["key"]) for p in got["problems"]] == [(line, "rules[1]")]
     whole = client.post("/api/check", headers=H, json={"text": text, "path": "big.yaml"})
     assert len(whole.json()["rulebase"]["rules"]) == 300
+
+
+def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.learn.calibration_rounds import (
+        CalibrationSettings,
+        load_calibration,
+        run_calibration,
+    )
+    from fuzzeval.play.store import History
+
+    db = tmp_path / "cal.sqlite"
+    with History(db) as h:
+        run_calibration(h, GAME, CalibrationSettings("cribbage", "greedy", 6, 3),
+                        (RULEBASES / "cribbage_expected_points.yaml").read_text(), 2)
+    (tmp_path / "broken.sqlite").write_text("not a database")
+    client = TestClient(build_app(workspace_of([str(tmp_path)], tmp_path), "t"))
+    listed = client.get("/api/histories", headers=H).json()["databases"]
+    assert [f["id"] for f in listed] == ["0/broken.sqlite", "0/cal.sqlite"]
+    got = client.get("/api/drift", params={"id": "0/cal.sqlite"}, headers=H).json()
+    with History(db, readonly=True) as h:
+        cal = load_calibration(h)
+    assert (got["calibration"], got["rulebase"], got["game"], got["opponent"]) == (
+        1, "cribbage_expected_points", "cribbage", "greedy")
+    assert got["rounds"] == [{"round": r.round, "games": 6, "wins": r.wins}
+                             for r in cal.finished_rounds]
+    moved = {(m.variable, f"{m.term}.{m.point}"): m for r in cal.finished_rounds
+             for m in r.moves}
+    shown = {(v["name"], p["label"]): p for v in got["variables"] for p in v["paths"]}
+    assert set(shown) == set(moved) and len(shown) >= 1
+    for key, path in shown.items():
+        moves = [m for r in cal.finished_rounds for m in r.moves
+                 if (m.variable, f"{m.term}.{m.point}") == key]
+        assert path["positions"] == [moves[0].before] + [m.after for m in moves]
+        assert path["targets"] == [m.target for m in moves]
+    bad = client.get("/api/drift", params={"id": "0/broken.sqlite"}, headers=H)
+    assert bad.status_code == 400 and "\n" not in bad.json()["error"]
+    for refused in ("0/../cal.sqlite", "0/cal.yaml"):
+        assert client.get("/api/drift", params={"id": refused}, headers=H).status_code == 403
+    assert client.get("/api/drift", params={"id": "0/cal.sqlite", "calibration": "x"},
+                      headers=H).status_code == 400

@@ -16,8 +16,8 @@ from starlette.routing import Route
 
 from fuzzeval.errors import FuzzevalError, RuleBaseError
 from fuzzeval.studio.security import Guard, Refused
-from fuzzeval.studio.views import base, surface, variables, viewer
-from fuzzeval.studio.workspace import Conflict, Workspace
+from fuzzeval.studio.views import base, history, surface, variables, viewer
+from fuzzeval.studio.workspace import DATABASES, Conflict, Workspace
 
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
 Handler = Callable[[Request], Awaitable[Response]]
@@ -100,6 +100,19 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         return _answer(lambda: {"files": workspace.listing(),
                                 "folders": workspace.writable_folders()})
 
+    async def histories(request: Request) -> Response:
+        return _answer(lambda: {"databases": workspace.listing(DATABASES)})
+
+    def calibration(request: Request) -> int | None:
+        given = request.query_params.get("calibration", "")
+        if given and not given.isdigit():
+            raise BadRequest(f"calibration {given!r}: a calibration's number")
+        return int(given) if given else None
+
+    async def drift(request: Request) -> Response:
+        return _answer(lambda: history.drift(
+            workspace.database(request.query_params.get("id", "")), calibration(request)))
+
     async def open_file(request: Request) -> Response:
         return _answer(lambda: workspace.open(request.query_params.get("id", "")))
 
@@ -120,6 +133,8 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         Route("/static/{name}", static),
         Route("/api/files", listing),
         Route("/api/file", open_file),
+        Route("/api/histories", histories),
+        Route("/api/drift", drift),
         Route("/api/check", post(lambda b: base.check(*text(b))), methods=["POST"]),
         Route("/api/explain", post(lambda b: viewer.explain(*text(b), _numbers(b, "inputs"))),
               methods=["POST"]),

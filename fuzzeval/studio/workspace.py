@@ -20,6 +20,8 @@ from fuzzeval.studio.security import Refused, confine
 #: the most files a folder lists (a folder of thousands is not a workspace)
 MAX_LISTED = 2000
 SUFFIXES = (".yaml", ".yml")
+#: calibration databases, which the history view reads
+DATABASES = (".sqlite",)
 
 
 class Conflict(UsageError):
@@ -40,16 +42,20 @@ class Root:
 class Workspace:
     roots: tuple[Root, ...]
 
-    def listing(self) -> list[dict[str, object]]:
-        """Every rule-base file, as the page lists them."""
+    def listing(self, suffixes: tuple[str, ...] = SUFFIXES) -> list[dict[str, object]]:
+        """Every rule-base file (or database), as the page lists them."""
         out: list[dict[str, object]] = []
         for i, root in enumerate(self.roots):
-            names = root.files if root.files is not None else _yaml_files(root.folder)
+            names = root.files if root.files is not None else _files(root.folder, suffixes)
             out += [{"id": f"{i}/{name}", "name": name, "folder": str(root.folder),
-                     "writable": root.writable} for name in names]
+                     "writable": root.writable} for name in names if name.endswith(suffixes)]
         return out
 
-    def locate(self, file_id: str) -> tuple[Root, Path]:
+    def database(self, file_id: str) -> Path:
+        """The calibration database ``ROOT/NAME``, confined to its root's folder."""
+        return self.locate(file_id, DATABASES)[1]
+
+    def locate(self, file_id: str, suffixes: tuple[str, ...] = SUFFIXES) -> tuple[Root, Path]:
         """The root and path of ``ROOT/NAME``, confined to the root's folder."""
         index, _, name = file_id.partition("/")
         if not index.isdigit() or int(index) >= len(self.roots):
@@ -57,8 +63,8 @@ class Workspace:
         root = self.roots[int(index)]
         if root.files is not None and name not in root.files:
             raise Refused(f"{file_id!r}: not among the files this studio was started on")
-        if not name.endswith(SUFFIXES):
-            raise Refused(f"{name!r}: a rule-base file ends in .yaml or .yml")
+        if not name.endswith(suffixes):
+            raise Refused(f"{name!r}: not a file ending in {' or '.join(suffixes)}")
         return root, confine(root.folder, name)
 
     def open(self, file_id: str) -> dict[str, object]:
@@ -117,9 +123,9 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _yaml_files(folder: Path) -> tuple[str, ...]:
+def _files(folder: Path, suffixes: tuple[str, ...]) -> tuple[str, ...]:
     found = sorted(str(p.relative_to(folder).as_posix()) for p in folder.rglob("*")
-                   if p.suffix in SUFFIXES and p.is_file() and not p.name.startswith("."))
+                   if p.suffix in suffixes and p.is_file() and not p.name.startswith("."))
     return tuple(n for n in found if _inside(folder, n))[:MAX_LISTED]
 
 
@@ -143,9 +149,10 @@ def workspace_of(specs: Sequence[str], here: Path) -> Workspace:
         if Path(spec).is_dir():
             folders.append(Path(spec).resolve())
             continue
-        path = find_rulebase(spec)
-        if not path.is_file() or path.suffix not in SUFFIXES:
-            raise NotFound(f"{spec}: not a .yaml rule-base file or a folder")
+        path = find_rulebase(spec) if not spec.endswith(DATABASES) else Path(spec)
+        if not path.is_file() or path.suffix not in SUFFIXES + DATABASES:
+            raise NotFound(f"{spec}: not a .yaml rule-base file, a calibration database "
+                           "(.sqlite) or a folder")
         files.setdefault(path.resolve().parent, []).append(path.name)
     shipped = rulebase_dir().resolve()
     roots = [Root(f, None, True) for f in dict.fromkeys(folders)]

@@ -325,6 +325,61 @@ async function drawSurface() {
     `(light); its range is [${number(data.range[0])}, ${number(data.range[1])}]`;
 }
 
+// --- history ----------------------------------------------------------------------------
+const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                 "#bcbd22", "#17becf"];
+
+async function loadHistories() {
+  const data = await api("/api/histories");
+  const s = $("history-db"), keep = s.value;
+  s.replaceChildren(...data.databases.map((f) => el("option", { value: f.id, title: f.folder }, f.name)));
+  if (data.databases.some((f) => f.id === keep)) s.value = keep;
+  if (!data.databases.length) {
+    $("history-summary").textContent = "no calibration database (.sqlite) in the folders given";
+    $("history").replaceChildren();
+    return;
+  }
+  drawHistory();
+}
+
+async function drawHistory() {
+  let data;
+  try { data = await api("/api/drift?id=" + encodeURIComponent($("history-db").value)); }
+  catch (e) { $("history-summary").textContent = e.message; $("history").replaceChildren(); return; }
+  const rounds = data.rounds.length;
+  const wins = data.rounds.map((r) => `${r.wins}/${r.games}`).join(", ");
+  $("history-summary").textContent = `calibration ${data.calibration} of ${data.rulebase} ` +
+    `(${data.game} against ${data.opponent}): ${rounds} round(s)` + (rounds ? `, won ${wins}` : "");
+  const box = $("history");
+  box.replaceChildren();
+  for (const v of data.variables) {
+    const w = 600, h = 190, pad = 64, right = 150;
+    const svg = el("svg:svg", { width: w + right, height: h, "data-testid": "drift-" + v.name });
+    const all = v.paths.flatMap((p) => p.positions.concat(p.targets.filter((t) => t !== null)));
+    let lo = Math.min(...all), hi = Math.max(...all);
+    if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
+    const x = (r) => pad + r / Math.max(1, rounds) * (w - pad - 10);
+    const y = (u) => h - 24 - (u - lo) / (hi - lo) * (h - 50);
+    svg.append(el("svg:text", { x: pad, y: 12 }, v.name + " (x: rounds)"));
+    svg.append(el("svg:line", { x1: pad, x2: w - 10, y1: h - 24, y2: h - 24, stroke: "#999" }));
+    for (let r = 0; r <= rounds; r++)
+      svg.append(el("svg:text", { x: x(r), y: h - 8, "text-anchor": "middle" }, r));
+    for (const u of [lo, (lo + hi) / 2, hi])
+      svg.append(el("svg:text", { x: pad - 6, y: y(u) + 4, "text-anchor": "end" },
+                    Number(u.toPrecision(4)).toString()));
+    v.paths.forEach((p, k) => {
+      const c = COLOURS[k % COLOURS.length];
+      svg.append(el("svg:polyline", { fill: "none", stroke: c, "stroke-width": 2,
+        points: p.positions.map((u, r) => `${x(r)},${y(u)}`).join(" ") }));
+      const t = p.targets.map((u, r) => (u === null ? null : `${x(r + 1)},${y(u)}`)).filter(Boolean);
+      if (t.length) svg.append(el("svg:polyline", { fill: "none", stroke: c, "stroke-dasharray": "2 3",
+        points: t.join(" ") }));
+      svg.append(el("svg:text", { x: w + 4, y: 28 + 16 * k, fill: c }, p.label));
+    });
+    box.append(svg);
+  }
+}
+
 // --- views, save ------------------------------------------------------------------------
 function drawViews() {
   const v = state.view;
@@ -337,7 +392,8 @@ function show(view) {
   state.view = view;
   for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("on", b.dataset.view === view);
   for (const d of document.querySelectorAll(".view")) d.classList.toggle("on", d.id === "view-" + view);
-  if (state.rb) drawViews();
+  if (view === "history") loadHistories().catch((e) => say(e.message, true));
+  else if (state.rb) drawViews();
 }
 
 async function save() {
@@ -365,5 +421,6 @@ for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => sho
 $("save").onclick = save;
 $("save-as").onclick = saveAs;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
+$("history-db").onchange = drawHistory;
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });
 loadFiles(new URLSearchParams(location.search).get("open")).catch((e) => say(e.message, true));
