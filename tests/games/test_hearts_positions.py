@@ -4,6 +4,7 @@ learned in: hand-worked positions with exact values."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +123,29 @@ def test_the_game_keeps_every_contract_of_a_plug_in() -> None:
     report = check_game(GAME)
     assert report.hooks == ("features", "payoff_so_far")
     assert report.decisions == 20 * 13 * 4 and report.kinds == {"position"}
+
+
+def test_a_learn_of_position_values_is_the_same_bytes_with_one_worker_or_two(
+        tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    texts = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.yaml"
+        done = CliRunner().invoke(app, [
+            "learn", "hearts_positions", "--option", "points=queen", "-n", "40", "--order",
+            "1", "--update", "2", "--block", "20", "--sample-games", "10",
+            "--measure-every", "0", "-w", workers, "--db", str(tmp_path / "learn.sqlite"
+                                                               if workers == "1" else
+                                                               tmp_path / "two.sqlite"),
+            "-o", str(out)])
+        assert done.exit_code == 0, done.output
+        texts.append(out.read_text().split("\n", 1)[1])  # the name is the database's
+    assert texts[0] == texts[1]
+    from fuzzeval.formats.loading import load_rulebase
+
+    learned = load_rulebase(tmp_path / "w1.yaml")
+    assert "queen_here" in learned.input_names
+    assert any(t.triangle.peak != 0 for t in learned.output.terms)  # it learned
