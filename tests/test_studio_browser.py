@@ -231,3 +231,25 @@ def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> 
     assert len(lines) == 2  # a point's path and its targets
     assert len(lines[0].get_attribute("points").split()) == 3  # before, after 1, after 2
     shot(d, "history")
+
+
+def test_the_decision_view_advises_a_dealt_hand(page: Callable[[str], Any],
+                                                studio: tuple[str, Path]) -> None:
+    url, folder = studio
+    shutil.copy(RULEBASES / "cribbage_linguistic.yaml", folder / "cribbage_linguistic.yaml")
+    browser = page("editor")
+    browser.execute_script("state.dirty = false")
+    browser.get(f"{url}&open=0/cribbage_linguistic.yaml")
+    wait(browser, lambda d: "ok: " in d.find_element(*tid("summary")).text)
+    browser.find_element(*tid("tab-decision")).click()
+    seed = browser.find_element(*tid("decision-seed"))
+    seed.clear()
+    seed.send_keys("5", Keys.TAB)  # a change event: deal 5
+    wait(browser, lambda d: d.find_element(*tid("situation")).text.endswith(
+        "your hand: 5D 5H 8C 8S 9H KC"))
+    assert browser.find_element(*tid("decision-game")).get_attribute("value") == "cribbage"
+    wait(browser, lambda d: d.find_element(*tid("choice")).text == "9H KC")
+    rows = browser.find_elements(*tid("advice-row"))
+    assert rows[0].text.split() == ["9H", "KC", "5D", "5H", "8C", "8S", "0.468"]
+    assert browser.find_elements(*tid("why-rule"))  # the rules behind the choice
+    shot(browser, "decision")

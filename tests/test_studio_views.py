@@ -255,3 +255,39 @@ def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
         assert client.get("/api/drift", params={"id": refused}, headers=H).status_code == 403
     assert client.get("/api/drift", params={"id": "0/cal.sqlite", "calibration": "x"},
                       headers=H).status_code == 400
+
+
+def test_the_decision_view_gives_the_advice_the_command_line_gives(client: TestClient) -> None:
+    """Deal 5's first decision in cribbage: the hand and crib the game deals, advised by
+    its fuzzy player reading the text being edited, as ``fuzzeval cribbage discard``
+    advises the same hand with the same rule base."""
+    games = client.get("/api/games", headers=H).json()["games"]
+    assert [g["name"] for g in games] == ["backgammon", "cribbage", "hearts", "holdem"]
+    text = (RULEBASES / "cribbage_linguistic.yaml").read_text()
+    got = client.post("/api/decision", headers=H, json={
+        "text": text, "path": "/x/cribbage_linguistic.yaml", "game": "cribbage", "seed": 5,
+        "index": 0}).json()
+    assert got["situation"] == ["scores: you 0, opponent 0; the crib is opponent's",
+                                "your hand: 5D 5H 8C 8S 9H KC"]
+    said = runner.invoke(cli, ["cribbage", "discard", "5D", "5H", "8C", "8S", "9H", "KC",
+                               "--crib", "theirs", "-p", "fuzzy:rulebase=cribbage_linguistic",
+                               "--json"])
+    want = json.loads(said.stdout)["table"]
+    assert got["choice"] == want[0]["discard"] == "9H KC"
+    assert got["columns"] == ["throw", "keep", "grade"]
+    assert [r[:2] for r in got["rows"]] == [[w["discard"], w["keep"]] for w in want][:5]
+    assert [r[2] for r in got["rows"]] == [f"{w['grade']:.3f}" for w in want][:5]
+    assert round(got["explanation"]["grade"], 6) == want[0]["grade"]
+    wrong = client.post("/api/decision", headers=H, json={
+        "text": (RULEBASES / "tipping.yaml").read_text(), "path": "tipping.yaml",
+        "game": "cribbage", "seed": 5, "index": 0})
+    assert wrong.status_code == 400
+    assert wrong.json()["error"].startswith("rule base 'tipping': inputs ['quality', "
+                                            "'service'] are not cribbage discard features")
+    for body, said_ in (({"game": "nosuch"}, "no game called 'nosuch'"),
+                        ({"index": 201}, "decision 201: give 0 to 200"),
+                        ({"seed": -1}, "deal -1: give 0 to 2**63 - 1")):
+        bad = client.post("/api/decision", headers=H, json={
+            "text": text, "path": "c.yaml", "game": "cribbage", "seed": 5, "index": 0,
+            **body})
+        assert bad.status_code == 400 and said_ in bad.json()["error"], bad.json()

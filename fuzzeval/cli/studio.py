@@ -14,8 +14,8 @@ from fuzzeval.cli.common import console, err_console, user_errors
 def studio(
     paths: Annotated[list[str] | None, typer.Argument(
         metavar="[RULEBASE|FOLDER]...",
-        help="Rule-base files, shipped names or folders (none: the shipped rule bases, "
-             "read-only, and this folder).")] = None,
+        help="Rule-base files, shipped names, calibration databases or folders (none: the "
+             "shipped rule bases, read-only, and this folder).")] = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535,
                                       help="Port to listen on (0: any free one).")] = 8765,
     host: Annotated[str, typer.Option(

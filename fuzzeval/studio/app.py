@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from fuzzeval.errors import FuzzevalError, RuleBaseError
 from fuzzeval.studio.security import Guard, Refused
-from fuzzeval.studio.views import base, history, surface, variables, viewer
+from fuzzeval.studio.views import base, decision, history, surface, variables, viewer
 from fuzzeval.studio.workspace import DATABASES, Conflict, Workspace
 
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
@@ -113,6 +113,9 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         return _answer(lambda: history.drift(
             workspace.database(request.query_params.get("id", "")), calibration(request)))
 
+    async def games(request: Request) -> Response:
+        return _answer(lambda: {"games": decision.games()})
+
     async def open_file(request: Request) -> Response:
         return _answer(lambda: workspace.open(request.query_params.get("id", "")))
 
@@ -134,6 +137,7 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         Route("/api/files", listing),
         Route("/api/file", open_file),
         Route("/api/histories", histories),
+        Route("/api/games", games),
         Route("/api/drift", drift),
         Route("/api/check", post(lambda b: base.check(*text(b))), methods=["POST"]),
         Route("/api/explain", post(lambda b: viewer.explain(*text(b), _numbers(b, "inputs"))),
@@ -144,6 +148,9 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         Route("/api/surface", post(lambda b: surface.surface(
             *text(b), _field(b, "x", str), _field(b, "y", str), _numbers(b, "held"),
             int(b.get("n", 100)) if isinstance(b.get("n", 100), int) else -1)),
+              methods=["POST"]),
+        Route("/api/decision", post(lambda b: decision.decision(
+            *text(b), _field(b, "game", str), _field(b, "seed", int), _field(b, "index", int))),
               methods=["POST"]),
         Route("/api/save", post(lambda b: workspace.save(
             _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str))),

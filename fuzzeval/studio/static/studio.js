@@ -380,12 +380,61 @@ async function drawHistory() {
   }
 }
 
+// --- decision ---------------------------------------------------------------------------
+async function loadGames() {
+  const s = $("decision-game");
+  if (!s.options.length) {
+    const data = await api("/api/games");
+    s.replaceChildren(...data.games.map((g) => el("option", { value: g.name, "data-rulebase": g.rulebase }, g.name)));
+    const mine = data.games.find((g) => state.rb && state.rb.name.startsWith(g.name));
+    if (mine) s.value = mine.name;
+  }
+  drawDecision();
+}
+
+let deciding = 0;
+async function drawDecision() {
+  const seq = ++deciding;
+  let data;
+  try {
+    data = await api("/api/decision", { text: state.text, path: state.path, game: $("decision-game").value,
+      seed: +$("decision-seed").value, index: +$("decision-index").value });
+  } catch (e) {
+    if (seq !== deciding) return;
+    $("situation").textContent = e.message;
+    for (const id of ["advisor", "choice", "advice-note"]) $(id).textContent = "";
+    for (const id of ["advice", "advice-head", "why"]) $(id).replaceChildren();
+    return;
+  }
+  if (seq !== deciding) return;
+  $("situation").textContent = data.situation.join("\n");
+  $("advisor").textContent = data.advisor;
+  $("choice").textContent = data.choice;
+  $("advice-note").textContent = data.note;
+  const head = el("tr");
+  head.append(...data.columns.map((c) => el("th", {}, c)));
+  $("advice-head").replaceChildren(head);
+  $("advice").replaceChildren(...data.rows.map((r, i) => {
+    const tr = el("tr", { "data-testid": "advice-row", style: i === 0 ? "font-weight:600" : "" });
+    tr.append(...r.map((c) => el("td", {}, c)));
+    return tr;
+  }));
+  const why = data.explanation ? data.explanation.rules.filter((r) => r.strength > 0)
+    .sort((a, b) => b.strength - a.strength) : [];
+  $("why").replaceChildren(...why.map((r) => {
+    const tr = el("tr", { "data-testid": "why-rule" });
+    tr.append(el("td", { class: "num" }, r.strength.toFixed(3)), el("td", {}, r.text));
+    return tr;
+  }));
+}
+
 // --- views, save ------------------------------------------------------------------------
 function drawViews() {
   const v = state.view;
   if (v === "rules") { buildInputs(); explain(); }
   if (v === "variables") drawVariables();
   if (v === "surface") { fillAxes(); drawSurface(); }
+  if (v === "decision") loadGames().catch((e) => say(e.message, true));
 }
 
 function show(view) {
@@ -422,5 +471,6 @@ $("save").onclick = save;
 $("save-as").onclick = saveAs;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
+$("decision-game").onchange = $("decision-seed").onchange = $("decision-index").onchange = drawDecision;
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });
 loadFiles(new URLSearchParams(location.search).get("open")).catch((e) => say(e.message, true));
