@@ -39,6 +39,8 @@ def test_wheel_contents(wheel: Path) -> None:
     for data in ("opponent_throws.json", "crib_pair_values.json", "es_table.npz"):
         assert f"fuzzeval/games/cribbage/data/{data}" in names
     assert not any(n.startswith("tests/") for n in names)
+    # the studio's page travels with it (fuzzeval studio reads it from the package)
+    assert {f"fuzzeval/studio/static/studio.{x}" for x in ("html", "js", "css")} <= set(names)
     # The MIT licence travels with the wheel, word for word.
     (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
     text = zipfile.ZipFile(wheel).read(licence).decode()
