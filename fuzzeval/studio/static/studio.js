@@ -225,7 +225,7 @@ function drawVariables() {
       const poly = el("svg:polyline", { class: "term" });
       const draw = (p) => poly.setAttribute("points", outline(v, p).map(([q, m]) => `${x(q)},${y(m)}`).join(" "));
       draw(t.points);
-      svg.append(poly, el("svg:text", { x: x(t.points[1]), y: y(1) - 4, "text-anchor": "middle" }, t.name));
+      svg.append(poly, el("svg:text", { x: x(t.points[1]), y: y(1) - 11, "text-anchor": "middle" }, t.name));
       ["left", "peak", "right"].forEach((name, k) => {
         const p = t.points.slice();
         const height = outline(v, p)[k][1];
