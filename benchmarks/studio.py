@@ -122,7 +122,7 @@ def browser_keystroke_ms(text: str, runs: int) -> float | None:
             line = text.splitlines().index(next(x for x in text.splitlines()
                                                 if x.startswith("  - if ")))
             times = []
-            for i in range(runs):
+            for _ in range(runs):
                 browser.execute_script(  # the caret at the end of the first rule's line
                     "const e = arguments[0], n = arguments[1];"
                     "const at = e.value.split('\\n').slice(0, n + 1).join('\\n').length;"
