@@ -15,7 +15,6 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-import distributed
 import psutil
 import pytest
 from rich.console import Console
@@ -146,6 +145,8 @@ def test_a_killed_worker_and_ctrl_c_lose_nothing(tmp_path: Path) -> None:
 
 
 def test_dask_runs_the_same_games_as_local_processes(tmp_path: Path) -> None:
+    import distributed  # here, not at collection: 0.3 s
+
     spec = MatchSpec("cribbage", PlayerSpec("greedy"), PlayerSpec("random"), 10, 21)
     with History(tmp_path / "local.sqlite") as h, executor_for(workers=2) as pool:
         local = h.outcomes(run_match(h, GAME, spec, pool)[0].id)
