@@ -154,6 +154,9 @@ ENTRIES: tuple[Entry, ...] = (
            "--opponent pubeval -n 5000 --duplicate --seed 1 "
            f"--db {SCRATCH}/backgammon_td_1ply.sqlite"),
           "about 3 h on two cores"),
+    Entry("studio", ("docs/studio.md",),
+          ("python benchmarks/studio.py --figures docs/figures/studio",),
+          "20 s: the studio's browser tests, a screenshot each", "docs/figures/studio"),
 )
 
 

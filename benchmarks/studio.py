@@ -1,6 +1,7 @@
 """The studio's response times, server side, on one core:
 
     python benchmarks/studio.py [--runs 21] [--rules 300] [--json]
+    python benchmarks/studio.py --figures docs/figures/studio
 
 - keystroke to problem: a 300-rule base (six inputs, three terms each) with one line
   changed, checked by ``POST /api/check`` (each run a new text, as a keystroke makes: the
@@ -18,6 +19,9 @@ process (the HTTP layer included, no socket); the page adds its 120 ms wait afte
 keystroke and the browser's drawing. Targets, printed as PASS or MISS: a keystroke's problems
 and a slider's grade under 100 ms, the surface under 250 ms, start under 3 s, and in the
 browser a keystroke's problem under 500 ms.
+
+--figures FOLDER instead runs the studio's browser tests (tests/test_studio_browser.py),
+which save a screenshot of each view into FOLDER: docs/studio.md's pictures.
 """
 
 from __future__ import annotations
@@ -141,12 +145,29 @@ def browser_keystroke_ms(text: str, runs: int) -> float | None:
     return 1000 * statistics.median(times)
 
 
+def figures(folder: str) -> int:
+    """The browser tests, each saving its view into ``folder``; their exit status."""
+    import os
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "FUZZEVAL_STUDIO_FIGURES": str(Path(folder).resolve()),
+           "FUZZEVAL_BROWSER_TESTS": "required"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly",
+                           "-p", "no:cacheprovider", "tests/test_studio_browser.py"],
+                          cwd=root, env=env, check=False).returncode
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--rules", type=int, default=300)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--figures", metavar="FOLDER",
+                    help="save the browser tests' screenshots here, and time nothing")
     args = ap.parse_args()
+    if args.figures:
+        sys.exit(figures(args.figures))
     client = TestClient(build_app(Workspace(()), "t"))
     head = {"x-studio-token": "t"}
     text = big_rulebase(args.rules)
