@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from fuzzeval.cli import app
 from fuzzeval.engine.rulebase import And, Is
-from fuzzeval.formats.loading import load_rulebase
+from fuzzeval.formats.loading import load_rulebase, load_rulebase_text
+from fuzzeval.learn.td_runs import LearnSettings, made_by
 
 runner = CliRunner()
 SMALL = ["learn", "hearts", "-n", "16", "--block", "8", "--measure-every", "1",
@@ -345,6 +346,23 @@ def test_a_split_learn_groups_its_rules_and_says_so_in_made_by(tmp_path: Path) -
               for r in rb.rules}
     assert firsts == {Is("leading", "no"), Is("leading", "yes")}
     assert rb.rules[0].condition == Is("leading", "no")
+
+
+def test_a_learn_with_every_option_writes_a_made_by_line_its_base_can_hold() -> None:
+    """Backgammon's race learn with every option says a command of over 400 characters; the loader
+    refused a made_by line over 300 characters, so the learned base did not load."""
+    settings = LearnSettings(
+        "backgammon", halving=1000, order=2, split="Contact", measure_opponent="pubeval",
+        group_features=("Contact=no:PipCount,OpponentPipCount,BorneOff,OpponentBorneOff",),
+        options=(("seed_of", 1),))
+    line = made_by(settings, 200000, None, 50)
+    assert len(line) > 400
+    base = ("name: t\nmade_by: '" + line.replace("'", "''") + "'\n"
+            "defuzzifier: weighted_sum\ndefault: 0\n"
+            "inputs:\n  x:\n    range: [0, 1]\n    terms:\n      a: [0, 0, 1]\n"
+            "output:\n  name: y\n  range: [0, 1]\n  terms:\n    r1: [0, 0, 0]\n"
+            "rules:\n- if x is a then y is r1\n")
+    assert load_rulebase_text(base).made_by == line
 
 
 def test_a_group_narrowed_to_some_features_draws_only_on_them(tmp_path: Path) -> None:

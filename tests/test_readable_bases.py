@@ -250,7 +250,7 @@ def test_bounds_and_made_by_are_read_and_checked() -> None:
         "(the values the tuner may give them); input terms mark their movable points with "
         "'adjust:'"]
     assert _errors(BASE.replace("name: t\n", "name: t\nmade_by: |\n  a\n  b\n")) == [
-        "t.yaml:3: made_by: must be one line of at most 300 characters, e.g. 'written by "
+        "t.yaml:3: made_by: must be one line of at most 1,000 characters, e.g. 'written by "
         "hand' or the command that made the file (got 4 characters, several lines)"]
     # a control character reached the terminal through every advice header
     assert _errors(BASE.replace("name: t\n", 'name: t\nmade_by: "x\\0y \\e[2J"\n')) == [
