@@ -136,3 +136,13 @@ def test_malformed_requests_are_one_line_errors(client: TestClient) -> None:
         assert got.status_code == 400 and "\n" not in got.json()["error"]
     got = client.post("/api/explain", headers=H, json={"text": 3, "path": "x"})
     assert got.json() == {"error": "field 'text': expected str"}
+
+
+def test_a_folder_is_listed_to_a_depth_without_hidden_folders(tmp_path: Path) -> None:
+    for name in ("a.yaml", "sub/b.yml", ".git/c.yaml", "node_modules/d.yaml",
+                 "1/2/3/e.yaml", "1/2/3/4/f.yaml", "1/2/3/4/5/i.yaml", "g.txt", ".h.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    client = TestClient(build_app(workspace_of([str(tmp_path)], tmp_path), TOKEN))
+    listed = [f["name"] for f in client.get("/api/files", headers=H).json()["files"]]
+    assert listed == ["1/2/3/4/f.yaml", "1/2/3/e.yaml", "a.yaml", "sub/b.yml"]  # 4 down

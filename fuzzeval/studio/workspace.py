@@ -20,6 +20,9 @@ from fuzzeval.studio.security import Refused, confine
 #: the most files a folder lists (a folder of thousands is not a workspace)
 MAX_LISTED = 2000
 SUFFIXES = (".yaml", ".yml")
+#: how deep a folder is listed, and the folders never listed
+MAX_DEPTH = 4
+SKIPPED = frozenset({"node_modules", "__pycache__", "site-packages"})
 #: calibration databases, which the history view reads
 DATABASES = (".sqlite",)
 
@@ -124,9 +127,18 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def _files(folder: Path, suffixes: tuple[str, ...]) -> tuple[str, ...]:
-    found = sorted(str(p.relative_to(folder).as_posix()) for p in folder.rglob("*")
-                   if p.suffix in suffixes and p.is_file() and not p.name.startswith("."))
-    return tuple(n for n in found if _inside(folder, n))[:MAX_LISTED]
+    """The files of ``folder`` ending in ``suffixes``, MAX_DEPTH folders down at most, hidden
+    folders (.git, .venv) left out: started in a home folder, the studio lists quickly."""
+    found: list[str] = []
+    for here, folders, names in os.walk(folder):
+        depth = len(Path(here).relative_to(folder).parts)
+        folders[:] = [] if depth >= MAX_DEPTH else sorted(
+            f for f in folders if not f.startswith(".") and f not in SKIPPED)
+        found += [(Path(here) / n).relative_to(folder).as_posix() for n in names
+                  if n.endswith(suffixes) and not n.startswith(".")]
+        if len(found) >= MAX_LISTED:
+            break
+    return tuple(n for n in sorted(found) if _inside(folder, n))[:MAX_LISTED]
 
 
 def _inside(folder: Path, name: str) -> bool:
