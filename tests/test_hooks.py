@@ -286,7 +286,8 @@ class PlainFormats(ToyGame):
                        "logged_kinds ['pick']"),
     (KindsWithoutOptions(), "logged_kinds_for: does not take (**options)"),
     (NoInterface(), "play_interface: () gives a object, not a PlayInterface (it lacks "
-                    "start, situation, prompt, parse, narrate, advise)"),
+                    "start, situation, prompt, parse, narrate, advise, spot, advisors, "
+                    "spot_fields)"),
     (ImpliedList(), "implied_options: ('rulebase', {}) gives [], not a mapping"),
     (ShortMeasure(), "rulebase_measure: does not take (inputs, deals, seed, executor, "
                      "cache_dir, progress)"),

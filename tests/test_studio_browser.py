@@ -48,7 +48,7 @@ except ImportError as exc:
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 TIPPING = "0/tipping.yaml"
 
@@ -233,8 +233,8 @@ def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> 
     shot(d, "history")
 
 
-def test_the_decision_view_advises_a_dealt_hand(page: Callable[[str], Any],
-                                                studio: tuple[str, Path]) -> None:
+def test_the_decision_view_grades_a_typed_hand_as_the_command_line(
+        page: Callable[[str], Any], studio: tuple[str, Path]) -> None:
     url, folder = studio
     shutil.copy(RULEBASES / "cribbage_linguistic.yaml", folder / "cribbage_linguistic.yaml")
     browser = page("editor")
@@ -242,14 +242,31 @@ def test_the_decision_view_advises_a_dealt_hand(page: Callable[[str], Any],
     browser.get(f"{url}&open=0/cribbage_linguistic.yaml")
     wait(browser, lambda d: "ok: " in d.find_element(*tid("summary")).text)
     browser.find_element(*tid("tab-decision")).click()
+    wait(browser, lambda d: d.find_element(*tid("decision-game")).get_attribute("value") ==
+         "cribbage")
+    Select(browser.find_element(*tid("decision-mode"))).select_by_value("dealt")
     seed = browser.find_element(*tid("decision-seed"))
     seed.clear()
     seed.send_keys("5", Keys.TAB)  # a change event: deal 5
     wait(browser, lambda d: d.find_element(*tid("situation")).text.endswith(
         "your hand: 5D 5H 8C 8S 9H KC"))
-    assert browser.find_element(*tid("decision-game")).get_attribute("value") == "cribbage"
+    Select(browser.find_element(*tid("decision-mode"))).select_by_value("typed")
+    hand = browser.find_element(*tid("spot-hand"))
+    hand.clear()
+    hand.send_keys("5D 5H 8C 8S 9H KC")
+    crib = browser.find_element(*tid("spot-crib"))
+    crib.clear()
+    crib.send_keys("theirs", Keys.TAB)
+    wait(browser, lambda d: d.find_element(*tid("situation")).text ==
+         "scores: you 0, opponent 0; the crib is opponent's\nyour hand: 5D 5H 8C 8S 9H KC")
+    said = runner.invoke(cli, ["cribbage", "discard", "5D", "5H", "8C", "8S", "9H", "KC",
+                               "--crib", "theirs", "-p", "fuzzy:rulebase=cribbage_linguistic",
+                               "--json"])
+    want = json.loads(said.stdout)["table"]
     wait(browser, lambda d: d.find_element(*tid("choice")).text == "9H KC")
-    rows = browser.find_elements(*tid("advice-row"))
-    assert rows[0].text.split() == ["9H", "KC", "5D", "5H", "8C", "8S", "0.468"]
+    rows = [r.text.split() for r in browser.find_elements(*tid("advice-row"))]
+    assert rows == [[*w["discard"].split(), *w["keep"].split(), f"{w['grade']:.3f}"]
+                    for w in want]
+    assert len(rows) == 15 and rows[0] == ["9H", "KC", "5D", "5H", "8C", "8S", "0.468"]
     assert browser.find_elements(*tid("why-rule"))  # the rules behind the choice
     shot(browser, "decision")

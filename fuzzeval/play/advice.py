@@ -97,9 +97,11 @@ def learned(player: Any, candidates: Candidates, rng: np.random.Generator) -> Ju
 
 
 def advice(name: str, judgement: Judgement, labels: Sequence[str], what: str = "option",
-           top: int = TOP) -> Advice:
-    """A judgement as ``?`` shows it: the best ``top`` options with their values."""
+           top: int | None = TOP) -> Advice:
+    """A judgement as ``?`` shows it: the best ``top`` options (None: every one) with
+    their values."""
     j = judgement
+    top = len(j.order) if top is None else top
     rows = tuple((labels[i], *(f"{v:.4g}" for v in j.values[i])) for i in j.order[:top])
     more = f"; {len(j.order) - top} more" if len(j.order) > top else ""
     return Advice(name, labels[j.choice], (what, *j.columns) if j.columns else (), rows,

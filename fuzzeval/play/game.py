@@ -264,9 +264,20 @@ class PlayInterface(Protocol):
         it (hidden cards stay hidden from ``viewer``)."""
         ...
 
-    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+    def advise(self, candidates: Candidates, player: Player, name: str,
+               every: bool = False) -> Advice:
         """What ``player`` (written ``name``, as made by ``make_player``) would choose
-        here, and why (``fuzzeval.play.advice`` judges a player the game does not know)."""
+        here, and why (``fuzzeval.play.advice`` judges a player the game does not know):
+        its best few options, as a terminal shows them, or with ``every`` all of them."""
+        ...
+
+    #: the fields of a decision typed by a person (``spot``), as the game's advice
+    #: command takes them: (name, what to type)
+    spot_fields: tuple[tuple[str, str], ...]
+
+    def spot(self, fields: Mapping[str, str]) -> Candidates:
+        """The decision a person typed, read as the game's advice command reads it (a
+        field left out: its default there); a ValueError or FuzzevalError in one line."""
         ...
 
 

@@ -161,10 +161,12 @@ def check_hooks(game: Game) -> tuple[Hook[Any], ...]:
     if make_interface is not None:
         interface = make_interface()
         missing = [m for m in _INTERFACE if not callable(getattr(interface, m, None))]
-        if missing or not isinstance(getattr(interface, "advisors", None), tuple):
+        missing += [a for a in ("advisors", "spot_fields")
+                    if not isinstance(getattr(interface, a, None), tuple)]
+        if missing:
             raise _broken(game, GameHooks.play_interface,
                           f"() gives a {type(interface).__name__}, not a PlayInterface "
-                          f"(it lacks {', '.join(missing or ['advisors'])})")
+                          f"(it lacks {', '.join(missing)})")
     return hooks
 
 

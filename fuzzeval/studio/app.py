@@ -54,6 +54,11 @@ def _numbers(body: dict[str, Any], name: str) -> dict[str, float]:
     return out
 
 
+def _texts(body: dict[str, Any], name: str) -> dict[str, str]:
+    given = _field(body, name, dict)
+    return {str(key): _field(given, key, str) for key in given}
+
+
 async def _body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body())
@@ -150,8 +155,9 @@ def build_app(workspace: Workspace, token: str) -> Guard:
             int(b.get("n", 100)) if isinstance(b.get("n", 100), int) else -1)),
               methods=["POST"]),
         Route("/api/decision", post(lambda b: decision.decision(
-            *text(b), _field(b, "game", str), _field(b, "seed", int), _field(b, "index", int))),
-              methods=["POST"]),
+            *text(b), _field(b, "game", str), spot=_texts(b, "spot")) if "spot" in b else
+            decision.decision(*text(b), _field(b, "game", str), _field(b, "seed", int),
+                              _field(b, "index", int))), methods=["POST"]),
         Route("/api/save", post(lambda b: workspace.save(
             _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str))),
               methods=["POST"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -131,14 +132,33 @@ class BackgammonPlay:
         pips = (mover, other) if seat == 0 else (other, mover)
         return [f"{line} (pips {names[0]} {pips[0]}, {names[1]} {pips[1]})"]
 
+
+    spot_fields = (("position", "GNU Backgammon position ID, the side on roll to move "
+                                "(start: 4HPwATDgc/ABMA)"), ("dice", "the roll, e.g. 31"))
+
+    def spot(self, fields: Mapping[str, str]) -> Candidates:
+        """Every play of a position and roll, as ``fuzzeval backgammon moves`` reads them."""
+        from fuzzeval.games.backgammon.board import check_not_finished, from_position_id
+        from fuzzeval.games.backgammon.game import GAME
+        from fuzzeval.games.backgammon.moves import parse_dice
+
+        given = fields.get("position", "")
+        start = from_position_id(given)
+        try:
+            check_not_finished(start)
+        except ValueError as exc:
+            raise ValueError(f"position {given.strip()!r}: {exc}") from None
+        return GAME.candidates(State(start, 0, parse_dice(fields.get("dice", ""))))
+
     advisors = ("fuzzy", "pubeval")
 
-    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+    def advise(self, candidates: Candidates, player: Player, name: str,
+               every: bool = False) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
         rb = hook(player, PlayerHooks.rulebase)
         if rb is not None:
             name = f"{PlayerSpec.parse(name).name} ({rb.name})"
-        return advice(name, j, candidates.labels, "play", TOP)
+        return advice(name, j, candidates.labels, "play", None if every else TOP)
 
 
 def judgement(player: Player, candidates: Candidates, rng: np.random.Generator) -> Judgement:

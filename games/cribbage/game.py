@@ -38,6 +38,22 @@ from fuzzeval.play.game import WIN_POINTS, Candidates, Outcome
 GAME_OPTIONS = ("peg_counts",)
 
 
+
+def discard_candidates(six: tuple[int, ...], my_crib: bool, scores: tuple[int, int] = (0, 0)
+                       ) -> Candidates:
+    """The 15 throws of a six-card hand (sorted card ids): in a game, or a hand typed by
+    a person (``fuzzeval cribbage discard``, the studio)."""
+    return Candidates(
+        kind="discard",
+        labels=tuple(f"{card_str(six[a])} {card_str(six[b])}" for a, b in THROWS),
+        features=discard_features([six], [my_crib])[0],
+        feature_names=FEATURE_NAMES,
+        view=DiscardView(six, my_crib, scores),
+        record={"hand": cards_str(six), "crib": "mine" if my_crib else "theirs",
+                "score": scores[0], "opponent_score": scores[1]},
+    )
+
+
 class CribbageGame:
     """Two-player six-card cribbage to 121. Option ``peg_counts=False`` plays the pegging
     but leaves its points off the board (Kendall & Shaw's rematch), to compare discards alone;
@@ -72,18 +88,8 @@ class CribbageGame:
     def candidates(self, state: State) -> Candidates:
         seat = state.to_move
         if state.phase == "discard":
-            six = state.hands[seat]
-            my_crib = seat == state.dealer
-            scores = (state.scores[seat], state.scores[1 - seat])
-            return Candidates(
-                kind="discard",
-                labels=tuple(f"{card_str(six[a])} {card_str(six[b])}" for a, b in THROWS),
-                features=discard_features([six], [my_crib])[0],
-                feature_names=FEATURE_NAMES,
-                view=DiscardView(six, my_crib, scores),
-                record={"hand": cards_str(six), "crib": "mine" if my_crib else "theirs",
-                        "score": scores[0], "opponent_score": scores[1]},
-            )
+            return discard_candidates(state.hands[seat], seat == state.dealer,
+                                      (state.scores[seat], state.scores[1 - seat]))
         if state.phase == "play":
             options = rules.playable(state, seat)
             view = PegView(options, state.in_hand[seat], state.hands[seat], state.count_cards,

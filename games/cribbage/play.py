@@ -8,6 +8,7 @@ speaks it) and the running scores checked against the rules' own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from fuzzeval.games.cribbage.scoring import (
 )
 from fuzzeval.games.cribbage.weights import Weighting, opponent_weights
 from fuzzeval.play.advice import ADVICE_SEED, advice, judge
+from fuzzeval.play.advice import TOP as ADVICE_TOP
 from fuzzeval.play.game import Advice, Candidates, Player
 
 #: the advisors behind '?': the rule bases (the fuzzy player's discard base, the pegging
@@ -208,18 +210,37 @@ class CribbagePlay:
     # --- advice ----------------------------------------------------------------------------
     advisors = (FUZZY, EXHAUSTIVE)
 
-    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+    # --- a decision typed by a person (the studio) -----------------------------------------
+    spot_fields = (("hand", "six cards, e.g. 5H 5S JD QC 4S 9C"),
+                   ("crib", "whose crib: mine or theirs"))
+
+    def spot(self, fields: Mapping[str, str]) -> Candidates:
+        """A six-card hand to throw from, as ``fuzzeval cribbage discard`` reads it."""
+        from fuzzeval.games.cribbage.game import discard_candidates
+
+        crib = fields.get("crib", "").strip()
+        if crib not in ("mine", "theirs"):
+            raise NotationError(crib, "whose crib: mine or theirs")
+        six = tuple(sorted(parse_cards(fields.get("hand", ""), 6)))
+        return discard_candidates(six, crib == "mine")
+
+
+    def advise(self, candidates: Candidates, player: Player, name: str,
+               every: bool = False) -> Advice:
         view = candidates.view
+        top = None if every else TOP
         if not isinstance(player, CribbagePlayer):  # a player of every game
             rng = np.random.default_rng(ADVICE_SEED)
-            return advice(name, judge(player, candidates, rng), candidates.labels)
+            return advice(name, judge(player, candidates, rng), candidates.labels,
+                          top=None if every else ADVICE_TOP)
         if isinstance(view, DiscardView):
-            return _discard_advice(view, player, name)
+            return _discard_advice(view, player, name, top)
         assert isinstance(view, PegView)
-        return _peg_advice(candidates, view, player, name)
+        return _peg_advice(candidates, view, player, name, top)
 
 
-def _discard_advice(view: DiscardView, player: CribbagePlayer, name: str) -> Advice:
+def _discard_advice(view: DiscardView, player: CribbagePlayer, name: str,
+                    top: int | None) -> Advice:
     """A cribbage player's throw: the rule base's grades and why, the exact EVs, a
     simulation's means, or what else the player weighs (``advice_many``'s table)."""
     from fuzzeval.games.cribbage.advice import advice_many, discard_how
@@ -228,7 +249,7 @@ def _discard_advice(view: DiscardView, player: CribbagePlayer, name: str) -> Adv
     crib: CribOwner = "mine" if view.my_crib else "theirs"
     fz = player.discarder
     if isinstance(fz, ExhaustiveDiscard):
-        return _exhaustive_discard(view, fz.weights, name)
+        return _exhaustive_discard(view, fz.weights, name, top)
     spec = PlayerSpec.parse(name)
     out = advice_many(player, spec, [view.hand], crib, seed=ADVICE_SEED)[0]
     rows = out.get("table", [])
@@ -237,22 +258,24 @@ def _discard_advice(view: DiscardView, player: CribbagePlayer, name: str) -> Adv
         return Advice(
             f"{spec.name} ({out['rulebase']})", " ".join(out["discard"]),
             ("throw", "keep", "grade"),
-            tuple((r["discard"], r["keep"], f"{r['grade']:.3f}") for r in rows[:TOP]),
+            tuple((r["discard"], r["keep"], f"{r['grade']:.3f}") for r in rows[:top]),
             "the rule base's grade of each throw",
             (fz.evaluator, fz.explain(view.hand, view.my_crib, choice)))
-    return _table_advice(name, " ".join(out["discard"]), rows, discard_how(player, out))
+    return _table_advice(name, " ".join(out["discard"]), rows, discard_how(player, out), top)
 
 
-def _table_advice(name: str, choice: str, rows: list[dict[str, Any]], note: str) -> Advice:
-    """Advice from a table of dicts (an advice command's rows), its first rows shown."""
+def _table_advice(name: str, choice: str, rows: list[dict[str, Any]], note: str,
+                  top: int | None) -> Advice:
+    """Advice from a table of dicts (an advice command's rows), its first ``top`` rows
+    shown (None: all)."""
     columns = tuple(rows[0]) if rows else ()
     return Advice(name, choice, columns,
                   tuple(tuple(f"{r[c]:.3f}" if isinstance(r[c], float) else str(r[c])
-                              for c in columns) for r in rows[:TOP]), note)
+                              for c in columns) for r in rows[:top]), note)
 
 
 def _peg_advice(candidates: Candidates, view: PegView, player: CribbagePlayer,
-                name: str) -> Advice:
+                name: str, top: int | None) -> Advice:
     """A cribbage player's card in the play: the pegging rule base's grades and why,
     greedy pegging's points, a simulation's means, or the choice alone."""
     from fuzzeval.games.cribbage.advice import peg_how
@@ -264,7 +287,8 @@ def _peg_advice(candidates: Candidates, view: PegView, player: CribbagePlayer,
     policy = player.policy
     if not isinstance(policy, (FuzzyPegging, SamplingPegging)) and player.pegging != "greedy":
         rng = np.random.default_rng(ADVICE_SEED)
-        return advice(name, judge(player, candidates, rng), candidates.labels, "card")
+        return advice(name, judge(player, candidates, rng), candidates.labels, "card",
+                      None if top is None else ADVICE_TOP)
     seat = _seat(view)
     data = peg_advice(player, name, seat, ADVICE_SEED)
     rows = data["table"]
@@ -273,24 +297,25 @@ def _peg_advice(candidates: Candidates, view: PegView, player: CribbagePlayer,
             f"{PlayerSpec.parse(name).name} ({data['rulebase']})", data["lay"],
             ("card", "grade", "net points"),
             tuple((r["card"], f"{r['grade']:.3f}", f"{r['net_points']:.2f}")
-                  for r in rows[:TOP]),
+                  for r in rows[:top]),
             "the pegging rule base's grade of each card",
             (policy.evaluator, policy.explain(peg_view(seat), data["options"].index(
                 data["lay"]))))
     if isinstance(policy, SamplingPegging):
-        return _table_advice(name, data["lay"], rows, peg_how(player, data))
+        return _table_advice(name, data["lay"], rows, peg_how(player, data), top)
     return Advice(
         f"{name} (greedy pegging)", data["lay"],
         ("card", "points now", "reply risk", "net points"),
         tuple((r["card"], f"{r['points_now']:.0f}", f"{r['reply_risk']:.2f}",
-               f"{r['net_points']:.2f}") for r in rows[:TOP]),
+               f"{r['net_points']:.2f}") for r in rows[:top]),
         peg_how(player, data))
 
 
-def _exhaustive_discard(view: DiscardView, weights: Weighting, name: str) -> Advice:
+def _exhaustive_discard(view: DiscardView, weights: Weighting, name: str,
+                        top: int | None) -> Advice:
     crib: CribOwner = "mine" if view.my_crib else "theirs"
     stats = evaluate_discards(view.hand, crib, opponent_weights(weights, view.my_crib))
-    order = np.argsort(-stats.ev, kind="stable")[:TOP]
+    order = np.argsort(-stats.ev, kind="stable")[:top]
     rows = tuple((cards_str([view.hand[i] for i in THROWS[t]]),
                   cards_str([view.hand[i] for i in KEEPS[t]]), f"{stats.hand_mean[t]:.2f}",
                   f"{stats.crib_mean[t]:.2f}", f"{stats.ev[t]:.2f}") for t in order)

@@ -9,6 +9,7 @@ passes stay hidden from it, and a replay (no viewer) shows every card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -20,7 +21,7 @@ from fuzzeval.games.hearts.fuzzy import FuzzyHearts
 from fuzzeval.games.hearts.game import Decision, State
 from fuzzeval.games.hearts.monte_carlo import MaxnHearts
 from fuzzeval.games.hearts.view import View
-from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
+from fuzzeval.play.advice import ADVICE_SEED, TOP, Judgement, advice, judge
 from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 
@@ -46,6 +47,28 @@ class HeartsPlay:
     """Hearts' ``PlayInterface``."""
 
     advisors = ("fuzzy", "heuristic")
+
+    spot_fields = (("hand", "my cards, e.g. QS KS 2H 5C"),
+                   ("trick", "cards on the trick, the lead first, e.g. 5S,KS"),
+                   ("earlier", "cards laid earlier this hand, whole tricks, e.g. 2C,AC,5C,9C"),
+                   ("voids", "voids shown, e.g. left:S,across:HD"),
+                   ("taken", "points taken by me,left,across,right, e.g. 0,13,0,0"),
+                   ("pass", "left, right or across: the first card to pass, from 13"),
+                   ("rules", "standard or sturtevant-white"))
+
+    def spot(self, fields: Mapping[str, str]) -> Candidates:
+        """A hand as seat 0 sees it, as ``fuzzeval hearts card`` reads it."""
+        from fuzzeval.games.hearts.advice import position
+        from fuzzeval.games.hearts.game import GAME
+
+        def given(name: str) -> str | None:
+            return fields.get(name, "").strip() or None
+
+        return GAME.candidates(State(position(
+            fields.get("hand", ""), fields.get("trick", ""), fields.get("earlier", ""),
+            fields.get("voids", ""), given("taken"), given("pass"),
+            given("rules") or "standard")))
+
 
     def start(self, state: State, names: tuple[str, ...]) -> list[str]:
         return [f"seats in the order of play: {', '.join(names)}",
@@ -152,12 +175,13 @@ class HeartsPlay:
         return lines
 
     # --- advice ----------------------------------------------------------------------------
-    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+    def advise(self, candidates: Candidates, player: Player, name: str,
+               every: bool = False) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
         rb = hook(player, PlayerHooks.rulebase)
         if rb is not None:
             name = f"{PlayerSpec.parse(name).name} ({rb.name})"
-        return advice(name, j, candidates.labels, "card")
+        return advice(name, j, candidates.labels, "card", None if every else TOP)
 
 
 def judgement(player: Player, candidates: Candidates, rng: np.random.Generator) -> Judgement:

@@ -8,6 +8,8 @@ replay (no viewer) shows both hands at the start.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from fuzzeval.errors import NotationError
@@ -17,7 +19,7 @@ from fuzzeval.games.holdem.evaluate import hand_class, hand_rank
 from fuzzeval.games.holdem.fuzzy import TRIPLE, FuzzyPlayer, triple
 from fuzzeval.games.holdem.game import State, action_word
 from fuzzeval.games.holdem.players import Decision
-from fuzzeval.play.advice import ADVICE_SEED, Judgement, advice, judge
+from fuzzeval.play.advice import ADVICE_SEED, TOP, Judgement, advice, judge
 from fuzzeval.play.game import Advice, Candidates, Player, PlayerHooks, hook
 from fuzzeval.play.spec import PlayerSpec
 
@@ -99,12 +101,26 @@ class HoldemPlay:
 
     advisors = ("fuzzy", "sampling:trials=200")
 
-    def advise(self, candidates: Candidates, player: Player, name: str) -> Advice:
+    spot_fields = (("hole", "my hole cards, e.g. AsKd"),
+                   ("board", "the board so far, e.g. 2c3d4h (none preflop)"),
+                   ("betting", "the betting so far, ACPC's f c r, rounds split by /, e.g. crc/"))
+
+    def spot(self, fields: Mapping[str, str]) -> Candidates:
+        """A spot, as ``fuzzeval holdem act`` reads it."""
+        from fuzzeval.games.holdem.game import decision_candidates
+        from fuzzeval.games.holdem.spot import read_spot
+
+        return decision_candidates(read_spot(fields.get("hole", ""), fields.get("board", ""),
+                                             fields.get("betting", "")))
+
+
+    def advise(self, candidates: Candidates, player: Player, name: str,
+               every: bool = False) -> Advice:
         j = judgement(player, candidates, np.random.default_rng(ADVICE_SEED))
         rb = hook(player, PlayerHooks.rulebase)
         if rb is not None:
             name = f"{PlayerSpec.parse(name).name} ({rb.name})"
-        return advice(name, j, candidates.labels, "action")
+        return advice(name, j, candidates.labels, "action", None if every else TOP)
 
 
 def judgement(player: Player, candidates: Candidates, rng: np.random.Generator,

@@ -381,24 +381,60 @@ async function drawHistory() {
 }
 
 // --- decision ---------------------------------------------------------------------------
+// a decision to start from in each game, as its advice command's help shows one
+const EXAMPLES = {
+  cribbage: { hand: "5H 5S JD QC 4S 9C", crib: "mine" },
+  backgammon: { position: "4HPwATDgc/ABMA", dice: "31" },
+  hearts: { hand: "2H 3C 3S 4S 6C 7D 8H 9H TD JD QS KS", trick: "5S,AS", earlier: "2C,AC,5C,9C" },
+  holdem: { hole: "AsKd", board: "", betting: "" },
+};
+let gameFields = {};
+
 async function loadGames() {
   const s = $("decision-game");
   if (!s.options.length) {
     const data = await api("/api/games");
     s.replaceChildren(...data.games.map((g) => el("option", { value: g.name, "data-rulebase": g.rulebase }, g.name)));
+    gameFields = Object.fromEntries(data.games.map((g) => [g.name, g.fields]));
     const mine = data.games.find((g) => state.rb && state.rb.name.startsWith(g.name));
     if (mine) s.value = mine.name;
+    buildSpot();
   }
   drawDecision();
+}
+
+function buildSpot() {
+  const game = $("decision-game").value;
+  const given = EXAMPLES[game] || {};
+  $("spot-fields").replaceChildren(...(gameFields[game] || []).map((f) => {
+    const box = el("input", { id: `spot-${f.name}`, "data-testid": `spot-${f.name}`, title: f.help,
+      placeholder: f.help, value: given[f.name] || "", size: f.name === "hand" ? 36 : 16 });
+    box.onchange = drawDecision;
+    const label = el("label", { class: "spot" }, `${f.name} `);
+    label.append(box);
+    return label;
+  }));
+}
+
+function decisionBody() {
+  const body = { text: state.text, path: state.path, game: $("decision-game").value };
+  if ($("decision-mode").value === "dealt") {
+    return { ...body, seed: +$("decision-seed").value, index: +$("decision-index").value };
+  }
+  const spot = {};
+  for (const f of gameFields[body.game] || []) spot[f.name] = $(`spot-${f.name}`).value;
+  return { ...body, spot };
 }
 
 let deciding = 0;
 async function drawDecision() {
   const seq = ++deciding;
+  const dealt = $("decision-mode").value === "dealt";
+  $("dealt-fields").hidden = !dealt;
+  $("spot-fields").hidden = dealt;
   let data;
   try {
-    data = await api("/api/decision", { text: state.text, path: state.path, game: $("decision-game").value,
-      seed: +$("decision-seed").value, index: +$("decision-index").value });
+    data = await api("/api/decision", decisionBody());
   } catch (e) {
     if (seq !== deciding) return;
     $("situation").textContent = e.message;
@@ -471,6 +507,7 @@ $("save").onclick = save;
 $("save-as").onclick = saveAs;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
-$("decision-game").onchange = $("decision-seed").onchange = $("decision-index").onchange = drawDecision;
+$("decision-game").onchange = () => { buildSpot(); drawDecision(); };
+$("decision-mode").onchange = $("decision-seed").onchange = $("decision-index").onchange = drawDecision;
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });
 loadFiles(new URLSearchParams(location.search).get("open")).catch((e) => say(e.message, true));
