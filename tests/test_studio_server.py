@@ -56,7 +56,7 @@ def test_the_page_and_its_files_come_with_the_token_in_the_address(client: TestC
     assert client.get("/api/files", headers=H).json() == {
         "files": [{"id": "0/tipping.yaml", "name": "tipping.yaml",
                    "folder": str(folder.resolve()), "writable": True}],
-        "folders": [{"index": 0, "folder": str(folder.resolve())}]}
+        "folders": [{"index": 0, "folder": str(folder.resolve()), "name": "work"}]}
 
 
 def test_a_write_needs_the_header_token_and_the_same_origin(client: TestClient) -> None:

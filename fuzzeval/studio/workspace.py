@@ -100,8 +100,10 @@ class Workspace:
         return self.save(f"{root_index}/{name}", text, None)
 
     def writable_folders(self) -> list[dict[str, object]]:
-        return [{"index": i, "folder": str(r.folder)} for i, r in enumerate(self.roots)
-                if r.writable and r.files is None]
+        """The folders a Save as may write to: the full path, and a short name to show
+        (the last part; the root's path where it has none)."""
+        return [{"index": i, "folder": str(r.folder), "name": r.folder.name or str(r.folder)}
+                for i, r in enumerate(self.roots) if r.writable and r.files is None]
 
 
 def stamp(path: Path) -> str:

@@ -46,7 +46,10 @@ async function loadFiles(select) {
     ul.append(li);
   }
   const folders = $("save-as-folder");
-  folders.replaceChildren(...data.folders.map((f) => el("option", { value: f.index }, f.folder)));
+  // the folder's short name; its full path as the tooltip
+  folders.replaceChildren(...data.folders.map((f) => el("option", { value: f.index, title: f.folder }, f.name)));
+  folders.title = data.folders.length ? data.folders[0].folder : "";
+  folders.onchange = () => { folders.title = folders.selectedOptions[0].title; };
   if (select) openFile(select);
 }
 
