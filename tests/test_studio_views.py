@@ -80,6 +80,12 @@ def test_the_viewer_explains_as_evaluate_explain(client: TestClient) -> None:
     for key in ("grade", "memberships", "activations", "rules", "clipped", "fired"):
         assert got[key] == want[key], key
     assert [round(r["strength"], 4) for r in got["rules"]] == [0.0, 0.7, 0.96, 0.15]
+    # the page draws the output sets the library gives: medium clipped at 0.7, high at 0.96
+    drawn = got["output"]
+    assert len(drawn["grid"]) == 241 and drawn["grid"][0] == 0 and drawn["grid"][-1] == 25
+    assert max(drawn["clipped"]["medium"]) == pytest.approx(0.7)
+    assert max(drawn["aggregate"]) == pytest.approx(0.96)
+    assert drawn["clipped"]["low"] == [0.0] * 241 and drawn["grade"] == got["grade"]
     outside = client.post("/api/explain", headers=H, json={
         "text": opened["text"], "path": opened["path"],
         "inputs": {"quality": 12, "service": 9.8}}).json()

@@ -186,32 +186,34 @@ function outline(v, p) {  // a term's corners: a vertical side where two points 
   return [[l, l === c ? 1 : 0], [c, 1], [r, r === c ? 1 : 0]];
 }
 
-function drawOutput(data) {
+function drawOutput(data) {  // the library's output sets (fuzzeval.engine.output_sets), drawn
   const svg = $("output-plot"), v = state.rb.output, w = 520, h = 150, pad = 24;
+  const o = data.output;
   svg.replaceChildren();
   const [x, y] = axes(svg, v, w, h, pad);
-  svg.append(el("svg:text", { x: pad, y: 12 }, `output ${v.name}: clipped terms, aggregate (red)`));
-  const n = 240, agg = new Array(n + 1).fill(0);
-  for (const t of v.terms) {
-    const a = data.activations[t.name] || 0, pts = outline(v, t.points);
-    const [l, c, r] = t.points;
-    if (l === r) {  // a single value: a stem as high as its activation
-      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(1), class: "term" }));
-      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(a), class: "aggregate" }));
-    } else {
-      svg.append(el("svg:polyline", { class: "term", points: pts.map(([p, m]) => `${x(p)},${y(m)}`).join(" ") }));
-      for (let i = 0; i <= n; i++) {
-        const t2 = v.lo + (v.hi - v.lo) * i / n;
-        const m = t2 < l || t2 > r ? 0 : t2 <= c ? (c === l ? 1 : (t2 - l) / (c - l))
-                                               : (r === c ? 1 : (r - t2) / (r - c));
-        agg[i] = Math.max(agg[i], Math.min(m, a));
-      }
+  if (o.defuzzifier === "centroid") {
+    svg.append(el("svg:text", { x: pad, y: 12 }, `output ${v.name}: clipped terms, aggregate (red)`));
+    const at = (values) => values.map((m, i) => `${x(o.grid[i])},${y(m)}`).join(" ");
+    for (const t of v.terms) {
+      svg.append(el("svg:polyline", { class: "term", points: outline(v, t.points).map(([p, m]) => `${x(p)},${y(m)}`).join(" ") }));
+      svg.append(el("svg:text", { x: x(t.points[1]), y: y(1) - 3, "text-anchor": "middle" }, t.name));
     }
-    svg.append(el("svg:text", { x: x(c), y: y(1) - 3, "text-anchor": "middle" }, t.name));
+    const line = at(o.aggregate);
+    svg.append(el("svg:polygon", { class: "clip", points: `${x(v.lo)},${y(0)} ${line} ${x(v.hi)},${y(0)}` }));
+    svg.append(el("svg:polyline", { class: "aggregate", points: line }));
+  } else {  // singletons: a stem per term, as high as its summed strength
+    const sum = o.defuzzifier === "weighted_sum";
+    svg.append(el("svg:text", { x: pad, y: 12 }, `output ${v.name}: each term's summed strength (red)` +
+      (sum ? "; its contribution (strength × value) written above" : "")));
+    const top = Math.max(1, ...Object.values(o.strength));
+    for (const t of v.terms) {
+      const c = t.points[1], s = o.strength[t.name];
+      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(1), class: "term" }));
+      svg.append(el("svg:line", { x1: x(c), x2: x(c), y1: y(0), y2: y(s / top), class: "aggregate" }));
+      svg.append(el("svg:text", { x: x(c), y: y(1) - 3, "text-anchor": "middle" },
+        sum ? `${t.name} ${number(o.contribution[t.name])}` : t.name));
+    }
   }
-  const line = agg.map((m, i) => `${x(v.lo + (v.hi - v.lo) * i / n)},${y(m)}`).join(" ");
-  svg.append(el("svg:polygon", { class: "clip", points: `${x(v.lo)},${y(0)} ${line} ${x(v.hi)},${y(0)}` }));
-  svg.append(el("svg:polyline", { class: "aggregate", points: line }));
   svg.append(el("svg:line", { class: "crisp", x1: x(data.grade), x2: x(data.grade), y1: y(0), y2: y(1.05) }));
 }
 

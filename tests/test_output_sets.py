@@ -1,0 +1,68 @@
+"""The output sets a viewer draws (``fuzzeval.engine.output_sets``): the clipped terms and
+their aggregate against scikit-fuzzy's, and the singletons' contributions worked by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fuzzeval.engine.evaluator import compile_rulebase
+from fuzzeval.engine.output_sets import output_sets
+from fuzzeval.formats.loading import load_rulebase
+from tests.conftest import RULEBASES
+
+skfuzzy = pytest.importorskip("skfuzzy")
+
+
+def test_the_tipping_sets_are_scikit_fuzzy_s_clip_and_aggregate() -> None:
+    rb = load_rulebase(RULEBASES / "tipping.yaml")
+    exp = compile_rulebase(rb).explain({"quality": 6.5, "service": 9.8})
+    # by hand: low: poor(6.5) or poor(9.8) = 0; medium: average(9.8) or average(6.5) =
+    # max(0.04, 0.7); high: good(9.8) and not poor(6.5) = 0.96, good(6.5) x 0.5 = 0.15
+    assert exp.activations == pytest.approx({"low": 0.0, "medium": 0.7, "high": 0.96})
+    sets = output_sets(rb, exp, steps=250)
+    y = np.linspace(0, 25, 251)
+    assert sets.grid == pytest.approx(y.tolist())
+    want = {"low": np.fmin(0.0, skfuzzy.trimf(y, [0, 0, 13])),
+            "medium": np.fmin(0.7, skfuzzy.trimf(y, [0, 13, 25])),
+            "high": np.fmin(0.96, skfuzzy.trimf(y, [13, 25, 25]))}
+    for term, values in want.items():
+        assert sets.clipped[term] == pytest.approx(values.tolist(), abs=1e-12)
+    aggregate = np.fmax(want["low"], np.fmax(want["medium"], want["high"]))
+    assert sets.aggregate == pytest.approx(aggregate.tolist(), abs=1e-12)
+    assert sets.aggregate[130] == pytest.approx(0.7)  # y = 13: medium's plateau
+    # the grid's centroid is the exact centroid's to the grid's error
+    assert skfuzzy.defuzz(y, aggregate, "centroid") == pytest.approx(sets.grade, abs=0.01)
+    assert sets.strength == {} and sets.contribution == {}
+
+
+def test_a_singleton_base_gives_each_term_s_strength_and_contribution(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    text = """name: s
+defuzzifier: weighted_sum
+default: 0
+inputs:
+  x: {range: [0, 10], terms: {low: [0, 0, 10], high: [0, 10, 10]}}
+output: {name: v, range: [-5, 5], terms: {bad: -4, good: 2}}
+rules:
+  - if x is low then v is bad
+  - rule: if x is high then v is good
+    weight: 0.5
+  - if x is high then v is bad
+"""
+    path.write_text(text)
+    rb = load_rulebase(path)
+    sets = output_sets(rb, compile_rulebase(rb).explain({"x": 2.0}))
+    # low(2) = 0.8, high(2) = 0.2: bad 0.8 + 0.2 = 1.0, good 0.2 x 0.5 = 0.1
+    assert sets.strength == pytest.approx({"bad": 1.0, "good": 0.1})
+    assert sets.contribution == pytest.approx({"bad": -4.0, "good": 0.2})
+    assert sets.grade == pytest.approx(-3.8)  # the weighted sum: the contributions' sum
+    assert sets.grid == () and sets.aggregate == ()
+    path.write_text(text.replace("weighted_sum", "weighted_average"))
+    rb = load_rulebase(path)
+    sets = output_sets(rb, compile_rulebase(rb).explain({"x": 2.0}))
+    assert sets.grade == pytest.approx(-3.8 / 1.1)  # divided by the total strength
+    assert sum(sets.contribution.values()) / sum(sets.strength.values()) == \
+        pytest.approx(sets.grade)
