@@ -15,6 +15,9 @@ from fuzzeval.games.hearts.cards import card_str
 from fuzzeval.games.hearts.game import GAME, State
 from fuzzeval.games.hearts.monte_carlo import MaxnHearts, maxn_player
 from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.trick import points_taken
+from fuzzeval.play.advice import Judgement
+from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import make_player
 
 runner = CliRunner()
@@ -108,3 +111,64 @@ def test_the_card_command_refuses_a_bad_option_in_one_line() -> None:
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == ("error: --player maxn:deals=0: deals must be a whole number "
                              "from 1 to 1,000 (got 0)\n")
+
+
+# Pinned after mutation testing (docs/checking.md): each fails with its mutant applied.
+
+@pytest.mark.mutation_pin
+def test_one_legal_card_is_laid_unsearched_two_are_searched() -> None:
+    """The only spade, on a spade led, is laid without a deal searched; two spades are
+    searched: the 4S ducks under the JS (0 points), first in the legal order."""
+    rng = np.random.default_rng(0)
+    one = GAME.candidates(State(position("4S 3D 7D JD 5H 8H AH 9C KC 6D 2H 3H",
+                                         trick="8S,JS", earlier="2C,AC,5C,TC")))
+    assert MaxnHearts().judge(one, rng) == Judgement(0, "the only legal card")
+    two = GAME.candidates(State(position("QS 4S 3D 7D JD 5H 8H AH 9C KC 6D 2H",
+                                         trick="8S,JS", earlier="2C,AC,5C,TC")))
+    judged = MaxnHearts().judge(two, rng)
+    assert (judged.choice, judged.columns, judged.values[0]) == (0, ("points", "sd"),
+                                                                 (0.0, 0.0))
+    assert judged.how.startswith("the fewest points taken by the trick's end")
+
+
+@pytest.mark.mutation_pin
+def test_the_pass_says_it_is_heuristic_s_and_another_view_is_refused_by_its_type() -> None:
+    state = position(HAND + " 2S", pass_to="left")
+    candidates = GAME.candidates(State(state))
+    d = candidates.view
+    rng = np.random.default_rng(0)
+    assert MaxnHearts().judge(candidates, rng) == Judgement(
+        heuristic_player(d.view, d.cards, rng),
+        "it passes as heuristic: it shows no values, only its choice")
+    with pytest.raises(TypeError) as exc:
+        MaxnHearts().judge(Candidates("card", ("x",), np.zeros((1, 0)), view="seat 0"), rng)
+    assert str(exc.value) == "not a Decision: str"
+
+
+@pytest.mark.mutation_pin
+def test_one_deal_has_no_deviation_and_two_deals_have_the_sample_one() -> None:
+    """Third to 8S JS: the QS costs 13 in a deal where the last seat can duck under it, 0
+    where it must overtake with the AS. One deal: its points, deviation 0 (not NaN). Two
+    deals that split (seed 1): mean 6.5, sample deviation 13 / sqrt(2)."""
+    state = position(HAND, trick="8S,JS", earlier="2C,AC,5C,TC")
+    one = advise(state, make_player(GAME, "maxn", deals=1), "maxn")["table"]
+    assert [row["sd"] for row in one] == [0.0, 0.0, 0.0]
+    assert one[2]["card"] == "QS" and one[2]["points"] in (0.0, 13.0)
+    two = advise(state, make_player(GAME, "maxn", deals=2), "maxn", seed=1)["table"]
+    assert two[2] == {"card": "QS", "points": 6.5, "sd": round(13 / 2 ** 0.5, 6)}
+    assert make_player(GAME, "maxn", deals=1000) == MaxnHearts(1000)
+
+
+@pytest.mark.mutation_pin
+def test_choose_is_decide_s_choice_and_the_leaves_are_valued_by_its_values() -> None:
+    state = position(HAND, trick="8S,JS", earlier="2C,AC,5C,TC")
+    candidates = GAME.candidates(State(state))
+    assert MaxnHearts().choose(candidates, np.random.default_rng(1)) == 0  # the 4S
+    # Last to 3S 5S 7S with 2S QS AS: a player valuing points as gains (minus the points
+    # taken) takes the QS and its 13 points; the 2S and the AS take none.
+    last = position("2S QS AS 3D 7D JD 5H 8H 9C KC 6D 4H", trick="3S,5S,7S",
+                    earlier="2C,AC,5C,TC")
+    greedy = MaxnHearts(20, lambda leaves: -points_taken(leaves))
+    judged = greedy.judge(GAME.candidates(State(last)), np.random.default_rng(0))
+    assert [card_str(c) for c in rules.legal(last)] == ["2S", "QS", "AS"]
+    assert (judged.choice, [v[0] for v in judged.values]) == (1, [0.0, -13.0, 0.0])
