@@ -280,3 +280,73 @@ def test_the_pass_has_no_trick_to_search() -> None:
     with pytest.raises(ValueError, match="search_trick: the hand is in its pass phase, "
                                          "not in a trick"):
         search_trick(state)
+
+
+# Pinned after mutation testing (docs/checking.md): each fails with its mutant applied.
+
+class ChanceGame:
+    """One move of seat 0's, options 0 and 1, each bringing a draw of chance: the state
+    it leads to is (option, the draw), over; a leaf is worth its draw to the seat."""
+
+    payoff = Payoff("points", higher_is_better=True)
+    seats = 1
+
+    def to_move(self, state: tuple[float, ...]) -> int | None:
+        return 0 if state == () else None
+
+    def candidates(self, state: tuple[float, ...]) -> Candidates:
+        return Candidates("move", ("0", "1"), np.zeros((2, 0)))
+
+    def apply(self, state: tuple[float, ...], choice: int, rng: np.random.Generator
+              ) -> tuple[float, ...]:
+        return (choice, float(rng.random()))
+
+
+@pytest.mark.mutation_pin
+def test_chance_inside_the_search_is_drawn_from_its_generator_seed_0_by_default() -> None:
+    def drawn(leaves: Sequence[tuple[float, float]]) -> FloatArray:
+        return np.array([[leaf[1]] for leaf in leaves])
+
+    for rng, seed in ((None, 0), (np.random.default_rng(5), 5)):
+        result = maxn(ChanceGame(), (), drawn, never, rng)  # type: ignore[arg-type]
+        draws = np.random.default_rng(seed).random(2)  # option 0's draw, then option 1's
+        assert result.options.tolist() == [[draws[0]], [draws[1]]]
+        assert result.choice == int(draws[1] > draws[0])
+
+
+class Counted(TreeGame):
+    """The tree game with an ``option_count`` hook: its candidates are never needed."""
+
+    def option_count(self, state: tuple[int, ...]) -> int:
+        return TREE[state]
+
+    def candidates(self, state: tuple[int, ...]) -> Candidates:
+        raise AssertionError("the search built the candidates: option_count was not used")
+
+
+@pytest.mark.mutation_pin
+def test_a_game_s_option_count_hook_counts_the_options_instead_of_its_candidates() -> None:
+    result = maxn(Counted(), (), tree_values, never)  # type: ignore[arg-type]
+    assert (result.choice, result.options.tolist(), result.leaves) == (
+        0, [[3.0, 3.0, 3.0], [1.0, 5.0, 2.0]], 4)
+
+
+@pytest.mark.mutation_pin
+def test_the_refusal_of_a_finished_game_is_its_whole_line() -> None:
+    over = GAME.apply(position(("", "", "", "3S"), 0, "TS QS 2S"), 0, np.random.default_rng(0))
+    with pytest.raises(ValueError) as exc:
+        maxn(GAME, over, points_taken, trick_over)
+    assert str(exc.value) == "maxn: the game is over, nobody to move"
+
+
+@pytest.mark.mutation_pin
+def test_a_longer_game_s_later_hand_values_a_trick_by_that_hand_s_points() -> None:
+    # The first test's trick, in the second hand of a game to 100 (the first hand scored
+    # 0, 26, 26, 26): the leaves are worth this hand's points so far, not the last hand's.
+    options = rules.Options(False, False, False, True, target=100)
+    hand = position(("9C", "8C", "7C", "3S AS 4H"), 0, "TS QS 2S", taken=(2, 0, 5, 1),
+                    options=options).hand
+    state = State(hand, ((0, 26, 26, 26),))
+    assert points_taken([state]).tolist() == [[2.0, 0.0, 5.0, 1.0]]
+    result = search_trick(state)
+    assert (card(state, result.choice), result.value.tolist()) == ("3S", [2.0, 13.0, 5.0, 1.0])
