@@ -350,3 +350,16 @@ def test_a_longer_game_s_later_hand_values_a_trick_by_that_hand_s_points() -> No
     assert points_taken([state]).tolist() == [[2.0, 0.0, 5.0, 1.0]]
     result = search_trick(state)
     assert (card(state, result.choice), result.value.tolist()) == ("3S", [2.0, 13.0, 5.0, 1.0])
+
+
+@pytest.mark.mutation_pin
+def test_an_inner_seat_takes_its_best_option_and_keeps_the_first_of_a_tie() -> None:
+    # Seat 1 at (0,): its own 1 or 2 -> the second option, (4, 2, 1); at (1,): its own 5 or
+    # 5 -> a tie, the first kept, (1, 5, 2) (the second, (6, 5, 4), would pay seat 0 more).
+    # Seat 0: 4 > 1, option 0.
+    leaves = {(0, 0): (3, 1, 3), (0, 1): (4, 2, 1), (1, 0): (1, 5, 2), (1, 1): (6, 5, 4)}
+    result = maxn(TreeGame(), (), lambda ls: np.array([leaves[leaf] for leaf in ls]),  # type: ignore[arg-type]
+                  never)
+    assert (result.choice, result.options.tolist()) == (0, [[4.0, 2.0, 1.0], [1.0, 5.0, 2.0]])
+    # the values given as Python ints come back as float64, the results' type
+    assert result.options.dtype == result.value.dtype == np.float64

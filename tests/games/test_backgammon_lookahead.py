@@ -214,3 +214,22 @@ def test_one_ply_over_gnubg_s_0_ply_is_gnubg_s_own_1_ply() -> None:
                                      abs=2e-6)
         moved += abs(ours - zero.values(Boards.of([p]))[0])
     assert moved > 0.5  # summed over 20 positions: 1-ply is not 0-ply
+
+
+@pytest.mark.mutation_pin
+def test_plays_tied_at_0_ply_are_looked_at_in_the_game_s_order() -> None:
+    """42 plays of 1-1 from the start, the first worth 1 at 0-ply, the next 39 tied at 2:
+    a width of 5 looks at the first five of the tied (plays 1 to 5), whatever the sort."""
+    view = _view(START, (1, 1))
+    assert len(view.options) == 42
+    calls: list[int] = []
+
+    def values(boards: Boards) -> np.ndarray:
+        calls.append(len(boards))
+        if len(calls) == 1:  # the 0-ply values of the 42 plays
+            return np.array([1.0] + [2.0] * 39 + [0.0] * 2)
+        return np.zeros(len(boards))  # every reply alike
+
+    got = LookaheadGrades(values, width=5)(view)
+    assert np.flatnonzero(np.isfinite(got)).tolist() == [1, 2, 3, 4, 5]
+    assert got[1:6].tolist() == [-0.0] * 5
