@@ -466,6 +466,8 @@ OPTIONS: dict[str, Meaning] = {
                              r"Decisions of this kind learn from the payoff after them"),
     "--split": Meaning("the feature whose atoms each lead a group of generated rules",
                        r"Generated start: one group of rules for each atom"),
+    "--single-features": Meaning("features whose atoms join no other feature's",
+                                 r"Generated start: atoms of these features"),
     "--group-features": Meaning("the features a group of generated rules draws on",
                                 r"Generated start with --split: the group of these atoms"),
     "--sample-games": Meaning("games that sample the decisions", r"Generated start: games"),

@@ -124,6 +124,10 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
     (["--split", "leading", "--group-features", "leading=no:rank",
       "--group-features", "leading=no:queen_here"],
      "error: --group-features 'leading=no:queen_here': the group leading=no is given twice"),
+    (["--single-features", "rank,zz*"], "error: --single-features rank,zz*: no "
+                                           "feature 'zz*' to stand alone (features: "),
+    (["--single-features", "rank", "--rulebase", "hearts_td"],
+     "error: --single-features shapes a generated start; --rulebase gives the start"),
     (["--split", "leading", "--rulebase", "hearts_td"],
      "error: --split shapes a generated start; --rulebase gives the start"),
     (["--monte-carlo", "discard"], "error: --monte-carlo discard: not a kind of decision "

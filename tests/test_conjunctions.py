@@ -176,6 +176,25 @@ def test_a_group_narrowed_to_some_features_draws_its_conjunctions_only_from_them
                              group_features=["leading=yes:rank"])
 
 
+def test_a_single_feature_s_atoms_join_no_other_feature_s() -> None:
+    """Of 10 rows a share of 0.3 needs 3: leading yes (8), rank mid (8) and queen_here no
+    (9) fire often enough alone, and each pair of them (8, 7, 7); with queen_here alone
+    only the pair without it is left."""
+    samples = np.array([[0, 0, 0], [0, 12, 0]] + [[1, 6, 0]] * 7 + [[1, 6, 1]], float)
+    yes, mid, away = Is("leading", "yes"), Is("rank", "mid"), Is("queen_here", "no")
+    kw = {"max_order": 2, "min_share": 0.3}
+    every = conjunction_rulebase("e", [LEAD, RANK, QUEEN], samples, "p", "u", 26, **kw)
+    assert [r.condition for r in every.rules] == [
+        yes, mid, away, And((yes, mid)), And((yes, away)), And((mid, away))]
+    alone = conjunction_rulebase("a", [LEAD, RANK, QUEEN], samples, "p", "u", 26,
+                                 single_features=["q*"], **kw)  # a pattern: queen_here
+    assert [r.condition for r in alone.rules] == [yes, mid, away, And((yes, mid))]
+    with pytest.raises(ValueError, match=r"no feature 'queen' to stand alone \(features: "
+                                         r"leading, queen_here, rank\)"):
+        conjunction_rulebase("a", [LEAD, RANK, QUEEN], samples, "p", "u", 26,
+                             single_features=["queen"], **kw)
+
+
 def test_a_fuzzy_atom_fires_from_half_its_strength() -> None:
     """Rank 2 is low 2/3 and mid 1/3: only low fires (at 0.5 or more); rank 3 is low and
     mid 1/2 each: both fire; a wide foot alone never does."""

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from fuzzeval.games.backgammon.features import MIRRORED
 from fuzzeval.games.backgammon.game import GAME as BACKGAMMON
 from fuzzeval.games.cribbage.game import GAME as CRIBBAGE
 from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
@@ -59,9 +60,9 @@ def test_a_version_1_history_reads_as_the_same_games_stored_now(tmp_path: Path) 
     old = _v1(tmp_path)
     new = _fresh(tmp_path / "new.sqlite")
     assert _meta_version(old) == "1" and _meta_version(new) == "5"
-    # the side to roll's pips and checkers off were added to backgammon's features after
-    # version 1: the old history has the rest, as it stored them
-    added = ["OpponentPipCount", "OpponentBorneOff"]
+    # the side to roll's pips, checkers off and counts from its side were added to
+    # backgammon's features after version 1: the old history has the rest, as it stored them
+    added = ["OpponentPipCount", "OpponentBorneOff", *(f"Their{n}" for n in MIRRORED)]
     assert not set(added) & set(read_decisions(old).columns)
     pd.testing.assert_frame_equal(read_decisions(old), read_decisions(new).drop(columns=added))
     pd.testing.assert_frame_equal(read_games(old), read_games(new))

@@ -78,6 +78,10 @@ GroupFeaturesOpt = Annotated[list[str] | None, typer.Option(
          "(e.g. Contact=no) draws its conjunctions only from these features, separated "
          "by commas (backgammon's race: PipCount,OpponentPipCount,BorneOff,"
          "OpponentBorneOff); repeatable.")]
+SingleFeaturesOpt = Annotated[str, typer.Option(
+    help="Generated start: atoms of these features (names or patterns such as 'Their*', "
+         "separated by commas) join no other feature's, only a group's: many features for "
+         "a few rules each (backgammon: the side to roll's counts, Their*).")]
 MonteCarloOpt = Annotated[list[str] | None, typer.Option(
     "--monte-carlo", metavar="KIND",
     help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
@@ -124,6 +128,7 @@ def learn(
     triple_share: TripleShareOpt = 0.15,
     split: SplitOpt = "",
     group_features: GroupFeaturesOpt = None,
+    single_features: SingleFeaturesOpt = "",
     monte_carlo: MonteCarloOpt = None,
     sample_games: SampleGamesOpt = 200,
     scale: ScaleOpt = 100.0,
@@ -154,7 +159,8 @@ def learn(
             opponent=opponent, seed=seed, measure_every=measure_every,
             measure_games=measure_games, measure_opponent=measure_opponent or "", order=order,
             min_share=min_share, triple_share=triple_share, sample_games=sample_games,
-            scale=scale, split=split, group_features=tuple(group_features or ())), games,
+            scale=scale, split=split, group_features=tuple(group_features or ()),
+            single_features=single_features), games,
             average, rulebase, monte_carlo or [], option or [])
         game, settings = job.game, job.settings
         path = db or LEARNS.default_path(game.name)

@@ -24,6 +24,7 @@ pairs are kept (it fires no more often than any of them).
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -87,11 +88,12 @@ def atom_memberships(variables: Sequence[Variable], samples: FloatArray
 
 
 def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
-                          shares: Sequence[float]) -> list[tuple[int, ...]]:
+                          shares: Sequence[float], alone: frozenset[str] = frozenset()
+                          ) -> list[tuple[int, ...]]:
     """Conjunctions (tuples of atom indices, ascending) of 1..``len(shares)`` atoms of
     different features that fire together on at least ``shares[k - 1]`` of the rows of
     ``fires`` (n, atoms) for k atoms: singles first, then pairs, then triples, each in
-    index order."""
+    index order. The atoms of the features in ``alone`` are singles only."""
     n = fires.shape[0]
     needs = [max(1, int(np.ceil(share * n))) for share in shares]
     packed = np.packbits(fires, axis=0)  # (n/8, atoms): a conjunction is an AND of columns
@@ -109,7 +111,10 @@ def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
         nxt: list[tuple[int, ...]] = []
         for combo in level:
             used = {atoms[i].feature for i in combo}
+            if used & alone:
+                continue
             tails = [k for k in range(combo[-1] + 1, len(atoms)) if atoms[k].feature not in used
+                     and atoms[k].feature not in alone
                      and all(tuple(sorted((*sub, k))) in known
                              for sub in combinations(combo, len(combo) - 1))]
             if not tails:
@@ -126,7 +131,8 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
                          output: str, unit: str, scale: float, max_order: int = 3,
                          min_share: float = MIN_SHARE, triple_share: float = TRIPLE_SHARE,
                          limit: int = MAX_RULES, made_by: str = "",
-                         split: str = "", group_features: Sequence[str] = ()) -> RuleBase:
+                         split: str = "", group_features: Sequence[str] = (),
+                         single_features: Sequence[str] = ()) -> RuleBase:
     """A ``weighted_sum`` rule base with one rule per frequent conjunction of atoms over
     ``samples`` (sampled decisions' features, one column per feature), every conclusion
     0 to start (its own singleton term ``rK`` for rule K) on an output named ``output``
@@ -142,7 +148,9 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     atoms. ``max_order`` counts the atoms beside the group's. ``group_features`` narrows
     some groups to the features their conjunctions draw on (``parse_group_features``):
     backgammon's race group, both sides' pips and checkers off alone, so that one roll
-    ahead, from the other side's view, the plays of a roll are still told apart."""
+    ahead, from the other side's view, the plays of a roll are still told apart. The atoms
+    of ``single_features`` are joined with no other feature's atoms (a group's only): many
+    features for the price of a few rules each (backgammon's side to roll's counts)."""
     if not 1 <= max_order <= 3:
         raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
     for share in (min_share, triple_share):
@@ -156,8 +164,9 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     if group_features and not split:
         raise ValueError("features of a group need groups: name the split feature")
     only = parse_group_features(group_features, split, features) if split else {}
-    combos = _grouped(atoms, mu >= FIRES_AT, shares, split, only) if split else \
-        frequent_conjunctions(atoms, mu >= FIRES_AT, shares)
+    alone = matching_features(single_features, [f.name for f in features])
+    combos = _grouped(atoms, mu >= FIRES_AT, shares, split, only, alone) if split else \
+        frequent_conjunctions(atoms, mu >= FIRES_AT, shares, alone)
     if len(combos) > limit:
         raise ValueError(f"{len(combos):,} conjunctions fire often enough ({min_share:.2%} "
                          f"of the sampled decisions, triples {triple_share:.2%}): more than "
@@ -177,6 +186,19 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     return RuleBase(name, "weighted_sum", 0.0, inputs,
                     out, rules, description=f"{len(rules)} rules, each a conjunction of atoms "
                     f"of the inputs, concluding what it adds to the {unit}", made_by=made_by)
+
+
+def matching_features(patterns: Sequence[str], features: Sequence[str]) -> frozenset[str]:
+    """The features named by ``patterns``, each a name or a shell pattern (``Their*``); a
+    ValueError names the first that matches none."""
+    out: set[str] = set()
+    for pattern in patterns:
+        found = fnmatch.filter(features, pattern)
+        if not found:
+            raise ValueError(f"no feature {pattern!r} to stand alone (features: "
+                             f"{', '.join(sorted(features))})")
+        out.update(found)
+    return frozenset(out)
 
 
 def split_features(split: str, features: Sequence[str]) -> list[str]:
@@ -229,8 +251,8 @@ def parse_group_features(specs: Sequence[str], split: str, features: Sequence[Fe
 
 
 def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
-             split: str, only: dict[tuple[Atom, ...], frozenset[str]]
-             ) -> list[tuple[int, ...]]:
+             split: str, only: dict[tuple[Atom, ...], frozenset[str]],
+             alone: frozenset[str] = frozenset()) -> list[tuple[int, ...]]:
     """The conjunctions of each group of ``split`` (features separated by commas: a group
     for each combination of one atom of each, in order): each group's frequent
     conjunctions among the rows where its atoms fire together, over the other features'
@@ -246,7 +268,8 @@ def _grouped(atoms: Sequence[Atom], fires: BoolArray, shares: Sequence[float],
         rows = np.logical_and.reduce([fires[:, g] for g in group])
         if not rows.any():
             continue  # a group that never occurs in sampled play learns nothing
-        found = frequent_conjunctions([atoms[i] for i in rest], fires[rows][:, rest], shares)
+        found = frequent_conjunctions([atoms[i] for i in rest], fires[rows][:, rest], shares,
+                                      alone)
         out += [group, *((*group, *(rest[i] for i in combo)) for combo in found)]
     return out
 

@@ -59,7 +59,8 @@ MEASURE_SEED = 1_000_003
 
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
-LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": (), "group_features": ()}
+LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": (), "group_features": (),
+                         "single_features": ""}
 
 
 #: the conclusions' range, +-scale: what a rule base file can hold (its numbers within
@@ -116,6 +117,7 @@ class LearnSettings:
     split: str = ""  # a feature whose atoms each lead a group of rules ("": no groups)
     # groups narrowed to some features ("Contact=no:PipCount,BorneOff", parse_group_features)
     group_features: tuple[str, ...] = ()
+    single_features: str = ""  # features whose atoms join no other's (names, commas)
     # kinds of decision that learn from the payoff after them (Monte Carlo), not TD(λ)
     monte_carlo: tuple[str, ...] = ()
     start: str = ""  # a given start's content digest; "" for a generated start
@@ -230,7 +232,9 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
                               sampled_features(game, settings), "value",
                               game.payoff.unit, settings.scale, settings.order,
                               settings.min_share, settings.triple_share, made_by=made_by,
-                              split=settings.split, group_features=settings.group_features)
+                              split=settings.split, group_features=settings.group_features,
+                              single_features=tuple(filter(None,
+                                                           settings.single_features.split(","))))
     return rulebase_to_yaml(rb)
 
 
@@ -584,6 +588,8 @@ def made_by(settings: LearnSettings, games: int, start: str | None, average: int
                   *(["--split", s.split] if s.split else [])]
         for spec in s.group_features:
             words += ["--group-features", spec]
+        if s.single_features:
+            words += ["--single-features", s.single_features]
     # the learning curve's settings are the stored learn's too: the same command goes on
     words += ["--measure-every", str(s.measure_every), "--measure-games", str(s.measure_games),
               *(["--measure-opponent", s.measure_opponent] if s.measure_opponent else [])]
@@ -640,7 +646,11 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
     game's options, kinds, features and players, and a given start TD(λ) can learn; a
     UsageError names what is wrong, as ``fuzzeval learn`` says it."""
     from fuzzeval.formats.loading import read_rulebase_text
-    from fuzzeval.learn.conjunctions import parse_group_features, split_features
+    from fuzzeval.learn.conjunctions import (
+        matching_features,
+        parse_group_features,
+        split_features,
+    )
     from fuzzeval.play.match import check_game_options
     from fuzzeval.play.registry import load_game
     from fuzzeval.play.spec import parse_options
@@ -668,6 +678,14 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
             raise UsageError(f"--group-features {exc}") from None
     elif settings.group_features:
         raise UsageError("--group-features narrows groups of --split; give --split")
+    if settings.single_features:
+        if rulebase is not None:
+            raise UsageError("--single-features shapes a generated start; --rulebase gives "
+                             "the start")
+        try:
+            matching_features(settings.single_features.split(","), features)
+        except ValueError as exc:
+            raise UsageError(f"--single-features {settings.single_features}: {exc}") from None
     for flag, who in (("--opponent", settings.opponent),
                       ("--measure-opponent", settings.measure_opponent or game.default_opponent)):
         if who != "self" or flag != "--opponent":

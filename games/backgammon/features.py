@@ -100,11 +100,24 @@ FEATURES += (
     Feature("OpponentPipCount", 0, 375, "the opponent's pips to bear off (the bar counts 25)"),
     Feature("OpponentBorneOff", 0, 15, "the opponent's checkers borne off"),
 )
+#: the features counted on my side that the opponent's have no counterpart of above: the
+#: same counts of its checkers, from its side (the board turned round); one roll ahead my
+#: play is seen only through them (docs/learning.md)
+MIRRORED: tuple[str, ...] = (
+    "SinglePiecesInHome", "ToBeHitFactor", "PointsOwned", "StrongestConsecutiveBlockade",
+    "Anchors", "PrimeAgainst", "Shots", "PipLoss", "Stacking", "HomeCheckers",
+    "OutfieldCheckers", *(f"{kind}{zone}" for zone, _, _, _ in ZONES
+                          for kind in ("Blots", "Points", "Spares")))
+_OWN = len(FEATURES)  # the columns the kernel counts, before the mirrored ones
+FEATURES += tuple(
+    Feature(f"Their{f.name}", f.lo, f.hi, f"the opponent's {f.name}, counted from its side "
+            f"(mine: {f.meaning})")
+    for f in FEATURES if f.name in MIRRORED)
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in FEATURES)
 
 
 _COLUMN = {name: j for j, name in enumerate(FEATURE_NAMES)}
-_N_FEATURES = len(FEATURE_NAMES)
+_N_FEATURES = _OWN
 # Column numbers, read by the kernel as constants.
 _SINGLE_PIECES = _COLUMN["SinglePieces"]
 _OPPONENT_ON_BAR = _COLUMN["OpponentOnBar"]
@@ -159,13 +172,27 @@ def position_features(candidates: Sequence[Position],
     """Features of each candidate (n, k), one column per name."""
     columns = _columns(names)
     boards = Boards.of(candidates)
-    every = _features(boards.me, boards.opp)
+    if len(columns) and columns.max() < _OWN:  # the board turned round is not needed
+        return _features(boards.me, boards.opp)[:, columns]
+    every = _every(boards.me, boards.opp)
     return every if names == FEATURE_NAMES else every[:, columns]
+
+
+_MIRRORED_FROM = np.array([_COLUMN[name] for name in MIRRORED], dtype=np.intp)
+
+
+def _every(me: IntArray, opp: IntArray) -> FloatArray:
+    """Every feature (FEATURE_NAMES order): my side's counts, then the mirrored ones, the
+    same kernel on the board turned round."""
+    if not len(me):
+        return np.zeros((0, len(FEATURE_NAMES)))
+    return np.hstack([_features(me, opp), _features(opp, me)[:, _MIRRORED_FROM]])
 
 
 @kernel
 def _features(me_all: IntArray, opp_all: IntArray) -> FloatArray:
-    """Every feature (FEATURE_NAMES order) of each board: ``me_all``, ``opp_all`` (n, 25).
+    """The features my side's counts give (FEATURE_NAMES' first ``_OWN``) of each board:
+    ``me_all``, ``opp_all`` (n, 25).
 
     Sets of points are bits: bit k is my point k (1..24) and bit 0, for the opposing
     checkers, their bar, from which they enter as if from my point 0 (they move up my
@@ -356,7 +383,7 @@ class OptionFeatures:
     def columns(self, names: tuple[str, ...]) -> FloatArray:
         """(options, names) for every option."""
         if self._every is None:
-            self._every = _features(self._boards.me, self._boards.opp)
+            self._every = _every(self._boards.me, self._boards.opp)
         out: FloatArray = self._every[:, _columns(names)]
         return out
 
@@ -366,4 +393,4 @@ class OptionFeatures:
         if self._every is not None:
             out: FloatArray = self._every[rows]
             return out
-        return _features(self._boards.me[rows], self._boards.opp[rows])
+        return _every(self._boards.me[rows], self._boards.opp[rows])

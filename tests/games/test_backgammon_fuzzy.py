@@ -20,6 +20,7 @@ from fuzzeval.games.backgammon.board import BAR, START, Position, position_id
 from fuzzeval.games.backgammon.features import (
     FEATURE_NAMES,
     FEATURES,
+    MIRRORED,
     ZONES,
     FloatArray,
     OptionFeatures,
@@ -151,6 +152,9 @@ def _check_against_scalar(positions: list[Position]) -> FloatArray:
     got = position_features(positions)
     for row, p in zip(got, positions, strict=True):
         want = _scalar(p) | _scalar_more(p)
+        turned = Position(p.opp, p.me)  # the opponent's counts, from its side
+        want |= {f"Their{k}": v for k, v in (_scalar(turned) | _scalar_more(turned)).items()
+                 if k in MIRRORED}
         assert row.tolist() == pytest.approx([want[n] for n in FEATURE_NAMES], abs=1e-9), p
     return got
 
@@ -204,6 +208,11 @@ def test_the_side_to_rolls_pips_and_checkers_off_counted_by_hand() -> None:
     race = Position(side({3: 4}), side({4: 2, 1: 3}))
     assert position_features([fig4, race], names).tolist() == [
         [2 + 5 + 10 + 24 + 32 + 52, 169, 0, 0, 169 - 125], [12, 11, 11, 10, -1]]
+    # its side of Fig. 4: points 6, 8 and 13 (no two together), 5 checkers home, 3 + 5 on
+    # its 7-18, two beyond three on the 6 and the 13
+    theirs = ("TheirPointsOwned", "TheirStrongestConsecutiveBlockade", "TheirHomeCheckers",
+              "TheirOutfieldCheckers", "TheirStacking", "TheirPointsHighHome")
+    assert position_features([fig4], theirs).tolist() == [[3, 1, 5, 8, 4, 1]]
 
 
 def test_shots_agree_with_the_opponents_legal_plays() -> None:

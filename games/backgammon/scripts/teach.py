@@ -50,7 +50,9 @@ FloatArray = npt.NDArray[np.float64]
 RACE_INPUTS = ("PipCount", "BorneOff", "Stacking", "HomeCheckers", "OutfieldCheckers",
                "BlotsLowHome", "PointsLowHome", "SparesLowHome", "BlotsHighHome",
                "PointsHighHome", "SparesHighHome")
-CONTACT_INPUTS = tuple(n for n in FEATURE_NAMES if n not in ("Contact", "PipCount", "BorneOff"))
+#: my side's counts as the refined base was taught them (not the side to roll's, added since)
+CONTACT_INPUTS = tuple(n for n in FEATURE_NAMES[:FEATURE_NAMES.index("OpponentPipCount")]
+                       if n not in ("Contact", "PipCount", "BorneOff"))
 #: inputs whose "Some" peak the calibrator may move. Not PipLoss: eq. 1 pulls its peak
 #: toward what winners leave (7.5 -> 5.0 in five rounds) and that alone cost 0.0008 equity
 #: a decision against gnubg (the four others moved cost nothing), about two points of win
