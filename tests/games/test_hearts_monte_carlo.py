@@ -172,3 +172,16 @@ def test_choose_is_decide_s_choice_and_the_leaves_are_valued_by_its_values() -> 
     judged = greedy.judge(GAME.candidates(State(last)), np.random.default_rng(0))
     assert [card_str(c) for c in rules.legal(last)] == ["2S", "QS", "AS"]
     assert (judged.choice, [v[0] for v in judged.values]) == (1, [0.0, -13.0, 0.0])
+
+
+@pytest.mark.mutation_pin
+def test_of_cards_tied_on_their_mean_the_first_in_the_legal_order_is_laid() -> None:
+    """Last to 2S QS 3S holding 4S 5S KS AS, valuing points as gains: the KS and the AS
+    take the QS (13 each), the 4S and 5S nothing: the KS, the first of the two best."""
+    last = position("4S 5S KS AS 3D 7D JD 5H 8H 9C KC 6D", trick="2S,QS,3S",
+                    earlier="2C,AC,5C,TC")
+    greedy = MaxnHearts(3, lambda leaves: -points_taken(leaves))
+    judged = greedy.judge(GAME.candidates(State(last)), np.random.default_rng(0))
+    assert [card_str(c) for c in rules.legal(last)] == ["4S", "5S", "KS", "AS"]
+    assert [v[0] for v in judged.values] == [0.0, 0.0, -13.0, -13.0]
+    assert (judged.choice, judged.order) == (2, (2, 3, 0, 1))
