@@ -233,3 +233,15 @@ def test_plays_tied_at_0_ply_are_looked_at_in_the_game_s_order() -> None:
     got = LookaheadGrades(values, width=5)(view)
     assert np.flatnonzero(np.isfinite(got)).tolist() == [1, 2, 3, 4, 5]
     assert got[1:6].tolist() == [-0.0] * 5
+
+
+@pytest.mark.mutation_pin
+def test_a_reply_that_wins_is_worth_the_win_value_not_the_game_s_points() -> None:
+    """The opponent's last checker on its 2 point, as in the test of a reply that wins, but
+    one of my checkers already borne off: its win would score a single point, yet a taught
+    base's grades only rank plays, so a winning reply is worth the win value,
+    hi + (hi - lo) = 3 for the default base's output (-1 to 1)."""
+    position = Position(side({6: 5, 8: 3, 13: 6}), side({2: 1}))
+    got = _grader(2)(_view(position, (6, 5)))
+    finite = got[np.isfinite(got)]
+    assert finite.tolist() == [-3.0, -3.0]
