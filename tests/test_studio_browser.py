@@ -230,7 +230,22 @@ def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> 
     lines = drawn[0].find_elements(By.TAG_NAME, "polyline")
     assert len(lines) == 2  # a point's path and its targets
     assert len(lines[0].get_attribute("points").split()) == 3  # before, after 1, after 2
+    curve = d.find_element(*tid("history-curve")).find_elements(By.TAG_NAME, "polyline")
+    assert len(curve) == 1 and len(curve[0].get_attribute("points").split()) == 2  # 2 rounds
+    assert d.find_element(*tid("history-made-by")).text.startswith(
+        "the start rule base made by: ")
     shot(d, "history")
+    # the first round's base against the second's: the terms drawn over each other, and
+    # the points the second round moved listed
+    Select(d.find_element(*tid("compare-a"))).select_by_value(
+        "0/calibration_rulebases/calibration1_round000.yaml")
+    Select(d.find_element(*tid("compare-b"))).select_by_value(
+        "0/calibration_rulebases/calibration1_round001.yaml")
+    wait(d, lambda _: any(" -> " in c.text for c in d.find_elements(*tid("change"))))
+    assert d.find_elements(*tid("compare-crib_value"))
+    d.execute_script("document.querySelector('[data-testid=\"compare-title\"]')"
+                     ".scrollIntoView()")
+    shot(d, "compare")
 
 
 def test_the_decision_view_grades_a_typed_hand_as_the_command_line(

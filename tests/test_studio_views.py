@@ -223,6 +223,7 @@ def test_a_300_rule_base_is_checked_while_typing(client: TestClient) -> None:
 
 
 def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
+    from fuzzeval.formats.loading import load_rulebase
     from fuzzeval.games.cribbage.game import GAME
     from fuzzeval.learn.calibration_rounds import (
         CalibrationSettings,
@@ -230,6 +231,7 @@ def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
         run_calibration,
     )
     from fuzzeval.play.store import History
+    from fuzzeval.stats import wilson
 
     db = tmp_path / "cal.sqlite"
     with History(db) as h:
@@ -244,8 +246,12 @@ def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
         cal = load_calibration(h)
     assert (got["calibration"], got["rulebase"], got["game"], got["opponent"]) == (
         1, "cribbage_expected_points", "cribbage", "greedy")
-    assert got["rounds"] == [{"round": r.round, "games": 6, "wins": r.wins}
-                             for r in cal.finished_rounds]
+    assert got["rounds"] == [{"round": r.round, "games": 6, "wins": r.wins,
+                              "win_rate": r.wins / 6, "low": wilson(r.wins, 6)[0],
+                              "high": wilson(r.wins, 6)[1]} for r in cal.finished_rounds]
+    assert got["kind"] == "calibration" and got["made_by"] == \
+        load_rulebase(RULEBASES / "cribbage_expected_points.yaml").made_by != ""
+    assert client.get("/api/run", params={"id": "0/cal.sqlite"}, headers=H).json() == got
     moved = {(m.variable, f"{m.term}.{m.point}"): m for r in cal.finished_rounds
              for m in r.moves}
     shown = {(v["name"], p["label"]): p for v in got["variables"] for p in v["paths"]}
@@ -379,3 +385,72 @@ def test_a_typed_decision_is_graded_as_each_game_s_advice_command(client: TestCl
     bad = client.post("/api/decision", headers=H, json={
         "text": text, "path": "c.yaml", "game": "cribbage", "spot": {"hand": 5}})
     assert bad.status_code == 400 and bad.json()["error"] == "field 'hand': expected str"
+
+
+def test_the_history_view_reads_a_tuning_and_a_learn(tmp_path: Path) -> None:
+    """A tuning's generations and a learn's blocks, as their readers load them, and the
+    start base's made_by note."""
+    from fuzzeval.learn.td_runs import load_learn
+    from fuzzeval.learn.tune import load_tuning
+    from fuzzeval.play.store import History
+
+    made = runner.invoke(cli, ["tune", "cribbage", "--budget", "4", "--training-deals", "10",
+                               "--held-out-deals", "10", "--popsize", "2", "-w", "1",
+                               "--db", str(tmp_path / "t.sqlite"), "-o",
+                               str(tmp_path / "t.yaml")])
+    assert made.exit_code == 0, made.output
+    made = runner.invoke(cli, ["learn", "hearts", "-n", "16", "--block", "8",
+                               "--measure-every", "1", "--measure-games", "8",
+                               "--sample-games", "4", "--order", "1", "-w", "1",
+                               "--db", str(tmp_path / "l.sqlite"), "-o",
+                               str(tmp_path / "l.yaml"), "--plot", str(tmp_path / "c.png")])
+    assert made.exit_code == 0, made.output
+    client = TestClient(build_app(workspace_of([str(tmp_path)], tmp_path), "t"))
+    got = client.get("/api/run", params={"id": "0/t.sqlite"}, headers=H).json()
+    with History(tmp_path / "t.sqlite", readonly=True) as h:
+        tuning = load_tuning(h)
+    assert (got["kind"], got["rulebase"], got["game"]) == ("tuning", "cribbage_linguistic",
+                                                          "cribbage")
+    assert got["made_by"] == "written by hand (the expert's first draft)"
+    assert got["generations"] == [{"index": g.index, "evaluations": g.evaluations,
+                                   "best": g.best, "mean": g.mean}
+                                  for g in tuning.generations] and got["generations"]
+    got = client.get("/api/run", params={"id": "0/l.sqlite"}, headers=H).json()
+    with History(tmp_path / "l.sqlite", readonly=True) as h:
+        learn = load_learn(h)
+    assert (got["kind"], got["game"]) == ("learn", "hearts")
+    assert [b["games"] for b in got["blocks"]] == [8, 16]  # a block of 8 games, twice
+    assert got["blocks"] == [{"index": b.index, "games": b.games, "mean": b.mean,
+                              "measure": b.measure, "measure_half": b.measure_half}
+                             for b in learn.blocks]
+    with History(tmp_path / "empty.sqlite"):
+        pass  # a history with no run in it
+    empty = client.get("/api/run", params={"id": "0/empty.sqlite"}, headers=H)
+    assert empty.status_code == 400
+    assert empty.json()["error"] == "empty.sqlite: no calibration, tuning or learn stored in it"
+
+
+def test_two_rule_bases_are_compared_with_what_changed(client: TestClient,
+                                                        folder: Path) -> None:
+    text = (folder / "tipping.yaml").read_text()
+    changed = text.replace("average: {points: [0, 5, 10], adjust: [peak]}",
+                           "average: {points: [0, 5.5, 10], adjust: [peak]}").replace(
+        "    weight: 0.5", "    weight: 0.25").replace(
+        "made_by: written by hand", "made_by: moved by hand").replace(
+        "  - if quality is poor or service is poor then tip is low\n", "")
+    (folder / "tipping2.yaml").write_text(changed)
+    got = client.post("/api/compare", headers=H, json={"a": "0/tipping.yaml",
+                                                        "b": "0/tipping2.yaml"}).json()
+    assert got["changes"] == [
+        "made_by: 'written by hand' -> 'moved by hand'",
+        "quality.average.peak: 5 -> 5.5",
+        "rule removed: if quality is poor or service is poor then tip is low",
+        "rule weight 0.5 -> 0.25: if quality is good then tip is high"]
+    assert got["a"]["made_by"] == "written by hand"
+    assert got["b"]["inputs"][0]["terms"][1]["points"] == [0, 5.5, 10]
+    same = client.post("/api/compare", headers=H, json={"a": "0/tipping.yaml",
+                                                         "b": "0/tipping.yaml"}).json()
+    assert same["changes"] == []
+    refused = client.post("/api/compare", headers=H, json={"a": "0/../x.yaml",
+                                                            "b": "0/tipping.yaml"})
+    assert refused.status_code == 403

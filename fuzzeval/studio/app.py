@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from fuzzeval.errors import FuzzevalError, RuleBaseError
 from fuzzeval.studio.security import Guard, Refused
-from fuzzeval.studio.views import base, decision, history, surface, variables, viewer
+from fuzzeval.studio.views import base, compare, decision, history, surface, variables, viewer
 from fuzzeval.studio.workspace import DATABASES, Conflict, Workspace
 
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
@@ -118,6 +118,14 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         return _answer(lambda: history.drift(
             workspace.database(request.query_params.get("id", "")), calibration(request)))
 
+    async def run(request: Request) -> Response:
+        return _answer(lambda: history.run(
+            workspace.database(request.query_params.get("id", ""))))
+
+    def opened(file_id: str) -> tuple[str, str]:
+        got = workspace.open(file_id)
+        return str(got["text"]), str(got["path"])
+
     async def games(request: Request) -> Response:
         return _answer(lambda: {"games": decision.games()})
 
@@ -144,6 +152,9 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         Route("/api/histories", histories),
         Route("/api/games", games),
         Route("/api/drift", drift),
+        Route("/api/run", run),
+        Route("/api/compare", post(lambda b: compare.compare(
+            opened(_field(b, "a", str)), opened(_field(b, "b", str)))), methods=["POST"]),
         Route("/api/check", post(lambda b: base.check(*text(b))), methods=["POST"]),
         Route("/api/explain", post(lambda b: viewer.explain(*text(b), _numbers(b, "inputs"))),
               methods=["POST"]),

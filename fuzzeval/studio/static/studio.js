@@ -99,7 +99,8 @@ async function check() {
   const errors = data.problems.filter((p) => p.severity === "error").length;
   $("summary").className = data.ok ? "" : "bad";
   $("summary").textContent = data.ok
-    ? `ok: ${data.rulebase.inputs.length} inputs, ${data.rulebase.rules.length} rules`
+    ? `ok: ${data.rulebase.inputs.length} inputs, ${data.rulebase.rules.length} rules` +
+      (data.rulebase.made_by ? `; made by: ${data.rulebase.made_by}` : "")
     : `${errors} error(s): the views show the last text that loaded`;
   if (data.ok) { state.rb = data.rulebase; drawViews(); }
 }
@@ -339,24 +340,84 @@ async function loadHistories() {
   const s = $("history-db"), keep = s.value;
   s.replaceChildren(...data.databases.map((f) => el("option", { value: f.id, title: f.folder }, f.name)));
   if (data.databases.some((f) => f.id === keep)) s.value = keep;
+  loadCompare().catch((e) => say(e.message, true));
   if (!data.databases.length) {
-    $("history-summary").textContent = "no calibration database (.sqlite) in the folders given";
+    $("history-summary").textContent = "no database (.sqlite) in the folders given";
     $("history").replaceChildren();
+    $("history-curve").replaceChildren();
     return;
   }
   drawHistory();
 }
 
+// a line chart: series of {label, ys, low, high (a band, optional), dashed}
+function drawCurve(title, xlabel, xs, series) {
+  const w = 600, h = 200, pad = 64, right = 190;
+  const svg = el("svg:svg", { width: w + right, height: h, "data-testid": "curve" });
+  const all = series.flatMap((c) => c.ys.concat(c.low || [], c.high || [])).filter((u) => u !== null);
+  let lo = Math.min(...all), hi = Math.max(...all);
+  if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
+  const x0 = Math.min(...xs), x1 = Math.max(...xs);
+  const x = (t) => pad + (x1 > x0 ? (t - x0) / (x1 - x0) : 0.5) * (w - pad - 10);
+  const y = (u) => h - 24 - (u - lo) / (hi - lo) * (h - 50);
+  svg.append(el("svg:text", { x: pad, y: 12 }, `${title} (x: ${xlabel})`));
+  svg.append(el("svg:line", { x1: pad, x2: w - 10, y1: h - 24, y2: h - 24, stroke: "#999" }));
+  for (const t of [x0, (x0 + x1) / 2, x1])
+    svg.append(el("svg:text", { x: x(t), y: h - 8, "text-anchor": "middle" }, number(t)));
+  for (const u of [lo, (lo + hi) / 2, hi])
+    svg.append(el("svg:text", { x: pad - 6, y: y(u) + 4, "text-anchor": "end" }, Number(u.toPrecision(4)).toString()));
+  series.forEach((c, k) => {
+    const colour = COLOURS[k % COLOURS.length];
+    const at = (ys) => ys.map((u, i) => (u === null ? null : `${x(xs[i])},${y(u)}`)).filter(Boolean);
+    if (c.low) svg.append(el("svg:polygon", { fill: colour, "fill-opacity": 0.15, stroke: "none",
+      points: at(c.low).concat(at(c.high).reverse()).join(" ") }));
+    svg.append(el("svg:polyline", { fill: "none", stroke: colour, "stroke-width": 2,
+      "stroke-dasharray": c.dashed ? "4 3" : "", points: at(c.ys).join(" ") }));
+    svg.append(el("svg:text", { x: w + 4, y: 28 + 16 * k, fill: colour }, c.label));
+  });
+  $("history-curve").replaceChildren(svg);
+}
+
 async function drawHistory() {
   let data;
-  try { data = await api("/api/drift?id=" + encodeURIComponent($("history-db").value)); }
-  catch (e) { $("history-summary").textContent = e.message; $("history").replaceChildren(); return; }
+  try { data = await api("/api/run?id=" + encodeURIComponent($("history-db").value)); }
+  catch (e) {
+    $("history-summary").textContent = e.message;
+    for (const id of ["history", "history-curve"]) $(id).replaceChildren();
+    return;
+  }
+  $("history-made-by").textContent = data.made_by ? `the start rule base made by: ${data.made_by}` : "";
+  $("history").replaceChildren();
+  if (data.kind === "tuning") {
+    const g = data.generations;
+    $("history-summary").textContent = `tuning ${data.tuning} of ${data.rulebase} (${data.game}): ` +
+      `${g.length} generation(s), ${g.length ? g[g.length - 1].evaluations : 0} evaluations`;
+    if (g.length) drawCurve("value of the best so far and of each generation's mean", "evaluations",
+      g.map((r) => r.evaluations), [{ label: "best so far", ys: g.map((r) => r.best) },
+                                    { label: "generation's mean", ys: g.map((r) => r.mean), dashed: true }]);
+    return;
+  }
+  if (data.kind === "learn") {
+    const b = data.blocks, m = b.filter((r) => r.measure !== null);
+    $("history-summary").textContent = `learn ${data.learn} (${data.game}): ${b.length} block(s), ` +
+      `${b.length ? b[b.length - 1].games : 0} games`;
+    if (b.length) drawCurve("mean payoff a game: the learned player measured (95 % band), the learning seats", "games",
+      b.map((r) => r.games), [
+        { label: "learned player", ys: b.map((r) => r.measure), low: b.map((r) => (r.measure === null ? null : r.measure - r.measure_half)),
+          high: b.map((r) => (r.measure === null ? null : r.measure + r.measure_half)) },
+        { label: "learning seats", ys: b.map((r) => r.mean), dashed: true }]);
+    if (!m.length) $("history-curve").append(el("p", {}, "no block measured"));
+    return;
+  }
   const rounds = data.rounds.length;
   const wins = data.rounds.map((r) => `${r.wins}/${r.games}`).join(", ");
   $("history-summary").textContent = `calibration ${data.calibration} of ${data.rulebase} ` +
     `(${data.game} against ${data.opponent}): ${rounds} round(s)` + (rounds ? `, won ${wins}` : "");
+  if (rounds) drawCurve("win rate a round (95 % Wilson band)", "round", data.rounds.map((r) => r.round + 1),
+    [{ label: "win rate", ys: data.rounds.map((r) => r.win_rate), low: data.rounds.map((r) => r.low),
+       high: data.rounds.map((r) => r.high) }]);
+  else $("history-curve").replaceChildren();
   const box = $("history");
-  box.replaceChildren();
   for (const v of data.variables) {
     const w = 600, h = 190, pad = 64, right = 150;
     const svg = el("svg:svg", { width: w + right, height: h, "data-testid": "drift-" + v.name });
@@ -380,6 +441,51 @@ async function drawHistory() {
       if (t.length) svg.append(el("svg:polyline", { fill: "none", stroke: c, "stroke-dasharray": "2 3",
         points: t.join(" ") }));
       svg.append(el("svg:text", { x: w + 4, y: 28 + 16 * k, fill: c }, p.label));
+    });
+    box.append(svg);
+  }
+}
+
+// --- two rule bases compared ------------------------------------------------------------
+async function loadCompare() {
+  const data = await api("/api/files");
+  for (const id of ["compare-a", "compare-b"]) {
+    const s = $(id), keep = s.value;
+    s.replaceChildren(...data.files.map((f) => el("option", { value: f.id, title: f.folder }, f.name)));
+    if (data.files.some((f) => f.id === keep)) s.value = keep;
+    else if (state.file && data.files.some((f) => f.id === state.file)) s.value = state.file;
+  }
+  drawCompare();
+}
+
+async function drawCompare() {
+  let data;
+  try { data = await api("/api/compare", { a: $("compare-a").value, b: $("compare-b").value }); }
+  catch (e) { $("changes").replaceChildren(el("li", {}, e.message)); $("compare").replaceChildren(); return; }
+  const made = (rb) => rb.made_by || "(no made_by note)";
+  $("compare-made-by").textContent = `${data.a.name}: ${made(data.a)} | ${data.b.name}: ${made(data.b)}`;
+  $("changes").replaceChildren(...(data.changes.length ? data.changes : ["no change"]).map(
+    (c) => el("li", { "data-testid": "change" }, c)));
+  const box = $("compare");
+  box.replaceChildren();
+  const after = Object.fromEntries(data.b.inputs.concat([data.b.output]).map((v) => [v.name, v]));
+  for (const v of data.a.inputs.concat([data.a.output])) {
+    const w2 = after[v.name];
+    const shown = { ...v, lo: Math.min(v.lo, w2 ? w2.lo : v.lo), hi: Math.max(v.hi, w2 ? w2.hi : v.hi) };
+    const w = 560, h = 140, pad = 26;
+    const svg = el("svg:svg", { width: w, height: h, "data-testid": "compare-" + v.name });
+    const [x, y] = axes(svg, shown, w, h, pad);
+    svg.append(el("svg:text", { x: pad, y: 12 }, `${v.name}: dashed ${data.a.name}, solid ${data.b.name}`));
+    const single = (t) => t.points[0] === t.points[2];  // a singleton: a stem
+    const draw = (t, dashed, colour) => svg.append(el("svg:polyline", { fill: "none", stroke: colour,
+      "stroke-width": 1.6, "stroke-dasharray": dashed ? "4 3" : "",
+      points: (single(t) ? [[t.points[1], 0], [t.points[1], 1]] : outline(shown, t.points))
+        .map(([q, m]) => `${x(q)},${y(m)}`).join(" ") }));
+    v.terms.forEach((t, k) => draw(t, true, COLOURS[k % COLOURS.length]));
+    if (w2) w2.terms.forEach((t, k) => {
+      draw(t, false, COLOURS[k % COLOURS.length]);
+      if (!single(t))  // singletons' names would overlap: the list of changes names them
+        svg.append(el("svg:text", { x: x(t.points[1]), y: y(1) - 3, "text-anchor": "middle" }, t.name));
     });
     box.append(svg);
   }
@@ -512,6 +618,7 @@ $("save").onclick = save;
 $("save-as").onclick = saveAs;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
+$("compare-a").onchange = $("compare-b").onchange = drawCompare;
 $("decision-game").onchange = () => { buildSpot(); drawDecision(); };
 $("decision-mode").onchange = $("decision-seed").onchange = $("decision-index").onchange = drawDecision;
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });

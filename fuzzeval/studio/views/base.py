@@ -61,7 +61,8 @@ def variable_dict(v: Variable) -> dict[str, Any]:
 
 def rulebase_dict(rb: RuleBase) -> dict[str, Any]:
     """What the views draw: variables with their terms' points, the rules in words."""
-    return {"name": rb.name, "description": rb.description, "defuzzifier": rb.defuzzifier,
+    return {"name": rb.name, "description": rb.description, "made_by": rb.made_by,
+            "defuzzifier": rb.defuzzifier,
             "default": rb.default, "inputs": [variable_dict(v) for v in rb.inputs],
             "output": variable_dict(rb.output),
             "rules": [{"text": t, "weight": r.weight, "output_term": r.output_term}
