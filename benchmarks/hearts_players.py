@@ -84,7 +84,9 @@ def shown(player: str, trials: int) -> str:
     sampling = f"sampling:trials={trials}"
     return {f"{sampling},rollout=td,horizon=1": "sampling(td, 1)",
             f"{sampling},rollout=td,others=heuristic": "sampling(td/heur)",
-            f"{sampling},rollout=td": "sampling(td)", sampling: "sampling"}.get(player, player)
+            f"{sampling},rollout=td": "sampling(td)", sampling: "sampling",
+            "maxn:deals=1,values=learned": "maxn(values, 1)",
+            "maxn:values=learned": "maxn(values)"}.get(player, player)
 
 
 def play(key: str, player: str, opponent: str, deals: int,
@@ -160,7 +162,8 @@ def main() -> None:
           f"moon shot;\nsampling: trials={args.trials}; sampling(td): with td playing its "
           "playouts;\nsampling(td, 1): the playouts stopped at the next decision, valued "
           "by td;\nsampling(td/heur): td plays its own seat in the playouts, heuristic "
-          "the others\n")
+          "the others;\nmaxn(values): maxn on the learned values of positions, 20 deals "
+          "(1: one deal)\n")
     print(f"| {'player':<18} | {'opponent':<22} | {'deals':>5} | {'mean':>5} | "
           f"{'95 % interval':<14} |")
     print(f"|{'-' * 20}|{'-' * 24}|{'-' * 7}|{'-' * 7}|{'-' * 16}|")
