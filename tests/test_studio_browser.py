@@ -284,4 +284,9 @@ def test_the_decision_view_grades_a_typed_hand_as_the_command_line(
                     for w in want]
     assert len(rows) == 15 and rows[0] == ["9H", "KC", "5D", "5H", "8C", "8S", "0.468"]
     assert browser.find_elements(*tid("why-rule"))  # the rules behind the choice
+    assert browser.find_element(*tid("why-title")).text == \
+        "rules behind 9H KC, the choice: grade 0.467532"
+    browser.find_elements(*tid("advice-row"))[3].click()  # another throw's rules
+    wait(browser, lambda d: d.find_element(*tid("why-title")).text.startswith(
+        "rules behind 8C 8S (not the choice): grade 0.361472"))
     shot(browser, "decision")

@@ -372,7 +372,30 @@ def test_a_typed_decision_is_graded_as_each_game_s_advice_command(client: TestCl
                            ("call", "raise", "fold")]
     assert got["situation"][0] == "you (button) hold As Kd; board none (preflop)"
 
+    # the explanation of any option, not only the choice: each row's grade explained
+    for game, rulebase, spot in (
+            ("cribbage", "cribbage_linguistic", {"hand": "5H 5S JD QC 4S 9C", "crib": "mine"}),
+            ("backgammon", "backgammon_simple", {"position": "4HPwATDgc/ABMA", "dice": "31"}),
+            ("hearts", "hearts", {"hand": hand, "trick": "5S,AS", "earlier": "2C,AC,5C,9C"}),
+            ("holdem", "holdem", {"hole": "AsKd"})):
+        chosen = _typed(client, game, rulebase, spot)
+        grade = chosen["columns"].index("grade" if "grade" in chosen["columns"] else "worth")
+        for row in chosen["rows"]:
+            picked = client.post("/api/decision", headers=H, json={
+                "text": (RULEBASES / f"{rulebase}.yaml").read_text(), "path": "x.yaml",
+                "game": game, "spot": spot, "pick": row[0]}).json()
+            assert picked["pick"] == row[0]
+            shown = f"{picked['explanation']['grade']:.3f}" if game == "cribbage" else \
+                f"{picked['explanation']['grade']:.4g}"
+            assert shown == row[grade], (game, row)
+            if row[0] == chosen["choice"]:
+                assert picked["explanation"] == chosen["explanation"]
     text = (RULEBASES / "cribbage_linguistic.yaml").read_text()
+    bad = client.post("/api/decision", headers=H, json={
+        "text": text, "path": "c.yaml", "game": "cribbage", "pick": "5H 4S",
+        "spot": {"hand": "5H 5S JD QC 4S 9C", "crib": "mine"}})
+    assert bad.status_code == 400 and bad.json()["error"].startswith(
+        "option '5H 4S': not one of 4S 5H, 4S 5S,")
     for spot, said in (({"hand": "5H 5S JD", "crib": "mine"}, "6"),
                        ({"hand": "5H 5S JD QC 4S 9C", "crib": "ours"},
                         "'ours': whose crib: mine or theirs"),

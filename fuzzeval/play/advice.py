@@ -106,3 +106,15 @@ def advice(name: str, judgement: Judgement, labels: Sequence[str], what: str = "
     more = f"; {len(j.order) - top} more" if len(j.order) > top else ""
     return Advice(name, labels[j.choice], (what, *j.columns) if j.columns else (), rows,
                   j.how + more, j.explanation)
+
+
+def explain_option(evaluator: Evaluator, candidates: Candidates, option: int) -> Explanation:
+    """Why a rule base grades ``option`` as it does: its features as the candidates carry
+    them, the evaluator's inputs picked by name (any option, not only the one chosen)."""
+    names = candidates.feature_names
+    missing = [n for n in evaluator.input_names if n not in names]
+    if missing:
+        raise ValueError(f"the options carry no feature {missing[0]!r} of the rule base "
+                         f"{evaluator.rulebase.name}")
+    row = candidates.feature_rows([option])[0]
+    return evaluator.explain(row[[names.index(n) for n in evaluator.input_names]])

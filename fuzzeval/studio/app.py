@@ -141,6 +141,9 @@ def build_app(workspace: Workspace, token: str) -> Guard:
             return _answer(lambda: work(body))
         return endpoint
 
+    def pick(b: dict[str, Any]) -> str | None:
+        return None if b.get("pick") is None else str(_field(b, "pick", str))
+
     def text(b: dict[str, Any]) -> tuple[str, str]:
         return _field(b, "text", str), _field(b, "path", str)
 
@@ -166,9 +169,10 @@ def build_app(workspace: Workspace, token: str) -> Guard:
             int(b.get("n", 100)) if isinstance(b.get("n", 100), int) else -1)),
               methods=["POST"]),
         Route("/api/decision", post(lambda b: decision.decision(
-            *text(b), _field(b, "game", str), spot=_texts(b, "spot")) if "spot" in b else
-            decision.decision(*text(b), _field(b, "game", str), _field(b, "seed", int),
-                              _field(b, "index", int))), methods=["POST"]),
+            *text(b), _field(b, "game", str), spot=_texts(b, "spot"), pick=pick(b))
+            if "spot" in b else decision.decision(
+                *text(b), _field(b, "game", str), _field(b, "seed", int),
+                _field(b, "index", int), pick=pick(b))), methods=["POST"]),
         Route("/api/save", post(lambda b: workspace.save(
             _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str))),
               methods=["POST"]),

@@ -520,15 +520,17 @@ function buildSpot() {
   $("spot-fields").replaceChildren(...(gameFields[game] || []).map((f) => {
     const box = el("input", { id: `spot-${f.name}`, "data-testid": `spot-${f.name}`, title: f.help,
       placeholder: f.help, value: given[f.name] || "", size: f.name === "hand" ? 36 : 16 });
-    box.onchange = drawDecision;
+    box.onchange = () => { picked = null; drawDecision(); };
     const label = el("label", { class: "spot" }, `${f.name} `);
     label.append(box);
     return label;
   }));
 }
 
+let picked = null;  // the option whose explanation is shown (null: the choice's)
+
 function decisionBody() {
-  const body = { text: state.text, path: state.path, game: $("decision-game").value };
+  const body = { text: state.text, path: state.path, game: $("decision-game").value, pick: picked };
   if ($("decision-mode").value === "dealt") {
     return { ...body, seed: +$("decision-seed").value, index: +$("decision-index").value };
   }
@@ -551,6 +553,7 @@ async function drawDecision() {
     $("situation").textContent = e.message;
     for (const id of ["advisor", "choice", "advice-note"]) $(id).textContent = "";
     for (const id of ["advice", "advice-head", "why"]) $(id).replaceChildren();
+    $("why-title").textContent = "";
     return;
   }
   if (seq !== deciding) return;
@@ -562,10 +565,15 @@ async function drawDecision() {
   head.append(...data.columns.map((c) => el("th", {}, c)));
   $("advice-head").replaceChildren(head);
   $("advice").replaceChildren(...data.rows.map((r, i) => {
-    const tr = el("tr", { "data-testid": "advice-row", style: i === 0 ? "font-weight:600" : "" });
+    const tr = el("tr", { "data-testid": "advice-row", style: i === 0 ? "font-weight:600" : "",
+                          class: r[0] === data.pick ? "picked" : "", title: "click: the rules behind it" });
     tr.append(...r.map((c) => el("td", {}, c)));
+    tr.onclick = () => { picked = r[0]; drawDecision(); };
     return tr;
   }));
+  $("why-title").textContent = data.explanation ? `rules behind ${data.pick || data.choice}` +
+    (data.pick && data.pick !== data.choice ? " (not the choice)" : ", the choice") +
+    `: grade ${number(data.explanation.grade)}` : "";
   const why = data.explanation ? data.explanation.rules.filter((r) => r.strength > 0)
     .sort((a, b) => b.strength - a.strength) : [];
   $("why").replaceChildren(...why.map((r) => {
@@ -619,7 +627,8 @@ $("save-as").onclick = saveAs;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
 $("compare-a").onchange = $("compare-b").onchange = drawCompare;
-$("decision-game").onchange = () => { buildSpot(); drawDecision(); };
-$("decision-mode").onchange = $("decision-seed").onchange = $("decision-index").onchange = drawDecision;
+$("decision-game").onchange = () => { picked = null; buildSpot(); drawDecision(); };
+$("decision-mode").onchange = $("decision-seed").onchange = $("decision-index").onchange = () => {
+  picked = null; drawDecision(); };
 window.addEventListener("beforeunload", (ev) => { if (state.dirty) ev.preventDefault(); });
 loadFiles(new URLSearchParams(location.search).get("open")).catch((e) => say(e.message, true));

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from fuzzeval.errors import UsageError
+from fuzzeval.play.advice import explain_option
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, PlayInterface, hook
 from fuzzeval.play.registry import game_names, load_game
 from fuzzeval.studio.views.base import usable
@@ -72,10 +73,12 @@ def _dealt(game: Game, player: Player, seed: int, index: int) -> tuple[Candidate
 
 
 def decision(text: str, path: str, game_name: str, seed: int = 0, index: int = 0,
-             spot: Mapping[str, str] | None = None) -> dict[str, Any]:
+             spot: Mapping[str, str] | None = None, pick: str | None = None
+             ) -> dict[str, Any]:
     """What the game's rule-base player reading ``text`` would choose, every option
     graded: at the decision typed in ``spot`` (the fields of ``games()``), or else at the
-    ``index``-th decision of a game dealt from ``seed``; and the situation there."""
+    ``index``-th decision of a game dealt from ``seed``; the situation there, and the
+    explanation of the choice, or of option ``pick`` (its label) when given."""
     usable(text, path)  # the text's own problems first, in the editor's words
     game = load_game(game_name)
     interface = _interface(game)
@@ -92,7 +95,13 @@ def decision(text: str, path: str, game_name: str, seed: int = 0, index: int = 0
                   for i in range(game.seats))
     advice = interface.advise(candidates, player, game.rulebase_player, every=True)
     why = advice.explanation[1].to_dict() if advice.explanation is not None else None
+    if pick is not None and advice.explanation is not None:
+        if pick not in candidates.labels:
+            raise UsageError(f"option {pick!r}: not one of {', '.join(candidates.labels)}")
+        why = explain_option(advice.explanation[0], candidates,
+                             candidates.labels.index(pick)).to_dict()
     return {"game": game.name, "seed": seed, "index": index, "spot": dict(spot or {}),
+            "pick": pick if why is not None else None,
             "kind": candidates.kind, "situation": interface.situation(candidates, names, seat),
             "advisor": advice.advisor, "choice": advice.choice,
             "columns": list(advice.columns), "rows": [list(r) for r in advice.rows],
