@@ -43,29 +43,19 @@ def moves(
     import numpy as np
 
     from fuzzeval.cli.evaluate import print_explanation
-    from fuzzeval.games.backgammon.board import (
-        check_not_finished,
-        from_position_id,
-        position_id,
-    )
-    from fuzzeval.games.backgammon.game import GAME, State
-    from fuzzeval.games.backgammon.moves import parse_dice
-    from fuzzeval.games.backgammon.play import judgement
+    from fuzzeval.games.backgammon.board import position_id
+    from fuzzeval.games.backgammon.game import GAME
+    from fuzzeval.games.backgammon.play import BackgammonPlay, judgement
     from fuzzeval.games.backgammon.players import MoveView
 
-    try:
-        start = from_position_id(position)
-        try:
-            check_not_finished(start)
-        except ValueError as exc:
-            raise ValueError(f"position {position.strip()!r}: {exc}") from None
-        roll = parse_dice(dice)
+    try:  # the position and roll read as the studio reads a typed one
+        candidates = BackgammonPlay().spot({"position": position, "dice": dice})
     except (FuzzevalError, ValueError) as exc:
         raise usage_error(str(exc)) from None
     who = player_option(GAME, player)
-    candidates = GAME.candidates(State(start, 0, roll))
     view = candidates.view
     assert isinstance(view, MoveView)
+    start, roll = view.position, view.dice
     j = judgement(who, candidates, np.random.default_rng(1))
     order = j.order or (j.choice,)
     rows = [{"play": candidates.labels[i], **({"grade": j.values[i][0]} if j.values else {}),
