@@ -66,3 +66,21 @@ rules:
     assert sets.grade == pytest.approx(-3.8 / 1.1)  # divided by the total strength
     assert sum(sets.contribution.values()) / sum(sets.strength.values()) == \
         pytest.approx(sets.grade)
+
+
+def test_an_option_is_explained_only_from_features_its_candidates_carry() -> None:
+    from fuzzeval.games.cribbage.cards import parse_cards
+    from fuzzeval.games.cribbage.game import discard_candidates
+    from fuzzeval.play.advice import explain_option
+
+    candidates = discard_candidates(tuple(sorted(parse_cards("5H 5S JD QC 4S 9C", 6))), True)
+    assert len(candidates) == 15 and candidates.labels[0] == "4S 5H"
+    tipping = compile_rulebase(load_rulebase(RULEBASES / "tipping.yaml"))
+    with pytest.raises(ValueError, match=r"^the options carry no feature "
+                       r"'quality' of the rule base tipping$"):
+        explain_option(tipping, candidates, 0)
+    linguistic = compile_rulebase(load_rulebase(RULEBASES / "cribbage_linguistic.yaml"))
+    # the throw 4S 9C keeps 5H 5S JD QC: fifteens 5H+JD, 5H+QC, 5S+JD, 5S+QC (8 points)
+    # and the pair of fives (2): kept_points 10
+    why = explain_option(linguistic, candidates, candidates.labels.index("4S 9C"))
+    assert why.inputs["kept_points"] == 10.0
