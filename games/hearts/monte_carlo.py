@@ -1,11 +1,12 @@
 """``maxn``: Sturtevant & White (2006)'s Monte-Carlo player on the search to the end of the
 trick. For a card to lay it deals the cards it cannot see ``deals`` times, consistently
 with all it has seen (``sampling.determinized``: voids, its pass, what the rules reveal),
-runs maxⁿ to the end of the trick in each deal (``trick.search_trick``), and lays the card
-whose backed-up value to itself is best on average over the deals: the fewest points,
-the first card in the legal order on ties.
+runs maxⁿ to the end of the trick in each deal (``trick.search_trick``'s search, run over
+all the deals at once by ``trick_search.search_deals``), and lays the card whose backed-up
+value to itself is best on average over the deals: the fewest points, the first card in
+the legal order on ties.
 
-The leaves are valued by the points each seat has taken (``trick.points_taken``), or with
+The leaves are valued by the points each seat has taken (``trick.TAKEN``), or with
 ``values=learned`` by those plus the learned points still to come from the position the
 trick leaves (``position_values``: Sturtevant & White's evaluator). With ``deals=1`` it
 searches one deal of the hidden cards, no Monte-Carlo. The pass is ``heuristic``'s, card
@@ -21,14 +22,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fuzzeval.games.hearts.game import Decision, State
+from fuzzeval.games.hearts.game import Decision
 from fuzzeval.games.hearts.players import heuristic_player
 from fuzzeval.games.hearts.sampling import determinized
-from fuzzeval.games.hearts.trick import points_taken, search_trick
+from fuzzeval.games.hearts.trick import TAKEN
+from fuzzeval.games.hearts.trick_search import SeatValues, search_deals
 from fuzzeval.games.options import check_keys
 from fuzzeval.play.advice import NO_VALUES, Judgement
 from fuzzeval.play.game import Candidates
-from fuzzeval.search.maxn import Values
 
 FloatArray = npt.NDArray[np.float64]
 #: Sturtevant & White's 20 Monte-Carlo models a decision
@@ -43,18 +44,14 @@ class MaxnHearts:
     to the end of the trick by maxⁿ (module doc); pass as ``heuristic``."""
 
     deals: int = DEALS
-    values: Values = points_taken  # the leaves' values
+    values: SeatValues = TAKEN  # the leaves' values
     valued_by: str = "the points it takes"  # how, in the judgement's words
     logs_features = False  # it reads no features
 
     def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
         """(deals, cards): each card's backed-up value to the seat deciding, per deal."""
-        seat = d.view.seat
-        rows = np.empty((self.deals, len(d.cards)))
-        for i in range(self.deals):
-            rows[i] = search_trick(State(determinized(d.view, rng)), self.values
-                                   ).options[:, seat]
-        return rows
+        return search_deals([determinized(d.view, rng) for _ in range(self.deals)],
+                            self.values).points
 
     def judge(self, candidates: Candidates, rng: np.random.Generator) -> Judgement:
         """The choice and why: each card's mean points and their deviation over the deals."""

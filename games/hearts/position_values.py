@@ -19,8 +19,14 @@ import numpy as np
 
 from fuzzeval.engine.evaluator import Evaluator
 from fuzzeval.games.hearts.game import State
-from fuzzeval.games.hearts.positions import POSITION_NAMES, FloatArray, features_of
+from fuzzeval.games.hearts.positions import (
+    POSITION_NAMES,
+    FloatArray,
+    features_of,
+    position_features,
+)
 from fuzzeval.games.hearts.trick import points_taken
+from fuzzeval.games.hearts.trick_search import IntArray, Leaves
 
 #: the shipped bases, learned by ``fuzzeval learn hearts_positions`` (docs/learning.md)
 QUEEN_BASE = "hearts_positions_td_queen"
@@ -45,13 +51,31 @@ class PositionValues:
 
     def to_come(self, features: FloatArray) -> FloatArray:
         """(n, 4): the Q♠'s and the hearts' points each seat is expected to take from
-        positions of these features (n, 4, features), each kept within what is still out."""
+        positions of these features (n, 4, features)."""
         n = features.shape[0]
-        rows = features.reshape(4 * n, -1)
+        return self.to_come_rows(features.reshape(4 * n, -1)).reshape(n, 4)
+
+    def to_come_rows(self, rows: FloatArray) -> FloatArray:
+        """(m,): the points to come from rows of features (m, features), each kept within
+        what is still out. Each distinct row is graded once (a search's leaves repeat
+        them about ten times over: the cards the other seats lay change little of what a
+        seat sees), and a base grades only the rows where its points are still out."""
+        if not len(rows):
+            return np.zeros(0)
+        keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows[0].nbytes))).ravel()
+        _, first, back = np.unique(keys, return_index=True, return_inverse=True)
+        out: FloatArray = self._to_come_distinct(rows[first])[back.ravel()]
+        return out
+
+    def _to_come_distinct(self, rows: FloatArray) -> FloatArray:
+        out = np.zeros(len(rows))
         queen_out = (rows[:, _COL["queen_here"]] + rows[:, _COL["queen_other"]]) > 0
-        queen = np.where(queen_out, np.clip(_graded(self.queen, rows), 0.0, 13.0), 0.0)
-        hearts = np.clip(_graded(self.hearts, rows), 0.0, rows[:, _COL["hearts_left"]])
-        out: FloatArray = (queen + hearts).reshape(n, 4)
+        if queen_out.any():
+            out[queen_out] = np.clip(_graded(self.queen, rows[queen_out]), 0.0, 13.0)
+        left = rows[:, _COL["hearts_left"]]
+        live = left > 0
+        if live.any():
+            out[live] += np.clip(_graded(self.hearts, rows[live]), 0.0, left[live])
         return out
 
     def __call__(self, leaves: Sequence[State]) -> FloatArray:
@@ -60,6 +84,16 @@ class PositionValues:
                    and not leaf.hand.trick and leaf.hand.laid]
         if between:
             out[between] += self.to_come(features_of([leaves[i].hand for i in between]))
+        return out
+
+    def of_seat(self, leaves: Leaves, index: IntArray, seat: int) -> FloatArray:
+        """Leaves ``index``'s values to ``seat`` (``trick_search.SeatValues``)."""
+        out: FloatArray = leaves.points[index, seat]
+        on = index[leaves.between[index]]
+        if len(on):
+            rows = position_features(leaves.hands[on], leaves.played[on], leaves.leader[on],
+                                     leaves.broken[on], leaves.tricks_done[on])[:, seat]
+            out[leaves.between[index]] += self.to_come_rows(rows)
         return out
 
 

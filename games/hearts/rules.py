@@ -172,23 +172,35 @@ def legal_mask(state: State) -> int:
     hand = state.hands[state.to_move]
     if state.phase == "pass":
         return hand
-    trick = state.trick
+    return playable(hand, state.trick, bool(state.laid), bool(state.winners), state.broken,
+                    state.options)
+
+
+def playable(hand: int, trick: tuple[int, ...], laid: bool, won: bool, broken: bool,
+             options: Options) -> int:
+    """The cards of ``hand`` (a mask) that may be laid on ``trick`` in the play: ``laid``
+    whether any card of the hand has been laid, ``won`` whether a trick is finished.
+    ``legal_mask``'s rule on plain ints, for a search that builds no states."""
     if trick:
         follow = hand & SUIT_MASK[trick[0] & 3]
         if follow:
             return follow
-    elif not state.laid:  # the opening lead
-        return hand & _CLUBS if state.options.lead_any_club else 1
-    options = state.options
-    if options.no_points_first_trick and not state.winners:
+    elif not laid:  # the opening lead
+        return hand & _CLUBS if options.lead_any_club else 1
+    if options.no_points_first_trick and not won:
         safe = hand & _NON_POINTS
         if safe:
             return safe
-    if not trick and not state.broken:
+    if not trick and not broken:
         plain = hand & _NON_HEARTS
         if plain:
             return plain
     return hand
+
+
+def breaks(broken: bool, card: int) -> bool:
+    """Whether hearts may be led after ``card`` is laid (a heart or the QS breaks them)."""
+    return broken or card & 3 == HEARTS or card == QUEEN_SPADES
 
 
 def legal(state: State) -> list[int]:
@@ -259,7 +271,7 @@ def _play(state: State, card: int, rng: np.random.Generator | None) -> State:
         v = list(voids)
         v[seat] |= 1 << (state.trick[0] & 3)
         voids = (v[0], v[1], v[2], v[3])
-    broken = state.broken or card & 3 == HEARTS or card == QUEEN_SPADES
+    broken = breaks(state.broken, card)
     laid = (*state.laid, (seat, card))
     new_hands = (hands[0], hands[1], hands[2], hands[3])
     if len(trick) < SEATS:
@@ -283,7 +295,11 @@ def _play(state: State, card: int, rng: np.random.Generator | None) -> State:
 
 def hand_points(state: State) -> Four:
     """Points each seat scores for this hand (after a moon shot: 26 to the other three)."""
-    taken = state.taken
+    return scored(state.taken)
+
+
+def scored(taken: Four) -> Four:
+    """What a finished hand in which each seat took ``taken`` scores (the moon)."""
     if MOON in taken:
         return (MOON * (taken[0] != MOON), MOON * (taken[1] != MOON),
                 MOON * (taken[2] != MOON), MOON * (taken[3] != MOON))

@@ -19,6 +19,7 @@ import numpy as np
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.features import FloatArray
 from fuzzeval.games.hearts.game import GAME, State
+from fuzzeval.games.hearts.trick_search import IntArray, Leaves
 from fuzzeval.search.maxn import MaxnResult, Values, maxn
 
 
@@ -39,6 +40,21 @@ def points_taken(leaves: Sequence[State]) -> FloatArray:
         else:
             rows[i] = hand.taken
     return rows
+
+
+class Taken:
+    """``points_taken`` both ways (``trick_search.SeatValues``): the points each seat has
+    taken, the leaves' values when nothing is learned."""
+
+    def __call__(self, leaves: Sequence[State]) -> FloatArray:
+        return points_taken(leaves)
+
+    def of_seat(self, leaves: Leaves, index: IntArray, seat: int) -> FloatArray:
+        out: FloatArray = leaves.points[index, seat]
+        return out
+
+
+TAKEN = Taken()
 
 
 def search_trick(state: State, values: Values = points_taken) -> MaxnResult:

@@ -4,6 +4,8 @@ as heuristic's, a decision repeated from its seed, and its options refused in on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -15,12 +17,26 @@ from fuzzeval.games.hearts.cards import card_str
 from fuzzeval.games.hearts.game import GAME, State
 from fuzzeval.games.hearts.monte_carlo import MaxnHearts, maxn_player
 from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.positions import FloatArray
 from fuzzeval.games.hearts.trick import points_taken
+from fuzzeval.games.hearts.trick_search import IntArray, Leaves
 from fuzzeval.play.advice import Judgement
 from fuzzeval.play.game import Candidates
 from fuzzeval.play.match import make_player
 
 runner = CliRunner()
+
+
+class Gains:
+    """Points valued as gains (minus the points taken): a player that wants the QS."""
+
+    def __call__(self, leaves: Sequence[State]) -> FloatArray:
+        return -points_taken(leaves)
+
+    def of_seat(self, leaves: Leaves, index: IntArray, seat: int) -> FloatArray:
+        out: FloatArray = -leaves.points[index, seat]
+        return out
+
 HAND = "QS KS 4S 3D 7D JD 5H 8H AH 9C KC 6D"
 
 
@@ -168,7 +184,7 @@ def test_choose_is_decide_s_choice_and_the_leaves_are_valued_by_its_values() -> 
     # taken) takes the QS and its 13 points; the 2S and the AS take none.
     last = position("2S QS AS 3D 7D JD 5H 8H 9C KC 6D 4H", trick="3S,5S,7S",
                     earlier="2C,AC,5C,TC")
-    greedy = MaxnHearts(20, lambda leaves: -points_taken(leaves))
+    greedy = MaxnHearts(20, Gains())
     judged = greedy.judge(GAME.candidates(State(last)), np.random.default_rng(0))
     assert [card_str(c) for c in rules.legal(last)] == ["2S", "QS", "AS"]
     assert (judged.choice, [v[0] for v in judged.values]) == (1, [0.0, -13.0, 0.0])
@@ -180,7 +196,7 @@ def test_of_cards_tied_on_their_mean_the_first_in_the_legal_order_is_laid() -> N
     take the QS (13 each), the 4S and 5S nothing: the KS, the first of the two best."""
     last = position("4S 5S KS AS 3D 7D JD 5H 8H 9C KC 6D", trick="2S,QS,3S",
                     earlier="2C,AC,5C,TC")
-    greedy = MaxnHearts(3, lambda leaves: -points_taken(leaves))
+    greedy = MaxnHearts(3, Gains())
     judged = greedy.judge(GAME.candidates(State(last)), np.random.default_rng(0))
     assert [card_str(c) for c in rules.legal(last)] == ["4S", "5S", "KS", "AS"]
     assert [v[0] for v in judged.values] == [0.0, 0.0, -13.0, -13.0]
