@@ -45,6 +45,7 @@ except ImportError as exc:
         pytest.fail(f"FUZZEVAL_BROWSER_TESTS=required, but {exc}", pytrace=False)
     pytest.skip(f"the studio extra or selenium is not installed ({exc})",
                 allow_module_level=True)
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -110,7 +111,9 @@ def tid(name: str) -> tuple[str, str]:
 
 
 def wait(browser: Any, until: Callable[[Any], Any], seconds: float = 10) -> Any:
-    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(until)
+    # an element redrawn between its lookup and its reading is looked up again
+    return WebDriverWait(browser, seconds, poll_frequency=0.05,
+                         ignored_exceptions=[StaleElementReferenceException]).until(until)
 
 
 def shot(browser: Any, name: str) -> None:

@@ -373,6 +373,9 @@ function drawCurve(title, xlabel, xs, series) {
       points: at(c.low).concat(at(c.high).reverse()).join(" ") }));
     svg.append(el("svg:polyline", { fill: "none", stroke: colour, "stroke-width": 2,
       "stroke-dasharray": c.dashed ? "4 3" : "", points: at(c.ys).join(" ") }));
+    c.ys.forEach((u, i) => {  // a dot a point: a curve of one point still shows
+      if (u !== null) svg.append(el("svg:circle", { cx: x(xs[i]), cy: y(u), r: 3, fill: colour }));
+    });
     svg.append(el("svg:text", { x: w + 4, y: 28 + 16 * k, fill: colour }, c.label));
   });
   $("history-curve").replaceChildren(svg);
