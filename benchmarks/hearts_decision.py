@@ -29,6 +29,7 @@ import numpy as np  # noqa: E402
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.children import run_main  # noqa: E402
 from fuzzeval.games.hearts.game import GAME, State  # noqa: E402
 from fuzzeval.games.hearts.monte_carlo import maxn_player  # noqa: E402
 
@@ -73,4 +74,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

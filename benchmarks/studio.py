@@ -37,6 +37,7 @@ from collections.abc import Callable
 
 from starlette.testclient import TestClient
 
+from benchmarks.children import run_main
 from fuzzeval.studio.app import build_app
 from fuzzeval.studio.workspace import Workspace
 
@@ -218,4 +219,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)
