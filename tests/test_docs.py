@@ -184,7 +184,8 @@ def test_command_parses(command: Command, empty_cwd: Path,
         assert not named, (f"{command}: reads {named} of the checkout; make it work from "
                            f"any folder or mark it '# {REPOSITORY} why'")
     path, cmd, rest = resolve(command.args)
-    expanded = [m for a in rest for m in (sorted(glob.glob(a)) if "*" in a else [a])]
+    # as the shell expands: a pattern that matches nothing stays as written (quoted or not)
+    expanded = [m for a in rest for m in ((sorted(glob.glob(a)) or [a]) if "*" in a else [a])]
     assert path, "a command, not the top-level group"
     with cmd.make_context(" ".join(["fuzzeval", *path]), expanded):
         pass
@@ -207,7 +208,8 @@ QUICK_PAGES = sorted({c.page for c in COMMANDS if quick(c)})
 
 def run_twice(command: Command) -> list[str]:
     """Run a quick command twice in a row in the current folder; what went wrong."""
-    args = [m for a in command.args for m in (sorted(glob.glob(a)) if "*" in a else [a])]
+    args = [m for a in command.args for m in ((sorted(glob.glob(a)) or [a]) if "*" in a
+                                              else [a])]
     problems = []
     for attempt in ("first", "second"):
         result = CliRunner().invoke(app, args)
