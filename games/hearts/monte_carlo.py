@@ -9,8 +9,9 @@ the legal order on ties.
 The leaves are valued by the points each seat has taken (``trick.TAKEN``), or with
 ``values=learned`` by those plus the learned points still to come from the position the
 trick leaves (``position_values``: Sturtevant & White's evaluator). With ``deals=1`` it
-searches one deal of the hidden cards, no Monte-Carlo. The pass is ``heuristic``'s, card
-by card: passing by value is a later piece. The player draws only
+searches one deal of the hidden cards, no Monte-Carlo. It passes as ``heuristic``, card by
+card, or with ``passing=value`` (learned values only) by the value of the hand the pass
+leaves (``pass_values``). The player draws only
 from the generator it is given, so a decision repeats from its seed.
 """
 
@@ -23,7 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fuzzeval.games.hearts.game import Decision
+from fuzzeval.games.hearts.pass_values import passes
 from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.position_values import PositionValues
 from fuzzeval.games.hearts.sampling import determinized
 from fuzzeval.games.hearts.trick import TAKEN
 from fuzzeval.games.hearts.trick_search import SeatValues, search_deals
@@ -46,6 +49,7 @@ class MaxnHearts:
     deals: int = DEALS
     values: SeatValues = TAKEN  # the leaves' values
     valued_by: str = "the points it takes"  # how, in the judgement's words
+    passing: PositionValues | None = None  # pass by these values; None: as heuristic
     logs_features = False  # it reads no features
 
     def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
@@ -61,8 +65,7 @@ class MaxnHearts:
         if len(d.cards) == 1:
             return Judgement(0, "the only legal card")
         if d.view.kind == "pass":
-            return Judgement(heuristic_player(d.view, d.cards, rng),
-                             f"it passes as heuristic: {NO_VALUES}")
+            return self._pass(d, rng)
         rows = self.searched(d, rng)
         means = rows.mean(axis=0)
         sds = rows.std(axis=0, ddof=1) if self.deals > 1 else np.zeros(len(d.cards))
@@ -73,13 +76,28 @@ class MaxnHearts:
                          tuple((float(m), float(s)) for m, s in zip(means, sds, strict=True)),
                          order)
 
+    def _pass(self, d: Decision, rng: np.random.Generator) -> Judgement:
+        """The pass: ``heuristic``'s, or by the value of the hand it leaves."""
+        if self.passing is None:
+            return Judgement(heuristic_player(d.view, d.cards, rng),
+                             f"it passes as heuristic: {NO_VALUES}")
+        valued = passes(d.view, self.passing, DEALS, rng)
+        if valued.cards != d.cards:
+            raise AssertionError("the cards to pass are the hand's")
+        order = tuple(int(i) for i in np.argsort(valued.by_card, kind="stable"))
+        how = (f"the three cards that leave the fewest learned points to come from the first "
+               f"trick, on average over {DEALS} sampled deals (each card: its best set)")
+        return Judgement(order[0], how, ("points",),
+                         tuple((float(p),) for p in valued.by_card), order)
+
     def decide(self, candidates: Candidates, rng: np.random.Generator
                ) -> tuple[int, dict[str, str | int | float]]:
         """The choice, and for a searched card the deals and each card's mean points."""
         j = self.judge(candidates, rng)
         if not j.values:
             return j.choice, {}
-        return j.choice, {"deals": self.deals,
+        passing = isinstance(candidates.view, Decision) and candidates.view.view.kind == "pass"
+        return j.choice, {"deals": DEALS if passing else self.deals,
                           "points": " ".join(f"{v[0]:.3f}" for v in j.values)}
 
     def choose(self, candidates: Candidates, rng: np.random.Generator) -> int:
@@ -88,13 +106,16 @@ class MaxnHearts:
 
 #: what ``values=`` may name
 VALUES = ("taken", "learned")
+#: what ``passing=`` may name: as ``heuristic`` (the default: it passes better, measured
+#: in docs/hearts.md), or by the value of the hand left (with values=learned)
+PASSING = ("value", "heuristic")
 
 
 def maxn_player(**options: Any) -> MaxnHearts:
-    """``maxn[:deals=N,values=taken|learned,queen=BASE,hearts=BASE]``: a bad option is a
-    ValueError in one line."""
+    """``maxn[:deals=N,values=taken|learned,queen=BASE,hearts=BASE,passing=value|heuristic]``:
+    a bad option is a ValueError in one line."""
     check_keys("player 'maxn' does not take options", options,
-               ("deals", "values", "queen", "hearts"))
+               ("deals", "values", "queen", "hearts", "passing"))
     deals = options.get("deals", DEALS)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
         raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS:,} "
@@ -102,12 +123,19 @@ def maxn_player(**options: Any) -> MaxnHearts:
     values = options.get("values", "taken")
     if values not in VALUES:
         raise ValueError(f"values must be one of {', '.join(VALUES)} (got {values!r})")
+    passing = options.get("passing", "heuristic")
+    if passing not in PASSING:
+        raise ValueError(f"passing must be one of {', '.join(PASSING)} (got {passing!r})")
     bases = {k: str(options[k]) for k in ("queen", "hearts") if k in options}
     if values == "taken":
         if bases:
             raise ValueError(f"{', '.join(bases)}: learned bases need values=learned")
+        if passing == "value":
+            raise ValueError("passing=value needs values=learned (the values of a hand)")
         return MaxnHearts(deals)
     from fuzzeval.games.hearts.position_values import position_values
 
-    return MaxnHearts(deals, position_values(**bases),
-                      "the points it takes plus the learned points still to come")
+    learned = position_values(**bases)
+    return MaxnHearts(deals, learned,
+                      "the points it takes plus the learned points still to come",
+                      learned if passing == "value" else None)
