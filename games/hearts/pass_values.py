@@ -66,7 +66,7 @@ def passes(v: View, values: PositionValues, deals: int, rng: np.random.Generator
     n = deals * len(sets)
     rows = position_features(hands.reshape(n, 4), np.zeros(n, dtype=np.uint64),
                              leaders.reshape(n), np.full(n, not v.options.must_break_hearts),
-                             np.zeros(n, dtype=np.int64))[:, me]
+                             np.zeros(n, dtype=np.int64), (me,))[:, 0]
     points = values.to_come_rows(rows).reshape(deals, len(sets)).mean(axis=0)
     by_card = np.array([min(p for p, s in zip(points, sets, strict=True) if c in s)
                         for c in cards])

@@ -92,7 +92,7 @@ class PositionValues:
         on = index[leaves.between[index]]
         if len(on):
             rows = position_features(leaves.hands[on], leaves.played[on], leaves.leader[on],
-                                     leaves.broken[on], leaves.tricks_done[on])[:, seat]
+                                     leaves.broken[on], leaves.tricks_done[on], (seat,))[:, 0]
             out[leaves.between[index]] += self.to_come_rows(rows)
         return out
 

@@ -80,8 +80,10 @@ def _highest(held: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
 
 
 def position_features(hands: npt.ArrayLike, played: npt.ArrayLike, leader: npt.ArrayLike,
-                      broken: npt.ArrayLike, tricks_done: npt.ArrayLike) -> FloatArray:
-    """(n, 4, features): each position's features from each seat's view, in
+                      broken: npt.ArrayLike, tricks_done: npt.ArrayLike,
+                      seats: Sequence[int] = (0, 1, 2, 3)) -> FloatArray:
+    """(n, len(seats), features): each position's features from the view of each of
+    ``seats`` (all four by default; a search needs one at a time), in
     ``POSITION_FEATURES`` order. ``hands`` (n, 4) masks of the cards each seat holds,
     ``played`` (n,) the cards laid, ``leader`` (n,) the seat to lead, ``broken`` (n,)
     hearts may be led, ``tricks_done`` (n,)."""
@@ -89,20 +91,20 @@ def position_features(hands: npt.ArrayLike, played: npt.ArrayLike, leader: npt.A
     laid = _bits(np.asarray(played, dtype=np.uint64))  # (n, 4 suits, 13 ranks)
     lead = np.asarray(leader, dtype=np.int64)
     n = held.shape[0]
-    seats = np.arange(4)
+    every = np.arange(4)
     counts = held.sum(-1)  # (n, 4, suits)
     low = _lowest(held)  # (n, 4, suits)
     high = _highest(held)
     queen = held[:, :, SPADES, QUEEN_RANK]  # (n, 4)
     backers = held[:, :, SPADES, :QUEEN_RANK].sum(-1)
-    out = np.zeros((n, 4, len(POSITION_FEATURES)))
+    out = np.zeros((n, len(seats), len(POSITION_FEATURES)))
     col = {name: k for k, name in enumerate(POSITION_NAMES)}
-    for s in range(4):
-        others = seats != s
+    for k, s in enumerate(seats):
+        others = every != s
         other_low = low[:, others].min(1)  # (n, suits)
         other_high = high[:, others].max(1)
         other_queen = queen[:, others].any(1)
-        f = out[:, s]
+        f = out[:, k]
         f[:, col["leading"]] = lead == s
         f[:, col["queen_here"]] = queen[:, s]
         f[:, col["queen_other"]] = other_queen

@@ -11,7 +11,7 @@ import pytest
 
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import mask_of, parse_cards
-from fuzzeval.games.hearts.positions import POSITION_NAMES, features_of
+from fuzzeval.games.hearts.positions import POSITION_NAMES, features_of, position_features
 from fuzzeval.games.hearts.positions_game import GAME, counted, queen_taker
 from fuzzeval.play.match import play_game
 
@@ -80,6 +80,20 @@ def test_a_batch_is_its_positions_one_by_one() -> None:
     assert np.array_equal(batch[0], features_of([start])[0])
     assert np.array_equal(batch[2], batch[0])
     assert features_of([]).shape == (0, 4, len(POSITION_NAMES))
+
+
+def test_one_seat_s_view_is_that_seat_s_column() -> None:
+    """As worked by hand above: seat 3 leads, seat 0 sees a leader void in spades."""
+    start = _start()
+    gone = mask_of(parse_cards("QS 2H 3H 4H 8S 9S TS JS"))
+    hands = [h & ~gone for h in start.hands]
+    args = ([hands], [gone], [3], [False], [2])
+    every = position_features(*args)
+    for seats in ((0,), (3,), (2, 0)):
+        assert np.array_equal(position_features(*args, seats), every[:, list(seats)])
+    zero = position_features(*args, (0,))[0, 0]
+    assert zero[POSITION_NAMES.index("leader_void_spades")] == 1
+    assert zero[POSITION_NAMES.index("tricks_left")] == 11
 
 
 def test_the_queen_and_the_hearts_are_counted_apart() -> None:
