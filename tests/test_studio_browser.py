@@ -213,12 +213,15 @@ def test_the_surface_draws(page: Callable[[str], Any]) -> None:
     wait(d, lambda _: canvas.get_attribute("data-drawn") == "1")
     corners = d.execute_script(
         "const g = arguments[0].getContext('2d');"
-        "return [[45, 375], [405, 15]].map(([x, y]) => Array.from(g.getImageData(x, y, 1, 1)"
+        "return [[52, 370], [408, 14]].map(([x, y]) => Array.from(g.getImageData(x, y, 1, 1)"
         ".data));", canvas)
     low, high = corners  # quality and service both poor, then both good
     assert low != high and low[3] == high[3] == 255
     assert sum(high[:3]) > sum(low[:3])  # a high grade is drawn light
     assert d.find_element(*tid("surface-scale")).text.startswith("tip: ")
+    levels = {p.get_attribute("data-level") for p in
+              d.find_elements(By.CSS_SELECTOR, '[data-testid="surface-contours"] path')}
+    assert levels and all(5 < float(v) < 25 for v in levels)  # the tip's inner iso-levels
     shot(d, "surface")
 
 

@@ -146,6 +146,28 @@ def test_the_surface_is_the_evaluator_s_grades_on_the_grid(client: TestClient) -
                                     "(got 'quality' twice)"}
 
 
+def test_the_surface_has_round_ticks_and_contours_on_their_level(client: TestClient) -> None:
+    from fuzzeval import compile_rulebase, load_rulebase
+
+    opened = _open(client)
+    got = client.post("/api/surface", headers=H, json={
+        "text": opened["text"], "path": opened["path"], "x": "service", "y": "quality",
+        "held": {}, "n": 100}).json()
+    # both inputs span 0..10: round steps of 2
+    assert got["ticks"] == {"x": [0, 2, 4, 6, 8, 10], "y": [0, 2, 4, 6, 8, 10]}
+    levels = [c["level"] for c in got["contours"]]
+    assert levels == sorted(levels) and all(got["min"] < v < got["max"] for v in levels)
+    assert levels and all(v == round(v) for v in levels)  # round iso-levels of the tip
+    ev = compile_rulebase(load_rulebase("tipping"))
+    for c in got["contours"]:
+        points = np.array([p for line in c["lines"] for p in line])
+        assert len(points) >= 2 and ((points >= 0) & (points <= 10)).all()
+        # a point on the level's line grades (nearly) at the level: the lines
+        # interpolate the grid linearly, a cell is 10/99 wide
+        graded = ev.grade(points[:, ::-1])  # rows: (quality, service) = (y, x)
+        assert np.abs(graded - c["level"]).max() < 0.6
+
+
 def test_save_writes_atomically_and_refuses_a_file_changed_on_disk(client: TestClient,
                                                                     folder: Path) -> None:
     path = folder / "tipping.yaml"

@@ -300,7 +300,7 @@ async function drawSurface() {
   const data = await api("/api/surface", { text: state.text, path: state.path,
     x: $("surface-x").value, y: $("surface-y").value, held: state.values, n: 100 });
   if (seq !== surfacing) return;
-  const cv = $("surface"), g = cv.getContext("2d"), pad = 40, side = cv.height - 50;
+  const cv = $("surface"), g = cv.getContext("2d"), pad = 48, side = cv.height - 56;
   g.clearRect(0, 0, cv.width, cv.height);
   const img = g.createImageData(100, 100);
   const lo = data.min, hi = data.max > data.min ? data.max : data.min + 1;  // colours span the grades
@@ -313,11 +313,36 @@ async function drawSurface() {
   tmp.getContext("2d").putImageData(img, 0, 0);
   g.imageSmoothingEnabled = false;
   g.drawImage(tmp, pad, 10, side, side);
-  g.fillStyle = "#333"; g.font = "11px sans-serif"; g.textAlign = "center";
-  const xs = data.x, ys = data.y;
-  g.fillText(`${$("surface-x").value} ${number(xs[0])} … ${number(xs[99])}`, pad + side / 2, side + 28);
+  const xs = data.x, ys = data.y, n = xs.length;  // grid values at the cells' centres
+  const px = (x) => pad + (0.5 + (n - 1) * (x - xs[0]) / (xs[n - 1] - xs[0])) * side / n;
+  const py = (y) => 10 + side - (0.5 + (n - 1) * (y - ys[0]) / (ys[n - 1] - ys[0])) * side / n;
+  g.fillStyle = "#333"; g.strokeStyle = "#333"; g.font = "11px sans-serif"; g.textAlign = "center";
+  for (const t of data.ticks.x) {
+    g.fillRect(px(t), 10 + side, 1, 4); g.fillText(number(t), px(t), 10 + side + 15);
+  }
+  g.textAlign = "right";
+  for (const t of data.ticks.y) {
+    g.fillRect(pad - 4, py(t), 4, 1); g.fillText(number(t), pad - 6, py(t) + 4);
+  }
+  g.textAlign = "center";
+  g.fillText($("surface-x").value, pad + side / 2, 10 + side + 30);
   g.save(); g.translate(12, 10 + side / 2); g.rotate(-Math.PI / 2);
-  g.fillText(`${$("surface-y").value} ${number(ys[0])} … ${number(ys[99])}`, 0, 0); g.restore();
+  g.fillText($("surface-y").value, 0, 0); g.restore();
+  const svg = $("surface-contours");
+  svg.replaceChildren();
+  for (const c of data.contours) {
+    let longest = [];
+    for (const line of c.lines) {
+      if (line.length > longest.length) longest = line;
+      const d = line.map(([x, y], k) => `${k ? "L" : "M"}${px(x).toFixed(1)} ${py(y).toFixed(1)}`);
+      svg.append(el("svg:path", { class: "contour", d: d.join(""), "data-level": c.level }));
+    }
+    if (longest.length) {
+      const [x, y] = longest[Math.floor(longest.length / 2)];
+      svg.append(el("svg:text", { class: "contour-label", x: px(x), y: py(y) + 3,
+        "text-anchor": "middle" }, number(c.level)));
+    }
+  }
   for (let k = 0; k < side; k++) {  // the colour bar: low at the bottom
     const [r, gr, b] = colour(k / (side - 1));
     g.fillStyle = `rgb(${r},${gr},${b})`;

@@ -1,17 +1,44 @@
 """The surface: the grade over a grid of two inputs, every cell in one batch call of the
-compiled evaluator (``Evaluator.grade``); the other inputs held where the viewer has them."""
+compiled evaluator (``Evaluator.grade``); the other inputs held where the viewer has them.
+Its contour lines are contourpy's (matplotlib's contour generator) over the same grid, its
+axis ticks and iso-levels matplotlib's ``MaxNLocator``: the page only draws them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+import contourpy
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from fuzzeval.studio.views.base import usable
 
 #: the most cells a side
 MAX_SIDE = 200
+#: about how many ticks an axis gets, and iso-levels the contour
+TICKS = 5
+
+
+def ticks(lo: float, hi: float) -> list[float]:
+    """Round values from ``lo`` to ``hi`` for an axis's labels (none outside the range)."""
+    got = MaxNLocator(TICKS).tick_values(lo, hi)
+    return [float(t) for t in got if lo - 1e-9 * abs(hi - lo) <= t <= hi + 1e-9 * abs(hi - lo)]
+
+
+def contours(xs: np.ndarray, ys: np.ndarray, z: np.ndarray) -> list[dict[str, Any]]:
+    """Each iso-level strictly inside the grades' span, with its lines as (x, y) points."""
+    lo, hi = float(z.min()), float(z.max())
+    if hi <= lo:
+        return []
+    make = contourpy.contour_generator(xs, ys, z, line_type=contourpy.LineType.Separate)
+    out = []
+    for level in MaxNLocator(TICKS).tick_values(lo, hi):
+        if lo < level < hi:
+            lines = cast(list[np.ndarray], make.lines(float(level)))  # LineType.Separate
+            out.append({"level": float(level),
+                        "lines": [np.round(line, 6).tolist() for line in lines]})
+    return out
 
 
 def surface(text: str, path: str, x: str, y: str, held: Mapping[str, float],
@@ -34,4 +61,6 @@ def surface(text: str, path: str, x: str, y: str, held: Mapping[str, float],
     z = ev.grade(rows).reshape(n, n)
     return {"x": xs.tolist(), "y": ys.tolist(), "z": z.tolist(), "min": float(z.min()),
             "max": float(z.max()), "output": rb.output.name,
-            "range": [rb.output.lo, rb.output.hi]}
+            "range": [rb.output.lo, rb.output.hi],
+            "ticks": {"x": ticks(vx.lo, vx.hi), "y": ticks(vy.lo, vy.hi)},
+            "contours": contours(xs, ys, z)}
