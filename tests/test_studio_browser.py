@@ -167,6 +167,15 @@ def test_a_broken_line_shows_its_located_problem(page: Callable[[str], Any],
     assert problem[0].get_attribute("data-line") == "33"
     assert ":33: rules[4]: " in want and "superb" in want
     assert "1 error(s)" in d.find_element(*tid("summary")).text
+    marks = d.find_elements(*tid("gutter-mark"))  # the problem at its line, in the gutter
+    assert [(m.get_attribute("data-line"), m.text, m.get_attribute("title")) for m in marks] \
+        == [("33", "33", want)]
+    assert "error" in marks[0].get_attribute("class").split()
+    drawn = d.find_element(*tid("highlight")).get_attribute("innerHTML").split("\n")
+    key, num = '<span class="hl-key">{}</span>:', '<span class="hl-number">{}</span>'
+    assert drawn[9] == (key.format("default") + " " + num.format("12.5") + " " * 10
+                        + '<span class="hl-comment"> # the grade when no rule fires</span>')
+    assert drawn[13] == f'    {key.format("range")} [{num.format(0)}, {num.format(10)}]'
     shot(d, "editor")
 
 

@@ -5,7 +5,7 @@ const TOKEN = document.querySelector('meta[name="studio-token"]').content;
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const state = { file: null, text: "", path: "", stamp: null, writable: false, rb: null,
-                values: {}, seq: 0, view: "editor", dirty: false };
+                values: {}, seq: 0, view: "editor", dirty: false, problems: [] };
 
 async function api(url, body) {
   const init = { headers: { "x-studio-token": TOKEN } };
@@ -68,6 +68,7 @@ async function openFile(id) {
 
 function setText(text, dirty) {
   state.text = text;
+  paint();
   state.dirty = dirty;
   $("save").disabled = !state.writable || !state.file;
   $("save-as").disabled = !state.file;
@@ -75,8 +76,52 @@ function setText(text, dirty) {
 }
 
 // --- editor -----------------------------------------------------------------------------
+// The text is drawn twice: a transparent textarea (what is typed) over a <pre> with the
+// same text coloured; the gutter beside it numbers the lines and marks the problems'.
+function escape(t) { return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
+
+const NUMBER = /(^|[\s\[,:(])(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=$|[\s\],)])/g;
+function highlightLine(line) {
+  const hash = line.search(/(^|\s)#/);  // a comment: # at the start or after a space
+  let code = hash < 0 ? line : line.slice(0, hash), comment = hash < 0 ? "" : line.slice(hash);
+  let out = "";
+  const key = /^(\s*(?:-\s+)?)([^\s#:"'][^:#]*?)(:)(?=\s|$)/.exec(code);
+  if (key) {
+    out = escape(key[1]) + `<span class="hl-key">${escape(key[2])}</span>:`;
+    code = code.slice(key[0].length);
+  }
+  out += escape(code).replace(NUMBER, '$1<span class="hl-number">$2</span>');
+  return out + (comment ? `<span class="hl-comment">${escape(comment)}</span>` : "");
+}
+
+function paint() {
+  const lines = $("editor").value.split("\n");
+  $("highlight").innerHTML = lines.map(highlightLine).join("\n") + "\n";
+  const marks = {};
+  for (const p of state.problems) {
+    if (!p.line) continue;
+    const m = marks[p.line] ||= { severity: "warning", text: [] };
+    if (p.severity === "error") m.severity = "error";
+    m.text.push(p.text);
+  }
+  $("gutter").replaceChildren(...lines.map((_, i) => {
+    const m = marks[i + 1];
+    return m ? el("span", { class: m.severity, title: m.text.join("\n"),
+                            "data-testid": "gutter-mark", "data-line": i + 1 }, i + 1)
+             : el("span", {}, i + 1);
+  }));
+  scrolled();
+}
+
+function scrolled() {
+  const ed = $("editor");
+  $("highlight").scrollTop = $("gutter").scrollTop = ed.scrollTop;
+  $("highlight").scrollLeft = ed.scrollLeft;
+}
+
 let timer = null;
 function typed() {
+  paint();
   clearTimeout(timer);
   timer = setTimeout(() => { timer = null; setText($("editor").value, true); }, 120);
 }
@@ -89,6 +134,8 @@ async function check() {
   const seq = ++state.seq;
   const data = await api("/api/check", { text: state.text, path: state.path });
   if (seq !== state.seq) return;  // a newer keystroke's answer is coming
+  state.problems = data.problems;
+  paint();
   const ul = $("problems");
   ul.replaceChildren(...data.problems.map((p) => {
     const li = el("li", { "data-testid": "problem", "data-line": p.line ?? "",
@@ -649,6 +696,7 @@ async function saveAs() {
 }
 
 $("editor").addEventListener("input", typed);
+$("editor").addEventListener("scroll", scrolled);
 for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => show(b.dataset.view);
 $("save").onclick = save;
 $("save-as").onclick = saveAs;
