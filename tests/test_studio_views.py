@@ -168,6 +168,37 @@ def test_the_surface_has_round_ticks_and_contours_on_their_level(client: TestCli
         assert np.abs(graded - c["level"]).max() < 0.6
 
 
+def test_new_writes_the_template_into_a_folder_and_refuses_an_existing_name(
+        client: TestClient, folder: Path) -> None:
+    from fuzzeval import compile_rulebase, load_rulebase
+
+    made = client.post("/api/new", headers=H, json={"folder": 0, "name": "yes.yaml"})
+    assert made.status_code == 200
+    assert made.json()["id"] == "0/yes.yaml" and made.json()["path"] == str(folder / "yes.yaml")
+    said = runner.invoke(cli, ["rulebase", "check", str(folder / "yes.yaml")])
+    assert said.exit_code == 0
+    assert said.stdout == f"{folder / 'yes.yaml'}: ok (2 inputs, 3 rules, 0 warning(s))\n"
+    rb = load_rulebase(folder / "yes.yaml")
+    assert rb.name == "yes"  # quoted: not YAML's true
+    # both inputs high: only "high and high" fires, fully; the centroid of the output's
+    # triangle [5, 10, 10] is (5 + 10 + 10) / 3
+    assert compile_rulebase(rb).grade([[10, 10]])[0] == pytest.approx(25 / 3, abs=1e-4)
+    listed = [f["id"] for f in client.get("/api/files", headers=H).json()["files"]]
+    assert listed == ["0/tipping.yaml", "0/yes.yaml"]
+    before = (folder / "tipping.yaml").read_bytes()
+    again = client.post("/api/new", headers=H, json={"folder": 0, "name": "tipping.yaml"})
+    assert again.status_code == 409
+    assert again.json() == {"error": f"{folder / 'tipping.yaml'}: exists already; "
+                                     "choose another name"}
+    assert (folder / "tipping.yaml").read_bytes() == before
+    for body, status in (({"folder": 0, "name": "../out.yaml"}, 403),
+                         ({"folder": 0, "name": "notes.txt"}, 403),
+                         ({"folder": 5, "name": "a.yaml"}, 403),
+                         ({"folder": "0", "name": "a.yaml"}, 400)):
+        assert client.post("/api/new", headers=H, json=body).status_code == status
+    assert sorted(p.name for p in folder.iterdir()) == ["tipping.yaml", "yes.yaml"]
+
+
 def test_save_writes_atomically_and_refuses_a_file_changed_on_disk(client: TestClient,
                                                                     folder: Path) -> None:
     path = folder / "tipping.yaml"

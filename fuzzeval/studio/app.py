@@ -16,7 +16,16 @@ from starlette.routing import Route
 
 from fuzzeval.errors import FuzzevalError, RuleBaseError
 from fuzzeval.studio.security import Guard, Refused
-from fuzzeval.studio.views import base, compare, decision, history, surface, variables, viewer
+from fuzzeval.studio.views import (
+    base,
+    compare,
+    decision,
+    history,
+    surface,
+    template,
+    variables,
+    viewer,
+)
 from fuzzeval.studio.workspace import DATABASES, Conflict, Workspace
 
 STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
@@ -179,5 +188,8 @@ def build_app(workspace: Workspace, token: str) -> Guard:
         Route("/api/save-as", post(lambda b: workspace.save_as(
             _field(b, "folder", int), _field(b, "name", str), _field(b, "text", str))),
               methods=["POST"]),
+        Route("/api/new", post(lambda b: workspace.save_as(
+            _field(b, "folder", int), _field(b, "name", str),
+            template.template(_field(b, "name", str)))), methods=["POST"]),
     ]
     return Guard(Starlette(routes=routes), token)

@@ -49,6 +49,7 @@ async function loadFiles(select) {
   // the folder's short name; its full path as the tooltip
   folders.replaceChildren(...data.folders.map((f) => el("option", { value: f.index, title: f.folder }, f.name)));
   folders.title = data.folders.length ? data.folders[0].folder : "";
+  $("new").disabled = !data.folders.length;
   folders.onchange = () => { folders.title = folders.selectedOptions[0].title; };
   if (select) openFile(select);
 }
@@ -695,11 +696,21 @@ async function saveAs() {
   } catch (e) { say(e.message, true); }
 }
 
+async function newBase() {  // the server writes the template; it opens like any file
+  try {
+    const data = await api("/api/new", { folder: +$("save-as-folder").value,
+      name: $("save-as-name").value });
+    await loadFiles(data.id);
+    say("created " + data.path);
+  } catch (e) { say(e.message, true); }
+}
+
 $("editor").addEventListener("input", typed);
 $("editor").addEventListener("scroll", scrolled);
 for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => show(b.dataset.view);
 $("save").onclick = save;
 $("save-as").onclick = saveAs;
+$("new").onclick = newBase;
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
 $("compare-a").onchange = $("compare-b").onchange = drawCompare;
