@@ -214,6 +214,23 @@ def test_a_save_reloads_as_saved(page: Callable[[str], Any], studio: tuple[str, 
     assert on_disk == editor.get_attribute("value")
     d = page("editor")
     assert d.find_element(*tid("editor")).get_attribute("value") == on_disk
+    # someone else appends a line; a save is refused, shows what changed, reloads it
+    theirs = on_disk + "# theirs\n"
+    (studio[1] / "tipping.yaml").write_text(theirs)
+    editor = d.find_element(*tid("editor"))
+    editor.send_keys(Keys.CONTROL, Keys.HOME)
+    editor.send_keys("# mine\n")
+    d.find_element(*tid("save")).click()
+    wait(d, lambda _: d.find_element(*tid("conflict")).is_displayed())
+    n = on_disk.count("\n")
+    assert d.find_element(*tid("conflict-diff")).text.split("\n") == [
+        "--- as opened", "+++ on disk", f"@@ -{n} +{n},2 @@",
+        " " + on_disk.splitlines()[-1], "+# theirs"]
+    shot(d, "conflict")
+    d.find_element(*tid("conflict-reload")).click()
+    wait(d, lambda _: d.find_element(*tid("editor")).get_attribute("value") == theirs)
+    assert not d.find_element(*tid("conflict")).is_displayed()
+    (studio[1] / "tipping.yaml").write_text(on_disk)
 
 
 def test_the_surface_draws(page: Callable[[str], Any]) -> None:

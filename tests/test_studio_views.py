@@ -218,6 +218,7 @@ def test_save_writes_atomically_and_refuses_a_file_changed_on_disk(client: TestC
     assert again.json()["error"] == (f"{path}: changed on disk since it was opened; reopen "
                                      "it or save as a new file")
     assert path.read_text() == text + "# theirs\n"
+    assert "diff" not in again.json()  # the text as opened not sent: no diff
     made = client.post("/api/save-as", headers=H, json={"folder": 0, "name": "sub.yaml",
                                                         "text": text})
     assert made.status_code == 200 and (folder / "sub.yaml").read_text() == text
@@ -226,6 +227,43 @@ def test_save_writes_atomically_and_refuses_a_file_changed_on_disk(client: TestC
     assert twice.status_code == 409 and (folder / "sub.yaml").read_text() == text
     listed = [f["id"] for f in client.get("/api/files", headers=H).json()["files"]]
     assert listed == ["0/sub.yaml", "0/tipping.yaml"]
+
+
+def test_a_refused_save_shows_what_changed_on_disk(client: TestClient, folder: Path) -> None:
+    path = folder / "tipping.yaml"
+    opened = _open(client)
+    lines = opened["text"].split("\n")
+    assert lines[9] == "default: 12.5           # the grade when no rule fires"
+    # someone else changes line 10 and adds a last line
+    theirs = "\n".join([*lines[:9], "default: 10", *lines[10:]]) + "# theirs\n"
+    path.write_text(theirs)
+    mine = opened["text"].replace("tipping\n", "tipping\n# mine\n", 1)
+    got = client.post("/api/save", headers=H, json={
+        "id": "0/tipping.yaml", "text": mine, "stamp": opened["stamp"],
+        "opened": opened["text"]})
+    assert got.status_code == 409
+    last = len(lines) - 1  # the text ends in a newline: its last line is lines[-2]
+    assert got.json()["diff"] == [
+        "--- as opened", "+++ on disk",
+        "@@ -9,3 +9,3 @@", " defuzzifier: centroid",
+        "-default: 12.5           # the grade when no rule fires", "+default: 10",
+        " inputs:",
+        f"@@ -{last} +{last},2 @@", " " + lines[-2], "+# theirs"]
+    assert path.read_text() == theirs  # nothing written
+    again = client.post("/api/save", headers=H, json={
+        "id": "0/tipping.yaml", "text": mine, "stamp": opened["stamp"], "opened": 3})
+    assert again.status_code == 400 and again.json() == {
+        "error": "field 'opened': expected str"}
+
+
+def test_a_long_diff_is_cut_with_the_rest_counted() -> None:
+    from fuzzeval.studio.workspace import diff
+
+    before = "".join(f"{i}\n" for i in range(100))
+    got = diff(before, before.replace("\n", " x\n"))
+    # 2 header lines, one hunk line, 100 removed, 100 added: 203, shown 60
+    assert len(got) == 61 and got[-1] == "... 143 more line(s)"
+    assert got[:4] == ["--- as opened", "+++ on disk", "@@ -1,100 +1,100 @@", "-0"]
 
 
 def test_a_failed_write_leaves_the_old_file(client: TestClient, folder: Path,

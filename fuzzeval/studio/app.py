@@ -86,7 +86,8 @@ def _answer(work: Callable[[], dict[str, Any]]) -> JSONResponse:
         return JSONResponse({"error": str(exc), "problems": [base.problem_dict(p)
                                                             for p in exc.problems]}, 422)
     except Conflict as exc:
-        return JSONResponse({"error": str(exc)}, 409)
+        return JSONResponse({"error": str(exc)} | ({} if exc.diff is None
+                                                   else {"diff": exc.diff}), 409)
     except Refused as exc:
         return JSONResponse({"error": str(exc)}, 403)
     except RuleBaseError as exc:
@@ -183,7 +184,8 @@ def build_app(workspace: Workspace, token: str) -> Guard:
                 *text(b), _field(b, "game", str), _field(b, "seed", int),
                 _field(b, "index", int), pick=pick(b))), methods=["POST"]),
         Route("/api/save", post(lambda b: workspace.save(
-            _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str))),
+            _field(b, "id", str), _field(b, "text", str), _field(b, "stamp", str),
+            _field(b, "opened", str) if "opened" in b else None)),
               methods=["POST"]),
         Route("/api/save-as", post(lambda b: workspace.save_as(
             _field(b, "folder", int), _field(b, "name", str), _field(b, "text", str))),

@@ -5,6 +5,7 @@ of its folder and its name inside it, confined there (``security.confine``)."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import tempfile
@@ -25,10 +26,17 @@ MAX_DEPTH = 4
 SKIPPED = frozenset({"node_modules", "__pycache__", "site-packages"})
 #: calibration databases, which the history view reads
 DATABASES = (".sqlite",)
+#: the most lines of a conflict's diff shown (the rest counted)
+MAX_DIFF = 60
 
 
 class Conflict(UsageError):
-    """A save that would overwrite what someone else wrote since the file was opened."""
+    """A save that would overwrite what someone else wrote since the file was opened;
+    ``diff``: what changed on disk, where the text as opened is known."""
+
+    def __init__(self, message: str, diff: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.diff = diff
 
 
 @dataclass(frozen=True)
@@ -77,18 +85,22 @@ class Workspace:
         return {"id": file_id, "path": str(path), "text": text, "stamp": stamp(path),
                 "writable": root.writable}
 
-    def save(self, file_id: str, text: str, opened: str | None) -> dict[str, object]:
+    def save(self, file_id: str, text: str, opened: str | None,
+             opened_text: str | None = None) -> dict[str, object]:
         """Write ``text`` over the file, atomically, unless it changed on disk since it was
-        opened with stamp ``opened`` (None: a new file, which must not exist yet)."""
+        opened with stamp ``opened`` (None: a new file, which must not exist yet); the
+        refusal carries the diff from ``opened_text`` (the text as opened) to the disk's."""
         root, path = self.locate(file_id)
         if not root.writable:
             raise Refused(f"{path.name}: a shipped rule base is read-only; save it as a new "
                           "file in a folder the studio was started on")
         now = stamp(path) if path.exists() else None
         if now != opened:
+            changed = (None if opened is None or opened_text is None or now is None
+                       else diff(opened_text, read_rulebase_text(path)))
             raise Conflict(f"{path}: " + ("changed on disk since it was opened; reopen it "
                                           "or save as a new file" if opened is not None
-                                          else "exists already; choose another name"))
+                                          else "exists already; choose another name"), changed)
         write_atomically(path, text)
         return {"id": file_id, "path": str(path), "stamp": stamp(path)}
 
@@ -104,6 +116,17 @@ class Workspace:
         (the last part; the root's path where it has none)."""
         return [{"index": i, "folder": str(r.folder), "name": r.folder.name or str(r.folder)}
                 for i, r in enumerate(self.roots) if r.writable and r.files is None]
+
+
+def diff(before: str, after: str) -> list[str]:
+    """A unified diff (one line of context) from the text as opened to the disk's, at most
+    MAX_DIFF lines: the rest counted in a last line."""
+    lines = [line.rstrip("\n") for line in difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True),
+        "as opened", "on disk", n=1)]
+    if len(lines) > MAX_DIFF:
+        lines = [*lines[:MAX_DIFF], f"... {len(lines) - MAX_DIFF} more line(s)"]
+    return lines
 
 
 def stamp(path: Path) -> str:

@@ -58,7 +58,8 @@ async function openFile(id) {
   if (state.dirty && !confirm("Discard the changes to " + state.path + "?")) return;
   const f = await api("/api/file?id=" + encodeURIComponent(id));
   Object.assign(state, { file: f.id, path: f.path, stamp: f.stamp, writable: f.writable,
-                         values: {}, dirty: false });
+                         values: {}, dirty: false, opened: f.text });
+  $("conflict").hidden = true;
   for (const li of $("files").children) li.classList.toggle("on", li.dataset.id === id);
   $("file-name").textContent = f.path.split("/").pop();
   $("file-name").title = f.path;
@@ -679,10 +680,24 @@ function show(view) {
 async function save() {
   await flush();
   try {
-    const data = await api("/api/save", { id: state.file, text: state.text, stamp: state.stamp });
-    state.stamp = data.stamp; state.dirty = false;
+    const data = await api("/api/save", { id: state.file, text: state.text, stamp: state.stamp,
+                                          opened: state.opened });
+    state.stamp = data.stamp; state.dirty = false; state.opened = state.text;
+    $("conflict").hidden = true;
     say("saved " + data.path.split("/").pop());
-  } catch (e) { say(e.message, true); }
+  } catch (e) {
+    say(e.message, true);
+    if (e.data && e.data.diff) showConflict(e.data.diff);
+  }
+}
+
+function showConflict(diff) {  // what changed on disk since the file was opened
+  $("conflict-title").textContent = `${state.path.split("/").pop()} changed on disk since ` +
+    "you opened it; your text is not saved. What changed:";
+  $("conflict-diff").replaceChildren(...diff.map((line) => el("div", {
+    class: line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add"
+      : line.startsWith("-") ? "del" : "" }, line)));
+  $("conflict").hidden = false;
 }
 
 async function saveAs() {
@@ -711,6 +726,8 @@ for (const b of document.querySelectorAll(".tabs button")) b.onclick = () => sho
 $("save").onclick = save;
 $("save-as").onclick = saveAs;
 $("new").onclick = newBase;
+$("conflict-reload").onclick = () => { state.dirty = false; openFile(state.file); };
+$("conflict-dismiss").onclick = () => { $("conflict").hidden = true; };
 $("surface-x").onchange = $("surface-y").onchange = drawSurface;
 $("history-db").onchange = drawHistory;
 $("compare-a").onchange = $("compare-b").onchange = drawCompare;
