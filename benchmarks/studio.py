@@ -12,10 +12,10 @@
   (wall seconds, --runs // 4 + 1 times);
 - in the browser (where chromium and chromedriver are installed, and selenium): from a
   keystroke that breaks a rule of the 300-rule base in the editor to its located problem
-  on the page, the page's 120 ms wait included, --runs // 4 + 1 times.
+  on the page, the page's 60 ms wait included, --runs // 4 + 1 times.
 
 Each figure is the median of --runs requests through Starlette's TestClient in this
-process (the HTTP layer included, no socket); the page adds its 120 ms wait after the last
+process (the HTTP layer included, no socket); the page adds its 60 ms wait after the last
 keystroke and the browser's drawing. Targets, printed as PASS or MISS: a keystroke's problems
 and a slider's grade under 100 ms, the surface under 250 ms, start under 3 s, and in the
 browser a keystroke's problem under 500 ms.
@@ -42,8 +42,11 @@ from fuzzeval.studio.app import build_app
 from fuzzeval.studio.workspace import Workspace
 
 TERMS = ("low", "mid", "high")
-TARGETS = {"keystroke_ms": 100.0, "broken_keystroke_ms": 100.0, "slider_ms": 100.0,
-           "surface_ms": 250.0, "start_s": 3.0, "browser_keystroke_ms": 500.0}
+#: the issue's numbers: a keystroke to its located problem on the page 200 ms (a 300-rule
+#: base), a slider to its grade and rule bars 50 ms of server time, a 100 x 100 surface
+#: 100 ms, the start 2 s; the server's part of a keystroke is held to half the page's
+TARGETS = {"keystroke_ms": 100.0, "broken_keystroke_ms": 100.0, "slider_ms": 50.0,
+           "surface_ms": 100.0, "start_s": 2.0, "browser_keystroke_ms": 200.0}
 
 
 def big_rulebase(rules: int, inputs: int = 6) -> str:

@@ -295,19 +295,15 @@ def _big(rules: int) -> str:
 
 
 def test_a_300_rule_base_is_checked_while_typing(client: TestClient) -> None:
-    """Each keystroke is a new text, read afresh by the loader: well under the page's
-    120 ms wait after the last keystroke (about 20-50 ms here; benchmarks/studio.py)."""
-    import time
-
+    """Each keystroke is a new text, read afresh by the loader, its problem at its line
+    (how fast: benchmarks/studio.py, not a timed test)."""
     text = _big(300)
     line = text.splitlines().index("  - if x1 is mid and x2 is low then y is low") + 1
     assert line == 29  # 22 lines of inputs, 4 of output, 'rules:', the first rule on 28
     for i in range(3):
-        start = time.perf_counter()
         got = client.post("/api/check", headers=H, json={
             "text": text.replace("x2 is low then y is low", f"x2 is lo{i} then y is low", 1),
             "path": "big.yaml"}).json()
-        assert time.perf_counter() - start < 1.0  # generous: a busy 2-core machine
         assert [(p["line"], p["key"]) for p in got["problems"]] == [(line, "rules[1]")]
     whole = client.post("/api/check", headers=H, json={"text": text, "path": "big.yaml"})
     assert len(whole.json()["rulebase"]["rules"]) == 300

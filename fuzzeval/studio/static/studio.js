@@ -125,7 +125,7 @@ let timer = null;
 function typed() {
   paint();
   clearTimeout(timer);
-  timer = setTimeout(() => { timer = null; setText($("editor").value, true); }, 120);
+  timer = setTimeout(() => { timer = null; setText($("editor").value, true); }, 60);
 }
 
 async function flush() {  // a save takes what is typed, checked or not yet
