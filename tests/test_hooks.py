@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 GAME_HOOKS = ("features", "logged_kinds_for", "tournament_players", "play_rulebase",
               "implied_options", "hidden_information", "sampling_rollout", "payoff_so_far",
-              "option_count", "play_interface", "chance_events", "export_formats",
+              "learning_game", "option_count", "play_interface", "chance_events", "export_formats",
               "rulebase_measure")
 PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "rulebase", "estimate", "evaluator",
                 "rows", "payoff", "settings")
@@ -62,6 +62,7 @@ OFFERED = {
                "payoff_so_far", "option_count", "play_interface", "chance_events"),
     "holdem": ("features", "hidden_information", "sampling_rollout", "play_interface",
                "chance_events", "export_formats", "rulebase_measure"),
+    "hearts_positions": ("features", "payoff_so_far", "learning_game"),
 }
 
 
@@ -416,6 +417,8 @@ def _two(state: object, seat: object) -> float:
     (GameHooks.payoff_so_far, _two, ""),
     (GameHooks.payoff_so_far, 3, "3 is not callable"),
     (GameHooks.payoff_so_far, lambda state: 0.0, "does not take (state, seat)"),
+    (GameHooks.learning_game, lambda evaluator: evaluator, ""),
+    (GameHooks.learning_game, lambda: 0, "does not take (evaluator)"),
     (GameHooks.option_count, len, ""),
     (GameHooks.option_count, lambda: 0, "does not take (state)"),
     (GameHooks.logged_kinds_for, lambda **options: frozenset(), ""),

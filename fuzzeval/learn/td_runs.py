@@ -258,6 +258,9 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
     worker)."""
     ev = with_conclusions(_compiled(source), weights)
     so_far = hook(game, GameHooks.payoff_so_far)
+    # a game whose own moves follow the values being learned plays with these conclusions
+    bound = hook(game, GameHooks.learning_game)
+    played: Game = bound(ev) if bound is not None else game
     total = np.zeros(len(weights), dtype=np.int64)
     paid, episodes = 0.0, 0
     for index in indices:
@@ -273,8 +276,8 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
             if seat in earned:
                 earned[seat].append(0.0 if so_far is None else float(so_far(state, seat)))
         try:
-            payoffs = play_game(game, players, settings.seed, index, dict(settings.options),
-                                on_move=seen).outcome.payoffs
+            payoffs = play_game(played, players, settings.seed, index,
+                                dict(settings.options), on_move=seen).outcome.payoffs
         except GameDidNotEnd:
             # Early self-play may loop (two sides hitting each other for ever): the game
             # counts as a draw and teaches as one, rather than stopping the learn at the

@@ -411,6 +411,10 @@ class GameHooks:
     payoff_so_far: Hook[Callable[[Any, int], float]] = Hook(
         "payoff_so_far", "(state, seat) -> what the game has paid the seat so far, for "
         "TD(λ) and playouts that stop short", _method("(state, seat)", 2))
+    learning_game: Hook[Callable[[Any], Any]] = Hook(
+        "learning_game", "(evaluator) -> the game whose own moves follow the values being "
+        "learned (e.g. its cards laid by a search over them): what `fuzzeval learn` plays "
+        "each game in", _method("(evaluator)", 1))
     option_count: Hook[Callable[[Any], int]] = Hook(
         "option_count", "(state) -> how many options the seat to move has, as "
         "len(candidates(state)) without building them: what the maxⁿ search counts",

@@ -5,50 +5,69 @@ values only of the positions between two tricks).
 A game is one hand. At each position between two tricks (the first lead's included) every
 seat in turn is asked for its one option, the position itself, so that each seat's game is
 the episode of the positions it went through, with the features of each from its own
-view (``positions.POSITION_FEATURES``) and the points it took in between. The cards are
-laid by a fixed policy, ``heuristic``, the passes too: what is learned is the value of a
-position to each seat when the hand is played out so (the points still to come), the value
-a search to the end of the trick then compares.
+view (``positions.POSITION_FEATURES``) and the points it took in between. What is learned
+is the value of a position to each seat when the hand is played out so (the points still
+to come), the value a search to the end of the trick then compares. Option ``play`` says
+who lays the cards: ``heuristic`` (the default), or ``search``, as the paper learned: each
+card chosen by maxⁿ to the end of the trick in the one deal (``trick_search``), every seat
+valuing the leaves by the values of positions (``position_values``). In a learn those are
+the values being learned for the kind of points paid (``learning_game``: the learn's
+conclusions of each game) and a fixed base for the other kind, named by option ``queen``
+or ``hearts`` (the shipped bases by default); elsewhere both bases. The passes are
+``heuristic``'s either way.
 
 Option ``points`` says which points are paid, and so learned: ``queen`` (the Q♠, 13 or
-0), ``hearts`` (one a heart), or ``all``; Sturtevant & White learned the Q♠ and the hearts
-as two values. A moon shot is not counted: each seat is paid the points it took.
+0), ``hearts`` (one a heart), or ``all`` (not with ``play=search``, which sums the two
+values); Sturtevant & White learned the Q♠ and the hearts as two values. A moon shot is
+not counted: each seat is paid the points it took (the paper learned with the moon off).
 Option ``rules`` as Hearts' (``standard``, ``sturtevant-white``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from fuzzeval.engine.evaluator import Evaluator
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import QUEEN_SPADES
 from fuzzeval.games.hearts.game import GAME as HEARTS_GAME
 from fuzzeval.games.hearts.players import heuristic_player
+from fuzzeval.games.hearts.position_values import (
+    HEARTS_BASE,
+    QUEEN_BASE,
+    PositionValues,
+    position_values,
+)
 from fuzzeval.games.hearts.positions import (
     POSITION_FEATURES,
     POSITION_NAMES,
     FloatArray,
     features_of,
 )
+from fuzzeval.games.hearts.trick_search import search_deals
 from fuzzeval.games.hearts.view import view
 from fuzzeval.games.options import check_keys
 from fuzzeval.play.game import Candidates, Outcome, Payoff, Player
 
 POINTS = ("all", "queen", "hearts")
-OPTIONS = ("points", "rules")
+PLAY = ("heuristic", "search")
+OPTIONS = ("points", "rules", "play", "queen", "hearts")
 
 
 @dataclass(frozen=True, slots=True)
 class PositionState:
-    """A hand between two tricks, which points are paid, and how many seats have been
-    asked at this position."""
+    """A hand between two tricks, which points are paid, how many seats have been asked at
+    this position, and the values the search lays the cards by (None: ``heuristic`` lays
+    them)."""
 
     hand: rules.State
     points: str = "all"
     asked: int = 0
+    search: PositionValues | None = None
 
 
 def queen_taker(hand: rules.State) -> int:
@@ -72,14 +91,28 @@ def counted(hand: rules.State, points: str) -> tuple[int, int, int, int]:
     return hand.taken
 
 
-def play_trick(hand: rules.State, rng: np.random.Generator) -> rules.State:
-    """The hand after the passes still to make and the next trick, laid by ``heuristic``."""
+def play_trick(hand: rules.State, rng: np.random.Generator,
+               search: PositionValues | None = None) -> rules.State:
+    """The hand after the passes still to make and the next trick, laid by ``heuristic``,
+    or with ``search`` each card by maxⁿ to the end of the trick over those values (the
+    fewest points to the seat laying it, the first legal card on ties)."""
     done = len(hand.winners)
     while hand.phase != "over" and (hand.phase == "pass" or len(hand.winners) == done):
         cards = rules.legal(hand)
-        pick = heuristic_player(view(hand), cards, rng) if len(cards) > 1 else 0
+        if len(cards) == 1:
+            pick = 0
+        elif search is None or hand.phase == "pass":
+            pick = heuristic_player(view(hand), cards, rng)
+        else:
+            pick = int(np.argmin(search_deals([hand], search).points[0]))
         hand = rules.apply(hand, cards[pick], rng)
     return hand
+
+
+@lru_cache(maxsize=4)
+def _bases(queen: str, hearts: str) -> PositionValues:
+    """``position_values`` of two bases, loaded once a process."""
+    return position_values(queen, hearts)
 
 
 _LAST: list[tuple[rules.State, FloatArray]] = []
@@ -101,6 +134,9 @@ class Watch:
 
 
 class PositionsGame:
+    """The game (module doc); ``learning``: the values being learned, which
+    ``play=search`` lays the cards by (None outside a learn)."""
+
     name = "hearts_positions"
     features = POSITION_FEATURES
     seats = 4
@@ -112,17 +148,49 @@ class PositionsGame:
     default_rulebase = ""
     default_opponent = "watch"
 
+    def __init__(self, learning: Evaluator | None = None) -> None:
+        self.learning = learning
+
+    def learning_game(self, evaluator: Evaluator) -> PositionsGame:
+        """This game in a learn: ``play=search`` values the kind of points paid by
+        ``evaluator``, the conclusions being learned."""
+        return PositionsGame(evaluator)
+
+    def prepare(self) -> None:
+        """Nothing to build: the bases are loaded at the first game that needs them."""
+
     def new_game(self, rng: np.random.Generator, first: int, **options: Any) -> PositionState:
         check_keys("unknown hearts_positions options", options, OPTIONS)
         points = options.get("points", "all")
         if points not in POINTS:
             raise ValueError(f"points must be one of {', '.join(POINTS)} (got {points!r})")
+        search = self._search(points, options)
         start = HEARTS_GAME.new_game(rng, first, rules=options.get("rules", "standard"))
         hand = start.hand
         while hand.phase == "pass":  # the passes, then the first lead's position
             cards = rules.legal(hand)
             hand = rules.apply(hand, cards[heuristic_player(view(hand), cards, rng)], rng)
-        return PositionState(hand, points)
+        return PositionState(hand, points, search=search)
+
+    def _search(self, points: str, options: dict[str, Any]) -> PositionValues | None:
+        """The values ``play`` lays the cards by (module doc), None for ``heuristic``."""
+        play = options.get("play", "heuristic")
+        if play not in PLAY:
+            raise ValueError(f"play must be one of {', '.join(PLAY)} (got {play!r})")
+        named = [k for k in ("queen", "hearts") if k in options]
+        if play == "heuristic":
+            if named:
+                raise ValueError(f"{', '.join(named)}: the bases the search values positions "
+                                 "by need play=search")
+            return None
+        if points == "all":
+            raise ValueError("play=search values the Q♠ and the hearts apart: give "
+                             "points=queen or points=hearts")
+        fixed = _bases(str(options.get("queen", QUEEN_BASE)),
+                       str(options.get("hearts", HEARTS_BASE)))
+        if self.learning is None:
+            return fixed
+        return replace(fixed, **{points: self.learning})
 
     def to_move(self, state: PositionState) -> int | None:
         return None if state.hand.phase == "over" else state.asked
@@ -141,7 +209,8 @@ class PositionsGame:
             raise ValueError(f"choice {choice}: a position has one option, 0")
         if state.asked < rules.SEATS - 1:
             return replace(state, asked=state.asked + 1)
-        return PositionState(play_trick(state.hand, rng), state.points)
+        return PositionState(play_trick(state.hand, rng, state.search), state.points,
+                             search=state.search)
 
     def unit(self, state: PositionState) -> int:
         return 0

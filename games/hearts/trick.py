@@ -4,8 +4,10 @@ plies), every seat choosing by the points it takes.
 
 The leaves' values are costs (points, fewer better, as the game's payoff): each seat's
 points so far in the hand, the completed trick's included. At the hand's end they are
-what the hand scores (a moon shot: 0 to the shooter, 26 to the others); a longer game's
-hand that has just ended is valued by that score too, not by the next hand's empty start.
+what the hand scores (a moon shot: 0 to the shooter, 26 to the others), and so they are
+as soon as one seat has taken all 26 points, before the hand's last trick (no point is
+left to change the score); a longer game's hand that has just ended is valued by that
+score too, not by the next hand's empty start.
 A learned value of the position the trick leaves (a later piece) takes this one's place
 through ``search_trick``'s ``values``.
 """
@@ -37,8 +39,8 @@ def points_taken(leaves: Sequence[State]) -> FloatArray:
             rows[i] = rules.hand_points(hand)
         elif not hand.laid and leaf.past:  # a longer game's next hand is dealt
             rows[i] = leaf.past[-1]
-        else:
-            rows[i] = hand.taken
+        else:  # a seat that has taken all 26 has shot the moon: the score is known
+            rows[i] = rules.scored(hand.taken)
     return rows
 
 

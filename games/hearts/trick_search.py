@@ -95,7 +95,7 @@ def _grow(tree: _Tree, hand: rules.State, hands: list[int], trick: tuple[int, ..
             tree.leader.append(winner)
             tree.broken.append(rules.breaks(broken, card))
             tree.tricks_done.append(done)
-            tree.points.append(rules.scored(four) if done == rules.TRICKS else four)
+            tree.points.append(rules.scored(four))  # a moon shot, made, is scored
             tree.between.append(done < rules.TRICKS)
         hands[seat] ^= bit
 

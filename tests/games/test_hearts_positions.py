@@ -135,7 +135,7 @@ def test_the_game_keeps_every_contract_of_a_plug_in() -> None:
     from fuzzeval.play.testing import check_game
 
     report = check_game(GAME)
-    assert report.hooks == ("features", "payoff_so_far")
+    assert report.hooks == ("features", "payoff_so_far", "learning_game")
     assert report.decisions == 20 * 13 * 4 and report.kinds == {"position"}
 
 
