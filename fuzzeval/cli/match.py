@@ -34,6 +34,7 @@ from fuzzeval.cli.common import (
 from fuzzeval.cli.outputs import Output, check_outputs
 
 if TYPE_CHECKING:  # the library is imported when the command runs, not at start-up
+    from fuzzeval.play.game import Game
     from fuzzeval.play.match import MatchSpec, MatchSummary
     from fuzzeval.play.rows import GameRows
     from fuzzeval.play.spec import PlayerSpec
@@ -89,6 +90,7 @@ def match(
     with user_errors():
         game = load_game(game_name)
         lineup = _lineup(seats, player, opponent)
+        _check_default_player(game, lineup, player)
         spec = MatchSpec(game.name, lineup[0] if lineup else PlayerSpec.parse(player),
                          lineup[1] if lineup else PlayerSpec.parse(
                              opponent or game.default_opponent), games, seed,
@@ -144,6 +146,17 @@ def _lineup(seats: str | None, player: str, opponent: str | None) -> tuple[Playe
         raise usage_error(f"--seats {seats!r}: name every seat's player, separated by "
                           "commas (e.g. fuzzy,heuristic,heuristic,heuristic)")
     return tuple(PlayerSpec.parse(n) for n in names)
+
+
+def _check_default_player(game: Game, lineup: tuple[PlayerSpec, ...], player: str) -> None:
+    """A game with no ``fuzzy`` player (``-p``'s default) names the players it has, in
+    one line, rather than failing on a name the user never typed."""
+    from fuzzeval.play.registry import all_player_names
+
+    names = all_player_names(game)
+    if not lineup and player == "fuzzy" and player not in names:
+        raise usage_error(f"{game.name} has no fuzzy player (-p's default): name one with "
+                          f"-p (players: {', '.join(names)})")
 
 
 def _say(line: str) -> None:

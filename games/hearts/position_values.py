@@ -6,8 +6,10 @@ them, and summed.
 
 Where the answer is known it is not learned: no Q♠ points to come once it is laid, no more
 hearts than are still out. A leaf at the hand's end (or a longer game's next deal) is
-worth what the hand scored (``trick.points_taken``). A moon shot is not valued: the
-learned values count the points a seat takes.
+worth what the hand scored (``trick.points_taken``), and so is a leaf where one seat has
+taken all 26 points, the hand's last trick still to play (a moon shot made: 26 to each
+other seat); the threat of one is not learned: the values count the points a seat takes,
+as Sturtevant & White learned them, with the moon off.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ learned in: hand-worked positions with exact values."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,91 @@ def test_a_learn_of_position_values_is_the_same_bytes_with_one_worker_or_two(
     learned = load_rulebase(tmp_path / "w1.yaml")
     assert "queen_here" in learned.input_names
     assert any(t.triangle.peak != 0 for t in learned.output.terms)  # it learned
+
+
+def test_the_search_lays_the_cards_by_the_values_being_learned_and_a_fixed_base() -> None:
+    """``play=search``: in a learn, the kind of points paid is valued by the conclusions
+    being learned (``learning_game``), the other kind by the shipped base; outside a learn
+    by both shipped bases; ``heuristic`` (the default) searches nothing."""
+    from fuzzeval.games.hearts.position_values import position_values
+
+    learning = position_values().hearts  # any evaluator of position features
+    rng = np.random.default_rng(0)
+    queen = GAME.learning_game(learning).new_game(rng, 0, points="queen", play="search")
+    assert queen.search is not None and queen.search.queen is learning
+    assert queen.search.hearts.rulebase.name == "hearts_positions_td_hearts"
+    hearts = GAME.learning_game(learning).new_game(rng, 0, points="hearts", play="search")
+    assert hearts.search is not None and hearts.search.hearts is learning
+    assert hearts.search.queen.rulebase.name == "hearts_positions_td_queen"
+    alone = GAME.new_game(rng, 0, points="hearts", play="search").search
+    assert alone is not None and alone.hearts.rulebase.name == "hearts_positions_td_hearts"
+    assert GAME.learning_game(learning).new_game(rng, 0, points="queen").search is None
+
+
+def test_the_search_shoots_the_moon_where_it_is_cheaper() -> None:
+    # One trick after this one: seat 3 has taken the Q and twelve hearts (25), seat 0 led
+    # 5C, seat 1 shed the last heart, seat 2 laid 3C. Seat 3's 2C gives seat 0 the heart
+    # (seat 3 keeps 25); its 9C takes all 26 points: the moon, 0 to it. The search shoots.
+    from fuzzeval.games.hearts.position_values import position_values
+    from fuzzeval.games.hearts.positions_game import play_trick
+    from tests.test_maxn import position
+
+    hand = position(("6D", "7D", "8D", "2C 9C"), 0, "5C 2H 3C", taken=(0, 0, 0, 25)).hand
+    after = play_trick(hand, np.random.default_rng(0), position_values())
+    assert after.winners[-1] == 3 and after.taken == (0, 0, 0, 26)
+    assert after.laid[-1] == (3, parse_cards("9C")[0]) and not after.trick
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"play": "random"}, "play must be one of heuristic, search (got 'random')"),
+    ({"queen": "mine.yaml"}, "queen: the bases the search values positions by need "
+                             "play=search"),
+    ({"play": "search"}, "give points=queen or points=hearts"),
+])
+def test_bad_play_options_are_refused_in_one_line(options: dict[str, str],
+                                                  message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        GAME.new_game(np.random.default_rng(0), 0, **options)
+
+
+def test_a_learn_under_the_search_is_the_same_bytes_with_two_workers_and_resumed(
+        tmp_path: Path) -> None:
+    """Learned with the search laying the cards: the same base with one worker, two, and
+    stopped after its first block then resumed; not the base ``heuristic``'s play gives."""
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    def learn(name: str, games: int, workers: int, *more: str) -> str:
+        done = CliRunner().invoke(app, [
+            "learn", "hearts_positions", "--option", "points=queen", "-n", str(games),
+            "--order", "1", "--update", "2", "--block", "12", "--sample-games", "4",
+            "--measure-every", "0", "-w", str(workers), "--db",
+            str(tmp_path / f"{name}.sqlite"), "-o", str(tmp_path / f"{name}.yaml"), *more])
+        assert done.exit_code == 0, done.output
+        return (tmp_path / f"{name}.yaml").read_text().split("\n", 1)[1]  # name: the db's
+
+    search = ("--option", "play=search")
+    one = learn("a", 24, 1, *search)
+    assert learn("b", 24, 2, *search) == one
+    learn("c", 12, 1, *search)
+    assert learn("c", 24, 2, *search, "--resume") == one
+    assert learn("d", 24, 1) != one
+
+
+def test_a_match_without_a_player_names_the_one_to_use_and_with_watch_plays(
+        tmp_path: Path) -> None:
+    """-p's default, fuzzy, is no player of this game: one line naming its players; with
+    ``-p watch`` the match plays (it stopped on a traceback: the game had no prepare)."""
+    from typer.testing import CliRunner
+
+    from fuzzeval.cli import app
+
+    db = ["--db", str(tmp_path / "m.sqlite"), "-w", "1", "-n", "4", "--json"]
+    none = CliRunner().invoke(app, ["match", "hearts_positions", *db])
+    assert none.exit_code == 2
+    assert none.stderr == ("error: hearts_positions has no fuzzy player (-p's default): name "
+                           "one with -p (players: watch, td)\n")
+    done = CliRunner().invoke(app, ["match", "hearts_positions", "-p", "watch", *db])
+    assert done.exit_code == 0, done.output
+    assert '"games": 4' in done.stdout

@@ -43,6 +43,21 @@ def test_a_trick_led_is_backed_up_by_each_seat_s_own_points() -> None:
                                                           [0.0, 15.0, 0.0, 0.0]]
 
 
+def test_a_moon_shot_made_before_the_last_trick_is_scored_as_one() -> None:
+    # Seat 3 has taken the Q and twelve hearts (25 points); seat 0 led 5C, seat 1 shed the
+    # last heart, 2H, seat 2 laid 3C, and one trick is left after this one. Seat 3's 2C
+    # leaves the trick to seat 0's 5C: (1, 0, 0, 25); its 9C takes the last point, all 26:
+    # the moon, 26 to each other seat and 0 to it. It shoots (0 < 25), by the points taken
+    # and by the learned values alike (nothing is left to come: the Q and every heart laid).
+    state = position(("6D", "7D", "8D", "2C 9C"), 0, "5C 2H 3C", taken=(0, 0, 0, 25))
+    assert [rules.legal(state.hand)[k] for k in (0, 1)] == [0, 28]  # 2C, 9C
+    result = search_trick(state)
+    assert result.choice == 1
+    assert result.options.tolist() == [[1.0, 0.0, 0.0, 25.0], [26.0, 26.0, 26.0, 0.0]]
+    assert search_deals([state.hand], TAKEN).points.tolist() == [[25.0, 0.0]]
+    assert search_deals([state.hand], position_values()).points.tolist() == [[25.0, 0.0]]
+
+
 def _random_tricks(seed: int, count: int) -> list[rules.State]:
     """Hands reached by random play, each at a random card of its play phase."""
     rng = np.random.default_rng(seed)
