@@ -19,7 +19,9 @@ next decision and valued there by ``td`` (``horizon=1``, Sturtevant & White's se
 the trick), and with ``td`` playing only its own seat in the playouts and ``heuristic``
 the three others (``others=heuristic``: the table as it is); and ``maxn`` on the learned
 values of positions, with one deal of the hidden cards (no Monte-Carlo, ``--deals``) and
-with 20 (``--sampling-deals``). Prints the mean points per
+with 20 (``--sampling-deals``) against heuristic, with 20 against ISMCTS
+(``--sampling-ismcts-deals``), and with 20 against three ``sampling(td/heur)``, heuristic
+in the same seat there too (``--sampling-deals``). Prints the mean points per
 hand of the player under test with its 95 % interval (over duplicate blocks).
 """
 
@@ -70,12 +72,20 @@ def rows(args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
         out.append(("td-ismcts", "td", ismcts, args.ismcts_deals))
         out.append(("samplingtd-ismcts", f"{sampling},rollout=td", ismcts,
                     args.sampling_ismcts_deals))
+        # Sturtevant & White's player against the Monte-Carlo player on td, and heuristic
+        # in the same seat
+        out.append(("maxnvalues-samplingtdh", "maxn:values=learned",
+                    f"{sampling},rollout=td,others=heuristic", args.sampling_deals))
+        out.append(("heuristic-samplingtdh", "heuristic",
+                    f"{sampling},rollout=td,others=heuristic", args.sampling_deals))
     # the search to the end of the trick on learned values of positions: one deal of the
     # hidden cards (no Monte-Carlo), and Sturtevant & White's 20
     out.append(("maxnvalues1-heuristic", "maxn:deals=1,values=learned", "heuristic",
                 args.deals))
     out.append(("maxnvalues-heuristic", "maxn:values=learned", "heuristic",
                 args.sampling_deals))
+    out.append(("maxnvalues-ismcts", "maxn:values=learned", ismcts,
+                args.sampling_ismcts_deals))
     return out
 
 
@@ -170,8 +180,8 @@ def main() -> None:
     for (_, player, opponent, _), s in results:
         lo, hi = s["ci95"]
         deals = int(s["games"]) // 4
-        name = shown(player, args.trials)
-        print(f"| {name:<18} | {opponent:<22} | {deals:>5} | {s['mean']:>5.2f} | "
+        name, against = shown(player, args.trials), shown(opponent, args.trials)
+        print(f"| {name:<18} | {against:<22} | {deals:>5} | {s['mean']:>5.2f} | "
               f"{f'{lo:.2f} - {hi:.2f}':<14} |")
     keys = {r[0] for r, _ in results}
     print()
@@ -189,7 +199,10 @@ def main() -> None:
                           ("fuzzy-ismcts", "heuristic-ismcts", "ISMCTS"),
                           ("sampling-ismcts", "fuzzy-ismcts", "ISMCTS"),
                           ("maxnvalues1-heuristic", "heuristic-heuristic", "heuristic"),
-                          ("maxnvalues-heuristic", "heuristic-heuristic", "heuristic")):
+                          ("maxnvalues-heuristic", "heuristic-heuristic", "heuristic"),
+                          ("maxnvalues-ismcts", "heuristic-ismcts", "ISMCTS"),
+                          ("maxnvalues-samplingtdh", "heuristic-samplingtdh",
+                           "sampling(td/heur)")):
         if {a, b} <= keys:
             n, mean, half = paired(args.db_dir / f"{a}.sqlite", args.db_dir / f"{b}.sqlite")
             print(f"{a.split('-')[0]} - {b.split('-')[0]} against {against}, paired over "

@@ -126,8 +126,13 @@ def test_the_players_benchmark_lists_every_row_in_order() -> None:
         ("fuzzy-ismcts", "fuzzy", "ismcts:simulations=7", 12),
         ("td-ismcts", "td", "ismcts:simulations=7", 12),
         ("samplingtd-ismcts", "sampling:trials=3,rollout=td", "ismcts:simulations=7", 13),
+        ("maxnvalues-samplingtdh", "maxn:values=learned",
+         "sampling:trials=3,rollout=td,others=heuristic", 11),
+        ("heuristic-samplingtdh", "heuristic", "sampling:trials=3,rollout=td,others=heuristic",
+         11),
         ("maxnvalues1-heuristic", "maxn:deals=1,values=learned", "heuristic", 10),
-        ("maxnvalues-heuristic", "maxn:values=learned", "heuristic", 11)]
+        ("maxnvalues-heuristic", "maxn:values=learned", "heuristic", 11),
+        ("maxnvalues-ismcts", "maxn:values=learned", "ismcts:simulations=7", 13)]
 
 
 def test_the_players_benchmark_names_each_player_as_its_heading_says() -> None:
