@@ -324,7 +324,11 @@ def test_the_weighted_sum_by_hand_on_both_paths() -> None:
     want = [2.2, 2.5, 2.0, 2.5]
     np.testing.assert_allclose(ev.grade(xs), want, rtol=1e-15)
     out = np.empty(4)
-    assert compiled.grade_wa(xs, out, *ev._kernel_args) == -1
+    assert compiled.grade_wa(xs, out, *ev._program(), ev.values, -1.0, False) == -1
+    np.testing.assert_allclose(out, want, rtol=1e-15)
+    assert ev.flat is not None  # every rule one term: graded by the flat kernel
+    assert compiled.grade_flat(xs, out, ev.term_col, ev.term_par, *ev.flat, ev.weights,
+                               ev.values, -1.0, False) == -1
     np.testing.assert_allclose(out, want, rtol=1e-15)
     np.testing.assert_allclose(numpy_twins.grade_wa(xs, *ev._program(), ev.values, -1.0, False),
                                want, rtol=1e-15)

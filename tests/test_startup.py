@@ -243,10 +243,14 @@ def test_numpy_grades_are_the_compiled_grades_bit_for_bit(name: str) -> None:
     xs = fz.judge(_hands(4000, 7), np.arange(4000) % 2 == 0)[1].reshape(60_000, -1)
     assert ev.plan is None
     want = np.empty(len(xs))
-    assert compiled.grade_wa(xs, want, *ev._kernel_args) == -1
+    assert compiled.grade_wa(xs, want, *ev._program(), ev.values,
+                             float(ev.rulebase.default), True) == -1
     got = numpy_twins.grade_wa(xs, *ev._program(), ev.values, float(ev.rulebase.default),
                                  True)
     assert got.tobytes() == want.tobytes()
+    chosen = np.empty(len(xs))  # the kernel the evaluator grades with (a flat base's too)
+    assert ev._kernel(xs, chosen, *ev._kernel_args) == -1
+    assert chosen.tobytes() == want.tobytes()
     assert len(np.unique(got)) > 1000  # many different grades, not a constant
     rules = np.empty((3000, len(ev.rulebase.rules)))
     assert compiled.strengths(xs[:3000], rules, *ev._program(), ev.rule_rows) == -1
@@ -270,10 +274,14 @@ def test_numpy_grades_are_the_compiled_grades_on_random_rulebases(rb: RuleBase,
     xs = lo + width * rng.uniform(-0.3, 1.3, (400, len(lo)))
     xs[::2] = lo + width * rng.integers(0, 21, (200, len(lo))) / 20  # on the grid's vertices
     want = np.empty(len(xs))
-    assert compiled.grade_wa(xs, want, *ev._kernel_args) == -1
+    assert compiled.grade_wa(xs, want, *ev._program(), ev.values, float(rb.default),
+                             ev.normalise) == -1
     got = numpy_twins.grade_wa(xs, *ev._program(), ev.values, float(rb.default),
                                  ev.normalise)
     assert got.tobytes() == want.tobytes()
+    chosen = np.empty(len(xs))  # the kernel the evaluator grades with (a flat base's too)
+    assert ev._kernel(xs, chosen, *ev._kernel_args) == -1
+    assert chosen.tobytes() == want.tobytes()
     rules = np.empty((len(xs), len(rb.rules)))
     compiled.strengths(xs, rules, *ev._program(), ev.rule_rows)
     assert numpy_twins.strengths(xs, *ev._program(), ev.rule_rows).tobytes() \

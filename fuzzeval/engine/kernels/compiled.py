@@ -173,6 +173,46 @@ def _fill(x: FloatArray, reg: FloatArray, col: IntArray, par: FloatArray, prog: 
         reg[first + r] *= weights[r]
 
 
+def _grade_flat(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
+                atoms: IntArray, segments: IntArray, weights: FloatArray, values: FloatArray,
+                default: float, normalise: bool) -> int:
+    """``grade_wa`` for a base whose every rule is one term or an ``and`` of terms (the
+    learned conjunction bases): the same numbers to the bit, with neither a program to
+    interpret nor a branch a rule. ``atoms`` (rules, most atoms): each rule's term
+    registers in strength-register order, a short rule's first repeated. ``segments``
+    (start, stop, register): runs of rules that all begin with that term, skipped whole
+    where its membership is 0 (each of their strengths would be 0, adding nothing); a
+    register of -1: rules always run."""
+    bad = first_nan(xs)
+    if bad >= 0:
+        return bad
+    reg = np.zeros(col.size)
+    width = atoms.shape[1]
+    for i in range(xs.shape[0]):
+        x = xs[i]
+        for t in range(col.size):
+            d = min(max(x[col[t]], par[t, 0]), par[t, 1]) - par[t, 2]
+            m = 1.0 - max(d * par[t, 3], d * par[t, 4])
+            reg[t] = 0.0 if m < TINY else m
+        num = 0.0
+        den = 0.0
+        for g in range(segments.shape[0]):
+            if segments[g, 2] >= 0 and min(reg[segments[g, 2]], reg[segments[g, 3]]) == 0.0:
+                continue
+            for r in range(segments[g, 0], segments[g, 1]):
+                s = reg[atoms[r, 0]]
+                for k in range(1, width):
+                    s = min(s, reg[atoms[r, k]])
+                s *= weights[r]
+                num += s * values[r]
+                den += s
+        if den <= 0:
+            out[i] = default
+        else:
+            out[i] = num / den if normalise else num
+    return -1
+
+
 first_nan = kernel(_first_nan)
 fill = kernel(_fill)
 
@@ -241,5 +281,6 @@ def _strengths(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
 wa_rows = kernel(_wa_rows)
 centroid_rows = kernel(_centroid_rows)
 grade_wa = kernel(_grade_wa)
+grade_flat = kernel(_grade_flat)
 grade_centroid = kernel(_grade_centroid)
 strengths = kernel(_strengths)
