@@ -119,9 +119,12 @@ if __name__ == "__main__":
 def crib_averages(opponent: FloatArray) -> FloatArray:
     """Average crib when one side throws a rank pair [r1, r2] and the other side's throw is
     weighted by ``opponent``; the starter and the other throw come from the other 50 cards.
-    Suited and unsuited throws are mixed in their natural 1 : 3 proportion."""
+    Suited and unsuited throws are mixed in their natural 1 : 3 proportion.
+
+    ``opponent`` is one weight table (13, 13, 2) or a stack of them (k, 13, 13, 2), which
+    gives k tables (k, 13, 13) for the cost of one: the cribs are scored once."""
     table = rank_table()
-    out = np.zeros((13, 13))
+    out = np.zeros((*opponent.shape[:-3], 13, 13))
     trip = np.array([(s, a, b) for a, b in combinations(range(50), 2) for s in range(50)
                      if s not in (a, b)])
     for r1 in range(13):
@@ -131,13 +134,13 @@ def crib_averages(opponent: FloatArray) -> FloatArray:
             for (c1, c2), share in patterns:
                 rest = np.array([c for c in range(52) if c not in (c1, c2)])
                 s, a, b = rest[trip[:, 0]], rest[trip[:, 1]], rest[trip[:, 2]]
-                w = opponent[a // 4, b // 4, (a % 4 == b % 4).astype(np.intp)]
+                w = opponent[..., a // 4, b // 4, (a % 4 == b % 4).astype(np.intp)]
                 ranks = np.column_stack([np.full_like(s, r1), np.full_like(s, r2),
                                          a // 4, b // 4, s // 4])
                 score = table[rank_index5(ranks)].astype(np.float64)
                 cards = np.column_stack([np.full_like(s, c1), np.full_like(s, c2), a, b])
                 score += ((cards // 4 == JACK) & (cards % 4 == (s % 4)[:, None])).any(axis=1)
                 score += 5 * ((cards % 4) == (s % 4)[:, None]).all(axis=1)
-                out[r1, r2] += share * float((score * w).sum() / w.sum())
-            out[r2, r1] = out[r1, r2]
+                out[..., r1, r2] += share * (w @ score) / w.sum(axis=-1)
+            out[..., r2, r1] = out[..., r1, r2]
     return out
