@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import numpy as np
 import pytest
 
@@ -12,6 +13,7 @@ from fuzzeval.games.backgammon.scripts.teach import Decisions, collect, main, te
 pytest.importorskip("gnubg")
 
 
+@functools.cache  # two tests read the 4 games of one worker: played once (1 s)
 def _last(games: int, workers: int) -> Decisions:
     done: list[int] = []
     out = collect(games, seed=3, workers=workers, progress=done.append)
