@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+
 import numpy as np
 import pytest
 
