@@ -3,6 +3,7 @@ their aggregate against scikit-fuzzy's, and the singletons' contributions worked
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,44 @@ def test_the_tipping_sets_are_scikit_fuzzy_s_clip_and_aggregate() -> None:
     # the grid's centroid is the exact centroid's to the grid's error
     assert skfuzzy.defuzz(y, aggregate, "centroid") == pytest.approx(sets.grade, abs=0.01)
     assert sets.strength == {} and sets.contribution == {}
+    assert sets.defuzzifier == "centroid"
+    # what a viewer is sent: the same numbers as JSON lists, under these names
+    sent = json.loads(json.dumps(sets.to_dict()))
+    assert sorted(sent) == ["aggregate", "clipped", "contribution", "defuzzifier", "grade",
+                            "grid", "strength"]
+    assert sent["defuzzifier"] == "centroid" and sent["grid"] == pytest.approx(y.tolist())
+    for term, values in want.items():
+        assert sent["clipped"][term] == pytest.approx(values.tolist(), abs=1e-12)
+    assert sent["aggregate"] == pytest.approx(aggregate.tolist(), abs=1e-12)
+    assert sent["strength"] == {} and sent["contribution"] == {}
+    assert sent["grade"] == pytest.approx(skfuzzy.defuzz(y, aggregate, "centroid"), abs=0.01)
+
+
+@pytest.mark.mutation_pin
+def test_a_vertical_side_is_drawn_as_steep_as_the_engine_makes_it(tmp_path: Path) -> None:
+    """A vertical side stands for a slope of 1e12 over the output's width (24,000 here):
+    a grid point 2**-31 left of it is at 1 - 2**-31 * 1e12 / 24000 = 0.98060, not 0 (a
+    slope of 1e12 over a width of 1)."""
+    path = tmp_path / "v.yaml"
+    path.write_text("""name: v
+defuzzifier: centroid
+default: 0
+inputs:
+  x: {range: [0, 10], terms: {low: [0, 0, 10]}}
+output:
+  name: v
+  range: [0, 24000]
+  terms: {big: [100.0000000004656612873077392578125, 100.0000000004656612873077392578125,
+                24000]}
+rules:
+  - if x is low then v is big
+""")
+    rb = load_rulebase(path)
+    sets = output_sets(rb, compile_rulebase(rb).explain({"x": 0.0}), steps=240)
+    assert sets.grid[1] == 100.0  # the grid's step: 24000 / 240
+    assert sets.clipped["big"][1] == pytest.approx(1 - 1e12 / (24000 * 2**31), abs=1e-9)
+    assert sets.clipped["big"][0] == 0.0 and sets.clipped["big"][2] == pytest.approx(
+        1 - 100 / 23900, abs=1e-9)  # 200 on the falling side
 
 
 def test_a_singleton_base_gives_each_term_s_strength_and_contribution(tmp_path: Path) -> None:
@@ -59,7 +98,13 @@ rules:
     assert sets.strength == pytest.approx({"bad": 1.0, "good": 0.1})
     assert sets.contribution == pytest.approx({"bad": -4.0, "good": 0.2})
     assert sets.grade == pytest.approx(-3.8)  # the weighted sum: the contributions' sum
-    assert sets.grid == () and sets.aggregate == ()
+    assert sets.grid == () and sets.aggregate == () and sets.clipped == {}
+    assert sets.defuzzifier == "weighted_sum"
+    assert json.loads(json.dumps(sets.to_dict())) == {
+        "defuzzifier": "weighted_sum", "grid": [], "clipped": {}, "aggregate": [],
+        "strength": pytest.approx({"bad": 1.0, "good": 0.1}),
+        "contribution": pytest.approx({"bad": -4.0, "good": 0.2}),
+        "grade": pytest.approx(-3.8)}
     path.write_text(text.replace("weighted_sum", "weighted_average"))
     rb = load_rulebase(path)
     sets = output_sets(rb, compile_rulebase(rb).explain({"x": 2.0}))
