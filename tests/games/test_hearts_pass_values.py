@@ -4,13 +4,15 @@ default, to pass as ``heuristic``."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.advice import advise, position
-from fuzzeval.games.hearts.cards import card_str, parse_cards
+from fuzzeval.games.hearts.cards import card_str, mask_of, parse_cards
 from fuzzeval.games.hearts.monte_carlo import maxn_player
 from fuzzeval.games.hearts.pass_values import passes
 from fuzzeval.games.hearts.view import view
@@ -62,3 +64,25 @@ def test_it_passes_as_heuristic_unless_told_to_pass_by_value() -> None:
     state = position("QS KS 4S 3D 7D JD 5H 8H AH 9C KC 6D 2S", pass_to="left")
     assert advise(state, maxn_player(values="learned", passing="heuristic"),
                   "maxn")["pass"] == ["KS", "QS", "AH"]
+
+
+@pytest.mark.mutation_pin
+def test_a_later_seat_values_the_hand_it_keeps_not_seat_0_s(tmp_path: Path) -> None:
+    """Seat 1 holds the first test's hand, seat 0 passing to it first: the sets are valued
+    from seat 1's side, as for seat 0 there. The 2H is the only heart out and heuristic
+    passes high cards, so seat 1 keeps 10 hearts whatever the deal: 8 x 3.5 / 6.5 = 56 / 13
+    for the QS and two hearts passed; keeping the QS (three hearts passed, 9 left),
+    8 x 2.5 / 6.5 + 13."""
+    mine = mask_of(parse_cards(HAND + " AH"))
+    state = dataclasses.replace(position(HAND + " AH", pass_to="left"), dealt=(0, mine, 0, 0),
+                                hands=(0, mine, 0, 0), to_move=1)
+    player = maxn_player(values="learned", passing="value",
+                         **_bases(tmp_path, (13.0, 0.0), (0.0, 8.0)))
+    seen = view(state)
+    assert seen.seat == 1
+    valued = passes(seen, player.passing, 8, np.random.default_rng(0))  # type: ignore[arg-type]
+    assert len(valued.sets) == 286
+    assert valued.points.min() == pytest.approx(56 / 13)
+    assert valued.by_card.tolist() == pytest.approx([56 / 13] * 13)
+    keeping = [p for p, s in zip(valued.points, valued.sets, strict=True) if 43 not in s]
+    assert min(keeping) == pytest.approx(8 * 2.5 / 6.5 + 13)  # QS kept, three hearts passed
