@@ -448,6 +448,8 @@ OPTIONS: dict[str, Meaning] = {
     "--pass": Meaning("the pass direction: advise the pass", r"Pass direction"),
     "--rules": Meaning("which rules of the game", r"Hearts rules"),
     "--each": Meaning("rules shown each way", r"Rules shown each way"),
+    "--with": Meaning("only the rules that assert an atom",
+                      r"Only rules whose condition is this atom"),
     "--block": Meaning("games between two commits of a learn",
                        r"Games between two commits to --db"),
     "--halving": Meaning("games a TD(λ) step size takes to halve",

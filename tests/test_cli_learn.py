@@ -211,6 +211,43 @@ def test_rulebase_top_lists_each_way_in_words(tmp_path: Path) -> None:
                                       "triangles (centroid)")
 
 
+def test_rulebase_top_with_an_atom_ranks_only_the_rules_that_assert_it(tmp_path: Path) -> None:
+    """``--with 'queen is here'``: rules 3 (13), 5 (0) and 6 (-7.25) say it; rule 4 says
+    ``queen is away``. Two atoms: only rule 6 says both."""
+    path = tmp_path / "worth.yaml"
+    path.write_text(TOP)
+
+    def top(*atoms: str) -> dict[str, object]:
+        args = [a for atom in atoms for a in ("--with", atom)]
+        result = runner.invoke(app, ["rulebase", "top", str(path), "-n", "3", "--json", *args])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+    here = top("queen is here")
+    assert here["most"] == [{"rule": 3, "adds": 13.0, "if": "lead is ours and queen is here"}]
+    assert here["least"] == [{"rule": 6, "adds": -7.25,
+                              "if": "lead is theirs and queen is here"}]
+    both = top("lead is theirs", "queen is here")
+    assert both["most"] == [] and [r["rule"] for r in both["least"]] == [6]  # type: ignore[index, union-attr]
+    ours = top("lead is ours")
+    assert [r["rule"] for r in ours["most"]] == [3, 1] and ours["least"] == []  # type: ignore[index, union-attr]
+    table = runner.invoke(app, ["rulebase", "top", str(path), "-n", "1", "--with",
+                                "queen is here"], env={"COLUMNS": "80"})
+    title = " ".join(line.strip() for line in table.stdout.splitlines()[:3])
+    assert title.startswith("worth: 1 rule adding the most to points (points per hand), of "
+                            "those with queen is here ")
+    for atom, message in (
+            ("queen here", "error: --with 'queen here': an atom is 'VARIABLE is TERM', e.g. "
+                           "'lead is theirs'"),
+            ("king is here", "error: --with 'king is here': rule base 'worth' has no input "
+                             "'king' (inputs: lead, queen)"),
+            ("queen is gone", "error: --with 'queen is gone': input 'queen' has no term "
+                              "'gone' (terms: away, here)")):
+        refused = runner.invoke(app, ["rulebase", "top", str(path), "--with", atom])
+        assert refused.exit_code == 2
+        assert refused.stderr.strip() == message
+
+
 def test_a_given_start_is_checked_first_and_is_part_of_the_learn(tmp_path: Path) -> None:
     """A start TD(λ) cannot learn is refused before any file; a learn from a given start
     is not continued by the same command without it (the start is in its settings)."""

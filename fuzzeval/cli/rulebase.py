@@ -25,7 +25,7 @@ from fuzzeval.cli.common import (
 from fuzzeval.resources import shipped_rulebases
 
 if TYPE_CHECKING:  # the loader is imported when a command runs, not at start-up
-    from fuzzeval.engine.rulebase import RuleBase, Variable
+    from fuzzeval.engine.rulebase import Condition, RuleBase, Variable
 
 app = command_group("Check, show and describe rule-base files.")
 
@@ -129,6 +129,11 @@ def top(
     n: Annotated[int, typer.Option("--each", "-n", min=1,
                                    help="Rules shown each way.")] = 20,
     json_out: Annotated[bool, json_option("the rules")] = False,
+    with_atoms: Annotated[list[str] | None, typer.Option(
+        "--with", metavar="ATOM",
+        help="Only rules whose condition is this atom or an 'and' with it, e.g. "
+             "'Contact is yes' (a learned base's contact group); repeat for several.")]
+    = None,
 ) -> None:
     """The rules with the largest conclusions each way, in words (as Sturtevant & White's Tables 1-2, 2006).
 
@@ -142,17 +147,21 @@ def top(
     if rb.defuzzifier == "centroid" or len(value) < len(rb.output.terms):
         raise usage_error(f"{file}: rule base {rb.name!r} concludes on triangles "
                           f"({rb.defuzzifier}); top ranks single-valued conclusions")
+    wanted = [_atom(rb, text) for text in with_atoms or []]
+    chosen = [i for i, r in enumerate(rb.rules) if all(a in _atoms(r.condition) for a in wanted)]
     unit = rb.output.description or rb.output.name
     what = rb.output.name + (f" ({unit})" if unit != rb.output.name else "")
+    if wanted:
+        what = f"{what}, of those with {' and '.join(f'{v} is {t}' for v, t in wanted)}"
     if rb.defuzzifier == "weighted_sum":  # a rule adds its conclusion times its weight
-        ranked = sorted(((value[r.output_term] * r.weight, i) for i, r in enumerate(rb.rules)),
-                        key=lambda vi: (-vi[0], vi[1]))
+        ranked = sorted(((value[rb.rules[i].output_term] * rb.rules[i].weight, i)
+                         for i in chosen), key=lambda vi: (-vi[0], vi[1]))
         most = [vi for vi in ranked[:n] if vi[0] > 0]
         least = [vi for vi in reversed(ranked[-n:]) if vi[0] < 0]
         key = heading = "adds"
         titles = (f"adding the most to {what}", f"adding the least to {what}")
     else:  # weighted_average: a rule pulls the grade toward its conclusion
-        ranked = sorted(((value[r.output_term], i) for i, r in enumerate(rb.rules)),
+        ranked = sorted(((value[rb.rules[i].output_term], i) for i in chosen),
                         key=lambda vi: (-vi[0], vi[1]))
         most = ranked[:n]
         least = sorted(ranked[n:], key=lambda vi: vi)[:n]  # the lowest, ties in rule order
@@ -182,6 +191,34 @@ def top(
                           *([f"{rb.rules[i].weight:g}"] if pulls else []),
                           render(rb.rules[i].condition))
         console.print(table)
+
+
+def _atom(rb: RuleBase, text: str) -> tuple[str, str]:
+    """``VARIABLE is TERM`` of one of the base's inputs, or a usage error saying what is."""
+    parts = text.split()
+    if len(parts) != 3 or parts[1] != "is":
+        raise usage_error(f"--with {text!r}: an atom is 'VARIABLE is TERM', e.g. "
+                          f"'{rb.inputs[0].name} is {rb.inputs[0].terms[0].name}'")
+    names = rb.input_names
+    if parts[0] not in names:
+        raise usage_error(f"--with {text!r}: rule base {rb.name!r} has no input "
+                          f"{parts[0]!r} (inputs: {', '.join(names)})")
+    terms = rb.input(parts[0]).term_names
+    if parts[2] not in terms:
+        raise usage_error(f"--with {text!r}: input {parts[0]!r} has no term {parts[2]!r} "
+                          f"(terms: {', '.join(terms)})")
+    return parts[0], parts[2]
+
+
+def _atoms(cond: Condition) -> set[tuple[str, str]]:
+    """The atoms a condition asserts: itself, or the atoms an ``and`` joins."""
+    from fuzzeval.engine.rulebase import And, Is
+
+    if isinstance(cond, Is):
+        return {(cond.variable, cond.term)}
+    if isinstance(cond, And):
+        return {(c.variable, c.term) for c in cond.operands if isinstance(c, Is)}
+    return set()
 
 
 @app.command()
