@@ -88,6 +88,15 @@ START = Position(START_SIDE, START_SIDE)
 IntArray = npt.NDArray[np.int64]
 
 
+def _read_only(counts: IntArray) -> IntArray:
+    """A read-only view of ``counts`` (the caller's array stays as it was): every Boards'
+    arrays are of one type, as the cached plays' are, so the compiled kernels that read
+    them (features, pubeval) are compiled once, not again for writable arrays."""
+    view = counts.view()
+    view.flags.writeable = False
+    return view
+
+
 class Boards(Sequence[Position]):
     """Positions held as two (n, 25) arrays of checker counts, ``me`` and ``opp`` (each in
     its owner's numbering, as in Position), for code that reads many at once; a Position
@@ -96,8 +105,8 @@ class Boards(Sequence[Position]):
     __slots__ = ("_made", "me", "opp")
 
     def __init__(self, me: IntArray, opp: IntArray) -> None:
-        self.me = me
-        self.opp = opp
+        self.me = _read_only(me)
+        self.opp = _read_only(opp)
         self._made: list[Position | None] = [None] * me.shape[0]
 
     @classmethod

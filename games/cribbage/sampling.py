@@ -56,6 +56,7 @@ UNIFORMS = 5
 #: discard's trials play the show out instead of taking its exact expectation
 ENDGAME = 60
 NO_TABLE = np.zeros((0, 0, 0))
+NO_TABLE.flags.writeable = False  # as the win table: the kernels compiled for one array type
 
 
 def endgame(scores: tuple[int, int] | IntArray) -> bool:

@@ -409,3 +409,15 @@ def test_a_play_that_ends_the_game_is_the_whole_deal_s_worth() -> None:
         assert vals.shape == (40, 15, 2)
         assert np.array_equal(vals[:, :, 0], vals[:, :, 1])
         assert set(np.unique(vals).tolist()) == {0.0, 1.0}
+
+
+def test_the_kernels_get_one_type_of_table_in_and_out_of_the_endgame() -> None:
+    """No table (far from 121) and the win table (near it) are both read-only arrays: the
+    playout kernels are compiled once for both (a writable empty table compiled the whole
+    pegging and discard kernels a second time, about 10 s of CPU)."""
+    from fuzzeval.games.cribbage.win_table import win_table
+
+    far, near = S.value_table((0, 0)), S.value_table((110, 100))
+    assert far is S.NO_TABLE and far.shape == (0, 0, 0)
+    assert near is win_table()
+    assert not far.flags.writeable and not near.flags.writeable
