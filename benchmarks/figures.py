@@ -138,11 +138,13 @@ ENTRIES: tuple[Entry, ...] = (
            "--plot docs/figures/hearts_td_curve.png",),
           "17 min on one busy core", "docs/figures/hearts_td_curve.png"),
     Entry("backgammon_td", ("docs/learning.md",),
-          ("fuzzeval learn backgammon -n 200000 --order 2 --alpha 0.1 --update 2 -w 2 "
-           "--block 1000 --measure-every 20 --measure-games 500 --measure-opponent pubeval "
+          ("fuzzeval learn backgammon -n 200000 --order 2 --split Contact --group-features "
+           "Contact=no:PipCount,OpponentPipCount,BorneOff,OpponentBorneOff --single-features "
+           "'Their*' --alpha 0.1 --update 2 -w 2 --block 1000 --measure-every 20 "
+           "--measure-games 500 --measure-opponent pubeval --average 20 "
            f"--db {SCRATCH}/backgammon_td.sqlite -o rulebases/backgammon_td.yaml "
            "--plot docs/figures/backgammon_td_curve.png",),
-          "41 min on two cores", "docs/figures/backgammon_td_curve.png"),
+          "63 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
           ("python benchmarks/hearts_players.py --only heuristic-heuristic,td-heuristic,"
            "td-ismcts,samplingtd1-heuristic,samplingtd-ismcts",

@@ -27,9 +27,10 @@ def moves(
         help="GNU Backgammon position ID, side on roll to move (start: 4HPwATDgc/ABMA).")],
     dice: Annotated[str, typer.Option(help="The roll, e.g. 31.")],
     player: Annotated[str, typer.Option(
-        "--player", "-p", help="Player: pubeval, fuzzy (fuzzy:rulebase=NAME|PATH), gnubg, "
-                               "random or td (td:rulebase=NAME|PATH); NAME:key=value,... as "
-                               "in match.")]
+        "--player", "-p", help="Player: pubeval, fuzzy (fuzzy:rulebase=NAME|PATH; "
+                               "lookahead=1 looks one roll ahead, for a learned base such as "
+                               "backgammon_td), gnubg, random or td (td:rulebase=NAME|PATH); "
+                               "NAME:key=value,... as in match.")]
     = "pubeval",
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: a rule base's memberships and rule strengths of the best "

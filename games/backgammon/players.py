@@ -212,7 +212,9 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
     """``selector=DB`` turns on the board selector over that history database;
     ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it.
     ``lookahead=1`` grades the ``width`` (default 4) best plays one ply deeper
-    (fuzzeval/games/backgammon/lookahead.py)."""
+    (fuzzeval/games/backgammon/lookahead.py). It needs values of positions on one scale, a
+    learned base such as ``backgammon_td``: a taught base's grades (``backgammon_refined``)
+    only rank the plays of one roll, and searched they lose (docs/backgammon.md)."""
     name = as_text("rulebase", rulebase, "a rule base name or path")
     wide = _search_width(lookahead, width)
     chosen = None
