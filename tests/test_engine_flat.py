@@ -33,19 +33,19 @@ def _flat_grades(ev: Evaluator, xs: np.ndarray) -> np.ndarray:
     return out
 
 
-def _layered() -> str:
+def _layered(tails: str = "yz") -> str:
     """A base laid out as ``fuzzeval learn`` lays its conjunctions: a group atom ``g``,
     then each term of ``x`` with every term of ``y`` and of ``z``; each rule its own
     conclusion, rule k's worth 0.25 k - 3."""
     rules = ["g is far", "g is far and x is t0", "g is far and x is t1", "g is far and x is t2",
              "g is near"]
     rules += [f"g is near and x is t{i} and {v} is t{j}"
-              for i in range(4) for v in "yz" for j in range(4)]
+              for i in range(4) for v in tails for j in range(4)]
     return "\n".join([
         "name: layered", "defuzzifier: weighted_sum", "default: 0", "inputs:",
         "  g:", "    range: [0, 1]", "    terms: {far: [0, 0, 1], near: [0, 1, 1]}",
         *[f"  {v}:\n    range: [0, 3]\n    terms: {{t0: [0, 0, 1], t1: [0, 1, 2], "
-          f"t2: [1, 2, 3], t3: [2, 3, 3]}}" for v in "xyz"],
+          f"t2: [1, 2, 3], t3: [2, 3, 3]}}" for v in "x" + tails],
         "output:", "  name: value", "  range: [-100, 100]",
         "  terms: {" + ", ".join(f"r{k}: {0.25 * k - 3.0}" for k in range(len(rules))) + "}",
         "rules:", *[f"  - if {r} then value is r{k}" for k, r in enumerate(rules)], ""])
@@ -71,6 +71,14 @@ def test_the_segments_follow_the_learned_layout_by_hand() -> None:
     assert atoms[1].tolist() == [0, 2, 0]  # "g is far and x is t0"
     assert atoms[5].tolist() == [1, 2, 6]  # "g is near and x is t0 and y is t0"
     assert atoms[36].tolist() == [1, 5, 13]  # "g is near and x is t3 and z is t3"
+
+
+def test_short_runs_under_one_term_share_one_test_by_hand() -> None:
+    """Without the z rules each term of x leads 4 rules, too few for a test of their own:
+    the 16 share one segment tested on g alone (registers: g 0-1, x 2-5, y 6-9)."""
+    ev = _compiled(_layered("y"))
+    assert ev.flat is not None
+    assert ev.flat[1].tolist() == [[0, 4, -1, -1], [4, 21, 1, 1]]
 
 
 def test_a_skipped_run_adds_nothing_and_a_tested_one_everything_by_hand() -> None:
