@@ -120,3 +120,38 @@ def test_with_the_shipped_bases_a_decision_repeats_from_its_seed() -> None:
 def test_bad_options_are_refused_in_one_line(options: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         maxn_player(**options)
+
+
+@pytest.mark.mutation_pin
+def test_what_is_out_bounds_each_value_and_only_whole_tricks_are_valued(
+        tmp_path: Path) -> None:
+    """By hand, on toy bases: a Q♠ value above 13 is 13; the queen is out when another
+    seat holds it (its base's 6.5 for 13 high hearts); one heart left bounds the hearts'
+    value to 1; no rows, no values. A leaf in the middle of a trick is worth the points
+    taken so far only, and one between tricks adds what is to come. A base that reads what
+    is not a position feature is refused, naming the game."""
+    from fuzzeval.games.hearts.game import GAME
+    from fuzzeval.games.hearts.trick import points_taken
+
+    big = position_values(**_bases(tmp_path, (20.0, 0.0), (0.0, 8.0)))
+    row = _features(queen_here=1, hearts=13, hearts_left=1)
+    assert big.to_come(row).tolist() == [[14.0] * 4]  # 13 + min(8, 1)
+    assert big.to_come_rows(np.zeros((0, len(POSITION_NAMES)))).shape == (0,)
+    other = position_values(**_bases(tmp_path, (0.0, 6.5), (0.0, 0.0)))
+    row = _features(queen_here=0, queen_other=1, hearts=13, hearts_left=0)
+    assert other.to_come(row).tolist() == [[6.5] * 4]
+    rng = np.random.default_rng(3)
+    state = GAME.new_game(rng, 0)
+    seen = {}
+    while len(seen) < 2:
+        state = GAME.apply(state, 0, rng)
+        hand = state.hand
+        if hand.phase == "play" and hand.laid:
+            seen.setdefault(bool(hand.trick), state)
+    middle, between = seen[True], seen[False]
+    assert big([middle]).tolist() == points_taken([middle]).tolist()
+    assert big([between]).sum() >= points_taken([between]).sum() + 13  # the Q♠ to come
+    (tmp_path / "odd.yaml").write_text(BASE.format(name="odd", first=1, second=2).replace(
+        "queen_here", "pips"))
+    with pytest.raises(ValueError, match="are not hearts_positions features"):
+        position_values(str(tmp_path / "odd.yaml"), str(tmp_path / "odd.yaml"))
