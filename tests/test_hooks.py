@@ -93,7 +93,7 @@ def test_shipped_players_offer_every_player_hook_in_its_shape() -> None:
 
 
 def test_every_game_s_rule_base_player_names_its_rule_base_by_one_hook() -> None:
-    bases = {"cribbage": "cribbage_linguistic_tuned", "backgammon": "backgammon_refined",
+    bases = {"cribbage": "cribbage_linguistic_tuned", "backgammon": "backgammon_td",
              "hearts": "hearts", "holdem": "holdem", "hearts_positions": ""}
     assert set(bases) == set(OFFERED)
     for name, base in bases.items():

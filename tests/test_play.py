@@ -339,7 +339,7 @@ def test_backgammon_advice_makes_the_book_opening_points(dice: tuple[int, int],
 
     advice = _advice(BACKGAMMON, BackgammonPlay(), BACKGAMMON.candidates(State(START, 0, dice)))
     assert [(a.advisor, a.choice, a.rows[0][0]) for a in advice] == [
-        ("fuzzy (backgammon_refined)", book, book), ("pubeval", book, book)]
+        ("fuzzy (backgammon_td)", book, book), ("pubeval", book, book)]
     assert advice[0].explanation is not None and advice[1].explanation is None
 
 
@@ -354,7 +354,7 @@ def test_backgammon_at_the_terminal_shows_the_board_and_advice(tmp_path: Path) -
                                 " O5  .  .  . X3  . | X5  .  .  .  . O2",
                                 " 12 11 10  9  8  7 |  6  5  4  3  2  1"]
     assert "you rolled 62; position 4HPwATDgc/ABMA" in out
-    assert "fuzzy (backgammon_refined) would choose" in out and "pubeval would choose" in out
+    assert "fuzzy (backgammon_td) would choose" in out and "pubeval would choose" in out
     assert re.search(r"^why .*: ", out, re.M)
     assert "error: '6/2 6/2 6/2': not a legal play of 62" in out  # three checkers, two dice
 

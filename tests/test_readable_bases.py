@@ -297,6 +297,16 @@ def test_peg_and_backgammon_advice_name_the_base_and_where_it_came_from() -> Non
                               "--player", "fuzzy"])
     assert res.exit_code == 0, res.output
     assert _flat(res.output).startswith(
+        "rule base backgammon_td: learned by `fuzzeval learn backgammon --games 200000 "
+        "--block 1000 --average 20 --update 2 --lambda 0.75 --alpha 0.1 --opponent self "
+        "--seed 1 --order 2 --min-share 0.005 --triple-share 0.15 --sample-games 200 "
+        "--scale 100 --split Contact --group-features "
+        "Contact=no:PipCount,OpponentPipCount,BorneOff,OpponentBorneOff --single-features "
+        "'Their*' --measure-every 20 --measure-games 500 --measure-opponent pubeval` "
+        "4HPwATDgc/ABMA, roll 31")
+    res = runner.invoke(app, ["backgammon", "moves", "4HPwATDgc/ABMA", "--dice", "31",
+                              "--player", "fuzzy:rulebase=backgammon_refined"])
+    assert _flat(res.output).startswith(
         "rule base backgammon_refined: taught by `python -m "
         "fuzzeval.games.backgammon.scripts.teach --games 3000 --seed 1 --player pubeval "
         "--exploration 0.1 --fit choice` (conclusions "

@@ -21,9 +21,12 @@ from fuzzeval.games.backgammon.players import (
 from tests.games.backgammon_bearoff import bearoff_table
 from tests.games.backgammon_helpers import random_positions, side
 
+#: a taught base: its grades rank plays, so a win is worth more than any grade
+TAUGHT = "backgammon_refined"
+
 
 def _grader(width: int) -> LookaheadGrades:
-    grader = make_player("fuzzy", lookahead=1, width=width).grader
+    grader = make_player("fuzzy", rulebase=TAUGHT, lookahead=1, width=width).grader
     assert isinstance(grader, LookaheadGrades) and grader.width == width
     return grader
 
@@ -48,7 +51,7 @@ def _brute(grades: FuzzyGrades, play: Position) -> float:
 @pytest.mark.parametrize("dice", [(3, 1), (6, 5), (4, 4)])
 def test_values_are_minus_the_mean_best_reply_over_the_36_rolls(dice: tuple[int, int]) -> None:
     grader = _grader(3)
-    grades = make_player("fuzzy").grader
+    grades = make_player("fuzzy", rulebase=TAUGHT).grader
     assert isinstance(grades, FuzzyGrades)
     view = _view(random_positions(40, 3)[17], dice)
     got = grader(view)
@@ -68,7 +71,7 @@ def test_a_play_that_bears_off_the_last_checker_wins_outright() -> None:
     got = _grader(4)(view)
     done = [i for i, p in enumerate(view.options) if sum(p.me) == 0]
     assert done and got[done[0]] == np.inf
-    player = make_player("fuzzy", lookahead=1)
+    player = make_player("fuzzy", rulebase=TAUGHT, lookahead=1)
     assert sum(player.choose(position, (2, 1)).me) == 0
     # It is looked at whatever the values say: they are never asked about a game's end.
     asked: list[int] = []
@@ -87,7 +90,7 @@ def test_a_reply_that_wins_is_worth_more_than_any_grade() -> None:
     say."""
     position = Position(START.me, side({2: 1}))
     got = _grader(2)(_view(position, (6, 5)))
-    output = make_player("fuzzy").grader.rulebase.output  # type: ignore[attr-defined]
+    output = make_player("fuzzy", rulebase=TAUGHT).grader.rulebase.output  # type: ignore[attr-defined]
     finite = got[np.isfinite(got)]
     assert finite.size == 2
     assert (finite == -(output.hi + (output.hi - output.lo))).all()
