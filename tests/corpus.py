@@ -18,11 +18,20 @@ _RULE = re.compile(r"^- if .* then value is r(\d+)$")
 def shortened(text: str, keep: int = KEEP) -> str:
     """``text`` without the learned rules ``r{keep+1}``... and their terms (a base written
     by ``fuzzeval learn``); any other text as it is."""
-    out = []
-    for line in text.splitlines(keepends=True):
-        m = _TERM.match(line) or _RULE.match(line.rstrip("\n"))
+    out: list[str] = []
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        part = [lines[i]]  # a rule the writer wrapped goes on in lines indented by two
+        while (lines[i].startswith("- if ") and i + 1 < len(lines)
+               and lines[i + 1].startswith("  ") and not lines[i + 1].startswith("    ")):
+            i += 1
+            part.append(lines[i])
+        whole = " ".join(p.strip() for p in part)
+        m = _TERM.match(part[0]) or _RULE.match(whole)
         if m is None or int(m[1]) <= keep:
-            out.append(line)
+            out.extend(part)
+        i += 1
     return "".join(out)
 
 
