@@ -150,11 +150,9 @@ ENTRIES: tuple[Entry, ...] = (
            "td-ismcts,samplingtd1-heuristic,samplingtd-ismcts",
            "python benchmarks/hearts_players.py --only samplingtd-heuristic "
            "--sampling-deals 2000",
-           "fuzzeval match backgammon -p td --opponent pubeval -n 5000 --duplicate --seed 1 "
-           f"--db {SCRATCH}/backgammon_td_0ply.sqlite",
-           "fuzzeval match backgammon -p fuzzy:rulebase=backgammon_td,lookahead=1 "
-           "--opponent pubeval -n 5000 --duplicate --seed 1 "
-           f"--db {SCRATCH}/backgammon_td_1ply.sqlite"),
+           "python benchmarks/backgammon_paired.py --a fuzzy:rulebase=backgammon_td "
+           "--b fuzzy:rulebase=backgammon_td,lookahead=1 --games 10000 --workers 2 --luck "
+           f"--db-dir {SCRATCH}/backgammon_paired"),
           "about 3 h on two cores"),
     Entry("studio", ("docs/studio.md",),
           ("python benchmarks/studio.py --figures docs/figures/studio",),
