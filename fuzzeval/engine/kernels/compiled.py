@@ -147,6 +147,19 @@ def _first_nan(xs: FloatArray) -> int:
     return -1
 
 
+def _memberships(x: FloatArray, reg: FloatArray, col: IntArray, par: FloatArray) -> None:
+    """The memberships of one candidate's terms into ``reg[:col.size]``: each input
+    clipped to its variable's range (``par`` rows as ``fill`` reads them)."""
+    for t in range(col.size):
+        d = min(max(x[col[t]], par[t, 0]), par[t, 1]) - par[t, 2]
+        m = 1.0 - max(d * par[t, 3], d * par[t, 4])
+        # Rounding in (x - peak) * slope can leave ~1e-16 at a foot; a foot is 0.
+        reg[t] = 0.0 if m < TINY else m
+
+
+memberships = kernel(_memberships)
+
+
 def _fill(x: FloatArray, reg: FloatArray, col: IntArray, par: FloatArray, prog: IntArray,
           first: int, weights: FloatArray) -> None:
     """The registers for one candidate: memberships, the program, the rule weights.
@@ -154,11 +167,7 @@ def _fill(x: FloatArray, reg: FloatArray, col: IntArray, par: FloatArray, prog: 
     ``par`` rows: the range of the term's variable (inputs are clipped to it), its peak,
     minus the slope of its rising side, the slope of its falling side.
     """
-    for t in range(col.size):
-        d = min(max(x[col[t]], par[t, 0]), par[t, 1]) - par[t, 2]
-        m = 1.0 - max(d * par[t, 3], d * par[t, 4])
-        # Rounding in (x - peak) * slope can leave ~1e-16 at a foot; a foot is 0.
-        reg[t] = 0.0 if m < TINY else m
+    memberships(x, reg, col, par)
     for k in range(prog.shape[0]):
         op, dst, a, b = prog[k, 0], prog[k, 1], prog[k, 2], prog[k, 3]
         if op == MIN:
@@ -189,11 +198,7 @@ def _grade_flat(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
     reg = np.zeros(col.size)
     width = atoms.shape[1]
     for i in range(xs.shape[0]):
-        x = xs[i]
-        for t in range(col.size):
-            d = min(max(x[col[t]], par[t, 0]), par[t, 1]) - par[t, 2]
-            m = 1.0 - max(d * par[t, 3], d * par[t, 4])
-            reg[t] = 0.0 if m < TINY else m
+        memberships(xs[i], reg, col, par)
         num = 0.0
         den = 0.0
         for g in range(segments.shape[0]):
