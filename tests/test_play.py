@@ -394,3 +394,15 @@ def test_a_one_hand_hearts_game_does_not_number_its_hand(tmp_path: Path) -> None
     assert code == 0, out
     assert "the hand: each seat passes three cards across" in out.splitlines()
     assert "hand 3" not in out
+
+
+def test_a_game_played_without_its_log_is_the_same_game_with_no_decisions() -> None:
+    """``log=False`` (what a learner plays) keeps no decisions, and nothing else changes:
+    the same moves, the same outcome, as the logged game of the same seed."""
+    players = (BACKGAMMON.make_player("pubeval"), BACKGAMMON.make_player("random"))
+    logged = play_game(BACKGAMMON, players, 5, 1)
+    bare = play_game(BACKGAMMON, players, 5, 1, log=False)
+    assert len(logged.decisions) == logged.moves > 20
+    assert bare.decisions == ()
+    assert (bare.choices, bare.outcome, bare.first, bare.moves) == (
+        logged.choices, logged.outcome, logged.first, logged.moves)

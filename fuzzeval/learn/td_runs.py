@@ -277,7 +277,8 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
                 earned[seat].append(0.0 if so_far is None else float(so_far(state, seat)))
         try:
             payoffs = play_game(played, players, settings.seed, index,
-                                dict(settings.options), on_move=seen).outcome.payoffs
+                                dict(settings.options), on_move=seen,
+                                log=False).outcome.payoffs
         except GameDidNotEnd:
             # Early self-play may loop (two sides hitting each other for ever): the game
             # counts as a draw and teaches as one, rather than stopping the learn at the
@@ -339,7 +340,7 @@ def measure(game: Game, source: str, weights: FloatArray, settings: LearnSetting
         players = [ValuePlayer(ev, game.payoff) if s == seat else _opponent(game, opponent)
                    for s in range(game.seats)]
         record = play_game(game, players, settings.seed + MEASURE_SEED, index,
-                           dict(settings.options))
+                           dict(settings.options), log=False)
         out.append(float(record.outcome.payoffs[seat]))
     return out
 

@@ -189,9 +189,12 @@ def game_rngs(seed: int, index: int, seats: int = 2,
 
 def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
               options: Mapping[str, Any] | None = None,
-              on_move: MoveHook | None = None, duplicate: bool = False) -> GameRecord:
+              on_move: MoveHook | None = None, duplicate: bool = False,
+              log: bool = True) -> GameRecord:
     """Play game ``index`` of a match to the end; seat ``index % seats`` moves first.
-    ``on_move`` sees every move (a terminal game shows them as they happen)."""
+    ``on_move`` sees every move (a terminal game shows them as they happen). ``log=False``
+    keeps no decisions (a learner reads only the outcome and ``on_move``: logging the
+    chosen option's features and labels was a sixth of a backgammon learn's time)."""
     if len(players) != game.seats:
         raise UsageError(f"{len(players)} players for {game.name}'s {game.seats} seats")
     chance, *seats = game_rngs(seed, index, game.seats, duplicate)
@@ -220,7 +223,7 @@ def play_game(game: Game, players: Sequence[Player], seed: int, index: int,
             choice = players[seat].choose(cands, seats[seat])
         if not 0 <= choice < len(cands):
             raise FuzzevalError(f"player in seat {seat} chose option {choice} of {len(cands)}")
-        if cands.kind in kinds[seat] or note:  # a note is always kept
+        if log and (cands.kind in kinds[seat] or note):  # a note is always kept
             names = cands.feature_names if wants[seat] else ()
             row = cands.feature_rows([choice])[0] if names else ()
             decisions.append(Decision(
