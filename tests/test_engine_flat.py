@@ -81,6 +81,22 @@ def test_short_runs_under_one_term_share_one_test_by_hand() -> None:
     assert ev.flat[1].tolist() == [[0, 4, -1, -1], [4, 21, 1, 1]]
 
 
+def test_rules_of_one_or_two_terms_are_laid_out_in_three_columns_by_hand() -> None:
+    """The kernel reads three atoms a rule unrolled: a base of ones and pairs has its
+    first term repeated to three (a minimum unchanged). Registers: g far 0, near 1; x
+    t0..t3 2-5. At g = 1, x = 1 only "g is near" (r4: -2.0) fires; at g = 0, x = 1 "g is
+    far" (r0: -3.0) and "g is far and x is t1" (r2: -2.5). No rule reads x's t3: it has
+    no register."""
+    rb, _ = parse_rulebase(_layered(""), "layered.yaml")  # warned of t3, no error
+    assert rb is not None
+    ev = compile_rulebase(rb)
+    assert ev.flat is not None
+    atoms, _ = ev.flat
+    assert atoms.tolist() == [[0, 0, 0], [0, 2, 0], [0, 3, 0], [0, 4, 0], [1, 1, 1]]
+    xs = np.array([[1.0, 1.0], [0.0, 1.0]])
+    assert _flat_grades(ev, xs).tolist() == [-2.0, -5.5]
+
+
 def test_a_skipped_run_adds_nothing_and_a_tested_one_everything_by_hand() -> None:
     """g = 1 (near 1, far 0), x = 1 (t1 only), y = 0.5 (t0 0.5, t1 0.5), z = 3 (t3 only).
     Rules that fire: "g is near" (r4: -2.0) at 1; x t1 with y t0 (r13: 0.25) and y t1

@@ -303,7 +303,9 @@ def _flat(conditions: list[Condition], term_row: dict[tuple[str, str], int],
                          if isinstance(c, Is)])
         else:
             return None
-    width = max((len(r) for r in rows), default=1)
+    # at least three columns: the kernel reads three unrolled (a term repeated changes no
+    # minimum)
+    width = max([3, *(len(r) for r in rows)])
     atoms = [r + r[:1] * (width - len(r)) for r in rows]
     # (start, stop, a, b): runs of rules that all begin with terms a and b (b = a: with
     # a), each the longest within a run of one first term; -1: too few rules for a test

@@ -187,9 +187,9 @@ def _grade_flat(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
                 default: float, normalise: bool) -> int:
     """``grade_wa`` for a base whose every rule is one term or an ``and`` of terms (the
     learned conjunction bases): the same numbers to the bit, with neither a program to
-    interpret nor a branch a rule. ``atoms`` (rules, most atoms): each rule's term
-    registers in strength-register order, a short rule's first repeated. ``segments``
-    (start, stop, register): runs of rules that all begin with that term, skipped whole
+    interpret nor a branch a rule. ``atoms`` (rules, most atoms but at least three): each
+    rule's term registers in strength-register order, a shorter rule's first repeated.
+    ``segments`` (start, stop, register): runs of rules that all begin with that term, skipped whole
     where its membership is 0 (each of their strengths would be 0, adding nothing); a
     register of -1: rules always run."""
     bad = first_nan(xs)
@@ -205,8 +205,10 @@ def _grade_flat(xs: FloatArray, out: FloatArray, col: IntArray, par: FloatArray,
             if segments[g, 2] >= 0 and min(reg[segments[g, 2]], reg[segments[g, 3]]) == 0.0:
                 continue
             for r in range(segments[g, 0], segments[g, 1]):
-                s = reg[atoms[r, 0]]
-                for k in range(1, width):
+                # at least three atoms a rule (``Evaluator.flat``): the three unrolled are a
+                # third faster than a loop over them
+                s = min(min(reg[atoms[r, 0]], reg[atoms[r, 1]]), reg[atoms[r, 2]])
+                for k in range(3, width):
                     s = min(s, reg[atoms[r, k]])
                 s *= weights[r]
                 num += s * values[r]
