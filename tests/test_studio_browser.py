@@ -85,6 +85,7 @@ def browser() -> Iterator[Any]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1280,860", "--hide-scrollbars"):
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console
     driver = webdriver.Chrome(options=options,
                               service=webdriver.ChromeService(executable_path=DRIVER))
     yield driver
@@ -264,6 +265,8 @@ def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> 
     assert len(lines[0].get_attribute("points").split()) == 3  # before, after 1, after 2
     curve = d.find_element(*tid("history-curve")).find_elements(By.TAG_NAME, "polyline")
     assert len(curve) == 1 and len(curve[0].get_attribute("points").split()) == 2  # 2 rounds
+    ticks = d.find_element(*tid("history-curve")).find_elements(*tid("curve-tick"))
+    assert [t.text for t in ticks] == ["1", "2"]  # whole rounds (there was a 1.5 between)
     assert d.find_element(*tid("history-made-by")).text.startswith(
         "the start rule base made by: ")
     shot(d, "history")
@@ -278,6 +281,21 @@ def test_the_history_draws_a_calibration_s_drift(page: Callable[[str], Any]) -> 
     d.execute_script("document.querySelector('[data-testid=\"compare-title\"]')"
                      ".scrollIntoView()")
     shot(d, "compare")
+
+
+def test_the_page_logs_no_error(page: Callable[[str], Any], browser: Any) -> None:
+    """The page and its views draw without an error in the console (a browser's request
+    for /favicon.ico was refused, 403, before the page named its icon inline)."""
+    browser.get_log("browser")  # what the tests before logged
+    d = page("history")
+    wait(d, lambda _: d.find_element(*tid("history-summary")).text.startswith("calibration"))
+    for view, drawn, mark in (("rules", "grade", "data-value"),
+                              ("variables", "point-quality-average-peak", "data-value"),
+                              ("surface", "surface", "data-drawn")):
+        d.find_element(*tid(f"tab-{view}")).click()
+        wait(d, lambda _, name=drawn, mark=mark: d.find_element(*tid(name)).get_attribute(mark))
+    time.sleep(0.5)  # a late request's failure, had there been one
+    assert [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_the_decision_view_grades_a_typed_hand_as_the_command_line(

@@ -4,8 +4,11 @@ body cap, file names confined to the studio's folders."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
+from urllib.parse import unquote
+from xml.etree import ElementTree
 
 import pytest
 
@@ -57,6 +60,22 @@ def test_the_page_and_its_files_come_with_the_token_in_the_address(client: TestC
         "files": [{"id": "0/tipping.yaml", "name": "tipping.yaml",
                    "folder": str(folder.resolve()), "writable": True}],
         "folders": [{"index": 0, "folder": str(folder.resolve()), "name": "work"}]}
+
+
+def test_the_page_s_icon_is_inline_and_every_file_it_names_loads(client: TestClient) -> None:
+    """A browser asks for /favicon.ico unless the page names an icon, and that request,
+    without the token, was refused (403, an error in the page's console)."""
+    page = client.get(f"/?token={TOKEN}").text
+    links = re.findall(r'<link rel="([a-z]+)" href="([^"]+)">', page)
+    assert [rel for rel, _ in links] == ["icon", "stylesheet"]
+    icon = dict(links)["icon"]
+    assert icon.startswith("data:image/svg+xml,")
+    svg = ElementTree.fromstring(unquote(icon.removeprefix("data:image/svg+xml,")))
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert svg[0].get("fill") == "#1f77b4"  # the %23 read back as #
+    named = re.findall(r'(?:href|src)="(/[^"]*)"', page)
+    assert named == [f"/static/studio.css?token={TOKEN}", f"/static/studio.js?token={TOKEN}"]
+    assert [client.get(url).status_code for url in named] == [200, 200]
 
 
 def test_a_write_needs_the_header_token_and_the_same_origin(client: TestClient) -> None:

@@ -338,6 +338,7 @@ def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
                               "high": wilson(r.wins, 6)[1]} for r in cal.finished_rounds]
     assert got["kind"] == "calibration" and got["made_by"] == \
         load_rulebase(RULEBASES / "cribbage_expected_points.yaml").made_by != ""
+    assert got["ticks"] == [1, 2]  # the win rate's axis: whole rounds (it once showed 1.5)
     assert client.get("/api/run", params={"id": "0/cal.sqlite"}, headers=H).json() == got
     moved = {(m.variable, f"{m.term}.{m.point}"): m for r in cal.finished_rounds
              for m in r.moves}
@@ -354,6 +355,42 @@ def test_the_history_view_reads_a_calibration_s_drift(tmp_path: Path) -> None:
         assert client.get("/api/drift", params={"id": refused}, headers=H).status_code == 403
     assert client.get("/api/drift", params={"id": "0/cal.sqlite", "calibration": "x"},
                       headers=H).status_code == 400
+
+
+def test_a_calibration_s_rounds_are_ticked_whole(tmp_path: Path) -> None:
+    """The win rate's axis is labelled at whole rounds only, counted from 1, at most five
+    of them: one round, 1; two, 1 and 2; twelve, every third round."""
+    from fuzzeval.games.cribbage.game import GAME
+    from fuzzeval.learn.calibration_rounds import CalibrationSettings, run_calibration
+    from fuzzeval.play.store import History
+
+    source = (RULEBASES / "cribbage_expected_points.yaml").read_text()
+    with History(tmp_path / "cal.sqlite") as h:  # a game a round: quick
+        for seed, rounds in ((1, 1), (2, 2), (3, 12)):
+            run_calibration(h, GAME, CalibrationSettings("cribbage", "greedy", 1, seed),
+                            source, rounds)
+    client = TestClient(build_app(workspace_of([str(tmp_path)], tmp_path), "t"))
+    for calibration, rounds, ticks in ((1, 1, [1]), (2, 2, [1, 2]), (3, 12, [3, 6, 9, 12])):
+        got = client.get("/api/drift", params={"id": "0/cal.sqlite",
+                                               "calibration": str(calibration)},
+                         headers=H).json()
+        assert (len(got["rounds"]), got["ticks"]) == (rounds, ticks)
+    latest = client.get("/api/run", params={"id": "0/cal.sqlite"}, headers=H).json()
+    assert (latest["calibration"], latest["ticks"]) == (3, [3, 6, 9, 12])
+
+
+def test_axis_ticks_are_round_and_whole_for_counts() -> None:
+    from fuzzeval.studio.views.axes import ticks
+
+    assert ticks(1, 2) == [1, 1.2000000000000002, 1.4000000000000001, 1.6, 1.8, 2]
+    assert ticks(1, 2, whole=True) == [1, 2]
+    for one in (0, 1, 3, 7):  # one point: its value, once (the locator gives 3 ± 1e-13)
+        assert ticks(one, one, whole=True) == [one]
+    assert ticks(0.25, 0.25) == [0.25]
+    assert ticks(1, 12) == [2.5, 5, 7.5, 10]
+    assert ticks(1, 12, whole=True) == [3, 6, 9, 12]
+    assert ticks(8, 16, whole=True) == [8, 10, 12, 14, 16]
+    assert ticks(0, 10) == [0, 2, 4, 6, 8, 10]
 
 
 def test_the_decision_view_gives_the_advice_the_command_line_gives(client: TestClient) -> None:
@@ -411,6 +448,30 @@ def _typed(client: TestClient, game: str, rulebase: str, spot: dict[str, str]) -
     return got
 
 
+def test_seats_are_named_from_the_seat_deciding() -> None:
+    from fuzzeval.studio.views.decision import seat_names
+
+    assert seat_names(4, 0) == ("you", "left", "across", "right")
+    assert seat_names(4, 1) == ("right", "you", "left", "across")
+    assert seat_names(4, 2) == ("across", "right", "you", "left")
+    assert seat_names(2, 0) == ("you", "opponent")
+    assert seat_names(2, 1) == ("opponent", "you")
+    assert seat_names(3, 2) == ("seat 0", "seat 1", "you")
+
+
+def test_a_dealt_hearts_decision_names_seats_from_the_one_deciding(client: TestClient
+                                                                   ) -> None:
+    """Deal 3's decision 29 (the passes counted) is seat 1's: seat 0, on its right, has
+    taken 13 and leads the trick, seat 3 (across) has taken 1; the points are read from
+    seat 1 on."""
+    got = client.post("/api/decision", headers=H, json={
+        "text": (RULEBASES / "hearts.yaml").read_text(), "path": "hearts.yaml",
+        "game": "hearts", "seed": 3, "index": 29}).json()
+    assert got["situation"] == ["points taken: you 0, left 0, across 1, right 13; "
+                                "hearts broken", "trick 5: right 5D",
+                                "your hand: 2S 3H 4H 5S 7H 8S JS KC AH"]
+
+
 def test_a_typed_decision_is_graded_as_each_game_s_advice_command(client: TestClient
                                                                   ) -> None:
     """A decision typed as each game's advice command takes it: every option graded in
@@ -448,6 +509,15 @@ def test_a_typed_decision_is_graded_as_each_game_s_advice_command(client: TestCl
     assert got["rows"] == [[w["card"], f"{w['worth']:.4g}"] for w in want["table"]]
     assert [r[0] for r in got["rows"]] == ["QS", "KS", "4S", "3S"]
     assert got["choice"] == want["play"] == "QS"
+    # the other seats as Hearts players name them (they were seats 1 to 3): two cards on
+    # the trick before mine were laid by the seat across, then the one on my right
+    assert got["situation"] == [
+        "points taken: you 0, left 0, across 0, right 0; hearts not broken",
+        "trick 2: across 5S, right AS",
+        "your hand: 2H 3C 3S 4S 6C 7D 8H 9H TD JD QS KS (you may lay 3S 4S QS KS)"]
+    passing = _typed(client, "hearts", "hearts", {"hand": hand + " 5C", "pass": "left"})
+    assert passing["situation"] == ["your hand: 2H 3C 3S 4S 5C 6C 7D 8H 9H TD JD QS KS",
+                                    "pass three cards left"]  # not "left to left"
 
     got = _typed(client, "holdem", "holdem", {"hole": "AsKd", "board": "", "betting": ""})
     want = _cli_json("holdem", "act", "--hole", "AsKd")
@@ -525,11 +595,13 @@ def test_the_history_view_reads_a_tuning_and_a_learn(tmp_path: Path) -> None:
     assert got["generations"] == [{"index": g.index, "evaluations": g.evaluations,
                                    "best": g.best, "mean": g.mean}
                                   for g in tuning.generations] and got["generations"]
+    assert [g["evaluations"] for g in got["generations"]] == [3] and got["ticks"] == [3]
     got = client.get("/api/run", params={"id": "0/l.sqlite"}, headers=H).json()
     with History(tmp_path / "l.sqlite", readonly=True) as h:
         learn = load_learn(h)
     assert (got["kind"], got["game"]) == ("learn", "hearts")
     assert [b["games"] for b in got["blocks"]] == [8, 16]  # a block of 8 games, twice
+    assert got["ticks"] == [8, 10, 12, 14, 16]
     assert got["blocks"] == [{"index": b.index, "games": b.games, "mean": b.mean,
                               "measure": b.measure, "measure_half": b.measure_half}
                              for b in learn.blocks]

@@ -28,8 +28,10 @@ from fuzzeval.play.spec import PlayerSpec
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
-def _points(taken: rules.Four, names: tuple[str, ...]) -> str:
-    return ", ".join(f"{name} {points}" for name, points in zip(names, taken, strict=True))
+def _points(taken: rules.Four, names: tuple[str, ...], first: int = 0) -> str:
+    """Each seat's points, from seat ``first`` on in the order of play."""
+    return ", ".join(f"{names[(first + k) % rules.SEATS]} {taken[(first + k) % rules.SEATS]}"
+                     for k in range(rules.SEATS))
 
 
 def _passing(direction: int) -> str:
@@ -82,16 +84,16 @@ class HeartsPlay:
         v = d.view
         hand = f"your hand: {cards_str(cards_of(v.hand))}"
         if v.kind == "pass":
-            to = names[(seat + v.direction) % rules.SEATS]
+            way, to = rules.DIRECTION_NAMES[v.direction], names[(seat + v.direction) % rules.SEATS]
             chosen = f" (chosen: {cards_str(v.passed)})" if v.passed else ""
-            return [hand, f"pass three cards {rules.DIRECTION_NAMES[v.direction]} to "
-                          f"{to}{chosen}"]
+            to = "" if to == way else f" to {to}"  # seats named by where they sit: once
+            return [hand, f"pass three cards {way}{to}{chosen}"]
         broken = "hearts broken" if v.broken else "hearts not broken"
         on = ", ".join(f"{names[(v.leader + i) % rules.SEATS]} {card_str(c)}"
                        for i, c in enumerate(v.trick)) or "you lead"
         if set(d.cards) != set(cards_of(v.hand)):
             hand += f" (you may lay {cards_str(d.cards)})"
-        return [f"points taken: {_points(v.taken, names)}; {broken}",
+        return [f"points taken: {_points(v.taken, names, seat)}; {broken}",
                 f"trick {v.tricks_done + 1}: {on}", hand]
 
     def prompt(self, candidates: Candidates) -> str:

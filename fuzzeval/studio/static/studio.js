@@ -424,8 +424,9 @@ async function loadHistories() {
   drawHistory();
 }
 
-// a line chart: series of {label, ys, low, high (a band, optional), dashed}
-function drawCurve(title, xlabel, xs, series) {
+// a line chart: series of {label, ys, low, high (a band, optional), dashed}; the x axis
+// labelled at the server's ticks (whole numbers: rounds, evaluations, games)
+function drawCurve(title, xlabel, xs, ticks, series) {
   const w = 600, h = 200, pad = 64, right = 190;
   const svg = el("svg:svg", { width: w + right, height: h, "data-testid": "curve" });
   const all = series.flatMap((c) => c.ys.concat(c.low || [], c.high || [])).filter((u) => u !== null);
@@ -436,8 +437,9 @@ function drawCurve(title, xlabel, xs, series) {
   const y = (u) => h - 24 - (u - lo) / (hi - lo) * (h - 50);
   svg.append(el("svg:text", { x: pad, y: 12 }, `${title} (x: ${xlabel})`));
   svg.append(el("svg:line", { x1: pad, x2: w - 10, y1: h - 24, y2: h - 24, stroke: "#999" }));
-  for (const t of [x0, (x0 + x1) / 2, x1])
-    svg.append(el("svg:text", { x: x(t), y: h - 8, "text-anchor": "middle" }, number(t)));
+  for (const t of ticks)
+    svg.append(el("svg:text", { x: x(t), y: h - 8, "text-anchor": "middle", "data-testid": "curve-tick" },
+                              number(t)));
   for (const u of [lo, (lo + hi) / 2, hi])
     svg.append(el("svg:text", { x: pad - 6, y: y(u) + 4, "text-anchor": "end" }, Number(u.toPrecision(4)).toString()));
   series.forEach((c, k) => {
@@ -470,7 +472,7 @@ async function drawHistory() {
     $("history-summary").textContent = `tuning ${data.tuning} of ${data.rulebase} (${data.game}): ` +
       `${g.length} generation(s), ${g.length ? g[g.length - 1].evaluations : 0} evaluations`;
     if (g.length) drawCurve("value of the best so far and of each generation's mean", "evaluations",
-      g.map((r) => r.evaluations), [{ label: "best so far", ys: g.map((r) => r.best) },
+      g.map((r) => r.evaluations), data.ticks, [{ label: "best so far", ys: g.map((r) => r.best) },
                                     { label: "generation's mean", ys: g.map((r) => r.mean), dashed: true }]);
     return;
   }
@@ -479,7 +481,7 @@ async function drawHistory() {
     $("history-summary").textContent = `learn ${data.learn} (${data.game}): ${b.length} block(s), ` +
       `${b.length ? b[b.length - 1].games : 0} games`;
     if (b.length) drawCurve("mean payoff a game: the learned player measured (95 % band), the learning seats", "games",
-      b.map((r) => r.games), [
+      b.map((r) => r.games), data.ticks, [
         { label: "learned player", ys: b.map((r) => r.measure), low: b.map((r) => (r.measure === null ? null : r.measure - r.measure_half)),
           high: b.map((r) => (r.measure === null ? null : r.measure + r.measure_half)) },
         { label: "learning seats", ys: b.map((r) => r.mean), dashed: true }]);
@@ -491,7 +493,7 @@ async function drawHistory() {
   $("history-summary").textContent = `calibration ${data.calibration} of ${data.rulebase} ` +
     `(${data.game} against ${data.opponent}): ${rounds} round(s)` + (rounds ? `, won ${wins}` : "");
   if (rounds) drawCurve("win rate a round (95 % Wilson band)", "round", data.rounds.map((r) => r.round + 1),
-    [{ label: "win rate", ys: data.rounds.map((r) => r.win_rate), low: data.rounds.map((r) => r.low),
+    data.ticks, [{ label: "win rate", ys: data.rounds.map((r) => r.win_rate), low: data.rounds.map((r) => r.low),
        high: data.rounds.map((r) => r.high) }]);
   else $("history-curve").replaceChildren();
   const box = $("history");

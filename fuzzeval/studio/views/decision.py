@@ -20,6 +20,23 @@ from fuzzeval.studio.views.base import usable
 
 #: the most decisions a game is played through to reach the one asked for
 MAX_INDEX = 200
+#: at a table of four, the seats after the one deciding, in the order of play, as Hearts
+#: players (and ``fuzzeval hearts card``) name them: the next to play sits on its left
+TABLE_OF_FOUR = ("left", "across", "right")
+
+
+def seat_names(seats: int, seat: int) -> tuple[str, ...]:
+    """Each seat's name, seat 0 first, as seen from ``seat``, the one deciding: "you"; the
+    other of two "opponent"; at four, left, across and right (the order of play); else
+    the seat's number."""
+    def name(i: int) -> str:
+        after = (i - seat) % seats
+        if after == 0:
+            return "you"
+        if seats == 2:
+            return "opponent"
+        return TABLE_OF_FOUR[after - 1] if seats == 4 else f"seat {i}"
+    return tuple(name(i) for i in range(seats))
 
 
 def games() -> list[dict[str, Any]]:
@@ -91,8 +108,7 @@ def decision(text: str, path: str, game_name: str, seed: int = 0, index: int = 0
         candidates, seat = interface.spot(spot), 0
     else:
         candidates, seat = _dealt(game, player, seed, index)
-    names = tuple("you" if i == seat else ("opponent" if game.seats == 2 else f"seat {i}")
-                  for i in range(game.seats))
+    names = seat_names(game.seats, seat)
     advice = interface.advise(candidates, player, game.rulebase_player, every=True)
     why = advice.explanation[1].to_dict() if advice.explanation is not None else None
     if pick is not None and advice.explanation is not None:

@@ -17,10 +17,16 @@ from fuzzeval.learn.td_runs import LEARNS, load_learn
 from fuzzeval.learn.tune import TUNINGS, load_tuning
 from fuzzeval.play.store import open_history
 from fuzzeval.plots import drift_paths
+from fuzzeval.studio.views.axes import ticks
 
 
 def _number(x: float | None) -> float | None:
     return None if x is None or math.isnan(x) else x  # JSON has no NaN
+
+
+def _counted(xs: list[int]) -> list[float]:
+    """Whole tick values along a curve's axis of counts ``xs`` (none for no point)."""
+    return ticks(min(xs), max(xs), whole=True) if xs else []
 
 
 def _made_by(source: str) -> str:
@@ -32,7 +38,7 @@ def _made_by(source: str) -> str:
 def drift(path: Path, calibration: int | None) -> dict[str, Any]:
     """Each variable's point paths (positions before any round and after each, the winning
     mean each round pulled them to) and each round's games, wins, win rate and its 95 %
-    Wilson interval."""
+    Wilson interval; the win rate's axis ticks, whole rounds counted from 1."""
     with open_history(path, readonly=True) as history:
         cal = load_calibration(history, calibration)
     return {"kind": "calibration", "calibration": cal.id, "rulebase": cal.rulebase_name,
@@ -41,6 +47,7 @@ def drift(path: Path, calibration: int | None) -> dict[str, Any]:
             "rounds": [{"round": r.round, "games": r.games, "wins": r.wins,
                         "win_rate": _number(r.win_rate), "low": r.interval[0],
                         "high": r.interval[1]} for r in cal.finished_rounds],
+            "ticks": _counted([r.round + 1 for r in cal.finished_rounds]),
             "variables": [{"name": var, "paths": [
                 {"label": p.label, "positions": list(p.positions),
                  "targets": [_number(t) for t in p.targets]} for p in paths]}
@@ -51,7 +58,7 @@ def run(path: Path) -> dict[str, Any]:
     """The latest run the database holds, whichever kind: a calibration (as ``drift``), a
     tuning (each generation's evaluations, best and mean value) or a learn (each block's
     games, its mean payoff, and where measured the learned player's with its 95 % half
-    width)."""
+    width); the ticks of the curve's axis of evaluations or games, whole numbers."""
     with open_history(path, readonly=True) as history:
         found = [k for k in (CALIBRATIONS, TUNINGS, LEARNS)
                  if k.ready(history) and k.ids(history)]
@@ -64,12 +71,14 @@ def run(path: Path) -> dict[str, Any]:
                     "game": tuning.settings.game, "made_by": _made_by(tuning.source),
                     "generations": [{"index": g.index, "evaluations": g.evaluations,
                                      "best": g.best, "mean": g.mean}
-                                    for g in tuning.generations]}
+                                    for g in tuning.generations],
+                    "ticks": _counted([g.evaluations for g in tuning.generations])}
         if kind is LEARNS:
             learn = load_learn(history)
             return {"kind": "learn", "learn": learn.id, "game": learn.settings.game,
                     "made_by": _made_by(learn.source),
                     "blocks": [{"index": b.index, "games": b.games, "mean": b.mean,
                                 "measure": b.measure, "measure_half": b.measure_half}
-                               for b in learn.blocks]}
+                               for b in learn.blocks],
+                    "ticks": _counted([b.games for b in learn.blocks])}
     return drift(path, None)

@@ -12,18 +12,11 @@ import contourpy
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from fuzzeval.studio.views.axes import TICKS, ticks
 from fuzzeval.studio.views.base import usable
 
 #: the most cells a side
 MAX_SIDE = 200
-#: about how many ticks an axis gets, and iso-levels the contour
-TICKS = 5
-
-
-def ticks(lo: float, hi: float) -> list[float]:
-    """Round values from ``lo`` to ``hi`` for an axis's labels (none outside the range)."""
-    got = MaxNLocator(TICKS).tick_values(lo, hi)
-    return [float(t) for t in got if lo - 1e-9 * abs(hi - lo) <= t <= hi + 1e-9 * abs(hi - lo)]
 
 
 def contours(xs: np.ndarray, ys: np.ndarray, z: np.ndarray) -> list[dict[str, Any]]:
