@@ -84,9 +84,10 @@ class HeartsPlay:
         v = d.view
         hand = f"your hand: {cards_str(cards_of(v.hand))}"
         if v.kind == "pass":
-            way, to = rules.DIRECTION_NAMES[v.direction], names[(seat + v.direction) % rules.SEATS]
+            way = rules.DIRECTION_NAMES[v.direction]
+            whom = names[(seat + v.direction) % rules.SEATS]
+            to = "" if whom == way else f" to {whom}"  # seats named by where they sit: once
             chosen = f" (chosen: {cards_str(v.passed)})" if v.passed else ""
-            to = "" if to == way else f" to {to}"  # seats named by where they sit: once
             return [hand, f"pass three cards {way}{to}{chosen}"]
         broken = "hearts broken" if v.broken else "hearts not broken"
         on = ", ".join(f"{names[(v.leader + i) % rules.SEATS]} {card_str(c)}"
