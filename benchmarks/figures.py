@@ -144,7 +144,7 @@ ENTRIES: tuple[Entry, ...] = (
            "--measure-games 500 --measure-opponent pubeval --average 20 "
            f"--db {SCRATCH}/backgammon_td.sqlite -o rulebases/backgammon_td.yaml "
            "--plot docs/figures/backgammon_td_curve.png",),
-          "63 min on two cores", "docs/figures/backgammon_td_curve.png"),
+          "43 min on two cores", "docs/figures/backgammon_td_curve.png"),
     Entry("learned_players", ("docs/learning.md",),
           ("python benchmarks/hearts_players.py --only heuristic-heuristic,td-heuristic,"
            "td-ismcts,samplingtd1-heuristic,samplingtd-ismcts",
