@@ -22,7 +22,7 @@ from fuzzeval.games.backgammon.board import Boards, Position, check_not_finished
 from fuzzeval.games.backgammon.features import FEATURE_NAMES, OptionFeatures, position_features
 from fuzzeval.games.backgammon.lookahead import LookaheadGrades
 from fuzzeval.games.backgammon.moves import plays
-from fuzzeval.games.backgammon.pubeval import is_race, pubeval
+from fuzzeval.games.backgammon.pubeval import pubeval
 from fuzzeval.games.backgammon.selector import BoardSelector, history_record
 from fuzzeval.games.options import as_fraction, as_int, as_text, check_keys
 from fuzzeval.play.game import Candidates, compile_for_features
@@ -179,18 +179,6 @@ def _pubeval() -> BackgammonPlayer:
     return BackgammonPlayer("pubeval", pubeval_grades)
 
 
-@dataclass(frozen=True)
-class ContactOnly:
-    """One ply deeper while the checkers can still meet, at 0-ply once they have passed
-    (``race_lookahead=0``): for a base whose race values a search does not improve."""
-
-    deeper: Grader
-    zero: Grader
-
-    def __call__(self, view: MoveView) -> FloatArray:
-        return (self.zero if is_race(view.position) else self.deeper)(view)
-
-
 def _search_width(lookahead: Any, width: Any) -> int | None:
     """``lookahead=1`` and its ``width`` (default 4) checked: the width, or None at 0-ply."""
     depth = as_int("lookahead", lookahead, 0)
@@ -220,21 +208,15 @@ PLAY_RULEBASE = "backgammon_td"
 
 def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
            selector_games: Any = None, selector_win_rate: Any = None, lookahead: Any = 0,
-           width: Any = None, race_lookahead: Any = None) -> BackgammonPlayer:
+           width: Any = None) -> BackgammonPlayer:
     """``selector=DB`` turns on the board selector over that history database;
     ``selector_games`` (default 5) and ``selector_win_rate`` (default 0.25) tune it.
     ``lookahead=1`` grades the ``width`` (default 4) best plays one ply deeper
     (fuzzeval/games/backgammon/lookahead.py). It needs values of positions on one scale, a
     learned base such as ``backgammon_td``: a taught base's grades (``backgammon_refined``)
-    only rank the plays of one roll, and searched they lose (docs/backgammon.md).
-    ``race_lookahead=0`` plays a race (no contact left) at 0-ply all the same."""
+    only rank the plays of one roll, and searched they lose (docs/backgammon.md)."""
     name = as_text("rulebase", rulebase, "a rule base name or path")
     wide = _search_width(lookahead, width)
-    if race_lookahead is not None and wide is None:
-        raise ValueError("race_lookahead needs lookahead=1 (whether races are searched too)")
-    races = as_int("race_lookahead", 1 if race_lookahead is None else race_lookahead, 0)
-    if races > 1:
-        raise ValueError(f"race_lookahead must be 0 or 1 (got {races})")
     chosen = None
     if selector is None:
         for key, value in (("selector_games", selector_games),
@@ -250,9 +232,7 @@ def _fuzzy(rulebase: Any = PLAY_RULEBASE, selector: Any = None,
         chosen = BoardSelector(history_record(db), games, rate)
     grades = FuzzyGrades(load_rulebase(find_rulebase(name)))
     if wide is not None:
-        deeper = grades.lookahead(wide)
-        return BackgammonPlayer("fuzzy", deeper if races else ContactOnly(deeper, grades),
-                                selector=chosen)
+        return BackgammonPlayer("fuzzy", grades.lookahead(wide), selector=chosen)
     return BackgammonPlayer("fuzzy", grades, selector=chosen)
 
 
@@ -274,14 +254,14 @@ PLAYER_OPTIONS: dict[str, tuple[str, ...]] = {
     "pubeval": (),
     "gnubg": ("lookahead", "width"),
     "fuzzy": ("rulebase", "selector", "selector_games", "selector_win_rate", "lookahead",
-              "width", "race_lookahead"),
+              "width"),
 }
 
 
 def make_player(name: str, **options: Any) -> BackgammonPlayer:
     """A backgammon player by name: random, pubeval, gnubg (optional extra; lookahead=0|1,
     width=N), fuzzy (rulebase=NAME|PATH, selector=DB, selector_games=N,
-    selector_win_rate=0..1, lookahead=0|1, width=N, race_lookahead=0|1). An unknown
+    selector_win_rate=0..1, lookahead=0|1, width=N). An unknown
     option or a bad value is a ValueError naming the valid ones."""
     if name not in PLAYERS:
         raise ValueError(f"unknown backgammon player {name!r} (players: {', '.join(PLAYERS)})")

@@ -14,7 +14,6 @@ from fuzzeval.games.backgammon.lookahead import ROLL_SHARE, ROLLS, LookaheadGrad
 from fuzzeval.games.backgammon.moves import legal_moves, plays
 from fuzzeval.games.backgammon.players import (
     BackgammonPlayer,
-    ContactOnly,
     FuzzyGrades,
     GnubgGrades,
     MoveView,
@@ -249,33 +248,3 @@ def test_a_reply_that_wins_is_worth_the_win_value_not_the_game_s_points() -> Non
     got = _grader(2)(_view(position, (6, 5)))
     finite = got[np.isfinite(got)]
     assert finite.tolist() == [-3.0, -3.0]
-
-
-def test_race_lookahead_0_searches_contact_and_plays_a_race_at_0_ply() -> None:
-    """``race_lookahead=0``: in each decision of a game where the checkers can still meet
-    it grades as the 1-ply search, once they have passed as the 0-ply player, and a
-    decision of each kind occurs (the game is played out by pubeval on both sides)."""
-    from fuzzeval.games.backgammon.pubeval import is_race
-
-    split = make_player("fuzzy", rulebase="backgammon_td", lookahead=1, race_lookahead=0)
-    assert isinstance(split.grader, ContactOnly)
-    deeper = make_player("fuzzy", rulebase="backgammon_td", lookahead=1).grader
-    zero = make_player("fuzzy", rulebase="backgammon_td").grader
-    from fuzzeval.games.backgammon.game import GAME
-    from fuzzeval.play.match import play_game
-    from fuzzeval.play.replay import replay
-
-    pub = make_player("pubeval")
-    record = play_game(GAME, (pub, pub), 7, 0)
-    kinds = {True: 0, False: 0}
-    for move in replay(GAME, 7, 0, record.first, record.choices):
-        view = GAME.candidates(move.before).view
-        if len(view.options) < 2:
-            continue
-        race = is_race(view.position)
-        kinds[race] += 1
-        expected = (zero if race else deeper)(view)
-        assert np.array_equal(split.grader(view), expected)
-        if race:  # at 0-ply every play is graded; the search leaves the unlooked at -inf
-            assert np.isfinite(expected).all()
-    assert kinds[True] >= 3 and kinds[False] >= 10, kinds

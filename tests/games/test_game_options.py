@@ -114,16 +114,11 @@ def test_the_exhaustive_strategy_itself_refuses_unknown_weights() -> None:
     ("random", {"rulebase": "x"}, "player 'random' does not take options ['rulebase'] "
                                   "(options: none)"),
     ("fuzzy", {"selectr": "x"}, "player 'fuzzy' does not take options ['selectr'] "
-                                "(options: lookahead, race_lookahead, rulebase, selector, "
-                                "selector_games, selector_win_rate, width)"),
+                                "(options: lookahead, rulebase, selector, selector_games, "
+                                "selector_win_rate, width)"),
     ("fuzzy", {"lookahead": 2}, "lookahead must be 0 or 1 (got 2)"),
     ("fuzzy", {"lookahead": "one"}, "lookahead must be a whole number >= 0 (got 'one')"),
     ("fuzzy", {"width": 3}, "width needs lookahead=1"),
-    ("fuzzy", {"race_lookahead": 0}, "race_lookahead needs lookahead=1 (whether races are "
-                                     "searched too)"),
-    ("fuzzy", {"lookahead": 1, "race_lookahead": 2}, "race_lookahead must be 0 or 1 (got 2)"),
-    ("fuzzy", {"lookahead": 1, "race_lookahead": "no"},
-     "race_lookahead must be a whole number >= 0 (got 'no')"),
     ("fuzzy", {"lookahead": 1, "width": 0}, "width must be a whole number >= 1 (got 0)"),
     ("fuzzy", {"rulebase": ""}, "rulebase must be a rule base name or path (got '')"),
     ("fuzzy", {"selector_games": 3}, "selector_games needs selector=DB"),
