@@ -466,6 +466,8 @@ OPTIONS: dict[str, Meaning] = {
                          r"The learned base concludes the mean"),
     "--monte-carlo": Meaning("a kind of decision that learns from the payoff after it",
                              r"Decisions of this kind learn from the payoff after them"),
+    "--target": Meaning("what a learned value steps toward", r"TD\(λ\): what a choice's "
+                                                             r"value steps toward"),
     "--split": Meaning("the feature whose atoms each lead a group of generated rules",
                        r"Generated start: one group of rules for each atom"),
     "--single-features": Meaning("features whose atoms join no other feature's",

@@ -142,6 +142,11 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
     (["--option", "bogus=1"], "error: hearts --option: unknown hearts options ['bogus'] "
                               "(options: rules, target)"),
     (["--option", "rules"], "error: hearts option 'rules': write it as key=value"),
+    (["--target", "deeper"], "error: --target must be one of next, lookahead (got "
+                             "'deeper')"),
+    (["--target", "lookahead"], "error: --target lookahead: hearts has no search a ply "
+                                "deeper (its lookahead_value hook); --target next learns "
+                                "without one"),
     (["--option", "rules=sturtevant-white", "--option", "rules=standard"],
      "error: hearts option 'rules' given twice ('rules=sturtevant-white' and 'rules=standard')"),
 ])
@@ -404,6 +409,12 @@ def test_a_learn_with_every_option_writes_a_made_by_line_its_base_can_hold() -> 
             "output:\n  name: y\n  range: [0, 1]\n  terms:\n    r1: [0, 0, 0]\n"
             "rules:\n- if x is a then y is r1\n")
     assert load_rulebase_text(base).made_by == line
+
+
+def test_a_learn_toward_the_searched_values_says_so_in_made_by() -> None:
+    searched = made_by(LearnSettings("backgammon", target="lookahead"), 100, "td.yaml", 1)
+    assert " --seed 1 --target lookahead --rulebase td.yaml " in searched
+    assert "--target" not in made_by(LearnSettings("backgammon"), 100, "td.yaml", 1)
 
 
 def test_a_group_narrowed_to_some_features_draws_only_on_them(tmp_path: Path) -> None:

@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 GAME_HOOKS = ("features", "logged_kinds_for", "tournament_players", "play_rulebase",
               "implied_options", "hidden_information", "sampling_rollout", "payoff_so_far",
-              "learning_game", "option_count", "play_interface", "chance_events", "export_formats",
-              "rulebase_measure")
+              "learning_game", "lookahead_value", "option_count", "play_interface",
+              "chance_events", "export_formats", "rulebase_measure")
 PLAYER_HOOKS = ("decide", "logged_kinds", "logs_features", "rulebase", "estimate", "evaluator",
                 "rows", "payoff", "settings")
 HIDDEN_HOOKS = ("simulator",)
@@ -57,7 +57,8 @@ def test_each_hook_is_declared_once_under_its_own_name() -> None:
 OFFERED = {
     "cribbage": ("tournament_players", "play_rulebase", "implied_options", "play_interface",
                  "chance_events", "rulebase_measure"),
-    "backgammon": ("features", "play_rulebase", "play_interface", "chance_events"),
+    "backgammon": ("features", "play_rulebase", "lookahead_value", "play_interface",
+                   "chance_events"),
     "hearts": ("features", "logged_kinds_for", "tournament_players", "hidden_information",
                "payoff_so_far", "option_count", "play_interface", "chance_events"),
     "holdem": ("features", "hidden_information", "sampling_rollout", "play_interface",
@@ -421,6 +422,8 @@ def _two(state: object, seat: object) -> float:
     (GameHooks.payoff_so_far, lambda state: 0.0, "does not take (state, seat)"),
     (GameHooks.learning_game, lambda evaluator: evaluator, ""),
     (GameHooks.learning_game, lambda: 0, "does not take (evaluator)"),
+    (GameHooks.lookahead_value, lambda evaluator: evaluator, ""),
+    (GameHooks.lookahead_value, lambda: 0, "does not take (evaluator)"),
     (GameHooks.option_count, len, ""),
     (GameHooks.option_count, lambda: 0, "does not take (state)"),
     (GameHooks.logged_kinds_for, lambda **options: frozenset(), ""),

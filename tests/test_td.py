@@ -23,6 +23,27 @@ def test_lambda_returns_by_hand() -> None:
     assert lambda_returns(np.zeros(0), np.zeros(0), 0.75).tolist() == []
 
 
+def test_returns_that_look_a_ply_ahead_by_hand() -> None:
+    """``ahead``: each choice's searched value A_t stands where r_t + V_{t+1} stood,
+    G_t = (1 - λ) A_t + λ (r_t + G_{t+1}); the last return is what was paid."""
+    values = np.array([1.0, 2.0, 4.0])
+    ahead = np.array([3.0, 5.0, 99.0])
+    at_end = np.array([0.0, 0.0, 10.0])
+    # G2 = 10; G1 = 0.5 * 5 + 0.5 * 10 = 7.5; G0 = 0.5 * 3 + 0.5 * 7.5 = 5.25
+    assert lambda_returns(values, at_end, 0.5, ahead).tolist() == [5.25, 7.5, 10.0]
+    assert lambda_returns(values, at_end, 0.0, ahead).tolist() == [3.0, 5.0, 10.0]
+    assert lambda_returns(values, at_end, 1.0, ahead).tolist() == [10.0, 10.0, 10.0]
+    # the values are not read; a reward on the way is: G0 = 0.5 * 3 + 0.5 * (1 + 7.5)
+    assert lambda_returns(np.zeros(3), np.array([1.0, 0.0, 10.0]), 0.5,
+                          ahead).tolist() == [5.75, 7.5, 10.0]
+    with pytest.raises(ValueError, match=r"searched values \(2,\) must be as values \(3,\)"):
+        lambda_returns(values, at_end, 0.5, ahead[:2])
+    # a step toward them: values [2, 3], G = [2.5, 3] at λ = 0: only the first moves
+    step = episode_step(np.array([[1.0, 0.0], [0.5, 0.5]]), np.array([2.0, 4.0]),
+                        np.array([0.0, 3.0]), 0.0, 1.0, None, np.array([2.5, 99.0]))
+    assert step.tolist() == [0.5, 0.0]
+
+
 def test_an_episodes_step_by_hand() -> None:
     strengths = np.array([[1.0, 0.0], [0.5, 0.5]])
     weights = np.array([2.0, 4.0])  # values 2 and 3

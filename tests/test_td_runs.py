@@ -115,6 +115,10 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
     assert json.loads(falling.to_json())["halving"] == 1000
     assert settings_from_json(LearnSettings, falling.to_json()) == falling
     assert settings_from_json(LearnSettings, steady.to_json()) == steady
+    searched = LearnSettings("hearts", target="lookahead")
+    assert "target" not in json.loads(steady.to_json())
+    assert json.loads(searched.to_json())["target"] == "lookahead"
+    assert settings_from_json(LearnSettings, searched.to_json()) == searched
 
 
 def test_bad_settings_are_refused() -> None:
@@ -135,6 +139,8 @@ def test_bad_settings_are_refused() -> None:
                                                      r"100,000,000 \(got 100,000,000,000\)$"),
                          ({"min_share": 1.0}, r"^--min-share must be in \(0, 1\) \(got 1\)$"),
                          ({"order": 4}, r"^--order must be 1, 2 or 3 \(got 4\)$"),
+                         ({"target": "deeper"}, r"^--target must be one of next, "
+                                                r"lookahead \(got 'deeper'\)$"),
                          ({"block": 7, "update": 2}, r"^--block 7 is not a whole number of "
                                                      r"updates of --update 2$")):
         with pytest.raises(UsageError, match=message):

@@ -87,6 +87,11 @@ MonteCarloOpt = Annotated[list[str] | None, typer.Option(
     help="Decisions of this kind learn from the payoff after them (λ = 1 for them "
          "alone; hearts: pass, whose worth shows only when the hand is played); "
          "repeatable.")]
+TargetOpt = Annotated[str, typer.Option(
+    "--target", help="TD(λ): what a choice's value steps toward: 'next', the next choice's value "
+         "(Sturtevant & White); 'lookahead', its value searched a ply deeper over the "
+         "same conclusions (backgammon: the mean of the opponent's best replies over its "
+         "rolls).")]
 SampleGamesOpt = Annotated[int, typer.Option(
     help="Generated start: games of the game's default opponent that sample the "
          "decisions.")]
@@ -130,6 +135,7 @@ def learn(
     group_features: GroupFeaturesOpt = None,
     single_features: SingleFeaturesOpt = "",
     monte_carlo: MonteCarloOpt = None,
+    toward: TargetOpt = "next",
     sample_games: SampleGamesOpt = 200,
     scale: ScaleOpt = 100.0,
     average: AverageOpt = 1,
@@ -160,7 +166,7 @@ def learn(
             measure_games=measure_games, measure_opponent=measure_opponent or "", order=order,
             min_share=min_share, triple_share=triple_share, sample_games=sample_games,
             scale=scale, split=split, group_features=tuple(group_features or ()),
-            single_features=single_features), games,
+            single_features=single_features, target=toward), games,
             average, rulebase, monte_carlo or [], option or [])
         game, settings = job.game, job.settings
         path = db or LEARNS.default_path(game.name)

@@ -15,6 +15,15 @@ so λ = 0 learns from the next value alone (TD(0)) and λ = 1 from the payoff (M
 Sturtevant & White used λ = 0.75. Their Fig. 1 writes the target as (1 - λ) V(s_t) + λ
 V(s_{t-1}) walking back from the end, which mixes in the state's own value: the same
 λ-return with the error scaled by λ.
+A learn may look a ply ahead instead of a decision ahead (``ahead``, ``fuzzeval learn
+--target lookahead``): A_t, the value of choice t searched one ply deeper over the same
+conclusions (in backgammon the mean over the opponent's rolls of its best reply), stands
+where r_t + V_{t+1} stood,
+
+    G_{T-1} = r_{T-1},    G_t = (1 - λ) A_t + λ (r_t + G_{t+1}),
+
+so λ = 0 teaches the 0-ply values what the 1-ply search says of them, and the payoff still
+arrives through λ; the dice of the opponent's next roll are averaged, not sampled.
 A decision may instead learn from what was paid after it, G_t = r_t + ... + r_{T-1} (Monte
 Carlo, ``payoff_after``): Hearts' passes, whose worth shows only when the hand is played,
 are learned so with ``fuzzeval learn --monte-carlo pass``.
@@ -44,31 +53,41 @@ FixedArray = npt.NDArray[np.int64]
 FRACTION = 32
 
 
-def lambda_returns(values: FloatArray, rewards: FloatArray, lam: float) -> FloatArray:
-    """The λ-returns G_t of one episode from its values V_t and rewards r_t (both (T,))."""
+def lambda_returns(values: FloatArray, rewards: FloatArray, lam: float,
+                   ahead: FloatArray | None = None) -> FloatArray:
+    """The λ-returns G_t of one episode from its values V_t and rewards r_t (both (T,));
+    with ``ahead`` (T,), each choice's searched value A_t in place of r_t + V_{t+1}."""
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"λ must be in [0, 1] (got {lam})")
     if values.shape != rewards.shape or values.ndim != 1:
         raise ValueError(f"values {values.shape} and rewards {rewards.shape} must be (T,)")
+    if ahead is not None and ahead.shape != values.shape:
+        raise ValueError(f"searched values {ahead.shape} must be as values {values.shape}")
     out = np.empty_like(values, dtype=np.float64)
-    ahead = 0.0
+    later = 0.0
     for t in range(len(values) - 1, -1, -1):
-        ahead = rewards[t] if t == len(values) - 1 else (
-            rewards[t] + (1.0 - lam) * values[t + 1] + lam * ahead)
-        out[t] = ahead
+        if t == len(values) - 1:
+            later = rewards[t]
+        elif ahead is None:
+            later = rewards[t] + (1.0 - lam) * values[t + 1] + lam * later
+        else:
+            later = (1.0 - lam) * ahead[t] + lam * (rewards[t] + later)
+        out[t] = later
     return out
 
 
 def episode_step(strengths: FloatArray, weights: FloatArray, rewards: FloatArray,
                  lam: float, alpha: float,
-                 payoff_after: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+                 payoff_after: npt.NDArray[np.bool_] | None = None,
+                 ahead: FloatArray | None = None) -> FloatArray:
     """Δw of one episode: ``strengths`` (T, rules) of the chosen candidates, the
     ``weights`` (rules,) they were chosen with, their ``rewards`` (T,); the decisions
-    marked in ``payoff_after`` (T,) learn from the rewards after them (Monte Carlo)."""
+    marked in ``payoff_after`` (T,) learn from the rewards after them (Monte Carlo); with
+    ``ahead`` (T,), the returns look a ply ahead (``lambda_returns``)."""
     if not alpha > 0:
         raise ValueError(f"the step size must be above 0 (got {alpha})")
     values = strengths @ weights
-    returns = lambda_returns(values, rewards, lam)
+    returns = lambda_returns(values, rewards, lam, ahead)
     if payoff_after is not None and payoff_after.any():
         returns = np.where(payoff_after, np.cumsum(rewards[::-1])[::-1], returns)
     errors = returns - values

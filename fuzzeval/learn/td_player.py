@@ -4,6 +4,7 @@ the best value taken; what TD(λ) learns (``fuzzeval.learn.td_runs``) and then p
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,9 @@ class ValuePlayer:
     payoff: Payoff
     trace: list[FloatArray] | None = None
     kinds: list[str] | None = None  # with a trace: the kind of each decision in it
+    # with a trace: the searched value of each choice (``lookahead``) in ``ahead``
+    lookahead: Callable[[Candidates, int], float] | None = None
+    ahead: list[float] | None = None
     _columns: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
 
     def rows(self, candidates: Candidates) -> FloatArray:
@@ -70,6 +74,8 @@ class ValuePlayer:
             self.trace.append(self.evaluator.strengths(rows[best:best + 1])[0])
             if self.kinds is not None:
                 self.kinds.append(candidates.kind)
+            if self.lookahead is not None and self.ahead is not None:
+                self.ahead.append(self.lookahead(candidates, best))
         return best
 
 

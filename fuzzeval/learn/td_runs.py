@@ -60,7 +60,11 @@ MEASURE_SEED = 1_000_003
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
 LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": (), "group_features": (),
-                         "single_features": ""}
+                         "single_features": "", "target": "next"}
+
+#: what a choice's value steps toward (``--target``): the next choice's value, TD(λ) as
+#: Sturtevant & White's; or its value searched a ply deeper (the game's lookahead_value)
+TARGETS = ("next", "lookahead")
 
 
 #: the conclusions' range, +-scale: what a rule base file can hold (its numbers within
@@ -120,6 +124,7 @@ class LearnSettings:
     single_features: str = ""  # features whose atoms join no other's (names, commas)
     # kinds of decision that learn from the payoff after them (Monte Carlo), not TD(λ)
     monte_carlo: tuple[str, ...] = ()
+    target: str = "next"  # one of TARGETS
     start: str = ""  # a given start's content digest; "" for a generated start
 
     def __post_init__(self) -> None:
@@ -145,6 +150,9 @@ class LearnSettings:
                 raise UsageError(f"{name} must be in (0, 1) (got {share:g})")
         if not 1 <= self.order <= 3:
             raise UsageError(f"--order must be 1, 2 or 3 (got {self.order})")
+        if self.target not in TARGETS:
+            raise UsageError(f"--target must be one of {', '.join(TARGETS)} (got "
+                             f"{self.target!r})")
         if self.block % self.update:
             raise UsageError(f"--block {self.block} is not a whole number of updates of "
                              f"--update {self.update}")
@@ -261,6 +269,8 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
     # a game whose own moves follow the values being learned plays with these conclusions
     bound = hook(game, GameHooks.learning_game)
     played: Game = bound(ev) if bound is not None else game
+    search = hook(game, GameHooks.lookahead_value) if settings.target == "lookahead" else None
+    lookahead = search(ev) if search is not None else None
     total = np.zeros(len(weights), dtype=np.int64)
     paid, episodes = 0.0, 0
     for index in indices:
@@ -268,8 +278,10 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
         traces: dict[int, list[FloatArray]] = {s: [] for s in seats}
         kinds: dict[int, list[str]] = {s: [] for s in seats}
         earned: dict[int, list[float]] = {s: [] for s in seats}
-        players = [ValuePlayer(ev, game.payoff, traces[s], kinds[s]) if s in seats
-                   else _opponent(game, settings.opponent) for s in range(game.seats)]
+        ahead: dict[int, list[float]] = {s: [] for s in seats}
+        players = [ValuePlayer(ev, game.payoff, traces[s], kinds[s], lookahead, ahead[s])
+                   if s in seats else _opponent(game, settings.opponent)
+                   for s in range(game.seats)]
 
         def seen(state: Any, seat: int, choice: int, after: Any,
                  earned: dict[int, list[float]] = earned) -> None:
@@ -294,7 +306,8 @@ def learn_games(game: Game, source: str, weights: FloatArray, settings: LearnSet
             rewards = np.diff(marks)  # paid between one choice and the next, then the rest
             after = np.array([k in settings.monte_carlo for k in kinds[s]], dtype=bool)
             step = episode_step(np.array(traces[s]), weights, rewards, settings.lam,
-                                settings.step_size(index), after)
+                                settings.step_size(index), after,
+                                np.array(ahead[s]) if lookahead is not None else None)
             total += to_fixed(step)
             paid += final
             episodes += 1
@@ -581,6 +594,8 @@ def made_by(settings: LearnSettings, games: int, start: str | None, average: int
              s.opponent, "--seed", str(s.seed)]
     for kind in s.monte_carlo:
         words += ["--monte-carlo", kind]
+    if s.target != "next":
+        words += ["--target", s.target]
     for key, value in s.options:
         words += ["--option", f"{key}={_option_text(value)}"]
     if start is not None:
@@ -697,6 +712,9 @@ def learn_job(settings: LearnSettings, games: int, average: int = 1,
                 make_player(game, who)
             except ValueError as exc:
                 raise UsageError(f"{flag} {who}: {exc}") from None
+    if settings.target == "lookahead" and hook(game, GameHooks.lookahead_value) is None:
+        raise UsageError(f"--target lookahead: {game.name} has no search a ply deeper "
+                         "(its lookahead_value hook); --target next learns without one")
     start = find_rulebase(rulebase) if rulebase else None
     source = read_rulebase_text(start) if start else None
     if source is not None:  # a start TD(λ) cannot learn is refused before any file

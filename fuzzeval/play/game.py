@@ -415,6 +415,10 @@ class GameHooks:
         "learning_game", "(evaluator) -> the game whose own moves follow the values being "
         "learned (e.g. its cards laid by a search over them): what `fuzzeval learn` plays "
         "each game in", _method("(evaluator)", 1))
+    lookahead_value: Hook[Callable[[Any], Any]] = Hook(
+        "lookahead_value", "(evaluator) -> (candidates, index) -> the candidate's value "
+        "searched a ply deeper over the evaluator's values: what `fuzzeval learn --target "
+        "lookahead` learns toward", _method("(evaluator)", 1))
     option_count: Hook[Callable[[Any], int]] = Hook(
         "option_count", "(state) -> how many options the seat to move has, as "
         "len(candidates(state)) without building them: what the maxⁿ search counts",

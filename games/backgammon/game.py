@@ -8,15 +8,22 @@ none) or a backgammon (3: and has a checker on the bar or in the winner's home b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from fuzzeval.errors import GameDidNotEnd
-from fuzzeval.games.backgammon.board import START, Position, end_points, position_id
-from fuzzeval.games.backgammon.features import FEATURE_NAMES, FEATURES, OptionFeatures
+from fuzzeval.games.backgammon.board import START, Boards, Position, end_points, position_id
+from fuzzeval.games.backgammon.features import (
+    FEATURE_NAMES,
+    FEATURES,
+    OptionFeatures,
+    position_features,
+)
+from fuzzeval.games.backgammon.lookahead import LookaheadGrades
 from fuzzeval.games.backgammon.moves import Plays, plays
 from fuzzeval.games.backgammon.players import (
     PLAY_RULEBASE,
@@ -27,6 +34,9 @@ from fuzzeval.games.backgammon.players import (
 )
 from fuzzeval.games.options import check_keys
 from fuzzeval.play.game import Candidates, Outcome, Payoff
+
+if TYPE_CHECKING:
+    from fuzzeval.engine.evaluator import Evaluator
 
 MAX_TURNS = 10_000  # a guard; real games end long before
 
@@ -159,6 +169,25 @@ class BackgammonGame:
 
     def make_player(self, name: str, **options: Any) -> BackgammonPlayer:
         return make_player(name, **options)
+
+    def lookahead_value(self, evaluator: Evaluator) -> Callable[[Candidates, int], float]:
+        """The 1-ply value of a decision's play ``index`` over ``evaluator``'s values
+        (points a game, for the side that moved): what a learn toward the search's values
+        (``fuzzeval learn --target lookahead``) steps toward."""
+        inputs = evaluator.input_names
+
+        def values(boards: Boards) -> npt.NDArray[np.float64]:
+            out: npt.NDArray[np.float64] = evaluator.grade(position_features(boards, inputs))
+            return out
+        search = LookaheadGrades(values, width=1)
+
+        def value(candidates: Candidates, index: int) -> float:
+            view = candidates.view
+            assert isinstance(view, MoveView)
+            options = Boards.of(view.options)
+            return float(search.ply(Boards(options.me[index:index + 1],
+                                           options.opp[index:index + 1]))[0])
+        return value
 
     def play_interface(self) -> Any:
         """How a person plays backgammon at a terminal (``fuzzeval play``), and how a

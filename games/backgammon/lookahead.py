@@ -61,21 +61,29 @@ class LookaheadGrades:
             zero[going] = self.values(Boards(options.me[going], options.opp[going]))
         looked = np.argsort(-zero, kind="stable")[: self.width]
         out = np.full(len(options), -np.inf)
-        won = looked[ended[looked]]
-        out[won] = end_points(options.opp[won]) if self.win is None else np.inf
-        expanded = looked[~ended[looked]]
+        out[looked] = self.ply(Boards(options.me[looked], options.opp[looked]))
+        return out
+
+    def ply(self, boards: Boards) -> FloatArray:
+        """The 1-ply value of each play (positions just moved to, for the side that moved):
+        minus the mean of the opponent's best reply over its rolls; a play that bears off
+        my last checker is worth its points (or infinity where the values only rank)."""
+        ended = boards.me.sum(axis=1) == 0
+        out = np.empty(len(boards))
+        out[ended] = end_points(boards.opp[ended]) if self.win is None else np.inf
+        expanded = np.flatnonzero(~ended)
         if not expanded.size:
             return out
         me: list[npt.NDArray[np.int64]] = []
         opp: list[npt.NDArray[np.int64]] = []
         sizes: list[int] = []
         for i in expanded:
-            theirs = options[int(i)].flip()
+            theirs = boards[int(i)].flip()
             for roll in ROLLS:
-                boards = plays(theirs, roll).boards
-                me.append(boards.me)
-                opp.append(boards.opp)
-                sizes.append(len(boards))
+                found = plays(theirs, roll).boards
+                me.append(found.me)
+                opp.append(found.opp)
+                sizes.append(len(found))
         replies = Boards(np.concatenate(me), np.concatenate(opp))
         done = replies.me.sum(axis=1) == 0  # the opponent bore off its last
         graded = np.empty(len(replies))

@@ -4,12 +4,18 @@ bear-off values, and over GNU Backgammon's 0-ply equity against its own 1-ply.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import gnubg
 import numpy as np
 import pytest
 
+from fuzzeval import load_rulebase
+from fuzzeval.engine.evaluator import compile_rulebase
+from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.games.backgammon import make_player
 from fuzzeval.games.backgammon.board import START, Boards, Position
+from fuzzeval.games.backgammon.features import FEATURE_NAMES
 from fuzzeval.games.backgammon.lookahead import ROLL_SHARE, ROLLS, LookaheadGrades
 from fuzzeval.games.backgammon.moves import legal_moves, plays
 from fuzzeval.games.backgammon.players import (
@@ -18,6 +24,8 @@ from fuzzeval.games.backgammon.players import (
     GnubgGrades,
     MoveView,
 )
+from fuzzeval.play.game import Candidates
+from fuzzeval.resources import find_rulebase
 from tests.games.backgammon_bearoff import bearoff_table
 from tests.games.backgammon_helpers import random_positions, side
 
@@ -248,3 +256,60 @@ def test_a_reply_that_wins_is_worth_the_win_value_not_the_game_s_points() -> Non
     got = _grader(2)(_view(position, (6, 5)))
     finite = got[np.isfinite(got)]
     assert finite.tolist() == [-3.0, -3.0]
+
+
+def _candidates(position: Position, dice: tuple[int, int]) -> Candidates:
+    from fuzzeval.games.backgammon.game import GAME, State
+
+    return GAME.candidates(State(position, 0, dice))
+
+
+def test_the_game_s_lookahead_value_is_the_1_ply_value_of_each_play() -> None:
+    """``lookahead_value`` (what ``fuzzeval learn --target lookahead`` steps toward): over
+    a learned base's values, minus the mean of the opponent's best reply over the 36
+    ordered rolls, graded reply by reply here; a play that bears off my last checker is
+    worth its points."""
+    from fuzzeval.games.backgammon.game import GAME
+
+    rb = load_rulebase(find_rulebase("backgammon_td"))
+    value = GAME.lookahead_value(compile_rulebase(rb))
+    grades = FuzzyGrades(rb)
+    position = random_positions(40, 3)[17]
+    cands = _candidates(position, (3, 1))
+    options = cands.view.options
+    for i in (0, len(options) - 1):
+        assert value(cands, i) == pytest.approx(_brute(grades, options[i]), rel=1e-9, abs=1e-12)
+    mine = _candidates(Position(side({1: 1, 2: 1}), side({6: 5, 8: 3, 13: 5})), (2, 1))
+    done = [i for i, p in enumerate(mine.view.options) if sum(p.me) == 0]
+    assert done and [value(mine, i) for i in done] == [1.0] * len(done)
+
+
+def _tiny_source() -> str:
+    """A base of single atoms of the backgammon features over a few random boards."""
+    from fuzzeval.formats.yaml_write import rulebase_to_yaml
+    from fuzzeval.games.backgammon.features import FEATURES, position_features
+    from fuzzeval.learn.conjunctions import conjunction_rulebase
+
+    rows = position_features(Boards.of(random_positions(200, 8)), FEATURE_NAMES)
+    return rulebase_to_yaml(conjunction_rulebase("bg_tiny", FEATURES, rows, "value",
+                                                 "points a game", 3, max_order=1))
+
+
+def test_a_learn_toward_the_1_ply_values_is_the_same_with_any_grouping() -> None:
+    """Four games an update, played in one group or in two threads: the same conclusions
+    to the bit; and not those learned toward the next choice's value."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fuzzeval.games.backgammon.game import GAME
+    from fuzzeval.learn.td_runs import LearnSettings, play_block
+
+    source = _tiny_source()
+    start = np.zeros(len(load_rulebase_text(source).rules))
+    searched = LearnSettings("backgammon", target="lookahead", block=4, update=4, seed=3)
+    alone, _ = play_block(GAME, source, start, searched, 0, None)
+    with ThreadPoolExecutor(2) as pool:
+        shared, _ = play_block(GAME, source, start, searched, 0, pool)
+    assert alone.tobytes() == shared.tobytes() and np.abs(alone).max() > 0
+    nxt, _ = play_block(GAME, source, start, dataclasses.replace(searched, target="next"), 0,
+                        None)
+    assert not np.array_equal(nxt, alone)
