@@ -141,8 +141,8 @@ def test_every_number_option_refuses_inf_and_nan_in_one_line() -> None:
                                       "--help)\n"), res.output
     assert sorted(found) == [
         "calibrate --rate", "cribbage train-es --p", "holdem act --temperature",
-        "learn --alpha", "learn --lambda", "learn --min-share", "learn --scale",
-        "learn --triple-share", "rulebase import --default", "tune --sigma"]
+        "learn --alpha", "learn --lambda", "learn --min-share", "learn --quad-share",
+        "learn --scale", "learn --triple-share", "rulebase import --default", "tune --sigma"]
 
 
 # --- --seed ---------------------------------------------------------------------------
@@ -462,6 +462,8 @@ OPTIONS: dict[str, Meaning] = {
     "--min-share": Meaning("the firing share an atom or a pair needs",
                            r"Generated start: an atom or a pair"),
     "--triple-share": Meaning("the firing share a triple needs", r"Generated start: a triple"),
+    "--quad-share": Meaning("the firing share a quadruple needs",
+                            r"Generated start: a quadruple"),
     "--average": Meaning("blocks whose conclusions the learned base averages",
                          r"The learned base concludes the mean"),
     "--monte-carlo": Meaning("a kind of decision that learns from the payoff after it",

@@ -97,7 +97,8 @@ def test_the_learned_name_adds_the_run_to_the_start_s_once() -> None:
     (["--update", "0"], "error: --update must be at least 1 (got 0)"),
     (["-n", "0"], "error: --games must be at least 1 (got 0)"),
     (["--halving", "-1"], "error: --halving must be at least 0 (got -1)"),
-    (["--order", "4"], "error: --order must be 1, 2 or 3 (got 4)"),
+    (["--order", "5"], "error: --order must be 1, 2, 3 or 4 (got 5)"),
+    (["--quad-share", "0"], "error: --quad-share must be in (0, 1) (got 0)"),
     (["--triple-share", "1"], "error: --triple-share must be in (0, 1) (got 1)"),
     (["--opponent", "nobody"], "error: --opponent nobody: unknown hearts player 'nobody'"),
     (["--measure-opponent", "self"], "error: --measure-opponent self: unknown hearts player"),
@@ -415,6 +416,20 @@ def test_a_learn_toward_the_searched_values_says_so_in_made_by() -> None:
     searched = made_by(LearnSettings("backgammon", target="lookahead"), 100, "td.yaml", 1)
     assert " --seed 1 --target lookahead --rulebase td.yaml " in searched
     assert "--target" not in made_by(LearnSettings("backgammon"), 100, "td.yaml", 1)
+
+
+def test_a_learn_of_quadruples_says_their_share_in_made_by() -> None:
+    """--order 4's made_by line names --quad-share, as it names --triple-share; a learn of
+    pairs leaves it out, as its made_by line was before quadruples."""
+    quads = LearnSettings("hearts_positions", order=4, block=500, measure_every=0)
+    assert ("--order 4 --min-share 0.005 --triple-share 0.15 --quad-share 0.25 "
+            "--sample-games 200 --scale 100 --measure-every 0") in made_by(quads, 60000, None,
+                                                                           40)
+    pairs = LearnSettings("hearts_positions", order=2, block=500, measure_every=0)
+    assert ("--order 2 --min-share 0.005 --triple-share 0.15 --sample-games 200 --scale 100 "
+            "--measure-every 0") in made_by(pairs, 60000, None, 40)
+    odd = LearnSettings("hearts_positions", order=2, quad_share=0.5)
+    assert "--triple-share 0.15 --quad-share 0.5 --sample-games" in made_by(odd, 100, None, 1)
 
 
 def test_a_group_narrowed_to_some_features_draws_only_on_them(tmp_path: Path) -> None:

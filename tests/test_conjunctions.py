@@ -83,8 +83,23 @@ def test_too_many_rules_or_bad_settings_are_refused_before_learning() -> None:
     samples = np.array([[0, 3, 0], [1, 9, 1]], float)
     with pytest.raises(ValueError, match=r"more than the 5 rules a learned base may have"):
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, limit=5)
-    with pytest.raises(ValueError, match=r"join 1 to 3 atoms \(got 4\)"):
-        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, max_order=4)
+    with pytest.raises(ValueError, match=r"join 1 to 4 atoms \(got 5\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, max_order=5)
+    with pytest.raises(ValueError, match=r"join 1 to 4 atoms \(got 0\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, max_order=0)
+    with pytest.raises(ValueError, match=r"in \(0, 1\) \(got 1\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, quad_share=1)
+    with pytest.raises(ValueError, match=r"in \(0, 1\) \(got 0\)"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, quad_share=0)
+    # each decision fires 4 atoms (rank 3: low and mid; 9: mid and high): 7 atoms in all,
+    # 5 pairs and 2 triples of different features each, mid shared: 7 + 10 + 4 = 21
+    with pytest.raises(ValueError, match=r"^21 conjunctions fire often enough \(0.50% of the "
+                       r"sampled decisions, triples 15.00%\): more than the 5 rules"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, limit=5)
+    with pytest.raises(ValueError, match=r"^21 conjunctions fire often enough \(0.50% of "
+                       r"the sampled decisions, triples 15.00%, quadruples 40.00%\): more"):
+        conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, limit=5,
+                             max_order=4, quad_share=0.4)
     with pytest.raises(ValueError, match=r"in \(0, 1\) \(got 0\)"):
         conjunction_rulebase("t", [LEAD, RANK, QUEEN], samples, "p", "u", 1, min_share=0)
     with pytest.raises(ValueError, match=r"samples must be \(n > 0, 3\)"):
@@ -219,3 +234,44 @@ def test_pairs_are_kept_at_the_atoms_share_and_triples_at_their_own() -> None:
         And((no, away)), And((no, low)), And((yes, away)), And((yes, here)), And((yes, low)),
         And((away, low)), And((here, low)),
         And((no, away, low)), And((yes, away, low))]
+
+
+VOID = Feature("void", 0, 1, "we hold no spade")
+
+
+def test_quadruples_are_kept_at_their_share_when_their_four_triples_are_kept() -> None:
+    """Ten decisions, rank always low (its mid and high never fire): (leading, queen_here,
+    void) is (yes, yes, yes) three times, (yes, no, yes) three, (yes, no, no) twice, (no,
+    no, no) twice. Each quadruple is one of these joined with rank low, firing as often.
+    At a triple's share of 0.25 (three decisions) the triples (yes, no, no) and (no, no,
+    no) fire twice and are dropped, so their quadruples are never considered, even at a
+    quadruple's share of 0.2 (two decisions): a quadruple's bar is never below the
+    triples'. At 0.2 for both, all four quadruples stay; at 0.4 (four) for quadruples,
+    none."""
+    samples = np.array([[1, 1, 1, 0]] * 3 + [[1, 0, 1, 0]] * 3 + [[1, 0, 0, 0]] * 2
+                       + [[0, 0, 0, 0]] * 2, float)
+    yes, no = Is("leading", "yes"), Is("leading", "no")
+    here, away = Is("queen_here", "yes"), Is("queen_here", "no")
+    void, spades, low = Is("void", "yes"), Is("void", "no"), Is("rank", "low")
+
+    def quadruples(triple_share: float, quad_share: float, order: int = 4) -> list[And]:
+        rb = conjunction_rulebase("t", [LEAD, QUEEN, VOID, RANK], samples, "p", "u", 1,
+                                  max_order=order, min_share=0.1, triple_share=triple_share,
+                                  quad_share=quad_share)
+        return [r.condition for r in rb.rules
+                if isinstance(r.condition, And) and len(r.condition.operands) == 4]
+
+    kept = [And((yes, away, void, low)), And((yes, here, void, low))]
+    assert quadruples(0.25, 0.3) == kept
+    assert quadruples(0.25, 0.2) == kept
+    assert quadruples(0.2, 0.2) == [And((no, away, spades, low)), And((yes, away, spades, low)),
+                                    *kept]
+    assert quadruples(0.2, 0.4) == []
+    assert quadruples(0.2, 0.2, order=3) == []  # no quadruple below --order 4
+    rb = conjunction_rulebase("t", [LEAD, QUEEN, VOID, RANK], samples, "p", "u", 1,
+                              max_order=4, min_share=0.1, triple_share=0.25, quad_share=0.3)
+    # 7 atoms; 15 pairs (leading and queen_here 3, leading and void 3, queen_here and void
+    # 3, each with rank low 2); triples on three: (leading, queen_here, void) 2 of 4,
+    # (leading, queen_here, low) 2 of 3, (leading, void, low) 1 of 3, (queen_here, void,
+    # low) 3 of 3; the 2 quadruples
+    assert len(rb.rules) == 7 + 15 + 8 + 2

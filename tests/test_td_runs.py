@@ -121,6 +121,24 @@ def test_the_step_size_schedule_and_the_identity_of_older_learns() -> None:
     assert settings_from_json(LearnSettings, searched.to_json()) == searched
 
 
+def test_a_quadruples_share_stays_out_of_older_learns_identities() -> None:
+    """--quad-share came later: at its default (0.25) it is not in the stored identity, so
+    a learn stored before it is still found by the same command; set, it is."""
+    old = ('{"alpha": 0.1, "block": 500, "game": "hearts_positions", "lam": 0.75, '
+           '"measure_every": 0, "measure_games": 200, "measure_opponent": "", '
+           '"min_share": 0.005, "opponent": "self", "options": [["points", "queen"]], '
+           '"order": 2, "sample_games": 200, "sample_player": "", "scale": 100.0, "seed": 1, '
+           '"start": "", "triple_share": 0.15, "update": 1}')
+    settings = LearnSettings("hearts_positions", block=500, measure_every=0, order=2,
+                             options=(("points", "queen"),))
+    assert settings.to_json() == old
+    assert settings_from_json(LearnSettings, old) == settings
+    assert settings.quad_share == 0.25
+    other = dataclasses.replace(settings, order=4, quad_share=0.3)
+    assert json.loads(other.to_json())["quad_share"] == 0.3
+    assert settings_from_json(LearnSettings, other.to_json()) == other
+
+
 def test_bad_settings_are_refused() -> None:
     """A library caller is refused what the command refuses, in the same words."""
     for bad, message in (({"lam": 1.5}, r"^--lambda must be in \[0, 1\] \(got 1.5\)$"),
@@ -138,7 +156,12 @@ def test_bad_settings_are_refused() -> None:
                          ({"measure_games": 10**11}, r"^--measure-games must be at most "
                                                      r"100,000,000 \(got 100,000,000,000\)$"),
                          ({"min_share": 1.0}, r"^--min-share must be in \(0, 1\) \(got 1\)$"),
-                         ({"order": 4}, r"^--order must be 1, 2 or 3 \(got 4\)$"),
+                         ({"order": 5}, r"^--order must be 1, 2, 3 or 4 \(got 5\)$"),
+                         ({"order": 0}, r"^--order must be 1, 2, 3 or 4 \(got 0\)$"),
+                         ({"quad_share": 0.0}, r"^--quad-share must be in \(0, 1\) \(got "
+                                               r"0\)$"),
+                         ({"quad_share": float("nan")}, r"^--quad-share must be in \(0, 1\) "
+                                                        r"\(got nan\)$"),
                          ({"target": "deeper"}, r"^--target must be one of next, "
                                                 r"lookahead \(got 'deeper'\)$"),
                          ({"block": 7, "update": 2}, r"^--block 7 is not a whole number of "

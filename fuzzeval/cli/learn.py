@@ -60,13 +60,16 @@ OpponentOpt = Annotated[str, typer.Option(
 RulebaseOpt = Annotated[str | None, typer.Option(
     help="Rule base to start from (weighted_sum) instead of a generated one.")]
 OrderOpt = Annotated[int, typer.Option(
-    help="Generated start: conjunctions of at most this many atoms (1 to 3).")]
+    help="Generated start: conjunctions of at most this many atoms (1 to 4).")]
 MinShareOpt = Annotated[float, typer.Option(
     help="Generated start: an atom or a pair must fire on this share of the sampled "
          "decisions.")]
 TripleShareOpt = Annotated[float, typer.Option(
     help="Generated start: a triple must fire on this share of the sampled "
          "decisions.")]
+QuadShareOpt = Annotated[float, typer.Option(
+    help="Generated start: a quadruple (--order 4) must fire on this share of the "
+         "sampled decisions.")]
 SplitOpt = Annotated[str, typer.Option(
     help="Generated start: one group of rules for each atom of this feature (or each "
          "combination of atoms of these, separated by commas), learned apart "
@@ -131,6 +134,7 @@ def learn(
     order: OrderOpt = 3,
     min_share: MinShareOpt = 0.005,
     triple_share: TripleShareOpt = 0.15,
+    quad_share: QuadShareOpt = 0.25,
     split: SplitOpt = "",
     group_features: GroupFeaturesOpt = None,
     single_features: SingleFeaturesOpt = "",
@@ -164,7 +168,8 @@ def learn(
             game_name, lam=lam, alpha=alpha, block=block, update=update, halving=halving,
             opponent=opponent, seed=seed, measure_every=measure_every,
             measure_games=measure_games, measure_opponent=measure_opponent or "", order=order,
-            min_share=min_share, triple_share=triple_share, sample_games=sample_games,
+            min_share=min_share, triple_share=triple_share, quad_share=quad_share,
+            sample_games=sample_games,
             scale=scale, split=split, group_features=tuple(group_features or ()),
             single_features=single_features, target=toward), games,
             average, rulebase, monte_carlo or [], option or [])

@@ -11,14 +11,16 @@ The atoms of a feature are terms over its range (``atom_terms``): a 0/1 feature 
 [0, 0, 1] and ``yes`` [0, 1, 1], crisp at 0 and 1; any other feature has ``low``, ``mid`` and
 ``high``, three triangles that add up to 1 across the range. Conjunctions join atoms of
 different features (two terms of one feature would only narrow a range). All of them
-are generated, single atoms, pairs and triples, then pruned to those that fire (strength
-at least 0.5: a fuzzy atom's wide feet do not count) on at least a share of the sampled
-decisions: ``min_share`` (0.5 %) for atoms and pairs, ``triple_share`` (15 %) for triples.
-A rule that never fires learns nothing, many conjunctions are impossible (a card cannot be
-the queen and a heart), and the triples are many: 82 Hearts atoms make 62,000 triples
-that fire on 0.5 % of the decisions of heuristic play, 13,000 that fire on 15 %, and the
-engine grades every rule of every candidate. A triple is considered only when its three
-pairs are kept (it fires no more often than any of them).
+are generated, single atoms, pairs, triples and (``max_order`` 4) quadruples, then pruned
+to those that fire (strength at least 0.5: a fuzzy atom's wide feet do not count) on at
+least a share of the sampled decisions: ``min_share`` (0.5 %) for atoms and pairs,
+``triple_share`` (15 %) for triples, ``quad_share`` (25 %) for quadruples. A rule that
+never fires learns nothing, many conjunctions are impossible (a card cannot be the queen
+and a heart), and the triples are many: 82 Hearts atoms make 62,000 triples that fire on
+0.5 % of the decisions of heuristic play, 13,000 that fire on 15 %, and the engine grades
+every rule of every candidate. A conjunction of k atoms is considered only when its k
+conjunctions of k - 1 atoms are kept (it fires no more often than any of them), so a
+quadruple's bar is never below the triples'.
 """
 
 from __future__ import annotations
@@ -42,9 +44,13 @@ BoolArray = npt.NDArray[np.bool_]
 #: the largest generated rule base learned: about a tenth of a millisecond to grade the
 #: ~10 candidates of a decision on one core at this size (docs/learning.md)
 MAX_RULES = 20_000
-#: share of sampled decisions an atom or a pair must fire on to be kept; a triple's
+#: share of sampled decisions an atom or a pair must fire on to be kept; a triple's; a
+#: quadruple's (Hearts' positions, the Q♠'s points: about 5,300 quadruples on 25 %)
 MIN_SHARE = 0.005
 TRIPLE_SHARE = 0.15
+QUAD_SHARE = 0.25
+#: the most atoms a conjunction joins: Sturtevant & White's Q♠ needed four
+MAX_ORDER = 4
 #: the strength at which a conjunction counts as firing on a decision
 FIRES_AT = 0.5
 
@@ -92,8 +98,8 @@ def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
                           ) -> list[tuple[int, ...]]:
     """Conjunctions (tuples of atom indices, ascending) of 1..``len(shares)`` atoms of
     different features that fire together on at least ``shares[k - 1]`` of the rows of
-    ``fires`` (n, atoms) for k atoms: singles first, then pairs, then triples, each in
-    index order. The atoms of the features in ``alone`` are singles only."""
+    ``fires`` (n, atoms) for k atoms: singles first, then pairs, then triples and so on,
+    each in index order. The atoms of the features in ``alone`` are singles only."""
     n = fires.shape[0]
     needs = [max(1, int(np.ceil(share * n))) for share in shares]
     packed = np.packbits(fires, axis=0)  # (n/8, atoms): a conjunction is an AND of columns
@@ -130,6 +136,7 @@ def frequent_conjunctions(atoms: Sequence[Atom], fires: BoolArray,
 def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatArray,
                          output: str, unit: str, scale: float, max_order: int = 3,
                          min_share: float = MIN_SHARE, triple_share: float = TRIPLE_SHARE,
+                         quad_share: float = QUAD_SHARE,
                          limit: int = MAX_RULES, made_by: str = "",
                          split: str = "", group_features: Sequence[str] = (),
                          single_features: Sequence[str] = ()) -> RuleBase:
@@ -151,16 +158,16 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     ahead, from the other side's view, the plays of a roll are still told apart. The atoms
     of ``single_features`` are joined with no other feature's atoms (a group's only): many
     features for the price of a few rules each (backgammon's side to roll's counts)."""
-    if not 1 <= max_order <= 3:
-        raise ValueError(f"conjunctions join 1 to 3 atoms (got {max_order})")
-    for share in (min_share, triple_share):
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ValueError(f"conjunctions join 1 to {MAX_ORDER} atoms (got {max_order})")
+    for share in (min_share, triple_share, quad_share):
         if not 0 < share < 1:
             raise ValueError(f"the share a conjunction must fire on is in (0, 1) (got {share})")
     if samples.ndim != 2 or samples.shape[1] != len(features) or len(samples) == 0:
         raise ValueError(f"samples must be (n > 0, {len(features)}) (got {samples.shape})")
     variables = atom_variables(features)
     atoms, mu = atom_memberships(variables, samples)
-    shares = (min_share, min_share, triple_share)[:max_order]
+    shares = (min_share, min_share, triple_share, quad_share)[:max_order]
     if group_features and not split:
         raise ValueError("features of a group need groups: name the split feature")
     only = parse_group_features(group_features, split, features) if split else {}
@@ -168,8 +175,10 @@ def conjunction_rulebase(name: str, features: Sequence[Feature], samples: FloatA
     combos = _grouped(atoms, mu >= FIRES_AT, shares, split, only, alone) if split else \
         frequent_conjunctions(atoms, mu >= FIRES_AT, shares, alone)
     if len(combos) > limit:
+        quads = f", quadruples {quad_share:.2%}" if max_order == 4 else ""
         raise ValueError(f"{len(combos):,} conjunctions fire often enough ({min_share:.2%} "
-                         f"of the sampled decisions, triples {triple_share:.2%}): more than "
+                         f"of the sampled decisions, triples {triple_share:.2%}{quads}): "
+                         "more than "
                          f"the {limit:,} rules a learned base may have; raise the shares or "
                          "join fewer atoms")
     if not combos:

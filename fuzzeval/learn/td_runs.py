@@ -41,7 +41,13 @@ from fuzzeval.engine.rulebase import RuleBase, Term
 from fuzzeval.errors import FuzzevalError, GameDidNotEnd, UsageError
 from fuzzeval.formats.loading import load_rulebase_text
 from fuzzeval.formats.yaml_write import rulebase_to_yaml
-from fuzzeval.learn.conjunctions import MIN_SHARE, TRIPLE_SHARE, conjunction_rulebase
+from fuzzeval.learn.conjunctions import (
+    MAX_ORDER,
+    MIN_SHARE,
+    QUAD_SHARE,
+    TRIPLE_SHARE,
+    conjunction_rulebase,
+)
 from fuzzeval.learn.td import FixedArray, episode_step, from_fixed, to_fixed
 from fuzzeval.learn.td_player import ValuePlayer, conclusions, with_conclusions
 from fuzzeval.play.game import Candidates, Game, GameHooks, Player, hook
@@ -60,7 +66,8 @@ MEASURE_SEED = 1_000_003
 #: settings added after learns were stored, with their defaults: written only when set, so
 #: that a stored learn keeps its identity (the same command goes on with it)
 LATER: dict[str, Any] = {"halving": 0, "split": "", "monte_carlo": (), "group_features": (),
-                         "single_features": "", "target": "next"}
+                         "single_features": "", "target": "next",
+                         "quad_share": QUAD_SHARE}
 
 #: what a choice's value steps toward (``--target``): the next choice's value, TD(λ) as
 #: Sturtevant & White's; or its value searched a ply deeper (the game's lookahead_value)
@@ -115,6 +122,7 @@ class LearnSettings:
     order: int = 3
     min_share: float = MIN_SHARE
     triple_share: float = TRIPLE_SHARE
+    quad_share: float = QUAD_SHARE
     sample_games: int = 200
     sample_player: str = ""  # the game's default opponent when empty
     scale: float = 100.0  # conclusions stay within +-scale
@@ -145,11 +153,12 @@ class LearnSettings:
             raise UsageError(f"--scale must be from {SCALE_RANGE[0]:g} to "
                              f"{SCALE_RANGE[1]:g} (got {self.scale:g})")
         for name, share in (("--min-share", self.min_share),
-                            ("--triple-share", self.triple_share)):
+                            ("--triple-share", self.triple_share),
+                            ("--quad-share", self.quad_share)):
             if not 0 < share < 1:
                 raise UsageError(f"{name} must be in (0, 1) (got {share:g})")
-        if not 1 <= self.order <= 3:
-            raise UsageError(f"--order must be 1, 2 or 3 (got {self.order})")
+        if not 1 <= self.order <= MAX_ORDER:
+            raise UsageError(f"--order must be 1, 2, 3 or {MAX_ORDER} (got {self.order})")
         if self.target not in TARGETS:
             raise UsageError(f"--target must be one of {', '.join(TARGETS)} (got "
                              f"{self.target!r})")
@@ -239,7 +248,8 @@ def start_source(game: Game, settings: LearnSettings, made_by: str) -> str:
     rb = conjunction_rulebase(f"{game.name}_td", game.features,  # type: ignore[attr-defined]
                               sampled_features(game, settings), "value",
                               game.payoff.unit, settings.scale, settings.order,
-                              settings.min_share, settings.triple_share, made_by=made_by,
+                              settings.min_share, settings.triple_share,
+                              settings.quad_share, made_by=made_by,
                               split=settings.split, group_features=settings.group_features,
                               single_features=tuple(filter(None,
                                                            settings.single_features.split(","))))
@@ -602,7 +612,9 @@ def made_by(settings: LearnSettings, games: int, start: str | None, average: int
         words += ["--rulebase", start]
     else:
         words += ["--order", str(s.order), "--min-share", _number(s.min_share),
-                  "--triple-share", _number(s.triple_share), "--sample-games",
+                  "--triple-share", _number(s.triple_share),
+                  *(["--quad-share", _number(s.quad_share)]
+                    if s.order == 4 or s.quad_share != QUAD_SHARE else []), "--sample-games",
                   str(s.sample_games), "--scale", _number(s.scale),
                   *(["--split", s.split] if s.split else [])]
         for spec in s.group_features:
