@@ -36,14 +36,15 @@ def test_the_membership_picture_is_readable(name: str, tmp_path: Path) -> None:
         title = fig._suptitle.get_window_extent(renderer)
         for ax in fig.axes:
             assert ax.get_legend() is None
+            panel_title = ax.title.get_window_extent(renderer)  # measured once a panel
             assert not _overlap(title, ax.get_window_extent(renderer))
-            assert not _overlap(title, ax.title.get_window_extent(renderer))
+            assert not _overlap(title, panel_title)
             texts = [t for t in ax.texts if t.get_text().strip()]
             boxes = [t.get_window_extent(renderer) for t in texts]
             for t, box in zip(texts, boxes, strict=True):
                 assert whole.x0 <= box.x0 and box.x1 <= whole.x1, t.get_text()
                 assert whole.y0 <= box.y0 and box.y1 <= whole.y1, t.get_text()
-                assert not _overlap(box, ax.title.get_window_extent(renderer)), t.get_text()
+                assert not _overlap(box, panel_title), t.get_text()
             for i, a in enumerate(boxes):
                 for j in range(i):
                     assert not _overlap(a, boxes[j]), (ax.get_title(), texts[i].get_text(),
