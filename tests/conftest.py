@@ -61,6 +61,22 @@ if "MUTANT_UNDER_TEST" in os.environ:
         _module._kernel = functools.partial(getattr, _module)  # type: ignore[attr-defined]
 
 
+def skip_drift_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate's drift picture named but not drawn (a second or two each), for the tests
+    that check the stored rounds, rule bases and what is printed, not the picture
+    (test_plots_readable.py, test_default_pictures.py and test_calibration_rounds.py's
+    command test draw it and check the file)."""
+    import fuzzeval.plots
+
+    monkeypatch.setattr(fuzzeval.plots, "plot_drift",
+                        lambda _cal, path: fuzzeval.plots.image_path(path))
+
+
+@pytest.fixture
+def drift_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    skip_drift_drawing(monkeypatch)
+
+
 @pytest.fixture
 def rulebases_dir() -> Path:
     return RULEBASES

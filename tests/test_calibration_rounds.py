@@ -178,6 +178,7 @@ def test_calibrate_refuses_an_opponent_it_cannot_build_before_any_file(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_a_killed_calibration_resumes_to_the_uninterrupted_rule_base(tmp_path: Path) -> None:
     """SIGKILL (no clean-up at all) in the middle of the second round, then --resume."""
     common = ["calibrate", "cribbage", "--opponent", "greedy", "--rounds", "3",

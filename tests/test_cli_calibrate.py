@@ -15,6 +15,7 @@ runner = CliRunner()
 pytestmark = pytest.mark.pinned
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_calibration_rounds_are_a_table_with_each_round_s_shift(tmp_path: Path) -> None:
     """Each round: its win rate with the Wilson interval (3 wins of 3: 43.9 %-100.0 %, or
     0 of 3: 0.0 %-56.1 %), the points it moved and their mean shift."""

@@ -136,6 +136,7 @@ def test_a_match_names_its_players_and_its_history_as_typed(
     assert lines[-1] == "20 deals; history in [b]h.sqlite"
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_a_calibration_names_its_opponent_and_its_files_as_typed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -77,6 +77,7 @@ def test_a_stored_match_whose_rule_base_changed_is_a_new_match(tmp_path: Path) -
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0  # resumes match 2
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_a_stored_calibration_run_again_is_shown_or_continued(tmp_path: Path) -> None:
     db = str(tmp_path / "c.sqlite")
     first = runner.invoke(app, [*CALIBRATE, "--db", db])
@@ -207,6 +208,7 @@ def test_a_resumed_match_counts_its_stored_games_as_done(
     assert recorded[-1].starts == [(3, 7)] and recorded[-1].ends() == [(7, 7)]
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_a_calibration_resumed_mid_round_counts_the_round_s_stored_games(
         tmp_path: Path, recorded: list[_Recorded]) -> None:
     from fuzzeval.games.cribbage.game import GAME

@@ -64,6 +64,7 @@ def _calibrate(folder: Path, deals: int, *more: str) -> dict[str, Any]:
                     str(folder / "c.sqlite"), "--plot", str(folder / "drift.png"), *more])
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_calibrate_on_dask_stores_the_local_calibration(cluster: Any, tmp_path: Path) -> None:
     local = _calibrate(tmp_path / "local", 20)
     games, chunks = _ran(cluster, "play_block"), _ran(cluster, "exact_ev_chunk")
@@ -88,6 +89,7 @@ def test_tournament_on_dask_stores_the_local_tournament(cluster: Any, tmp_path: 
     assert _stored(tmp_path / "b.sqlite") == _stored(tmp_path / "a.sqlite")
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_evaluate_calibration_on_dask_stores_the_local_evaluation(
         cluster: Any, tmp_path: Path) -> None:
     _calibrate(tmp_path / "made", 0)

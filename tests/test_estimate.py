@@ -207,6 +207,7 @@ def test_tune_says_how_long_its_generations_will_take(tmp_path: Path,
     assert line.endswith(" for the 4 generations still to play (from 2 timed)")
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_calibrate_says_its_held_out_deals_follow_its_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """calibrate's estimate left out its held-out deals, a phase of its own: it now says

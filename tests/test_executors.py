@@ -152,6 +152,7 @@ def test_a_closed_port_is_refused_within_the_timeout(
     assert took < TIMEOUT_S + 15
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_evaluate_calibration_refuses_a_closed_port_before_writing_its_database(
         closed_port: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made = tmp_path / "made"

@@ -70,6 +70,7 @@ def bars(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Recorder]]:
     yield made
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_calibrate_counts_each_rounds_games_then_the_held_out_deals(
         tmp_path: Path, bars: list[Recorder]) -> None:
     db = tmp_path / "cal.sqlite"

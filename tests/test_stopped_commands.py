@@ -19,6 +19,7 @@ pytestmark = pytest.mark.pinned
 runner = CliRunner()
 
 
+@pytest.mark.usefixtures("drift_not_drawn")
 def test_a_stopped_calibration_and_evaluation_say_what_they_stored(tmp_path: Path) -> None:
     """A calibration's own rounds and their games; a history holding none has saved
     nothing (it said "0 finished rounds and 0 games" before, unlike tune and learn)."""

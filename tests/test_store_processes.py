@@ -192,17 +192,6 @@ def test_resume_with_fewer_games_never_shrinks_the_record(tmp_path: Path) -> Non
         assert conn.execute("SELECT games FROM matches").fetchone()[0] == 20
 
 
-@pytest.fixture
-def drift_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
-    """calibrate's drift picture named but not drawn (a second or two each), for the tests
-    that check the stored rounds and rule bases, not the picture (test_plots_readable.py
-    and test_default_pictures.py draw it)."""
-    import fuzzeval.plots
-
-    monkeypatch.setattr(fuzzeval.plots, "plot_drift",
-                        lambda _cal, path: fuzzeval.plots.image_path(path))
-
-
 @pytest.mark.usefixtures("drift_not_drawn")
 def test_calibrate_resume_with_fewer_rounds_keeps_them_all(tmp_path: Path) -> None:
     args = ["calibrate", "cribbage", "--opponent", "greedy", "--games-per-round", "4", "--workers",
