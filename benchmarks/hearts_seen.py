@@ -33,6 +33,7 @@ import numpy.typing as npt
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import children
 from benchmarks.hearts_players import difference, per_deal
 from fuzzeval.games.hearts.game import GAME, State
 from fuzzeval.games.hearts.monte_carlo import MaxnHearts
@@ -109,4 +110,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    children.run_main(main, "the deals played are kept in --out; run the same command to "
+                            "go on")
