@@ -34,6 +34,12 @@ if TYPE_CHECKING:  # the engine is imported by the command that grades, not at s
 _usage = usage_error  # every bad value given here, typed or in the --csv table, exits 2
 #: rows of a --csv table read, graded and written at a time (memory: a few MB a chunk)
 CHUNK_ROWS = 10_000
+#: a base of more rules than this is explained in summary: the hand-written bases have at
+#: most 39 rules, each worth reading, while a learned one has thousands (backgammon_td's
+#: 4,391, printed whole, ran to about 20,000 lines, most of its rules not firing)
+FULL_UP_TO = 40
+#: the rules, and a weighted sum's output terms, that a summary shows before the rest
+TOP = 20
 
 
 def _number(text: str, where: str) -> float:
@@ -85,52 +91,156 @@ def _bar(value: float, width: int = 20) -> str:
     return "█" * filled + "·" * (width - filled)
 
 
-def print_explanation(ev: Evaluator, exp: Explanation) -> None:
+def print_explanation(ev: Evaluator, exp: Explanation, *, full_up_to: int = FULL_UP_TO,
+                      top: int = TOP) -> None:
+    """The memberships, rules and output behind one grade, then the grade: every rule of a
+    base of at most ``full_up_to`` rules, else a summary (``_print_summary``)."""
     rb = ev.rulebase
-    mem = Table(title="memberships", title_justify="left")
-    for col in ("input", "value", "term", "membership", ""):
-        mem.add_column(col, justify="right" if col in ("value", "membership") else "left")
-    for var in rb.inputs:
-        shown = f"{exp.inputs[var.name]:g}"
-        if var.name in exp.clipped:
-            shown += f" → {exp.used[var.name]:g} (clipped)"
-        for i, (term, mu) in enumerate(exp.memberships[var.name].items()):
-            mem.add_row(var.name if i == 0 else "", shown if i == 0 else "", term,
-                        f"{mu:.4f}", _bar(mu))
-    console.print(mem)
-    rules = Table(title="rules", title_justify="left")
-    for col in ("#", "rule", "weight", "strength", ""):
-        rules.add_column(col, justify="right" if col in ("#", "weight", "strength") else "left")
-    for r in exp.rules:
-        style = None if r.strength > 0 else "dim"
-        rules.add_row(str(r.index + 1), r.text, f"{r.weight:g}", f"{r.strength:.4f}",
-                      _bar(r.strength), style=style)
-    console.print(rules)
-    act = Table(title=f"output {rb.output.name}", title_justify="left")
-    if rb.defuzzifier == "weighted_sum":  # the rules of a term add up, not their maximum
-        for col in ("term", "value", "strengths", "adds"):
-            act.add_column(col, justify="left" if col == "term" else "right")
-        total = {t.name: 0.0 for t in rb.output.terms}
-        for r in exp.rules:
-            total[r.output_term] += r.strength
-        for t in rb.output.terms:
-            if total[t.name] > 0:
-                act.add_row(t.name, f"{t.triangle.peak:g}", f"{total[t.name]:.4f}",
-                            f"{t.triangle.peak * total[t.name]:+.4f}")
-        console.print(act)
+    if len(exp.rules) <= full_up_to:
+        _print_full(ev, exp)
     else:
-        for col in ("term", "peak", "activation", ""):
-            act.add_column(col, justify="left" if col in ("term", "") else "right")
-        for t in rb.output.terms:
-            a = exp.activations[t.name]
-            act.add_row(t.name, f"{t.triangle.peak:g}", f"{a:.4f}", _bar(a))
-        console.print(act)
+        _print_summary(ev, exp, top)
     how = rb.defuzzifier.replace("_", " ")
     if exp.fired:
         console.print(f"[bold]{rb.output.name} = {exp.grade:.6g}[/bold] ({how})")
     else:
         console.print(f"[bold]{rb.output.name} = {exp.grade:.6g}[/bold] "
                       "(no rule fired: the rule base's default)")
+
+
+def _membership_table(title: str) -> Table:
+    mem = Table(title=title, title_justify="left")
+    for col in ("input", "value", "term", "membership", ""):
+        mem.add_column(col, justify="right" if col in ("value", "membership") else "left")
+    return mem
+
+
+def _shown_value(exp: Explanation, name: str) -> str:
+    shown = f"{exp.inputs[name]:g}"
+    if name in exp.clipped:
+        shown += f" → {exp.used[name]:g} (clipped)"
+    return shown
+
+
+def _rule_table(title: str, columns: tuple[str, ...]) -> Table:
+    rules = Table(title=title, title_justify="left")
+    for col in columns:
+        rules.add_column(col, justify="left" if col in ("rule", "") else "right")
+    return rules
+
+
+def _sum_table(title: str) -> Table:
+    """A weighted sum's output: each term's summed strength and what it adds."""
+    act = Table(title=title, title_justify="left")
+    for col in ("term", "value", "strengths", "adds"):
+        act.add_column(col, justify="left" if col == "term" else "right")
+    return act
+
+
+def _print_full(ev: Evaluator, exp: Explanation) -> None:
+    """Every input's every membership, every rule, every output term."""
+    from fuzzeval.engine.output_sets import output_sets
+
+    rb = ev.rulebase
+    mem = _membership_table("memberships")
+    for var in rb.inputs:
+        shown = _shown_value(exp, var.name)
+        for i, (term, mu) in enumerate(exp.memberships[var.name].items()):
+            mem.add_row(var.name if i == 0 else "", shown if i == 0 else "", term,
+                        f"{mu:.4f}", _bar(mu))
+    console.print(mem)
+    rules = _rule_table("rules", ("#", "rule", "weight", "strength", ""))
+    for r in exp.rules:
+        style = None if r.strength > 0 else "dim"
+        rules.add_row(str(r.index + 1), r.text, f"{r.weight:g}", f"{r.strength:.4f}",
+                      _bar(r.strength), style=style)
+    console.print(rules)
+    if rb.defuzzifier == "weighted_sum":  # the rules of a term add up, not their maximum
+        sets = output_sets(rb, exp)
+        act = _sum_table(f"output {rb.output.name}")
+        for t in rb.output.terms:
+            if sets.strength[t.name] > 0:
+                act.add_row(t.name, f"{t.triangle.peak:g}", f"{sets.strength[t.name]:.4f}",
+                            f"{sets.contribution[t.name]:+.4f}")
+        console.print(act)
+    else:
+        _print_activations(ev, exp)
+
+
+def _print_activations(ev: Evaluator, exp: Explanation) -> None:
+    """Each output term's activation (the largest strength of its rules)."""
+    rb = ev.rulebase
+    act = Table(title=f"output {rb.output.name}", title_justify="left")
+    for col in ("term", "peak", "activation", ""):
+        act.add_column(col, justify="left" if col in ("term", "") else "right")
+    for t in rb.output.terms:
+        a = exp.activations[t.name]
+        act.add_row(t.name, f"{t.triangle.peak:g}", f"{a:.4f}", _bar(a))
+    console.print(act)
+
+
+def _several(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _print_summary(ev: Evaluator, exp: Explanation, top: int) -> None:
+    """A large (learned) base: the ``top`` fired rules that add most to the grade (a
+    centroid's grade is no sum: the strongest), the rest in one line; the memberships
+    above 0 those rules read; a weighted sum's ``top`` output terms, the rest in one row.
+    ``--explain --json`` has every number."""
+    from fuzzeval.engine.output_sets import output_sets, rule_contributions
+    from fuzzeval.engine.rulebase import conditions_used
+
+    rb = ev.rulebase
+    adds = rule_contributions(rb, exp)
+    fired = [r for r in exp.rules if r.strength > 0]
+    if adds is None:
+        fired.sort(key=lambda r: -r.strength)  # stable: ties in rule order
+    else:
+        fired.sort(key=lambda r: -abs(adds[r.index]))
+    shown, rest = fired[:top], fired[top:]
+    read = {(c.variable, c.term) for r in shown
+            for c in conditions_used(rb.rules[r.index].condition)}
+    mem = _membership_table("memberships above 0 that the rules shown read")
+    unread = 0
+    for var in rb.inputs:
+        above = [(t, mu) for t, mu in exp.memberships[var.name].items() if mu > 0]
+        listed = [(t, mu) for t, mu in above if (var.name, t) in read]
+        unread += len(above) - len(listed)
+        shown_value = _shown_value(exp, var.name)
+        for i, (term, mu) in enumerate(listed):
+            mem.add_row(var.name if i == 0 else "", shown_value if i == 0 else "", term,
+                        f"{mu:.4f}", _bar(mu))
+    console.print(mem)
+    if unread:
+        console.print(f"{_several(unread, 'more term')} above 0, read by no rule shown")
+    by = "move the grade most" if adds is not None else "fire the strongest"
+    rules = _rule_table(f"rules: the {len(shown)} of {len(exp.rules)} that {by}",
+                        ("#", "rule", "strength", "adds" if adds is not None else ""))
+    for r in shown:  # (a strength has its rule's weight in it)
+        rules.add_row(str(r.index + 1), r.text, f"{r.strength:.4f}",
+                      f"{adds[r.index]:+.4f}" if adds is not None else _bar(r.strength))
+    console.print(rules)
+    more = f"{len(rest)} more fired"
+    if adds is not None:
+        more += f", adding {sum(adds[r.index] for r in rest):+.4f} together"
+    console.print(f"{more}; {len(exp.rules) - len(fired)} did not fire")
+    if rb.defuzzifier != "weighted_sum":
+        _print_activations(ev, exp)
+        return
+    sets = output_sets(rb, exp)
+    terms = sorted((t for t in rb.output.terms if sets.strength[t.name] > 0),
+                   key=lambda t: -abs(sets.contribution[t.name]))
+    act = _sum_table(f"output {rb.output.name}: the {min(top, len(terms))} terms that move "
+                     "it most")
+    for t in terms[:top]:
+        act.add_row(t.name, f"{t.triangle.peak:g}", f"{sets.strength[t.name]:.4f}",
+                    f"{sets.contribution[t.name]:+.4f}")
+    if terms[top:]:
+        act.add_row(_several(len(terms[top:]), "more term"), "",
+                    f"{sum(sets.strength[t.name] for t in terms[top:]):.4f}",
+                    f"{sum(sets.contribution[t.name] for t in terms[top:]):+.4f}")
+    console.print(act)
 
 
 def evaluate(

@@ -59,3 +59,17 @@ def output_sets(rb: RuleBase, explanation: Explanation, steps: int = STEPS) -> O
     value = {t.name: t.triangle.peak for t in out.terms}
     return OutputSets(rb.defuzzifier, (), {}, (), strength,
                       {k: s * value[k] for k, s in strength.items()}, explanation.grade)
+
+
+def rule_contributions(rb: RuleBase, explanation: Explanation) -> tuple[float, ...] | None:
+    """What each rule (file order) adds to a singleton base's grade, as the evaluator
+    makes it: its strength (weight applied) times its term's value, divided by the total
+    strength for a weighted average; when a rule fired they sum to the grade. None for a
+    centroid base, whose grade is no sum of its rules."""
+    if rb.defuzzifier == "centroid":
+        return None
+    value = {t.name: t.triangle.peak for t in rb.output.terms}
+    total = 1.0
+    if rb.defuzzifier == "weighted_average":
+        total = sum(r.strength for r in explanation.rules) or 1.0  # none fired: all add 0
+    return tuple(r.strength * value[r.output_term] / total for r in explanation.rules)
