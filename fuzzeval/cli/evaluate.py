@@ -250,7 +250,9 @@ def evaluate(
         typer.Option("--input", "-i", help="NAME=VALUE for each input variable."),
     ] = None,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Why: the memberships, rule strengths and activations.")] = False,
+        "--explain", help="Why: the memberships, rule strengths and activations (a base "
+                          "of more than 40 rules: the 20 rules that move the grade most, "
+                          "the rest summed; with --json, every rule).")] = False,
     json_out: JsonOpt = False,
     csv: Annotated[
         Path | None,
