@@ -11,7 +11,9 @@ The leaves are valued by the points each seat has taken (``trick.TAKEN``), or wi
 trick leaves (``position_values``: Sturtevant & White's evaluator). With ``deals=1`` it
 searches one deal of the hidden cards, no Monte-Carlo. It passes as ``heuristic``, card by
 card, or with ``passing=value`` (learned values only) by the value of the hand the pass
-leaves (``pass_values``). The player draws only
+leaves (``pass_values``). With ``read=heuristic`` the deals also respect what the other
+seats' cards reveal if they play as ``heuristic`` (``reading``; Billings et al. (1999)'s
+selective sampling), unless the play so far contradicts that. The player draws only
 from the generator it is given, so a decision repeats from its seed.
 """
 
@@ -27,7 +29,7 @@ from fuzzeval.games.hearts.game import Decision
 from fuzzeval.games.hearts.pass_values import passes
 from fuzzeval.games.hearts.players import heuristic_player
 from fuzzeval.games.hearts.position_values import PositionValues
-from fuzzeval.games.hearts.sampling import determinized
+from fuzzeval.games.hearts.sampling import deal_of, determinized
 from fuzzeval.games.hearts.trick import TAKEN
 from fuzzeval.games.hearts.trick_search import SeatValues, search_deals
 from fuzzeval.games.options import check_keys
@@ -50,11 +52,12 @@ class MaxnHearts:
     values: SeatValues = TAKEN  # the leaves' values
     valued_by: str = "the points it takes"  # how, in the judgement's words
     passing: PositionValues | None = None  # pass by these values; None: as heuristic
+    read: bool = False  # deal as the other seats' cards reveal if they play as heuristic
     logs_features = False  # it reads no features
 
     def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
         """(deals, cards): each card's backed-up value to the seat deciding, per deal."""
-        return search_deals([determinized(d.view, rng) for _ in range(self.deals)],
+        return search_deals([determinized(d.view, rng, self.read) for _ in range(self.deals)],
                             self.values).points
 
     def judge(self, candidates: Candidates, rng: np.random.Generator) -> Judgement:
@@ -71,10 +74,20 @@ class MaxnHearts:
         sds = rows.std(axis=0, ddof=1) if self.deals > 1 else np.zeros(len(d.cards))
         order = tuple(int(i) for i in np.argsort(means, kind="stable"))
         how = (f"the fewest points taken by the trick's end on average over {self.deals} "
-               f"sampled deals, each searched by maxⁿ (every seat by {self.valued_by})")
+               f"sampled deals, each searched by maxⁿ (every seat by {self.valued_by})"
+               f"{self._read_how(d)}")
         return Judgement(order[0], how, ("points", "sd"),
                          tuple((float(m), float(s)) for m, s in zip(means, sds, strict=True)),
                          order)
+
+    def _read_how(self, d: Decision) -> str:
+        """How the deals were read, in the judgement's words ("" unread)."""
+        if not self.read:
+            return ""
+        if deal_of(d.view, True).read:
+            return "; the deals read as heuristic's play would reveal the other hands"
+        return ("; the deals not read as heuristic's play: the play so far contradicts "
+                "it")
 
     def _pass(self, d: Decision, rng: np.random.Generator) -> Judgement:
         """The pass: ``heuristic``'s, or by the value of the hand it leaves."""
@@ -109,13 +122,16 @@ VALUES = ("taken", "learned")
 #: what ``passing=`` may name: as ``heuristic`` (the default: it passes better, measured
 #: in docs/hearts.md), or by the value of the hand left (with values=learned)
 PASSING = ("value", "heuristic")
+#: what ``read=`` may name: no card reading (the default), or the other seats' cards read
+#: as ``heuristic`` lays them (``reading``)
+READ = ("none", "heuristic")
 
 
 def maxn_player(**options: Any) -> MaxnHearts:
-    """``maxn[:deals=N,values=taken|learned,queen=BASE,hearts=BASE,passing=value|heuristic]``:
-    a bad option is a ValueError in one line."""
+    """``maxn[:deals=N,values=taken|learned,queen=BASE,hearts=BASE,passing=value|heuristic,
+    read=none|heuristic]``: a bad option is a ValueError in one line."""
     check_keys("player 'maxn' does not take options", options,
-               ("deals", "values", "queen", "hearts", "passing"))
+               ("deals", "values", "queen", "hearts", "passing", "read"))
     deals = options.get("deals", DEALS)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_DEALS:
         raise ValueError(f"deals must be a whole number from 1 to {MAX_DEALS:,} "
@@ -126,16 +142,19 @@ def maxn_player(**options: Any) -> MaxnHearts:
     passing = options.get("passing", "heuristic")
     if passing not in PASSING:
         raise ValueError(f"passing must be one of {', '.join(PASSING)} (got {passing!r})")
+    read = options.get("read", "none")
+    if read not in READ:
+        raise ValueError(f"read must be one of {', '.join(READ)} (got {read!r})")
     bases = {k: str(options[k]) for k in ("queen", "hearts") if k in options}
     if values == "taken":
         if bases:
             raise ValueError(f"{', '.join(bases)}: learned bases need values=learned")
         if passing == "value":
             raise ValueError("passing=value needs values=learned (the values of a hand)")
-        return MaxnHearts(deals)
+        return MaxnHearts(deals, read=read == "heuristic")
     from fuzzeval.games.hearts.position_values import position_values
 
     learned = position_values(**bases)
     return MaxnHearts(deals, learned,
                       "the points it takes plus the learned points still to come",
-                      learned if passing == "value" else None)
+                      learned if passing == "value" else None, read == "heuristic")

@@ -77,13 +77,14 @@ def _pass_card(v: View, cards: Sequence[int]) -> int:
     return best
 
 
-def _shooter(v: View) -> int:
-    """The opponent who has taken every point so far, when that is MOON_WATCH or more."""
-    total = sum(v.taken)
+def shooter(taken: Sequence[int], me: int) -> int:
+    """The opponent of seat ``me`` who has taken every point so far (``taken``: each
+    seat's), when that is MOON_WATCH or more; -1 when none."""
+    total = sum(taken)
     if total < MOON_WATCH:
         return -1
     for seat in range(SEATS):
-        if seat != v.seat and v.taken[seat] == total:
+        if seat != me and taken[seat] == total:
             return seat
     return -1
 
@@ -125,13 +126,13 @@ def heuristic_player(v: View, cards: Sequence[int], rng: np.random.Generator) ->
     if not trick:
         return _lead(v, cards)
     led = trick[0] & 3
-    shooter = _shooter(v)
+    watched = shooter(v.taken, v.seat)
     winner = v.winner_so_far()
     if cards[0] & 3 != led:
-        return _discard(v, cards, shooter >= 0 and winner == shooter)
+        return _discard(v, cards, watched >= 0 and winner == watched)
     high = max(c for c in trick if c & 3 == led)
     trick_points = sum(POINTS[c] for c in trick)
-    if shooter >= 0 and winner == shooter and trick_points and cards[-1] > high:
+    if watched >= 0 and winner == watched and trick_points and cards[-1] > high:
         return len(cards) - 1  # take the points away from the shooter
     below = [i for i, c in enumerate(cards) if c < high]
     if below:

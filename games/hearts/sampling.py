@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from fuzzeval.games.hearts import rules
+from fuzzeval.games.hearts import reading, rules
 from fuzzeval.games.hearts.cards import (
     FULL,
     HEARTS,
@@ -74,6 +74,7 @@ class Deal:
     types: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (seats, cards)
     tables: tuple[tuple[tuple[int, ...], ...], ...]  # per table, per type: cards per seat
     p: tuple[float, ...]
+    read: bool = False  # whether the other seats' cards were read (``reading``)
 
     def draw(self, rng: np.random.Generator) -> tuple[int, int, int, int]:
         """Each seat's unseen holding (masks, ``known`` included; 0 for the decider)."""
@@ -178,8 +179,25 @@ def allowed_masks(v: View) -> list[int]:
 
 
 @lru_cache(maxsize=256)
-def deal_of(v: View) -> Deal:
-    """How the cards ``v.seat`` cannot see may lie (the play; cached per decision)."""
+def deal_of(v: View, read: bool = False) -> Deal:
+    """How the cards ``v.seat`` cannot see may lie (the play; cached per decision). With
+    ``read``, they also lie as the other seats' cards reveal if those seats play as
+    ``heuristic`` (``reading``); when the record contradicts that (a seat laid a card it
+    was read not to hold, or no deal fits), as if unread (``Deal.read`` says which)."""
+    if not read:
+        return _deal(v, (0, 0, 0, 0))
+    shown = reading.read(v)
+    laid = _laid_by(v)
+    if not any(shown[s] & laid[s] for s in range(SEATS)):
+        try:
+            return replace(_deal(v, shown), read=True)
+        except ValueError:
+            pass
+    return deal_of(v)
+
+
+def _deal(v: View, shown: rules.Four) -> Deal:
+    """``deal_of``'s deal, each seat holding none of ``shown``'s cards (masks)."""
     me, d = v.seat, v.direction
     laid = _laid_by(v)
     known = [0, 0, 0, 0]
@@ -187,7 +205,7 @@ def deal_of(v: View) -> Deal:
         known[(me + d) % SEATS] |= mask_of(v.passed) & ~v.played
     if v.laid and not v.played & 1 and not v.hand & 1:
         known[v.laid[0][0]] |= 1  # the first leader led another club: it holds the 2C
-    allowed = allowed_masks(v)
+    allowed = [a & ~no for a, no in zip(allowed_masks(v), shown, strict=True)]
     for seat in range(SEATS):
         if known[seat] & ~allowed[seat]:
             raise ValueError(f"seat {seat} is known to hold a card it cannot hold")
@@ -203,7 +221,8 @@ def _start(dealt: rules.Four, options: rules.Options, direction: int) -> rules.S
     return rules.new_hand(dealt, options, number)
 
 
-def _pass_phase(v: View, options: rules.Options, rng: np.random.Generator) -> rules.State:
+def _pass_phase(v: View, options: rules.Options, rng: np.random.Generator,
+                read: bool) -> rules.State:
     me = v.seat
     mine = v.hand | mask_of(v.passed)
     rest = cards_of(FULL & ~mine)
@@ -221,9 +240,10 @@ def _pass_phase(v: View, options: rules.Options, rng: np.random.Generator) -> ru
     return state
 
 
-def _play_phase(v: View, options: rules.Options, rng: np.random.Generator) -> rules.State:
+def _play_phase(v: View, options: rules.Options, rng: np.random.Generator,
+                read: bool) -> rules.State:
     me, d = v.seat, v.direction
-    held = list(deal_of(v).draw(rng))
+    held = list(deal_of(v, read).draw(rng))
     held[me] = v.hand
     laid = _laid_by(v)
     post = [held[s] | laid[s] for s in range(SEATS)]  # each hand when the play began
@@ -248,11 +268,12 @@ def _play_phase(v: View, options: rules.Options, rng: np.random.Generator) -> ru
     return state
 
 
-def determinized(v: View, rng: np.random.Generator) -> rules.State:
+def determinized(v: View, rng: np.random.Generator, read: bool = False) -> rules.State:
     """A hand consistent with all that ``v.seat`` knows, the seat to move (a one-hand
-    game under the view's rules)."""
+    game under the view's rules); with ``read``, in the play, also with what the other
+    seats' cards reveal if they play as ``heuristic`` (``deal_of``)."""
     options = replace(v.options, target=0)
-    state = (_pass_phase if v.kind == "pass" else _play_phase)(v, options, rng)
+    state = (_pass_phase if v.kind == "pass" else _play_phase)(v, options, rng, read)
     if state.to_move != v.seat or state.hands[v.seat] != v.hand:
         raise AssertionError("a determinized hand does not reach the decision it samples")
     return state

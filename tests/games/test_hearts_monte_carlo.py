@@ -112,7 +112,7 @@ def test_match_makes_it_by_name_with_its_options() -> None:
     ({"deals": True}, "deals must be a whole number from 1 to 1,000 (got True)"),
     ({"deals": 1001}, "deals must be a whole number from 1 to 1,000 (got 1001)"),
     ({"trials": 3}, "player 'maxn' does not take options ['trials'] (options: deals, "
-                    "hearts, passing, queen, values)"),
+                    "hearts, passing, queen, read, values)"),
     ({"passing": "x"}, "passing must be one of value, heuristic (got 'x')"),
     ({"passing": "value"}, "passing=value needs values=learned (the values of a hand)"),
     ({"passing": "value", "values": "taken"}, "passing=value needs values=learned (the "
