@@ -27,6 +27,10 @@ seats are drawn uniformly among those consistent with the holdings. The sample i
 replayed from its deal through every pass and card laid by the rules, which refuse an
 illegal one, so a determinized state is a legal hand by construction.
 
+With ``read`` (the ``maxn`` player's ``read=heuristic``) the play's deals also respect what
+the other seats' cards reveal if they play as ``heuristic`` (``reading``): more seats
+barred from some cards, the same uniform draw among the deals that remain.
+
 The playout runs to the end of the hand (``finished``) and is worth minus the points the
 seat scores in it (``value``; a moon shot counts 26 to the others and 0 to the shooter),
 the match's own payoff, so sampling maximises exactly what the table measures. A longer
