@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from fuzzeval.games.hearts import rules
 from fuzzeval.games.hearts.cards import (
     HEARTS_MASK,
+    SUIT_MASK,
     cards_of,
     mask_of,
     parse_card,
@@ -205,6 +206,30 @@ def test_a_discard_to_a_shooter_is_not_read() -> None:
     assert (v.seat, v.taken) == (3, (0, 13, 0, 0))
     assert read(v)[2] == 0
     assert discard_shows(parse_card("5S"), v.played, False, v.options) & HEARTS_MASK
+
+
+@pytest.mark.parametrize(("discard", "shows"), [
+    ("2H", "6D 7D 8D 9D TD JD QD KD AD"),  # points on the trick: the moon watch
+    ("5S", ""),  # none: it ducks under the 5D, and no diamond lies between
+])
+def test_a_follow_onto_a_shooter_s_points_is_read_as_its_highest(discard: str, shows: str
+                                                                ) -> None:
+    """Seat 1 (13 points, all) leads the 5D; seat 2 discards, seat 3 ducks with the 4D.
+    With a heart on the trick heuristic's moon watch would have taken it with any higher
+    diamond, so seat 3 holds none; with no points on it, the duck shows nothing more."""
+    deal = ("2C 4C 5C 6C 7C 8C 9C TC JC QC KC 6D 7D",
+            "AC 5D 8D 9D TD JD QD KD AD TH 2S 3S 4S",
+            "QS 2H 3H 4H 5H 6H 7H 8H 9H 5S 6S 7S 8S",
+            "3C 2D 3D 4D 9S TS JS KS AS JH QH KH AH")
+    state = _played(deal, f"2C AC QS 3C 5D {discard}", rules.STURTEVANT_WHITE)
+    cards = rules.legal(state)
+    assert cards[heuristic_player(view(state), cards, np.random.default_rng(0))] == \
+        parse_card("4D")
+    v = view(rules.apply(state, parse_card("4D")))
+    assert (v.seat, v.taken) == (0, (0, 13, 0, 0))
+    no = read(v)
+    assert no[3] & SUIT_MASK[1] == _m(shows)
+    assert no[2] == 0  # its discards: the QS, then one to the shooter
 
 
 def test_a_record_that_contradicts_heuristic_is_dealt_as_if_unread() -> None:
