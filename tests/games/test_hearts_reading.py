@@ -267,6 +267,19 @@ def test_a_seat_that_lays_a_card_it_was_read_not_to_hold_is_not_read() -> None:
     assert not deal_of(v, True).read and deal_of(v, True) == deal_of(v)
 
 
+def test_play_partly_at_random_is_dealt_read_or_not_never_an_error() -> None:
+    """Seats laying a random card three times in ten (``_positions``): every decision is
+    dealt, read where the record allows it and unread where it shows the model wrong."""
+    rng = np.random.default_rng(0)
+    kinds = []
+    for state in _positions(5, 4, rules.STANDARD):
+        if state.phase == "play":
+            v = view(state)
+            kinds.append(deal_of(v, True).read)
+            assert determinized(v, rng, read=True).hands[v.seat] == v.hand
+    assert len(kinds) == 4 * 52 and 0 < sum(kinds) < len(kinds)
+
+
 def test_read_none_draws_what_the_sampler_drew_before_reading() -> None:
     """Pinned from the sampler before reading was added: the same draws, bit for bit."""
     out = []
