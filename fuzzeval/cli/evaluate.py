@@ -184,10 +184,11 @@ def _several(n: int, what: str) -> str:
 
 
 def _print_summary(ev: Evaluator, exp: Explanation, top: int) -> None:
-    """A large (learned) base: the ``top`` fired rules that add most to the grade (a
-    centroid's grade is no sum: the strongest), the rest in one line; the memberships
-    above 0 those rules read; a weighted sum's ``top`` output terms, the rest in one row.
-    ``--explain --json`` has every number."""
+    """A large (learned) base, whose thousands of rules no one reads: the ``top`` fired
+    rules that move the grade most, by the size of what they add (a centroid's grade is no
+    sum: the strongest), the rest in one line; the memberships above 0 those rules read; a
+    weighted sum's ``top`` output terms, the rest in one row. ``--explain --json`` has
+    every number."""
     from fuzzeval.engine.output_sets import output_sets, rule_contributions
     from fuzzeval.engine.rulebase import conditions_used
 
