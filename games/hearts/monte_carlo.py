@@ -19,7 +19,7 @@ from the generator it is given, so a decision repeats from its seed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,9 @@ class MaxnHearts:
     values: SeatValues = TAKEN  # the leaves' values
     valued_by: str = "the points it takes"  # how, in the judgement's words
     passing: PositionValues | None = None  # pass by these values; None: as heuristic
-    read: bool = False  # deal as the other seats' cards reveal if they play as heuristic
+    # deal as the other seats' cards reveal if they play as heuristic; keyword-only, so
+    # that subclasses' fields (benchmarks/hearts_seen.py) keep their places
+    read: bool = field(default=False, kw_only=True)
     logs_features = False  # it reads no features
 
     def searched(self, d: Decision, rng: np.random.Generator) -> FloatArray:
@@ -157,4 +159,4 @@ def maxn_player(**options: Any) -> MaxnHearts:
     learned = position_values(**bases)
     return MaxnHearts(deals, learned,
                       "the points it takes plus the learned points still to come",
-                      learned if passing == "value" else None, read == "heuristic")
+                      learned if passing == "value" else None, read=read == "heuristic")
