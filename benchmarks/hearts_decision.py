@@ -1,6 +1,7 @@
 """The CPU time of one decision of Hearts' Monte-Carlo player on learned position values.
 
     python benchmarks/hearts_decision.py [--hands 10] [--deals 20] [--warm 8] [--searched 20]
+        [--queen BASE] [--hearts BASE]
 
 Deals ``--hands`` hands from seed 5, every seat laying as ``heuristic``, and times
 ``maxn:values=learned,deals=N`` at each of seat 0's cards with a choice (more than one
@@ -33,6 +34,7 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.children import run_main  # noqa: E402
+from fuzzeval.errors import FuzzevalError  # noqa: E402
 from fuzzeval.games.hearts import rules  # noqa: E402
 from fuzzeval.games.hearts.game import GAME, State  # noqa: E402
 from fuzzeval.games.hearts.monte_carlo import maxn_player  # noqa: E402
@@ -80,9 +82,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--warm", type=int, default=8)
     parser.add_argument("--searched", type=int, default=20)
+    parser.add_argument("--queen", help="the Q♠'s base (default: the shipped one)")
+    parser.add_argument("--hearts", help="the hearts' base (default: the shipped one)")
     args = parser.parse_args()
     states = decisions(args.hands)
-    player = maxn_player(values="learned", deals=args.deals)
+    bases = {k: v for k, v in (("queen", args.queen), ("hearts", args.hearts)) if v}
+    try:
+        player = maxn_player(values="learned", deals=args.deals, **bases)
+    except (FuzzevalError, ValueError) as e:  # a base that is missing or not of positions
+        parser.error(str(e))
     for i, state in enumerate(states[:args.warm]):
         player.choose(GAME.candidates(state), np.random.default_rng(i))
     times, chosen = [], []
@@ -92,7 +100,8 @@ def main() -> None:
         chosen.append(player.choose(candidates, np.random.default_rng(i)))
         times.append(1000 * (time.process_time() - start))
     ms = np.array(times)
-    print(f"maxn:values=learned,deals={args.deals}: {len(ms)} decisions, mean "
+    named = "".join(f",{k}={v}" for k, v in bases.items())
+    print(f"maxn:values=learned,deals={args.deals}{named}: {len(ms)} decisions, mean "
           f"{ms.mean():.1f} ms, median {np.median(ms):.1f} ms, 90th percentile "
           f"{np.percentile(ms, 90):.1f} ms (CPU, one thread)")
     print("choices:", " ".join(map(str, chosen)))
