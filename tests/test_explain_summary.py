@@ -104,6 +104,21 @@ def test_a_weighted_sum_shows_what_moves_the_grade_and_sums_the_rest(
         ["2 more terms", "", "1.0750", "+1.4500"]]  # p2 0.375 (+0.75), p1 0.7 (+0.7)
 
 
+def test_a_weighted_sum_printed_whole_lists_only_the_terms_its_rules_reach(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Printed whole (7 rules), at a = 10, b = 4, c = 2: a is hi 1, b is l 1, c is t 1 and
+    every other membership 0, so rule 1 concludes p10 at 1 and rule 7 n8 at 1; p4, p2 and
+    p1 reach 0 and are left out of the output table. The grade: 10 - 8 = 2."""
+    ev = compile_rulebase(load_rulebase_text(SUM))
+    capsys.readouterr()
+    print_explanation(ev, ev.explain({"a": 10.0, "b": 4.0, "c": 2.0}))
+    rows = _rows(capsys.readouterr().out.splitlines())
+    head = rows.index(["term", "value", "strengths", "adds"])
+    assert rows[head + 1:] == [["p10", "10", "1.0000", "+10.0000"],
+                               ["n8", "-8", "1.0000", "-8.0000"]]
+    assert ev.explain({"a": 10.0, "b": 4.0, "c": 2.0}).grade == 2.0
+
+
 def test_a_weighted_average_s_rules_add_their_share_of_the_total_strength(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The strengths sum to 2.325, so each rule adds strength x value / 2.325: rule 3

@@ -252,8 +252,8 @@ def evaluate(
     ] = None,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Why: the memberships, rule strengths and activations (a base "
-                          "of more than 40 rules: the 20 rules that move the grade most, "
-                          "the rest summed; with --json, every rule).")] = False,
+                          f"of more than {FULL_UP_TO} rules: the {TOP} rules that move the "
+                          "grade most, the rest summed; with --json, every rule).")] = False,
     json_out: JsonOpt = False,
     csv: Annotated[
         Path | None,
