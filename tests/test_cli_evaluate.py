@@ -168,3 +168,18 @@ def test_a_rule_base_warning_is_printed_as_written(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert res.stdout == "0.625\n"
     assert res.stderr == f"{path}:7: warning: inputs.b.terms.s: no rule uses this term\n"
+
+
+@pytest.mark.parametrize(("row", "said"), [("7", "1 field"), ("7,1,2", "3 fields")])
+def test_a_csv_row_of_another_length_than_its_header_is_refused_naming_it(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, row: str,
+        said: str) -> None:
+    """Line 3 of the table has one field, or three, under a header of two: one line naming
+    the file, the line and both counts, in the singular for one."""
+    monkeypatch.chdir(tmp_path)
+    Path("in.csv").write_text(f"a,b\n1,1\n{row}\n")
+    res = runner.invoke(app, ["evaluate", str(small), "--csv", "in.csv"], env=ENV)
+    assert res.exit_code == 2
+    assert res.stderr.splitlines()[-1] == (  # after the fixture base's unused-term warning
+        f"error: in.csv:3: {said}, but the header (line 1) has 2; every row needs exactly "
+        "one value per column")

@@ -180,6 +180,7 @@ def _print_activations(ev: Evaluator, exp: Explanation) -> None:
 
 
 def _several(n: int, what: str) -> str:
+    """``n`` and ``what``, plural unless one."""
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
@@ -333,8 +334,8 @@ def _read_chunks(path: Path, ev: Evaluator, size: int
                     cols = [header.index(n) for n in ev.input_names]
                     continue
                 if len(fields) != len(header):
-                    raise _usage(f"{path}:{start}: {_fields(len(fields))}, but the header "
-                                 f"(line {header_line}) has {len(header)}; every row needs "
+                    raise _usage(f"{path}:{start}: {_several(len(fields), 'field')}, but the "
+                                 f"header (line {header_line}) has {len(header)}; every row needs "
                                  "exactly one value per column")
                 try:  # (the message is built only for a bad cell: a million rows' worth)
                     numbers = [float(fields[c]) for c in cols]
@@ -375,10 +376,6 @@ def _grade_exact(path: Path, ev: Evaluator, spool: TextIO) -> int:
         writer.writerows([*row, repr(float(g))] for row, g in zip(rows, grades, strict=True))
         graded += len(rows)
     return graded
-
-
-def _fields(n: int) -> str:
-    return f"{n} field" if n == 1 else f"{n} fields"
 
 
 def _check_header(path: Path, line: int, header: list[str], ev: Evaluator) -> None:
